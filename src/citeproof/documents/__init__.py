@@ -1,0 +1,14 @@
+"""Bytes in, Document out: format detection and one pure parser per format."""
+
+from __future__ import annotations
+
+from citeproof.documents.model import REGIONS, Block, DocFormat, Document, DocumentMeta, Region
+
+__all__ = ["REGIONS", "Block", "DocFormat", "Document", "DocumentMeta", "Region", "parse"]
+
+
+def parse(data: bytes, *, name: str | None = None) -> Document:
+    """Detect the format of ``data`` and parse it; ``name`` is only a hint."""
+    from citeproof.documents.detect import parse_bytes
+
+    return parse_bytes(data, name=name)

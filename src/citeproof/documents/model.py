@@ -1,0 +1,105 @@
+"""The Document every parser produces and every check reads.
+
+A Document is plain data: the extracted text (the string every offset indexes), the blocks
+that say where each part of it came from, and the spans of inline citation markers the
+parser saw (JATS ``<xref>``).  The matcher's prepared state (normalised text, offset map)
+is built on first use and kept, so a Document loaded once serves any number of checks.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from citeproof.match.prepare import Prepared
+
+Region = Literal[
+    "title",
+    "abstract",
+    "body",
+    "caption",
+    "table",
+    "footnote",
+    "references",
+    "front-matter",
+    "back-matter",
+    "other",
+]
+REGIONS: tuple[Region, ...] = (
+    "title",
+    "abstract",
+    "body",
+    "caption",
+    "table",
+    "footnote",
+    "references",
+    "front-matter",
+    "back-matter",
+    "other",
+)
+
+DocFormat = Literal["pdf", "jats", "html", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A contiguous span of ``Document.text`` with one origin.
+
+    ``kind`` names the element it came from (paragraph, heading, title, caption, cell,
+    footnote, reference, page ...); ``section`` is the path of section titles above it.
+    """
+
+    start: int
+    end: int
+    kind: str
+    section: tuple[str, ...] = ()
+    region: Region = "body"
+    page: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentMeta:
+    """What the document says about itself (from JATS front matter, HTML head, PDF info)."""
+
+    title: str | None = None
+    doi: str | None = None
+    pmid: str | None = None
+    pmcid: str | None = None
+    licence: str | None = None
+
+
+@dataclass(eq=False)
+class Document:
+    """Extracted text plus structure; reuse one Document for many checks."""
+
+    text: str
+    blocks: list[Block]
+    format: DocFormat
+    meta: DocumentMeta = field(default_factory=DocumentMeta)
+    markers: tuple[tuple[int, int], ...] = ()
+    """Spans of ``text`` that the parser knows are inline citation markers."""
+    dehyphen: bool = False
+    """Whether the ``t1+dehyphen`` fallback applies (text from PDF line layout)."""
+    pages: int | None = None
+    _prepared: Prepared | None = field(default=None, init=False, repr=False)
+    _block_starts: list[int] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def prepared(self) -> Prepared:
+        """The matcher's view of the text, built once."""
+        if self._prepared is None:
+            from citeproof.match.prepare import prepare
+
+            self._prepared = prepare(self.text, markers=self.markers, dehyphen=self.dehyphen)
+        return self._prepared
+
+    def block_at(self, offset: int) -> int | None:
+        """Index of the block holding ``offset`` (or the nearest one before it)."""
+        if not self.blocks:
+            return None
+        if self._block_starts is None:
+            self._block_starts = [b.start for b in self.blocks]
+        i = bisect.bisect_right(self._block_starts, offset) - 1
+        return max(i, 0)

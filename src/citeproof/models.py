@@ -1,0 +1,145 @@
+"""The pydantic models every interface renders: library results, CLI JSON, MCP output.
+
+Field names follow the JSON contract in DESIGN.md ("citeproof.check/1").  Fields may be
+added; none is renamed or removed without bumping ``schema``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Verdict = Literal["EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "NOT_CHECKABLE", "UNAVAILABLE"]
+VERDICTS: tuple[Verdict, ...] = (
+    "EXACT",
+    "NEAR",
+    "NOT_FOUND",
+    "TOO_SHORT",
+    "NOT_CHECKABLE",
+    "UNAVAILABLE",
+)
+Coverage = Literal["full_text", "abstract", "page", "file", "text"]
+CHECK_SCHEMA = "citeproof.check/1"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Location(_Model):
+    """Where in the document a span lies."""
+
+    block: int | None = Field(description="Index of the block (see `citeproof text --blocks`).")
+    section: list[str] = Field(default_factory=list, description="Section titles, outermost first.")
+    region: str | None = Field(description="title, abstract, body, caption, table, footnote, "
+                               "references, front-matter, back-matter or other.")
+    page: int | None = Field(default=None, description="1-based PDF page, else null.")
+
+
+class Match(_Model):
+    """One occurrence of the quote."""
+
+    start: int = Field(description="Start offset (code points) into the extracted text.")
+    end: int = Field(description="End offset, exclusive.")
+    normalized_start: int
+    normalized_end: int
+    text: str = Field(description="The source's own text at [start, end).")
+    location: Location
+
+
+class WordBoundaries(_Model):
+    starts_mid_word: bool
+    ends_mid_word: bool
+
+
+class DiffOp(_Model):
+    """One step of the word-level diff from the source's wording to the quote.
+
+    ``equal``: both have these words; ``replace``: the quote has ``quote`` where the source
+    has ``source``; ``insert``: words only in the quote; ``delete``: words only in the source.
+    """
+
+    op: Literal["equal", "replace", "insert", "delete"]
+    quote: str
+    source: str
+
+
+class Near(_Model):
+    """The closest passage when there is no exact occurrence."""
+
+    similarity: float = Field(description="1 - Indel distance / (len(quote) + len(passage)), "
+                              "over t1-normalised text with citation markers removed.")
+    start: int
+    end: int
+    text: str = Field(description="The source's own wording at [start, end).")
+    diff: list[DiffOp]
+    flags: list[str] = Field(description="Risk flags: numbers_differ, negation_differs, "
+                             "case_only, punctuation_only.")
+    location: Location | None = None
+
+
+class Fragment(_Model):
+    """One piece of an ellipsis or bracketed quote."""
+
+    quote: str
+    verdict: Verdict
+    start: int | None
+    end: int | None
+    similarity: float | None = None
+    gap_before: int | None = Field(default=None, description="Characters of source text "
+                                   "skipped between the previous fragment and this one.")
+    flags: list[str] = Field(default_factory=list)
+
+
+class Resolved(_Model):
+    doi: str | None = None
+    pmid: str | None = None
+    pmcid: str | None = None
+
+
+class SourceInfo(_Model):
+    """What was checked: which bytes, from where, and how much of the work."""
+
+    input: str
+    kind: str = Field(description="pdf, jats, html or text.")
+    identifier: str | None = None
+    resolved: Resolved = Field(default_factory=Resolved)
+    served_by: str | None = None
+    version: str | None = None
+    coverage: Coverage
+    sha256: str | None = None
+    md5_ok: bool | None = None
+    licence: str | None = None
+    url: str | None = None
+    retrieved_at: str | None = None
+    title: str | None = None
+
+
+class CheckResult(_Model):
+    """The answer to one quote check (schema ``citeproof.check/1``)."""
+
+    schema_: Literal["citeproof.check/1"] = Field(default=CHECK_SCHEMA, alias="schema")
+    verdict: Verdict
+    reason: str | None = None
+    quote: str
+    normalisation: str = "t1"
+    matches: list[Match] = Field(default_factory=list)
+    count: int = 0
+    ambiguous: bool = False
+    casefold_match: bool = False
+    word_boundaries: WordBoundaries | None = None
+    near: Near | None = None
+    fragments: list[Fragment] | None = None
+    flags: list[str] = Field(default_factory=list, description="Flags on the result as a whole: "
+                             "partial_word, ellipsis_hides_negation, match_in_references, "
+                             "match_in_front_matter.")
+    source: SourceInfo
+    log_seq: int | None = None
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
+                              serialize_by_alias=True)
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "EXACT"
