@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from citeproof.documents.model import REGIONS, Block, DocFormat, Document, DocumentMeta, Region
+from citeproof.documents.model import (
+    REGIONS,
+    Block,
+    DocFormat,
+    Document,
+    DocumentMeta,
+    Origin,
+    Region,
+)
 
-__all__ = ["REGIONS", "Block", "DocFormat", "Document", "DocumentMeta", "Region", "parse"]
+__all__ = ["REGIONS", "Block", "DocFormat", "Document", "DocumentMeta", "Origin", "Region", "parse"]
 
 
 def parse(data: bytes, *, name: str | None = None) -> Document:

@@ -70,6 +70,21 @@ class DocumentMeta:
     licence: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a Document's bytes came from; set by the service, never by a parser."""
+
+    input: str
+    coverage: Literal["full_text", "abstract", "page", "file", "text"]
+    sha256: str | None = None
+    identifier: str | None = None
+    served_by: str | None = None
+    version: str | None = None
+    md5_ok: bool | None = None
+    url: str | None = None
+    retrieved_at: str | None = None
+
+
 @dataclass(eq=False)
 class Document:
     """Extracted text plus structure; reuse one Document for many checks."""
@@ -83,6 +98,7 @@ class Document:
     dehyphen: bool = False
     """Whether the ``t1+dehyphen`` fallback applies (text from PDF line layout)."""
     pages: int | None = None
+    origin: Origin | None = None
     _prepared: Prepared | None = field(default=None, init=False, repr=False)
     _block_starts: list[int] | None = field(default=None, init=False, repr=False)
 

@@ -1,0 +1,111 @@
+"""Inline citation markers, found in t1 text and removed from a matching layer.
+
+A source reads "X causes Y [12]." and a quote reads "X causes Y." (or the reverse): both
+are the paper's words, so markers must never break a match.  The matcher therefore
+searches a layer of the text with markers deleted, and deletes them from the quote the
+same way.  What counts as a marker:
+
+* a bracketed or parenthesised list of small numbers: ``[12]``, ``[3-5]``, ``[1, 4, 7]``,
+  ``(4, 7)`` (at most three digits each, so years such as ``(2019)`` stay; a parenthesis
+  right after a number, ``45 (12)``, is data such as a standard deviation and stays);
+* a run of superscript digits after a word (``effect¹²``), but not an exponent
+  (``10⁻³``, ``mm⁻¹``) nor the square or cube of a unit (``m²``, ``cm³``);
+* any span the document parser knows is a citation (JATS ``<xref ref-type="bibr">``),
+  widened to the brackets around it when they hold nothing else.
+
+Bracketed data (``[95% CI 1.2-3.4]``) has letters or decimals and is never a marker.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+_NUMS = r"\s?\d{1,3}[a-z]?(?:\s?[,;-]\s?\d{1,3}[a-z]?)*\s?"
+_BRACKET = re.compile(r"\[" + _NUMS + r"\]")
+_PAREN = re.compile(r"\(" + _NUMS + r"\)")
+_SEPARATORS = re.compile(r"(?:[\s,;-]|and)*")
+_DIGITS = re.compile(r"\d+")
+_FOLLOWING_PUNCT = frozenset(" .,;:!?)]")
+_UNIT_BEFORE_SQUARE = frozenset("ms")
+_DIGIT_OR_SPACE = frozenset("0123456789 ")
+
+
+def find_markers(
+    text: str,
+    superscripts: Sequence[tuple[int, int]] = (),
+    known: Iterable[tuple[int, int]] = (),
+) -> list[tuple[int, int]]:
+    """Sorted, merged spans of ``text`` that are citation markers."""
+    spans: list[tuple[int, int]] = []
+    find = text.find
+    for opener, pattern in (("[", _BRACKET), ("(", _PAREN)):
+        p = find(opener)
+        while p >= 0:
+            if text[p + 1 : p + 2] in _DIGIT_OR_SPACE:
+                m = pattern.match(text, p)
+                if m and not (opener == "(" and _after_number(text, p)):
+                    spans.append(m.span())
+            p = find(opener, p + 1)
+    spans.extend(_superscript_markers(text, superscripts))
+    spans.extend((a, b) for a, b in known if 0 <= a < b <= len(text))
+    if not spans:
+        return []
+    spans.sort()
+    merged = [spans[0]]
+    for a, b in spans[1:]:
+        pa, pb = merged[-1]
+        if a <= pb or _SEPARATORS.fullmatch(text, pb, a):
+            merged[-1] = (pa, max(pb, b))
+        else:
+            merged.append((a, b))
+    return [_widen(text, a, b) for a, b in merged]
+
+
+def _after_number(text: str, p: int) -> bool:
+    q = p - 1
+    while q >= 0 and text[q] == " ":
+        q -= 1
+    return q >= 0 and text[q].isdigit()
+
+
+def _superscript_markers(
+    text: str, superscripts: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    groups: list[tuple[int, int]] = []
+    for a, b in superscripts:
+        if groups and (a <= groups[-1][1] or _SEPARATORS.fullmatch(text, groups[-1][1], a)):
+            groups[-1] = (groups[-1][0], b)
+        else:
+            groups.append((a, b))
+    out = []
+    for a, b in groups:
+        before = text[a - 1] if a > 0 else " "
+        if before.isdigit() or before in "-+^":
+            continue  # an exponent: 10⁻³, mm⁻¹
+        if b - a == 1 and text[a] in "23" and before in _UNIT_BEFORE_SQUARE:
+            continue  # m², cm³, m/s²
+        if before == " " or a == 0:
+            continue  # a free-standing number, not attached to a word
+        out.append((a, b))
+    return out
+
+
+def _widen(text: str, a: int, b: int) -> tuple[int, int]:
+    """Take in enclosing brackets that hold only the marker, then one adjoining space."""
+    if a > 0 and b < len(text) and (text[a - 1], text[b]) in (("[", "]"), ("(", ")")):
+        a -= 1
+        b += 1
+    if a > 0 and text[a - 1] == " " and (b == len(text) or text[b] in _FOLLOWING_PUNCT):
+        a -= 1
+    elif (a == 0 or text[a - 1] in "([") and b < len(text) and text[b] == " ":
+        b += 1
+    return a, b
+
+
+def marker_numbers(text: str, spans: Iterable[tuple[int, int]]) -> list[str]:
+    """The numbers inside marker spans, to compare a quote's markers with the source's."""
+    out: list[str] = []
+    for a, b in spans:
+        out.extend(_DIGITS.findall(text, a, b))
+    return out

@@ -1,0 +1,383 @@
+"""Normalisation profile ``t1`` with an offset map back to the original text.
+
+``t1``: Unicode NFKC (applied per cluster: a starter and every character that combines
+with it, so composed and decomposed forms give the same string), every quotation mark and
+prime to ``'`` or ``"``, every dash and minus sign to ``-``, soft hyphens and zero-width
+characters removed, every run of whitespace to one space, the ends trimmed.  Case is kept.
+A profile's behaviour never changes under the same name: a change gets a new name.
+
+Why this shape: the matcher must report offsets in the ORIGINAL text, so every normalised
+character carries the original span it came from (``ﬁ`` gives ``f`` and ``i``, both
+mapped to the one ligature; ``e`` + U+0301 gives ``é`` mapped to both code points).  And
+it must be fast (a 10 MB text in well under a second), so the common case never touches
+characters one at a time: same-length substitutions are done with ``str.replace`` (they
+move no offset), and only runs of repeated spaces and non-ASCII characters go through the
+per-character path.  The map is stored as pieces; a piece whose normalised and original
+lengths agree is a linear copy, any other piece maps each of its characters to the whole
+original span.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from dataclasses import dataclass
+
+PROFILE = "t1"
+
+# Same-length substitutions that commute with NFKC (none of these characters composes or
+# is composed with a neighbour), done first with str.replace because they move no offset.
+_SINGLE_QUOTES = "\u2018\u2019\u201a\u201b\u2032\u2035\u02bc\u2039\u203a\uff07\u0060\u00b4"
+_DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb\u301d\u301e\u301f\uff02"
+_DASHES = (
+    "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d\u2e3a\u2e3b\u058a"
+    "\u2e17\u301c\u1806"
+)
+_SPACES = (
+    "\n\r\t\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_ONE_TO_ONE: tuple[tuple[str, str], ...] = (
+    *((c, "'") for c in _SINGLE_QUOTES),
+    *((c, '"') for c in _DOUBLE_QUOTES),
+    *((c, "-") for c in _DASHES),
+    *((c, " ") for c in _SPACES),
+)
+_ONE_TO_ONE_MAP = dict(_ONE_TO_ONE)
+_TRANSLATE = str.maketrans(_ONE_TO_ONE_MAP)
+# Characters the per-character path maps one to one without calling NFKC (the result is
+# the same): the typographic quotes, dashes and spaces that fill scholarly text.
+_SIMPLE = {c: _ONE_TO_ONE_MAP[c] for c in _SINGLE_QUOTES + _DOUBLE_QUOTES + _DASHES + _SPACES
+           if not c.isascii()}
+_ASCII_SPACES = tuple((c, " ") for c in "\n\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
+
+# Removed outright: soft hyphen, zero-width space/joiners, word joiner, invisible
+# operators, BOM, and the other format characters that only steer rendering.
+IGNORABLE = frozenset(
+    "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u034f"
+    "\u180e\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+# Superscript digits: NFKC turns them into plain digits, so they are recognised here,
+# before that information is lost, as candidates for citation markers.
+SUPERSCRIPT_DIGITS = frozenset("\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079")
+
+_SPACE_RUN = re.compile(r" {2,}")
+
+
+@dataclass(frozen=True, slots=True)
+class OffsetMap:
+    """Piecewise map from normalised positions to original spans.
+
+    Piece ``k`` covers normalised ``[norm_starts[k], norm_starts[k+1])`` and original
+    ``[orig_starts[k], orig_ends[k])``; equal lengths mean a linear copy, otherwise every
+    normalised character of the piece maps to the whole original span.
+    """
+
+    norm_starts: list[int]
+    orig_starts: list[int]
+    orig_ends: list[int]
+    norm_len: int
+    orig_len: int
+
+    def _piece(self, i: int) -> int:
+        return bisect.bisect_right(self.norm_starts, i) - 1
+
+    def _linear(self, k: int) -> bool:
+        nxt = self.norm_starts[k + 1] if k + 1 < len(self.norm_starts) else self.norm_len
+        return nxt - self.norm_starts[k] == self.orig_ends[k] - self.orig_starts[k]
+
+    def start(self, i: int) -> int:
+        """Original offset where normalised character ``i`` begins."""
+        if not self.norm_starts:
+            return 0
+        if i >= self.norm_len:
+            return self.orig_ends[-1]
+        k = self._piece(i)
+        if self._linear(k):
+            return self.orig_starts[k] + (i - self.norm_starts[k])
+        return self.orig_starts[k]
+
+    def end(self, j: int) -> int:
+        """Original offset (exclusive) where the normalised span ending at ``j`` ends."""
+        if not self.norm_starts:
+            return 0
+        if j <= 0:
+            return self.orig_starts[0]
+        k = self._piece(j - 1)
+        if self._linear(k):
+            return self.orig_starts[k] + (j - self.norm_starts[k])
+        return self.orig_ends[k]
+
+    def from_original(self, p: int) -> int:
+        """First normalised position whose original span starts at or after ``p``."""
+        k = bisect.bisect_right(self.orig_starts, p) - 1
+        if k < 0:
+            return 0
+        nxt = self.norm_starts[k + 1] if k + 1 < len(self.norm_starts) else self.norm_len
+        if p >= self.orig_ends[k]:
+            return nxt
+        if self._linear(k):
+            return self.norm_starts[k] + (p - self.orig_starts[k])
+        return self.norm_starts[k] if p == self.orig_starts[k] else nxt
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """A t1-normalised string, its offset map, and where superscript digits landed."""
+
+    text: str
+    map: OffsetMap
+    superscripts: tuple[tuple[int, int], ...]
+    """Normalised spans produced from superscript digits (citation-marker candidates)."""
+
+
+class _Builder:
+    """Accumulates output parts and map pieces, merging contiguous linear pieces."""
+
+    __slots__ = ("last_space", "norm_len", "norm_starts", "orig_ends", "orig_starts", "parts",
+                 "sups")
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.norm_starts: list[int] = []
+        self.orig_starts: list[int] = []
+        self.orig_ends: list[int] = []
+        self.norm_len = 0
+        self.last_space = True  # at the start, a space would be leading: drop it
+        self.sups: list[tuple[int, int]] = []
+
+    def literal(self, s: str, a: int) -> None:
+        """Copy ``s`` (original offset ``a``), which holds no runs of spaces."""
+        if not s:
+            return
+        if self.last_space and s[0] == " ":
+            s = s[1:]
+            a += 1
+            if not s:
+                return
+        self._piece(a, a + len(s), len(s))
+        self.parts.append(s)
+        self.norm_len += len(s)
+        self.last_space = s[-1] == " "
+
+    def char(self, c: str, a: int, b: int) -> None:
+        """Emit one normalised character mapped to original ``[a, b)``."""
+        if c == " ":
+            if self.last_space:
+                return
+            self.last_space = True
+        else:
+            self.last_space = False
+        self._piece(a, b, 1)
+        self.parts.append(c)
+        self.norm_len += 1
+
+    def _piece(self, a: int, b: int, n: int) -> None:
+        ends = self.orig_ends
+        if (
+            ends
+            and ends[-1] == a
+            and b - a == n
+            and (self.norm_len - self.norm_starts[-1]) == (ends[-1] - self.orig_starts[-1])
+        ):
+            ends[-1] = b
+            return
+        self.norm_starts.append(self.norm_len)
+        self.orig_starts.append(a)
+        self.orig_ends.append(b)
+
+    def finish(self, orig_len: int) -> Normalized:
+        text = "".join(self.parts)
+        if text.endswith(" "):
+            text = text[:-1]
+            self.norm_len -= 1
+            k = len(self.norm_starts) - 1
+            if self.norm_starts[k] == self.norm_len:
+                del self.norm_starts[k], self.orig_starts[k], self.orig_ends[k]
+            elif (self.orig_ends[k] - self.orig_starts[k]) == (
+                self.norm_len + 1 - self.norm_starts[k]
+            ):
+                self.orig_ends[k] -= 1
+        sups = tuple((a, b) for a, b in self.sups if a < len(text))
+        omap = OffsetMap(self.norm_starts, self.orig_starts, self.orig_ends, len(text), orig_len)
+        return Normalized(text, omap, sups)
+
+
+def _non_ascii_runs(s: str) -> list[tuple[int, int]]:
+    """Runs of non-ASCII characters.  ``encode("ascii", "replace")`` (C speed) puts a
+    ``?`` at the index of every non-ASCII code point, so only the ``?`` bytes need a look:
+    far cheaper than a regular-expression scan of the whole text."""
+    runs: list[tuple[int, int]] = []
+    if s.isascii():
+        return runs
+    data = s.encode("ascii", "replace")
+    find = data.find
+    p = find(63)  # b"?"
+    while p >= 0:
+        if s[p] != "?":
+            if runs and runs[-1][1] == p:
+                runs[-1] = (runs[-1][0], p + 1)
+            else:
+                runs.append((p, p + 1))
+        p = find(63, p + 1)
+    return runs
+
+
+def _slow_regions(s: str) -> list[tuple[int, int]]:
+    """Non-ASCII runs, widened over the spaces around them and over the base letter they
+    may compose with, merged where they touch: the only places that need the
+    per-character path besides runs of spaces."""
+    n = len(s)
+    spans: list[tuple[int, int]] = []
+    for a, b in _non_ascii_runs(s):
+        if a > 0 and s[a - 1] != " " and _joins_previous(s[a]):
+            a -= 1
+        while a > 0 and s[a - 1] == " ":
+            a -= 1
+        while b < n and s[b] == " ":
+            b += 1
+        if spans and a <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(b, spans[-1][1]))
+        else:
+            spans.append((a, b))
+    return spans
+
+
+def _joins_previous(c: str) -> bool:
+    return unicodedata.combining(c) != 0
+
+
+def _cluster_end(s: str, i: int, end: int) -> int:
+    """End of the cluster starting at ``i``: the starter and all that combines with it."""
+    j = i + 1
+    base = s[i]
+    while j < end:
+        c = s[j]
+        if c == " " or c in IGNORABLE:
+            break
+        if unicodedata.combining(c) == 0:
+            joined = unicodedata.normalize("NFC", base + c)
+            if len(joined) > len(base):
+                break
+        base += c
+        j += 1
+    return j
+
+
+def _slow(s: str, a: int, b: int, out: _Builder) -> None:
+    """The per-character path over ``s[a:b]``."""
+    i = a
+    while i < b:
+        c = s[i]
+        if c == " ":
+            out.char(" ", i, i + 1)
+            i += 1
+            continue
+        if c in IGNORABLE:
+            i += 1
+            continue
+        simple = _SIMPLE.get(c)
+        if simple is not None and (i + 1 == b or s[i + 1] == " " or s[i + 1].isascii()):
+            out.char(simple, i, i + 1)
+            i += 1
+            continue
+        j = _cluster_end(s, i, b)
+        cluster = s[i:j]
+        if cluster.isascii():
+            for k, ch in enumerate(cluster):
+                out.char(ch, i + k, i + k + 1)
+            i = j
+            continue
+        norm = unicodedata.normalize("NFKC", cluster).translate(_TRANSLATE)
+        sup_start = out.norm_len
+        for ch in norm:
+            if ch in IGNORABLE:
+                continue
+            if ch.isspace():
+                ch = " "
+            out.char(ch, i, j)
+        if c in SUPERSCRIPT_DIGITS and out.norm_len > sup_start:
+            out.sups.append((sup_start, out.norm_len))
+        i = j
+
+
+def normalize_with_map(original: str) -> Normalized:
+    """Normalise ``original`` under t1 and keep the map back to it."""
+    s = original
+    for src, dst in _ASCII_SPACES:
+        if src in s:
+            s = s.replace(src, dst)
+    out = _Builder()
+    slow = _slow_regions(s)
+    n = len(s)
+    end_sentinel = n + 1
+    # Runs of spaces between ASCII stretches are the common case (one per line break in
+    # verse-like text), so they are handled inline rather than through the builder.
+    parts = out.parts
+    norm_starts = out.norm_starts
+    orig_starts = out.orig_starts
+    orig_ends = out.orig_ends
+    find = s.find
+    run_end = _SPACE_RUN.match
+    si = 0
+    next_slow = slow[0][0] if slow else end_sentinel
+    pos = 0
+    p = find("  ")
+    if p < 0:
+        p = end_sentinel
+    while True:
+        if next_slow <= p:
+            if next_slow == end_sentinel:
+                break
+            a, b = slow[si]
+            out.literal(s[pos:a], pos)
+            _slow(s, a, b, out)
+            pos = b
+            si += 1
+            next_slow = slow[si][0] if si < len(slow) else end_sentinel
+            if p < pos:
+                p = find("  ", pos)
+                if p < 0:
+                    p = end_sentinel
+            continue
+        e = p + 2
+        if e < n and s[e] == " ":
+            m = run_end(s, p)
+            e = m.end() if m else e
+        if not norm_starts:
+            out.literal(s[pos:p], pos)
+            out.char(" ", p, e)
+        else:
+            # the literal s[pos:p] holds no space at either end: runs and slow regions
+            # absorb the spaces next to them
+            nl = out.norm_len
+            if orig_ends[-1] == pos and (
+                nl - norm_starts[-1] == orig_ends[-1] - orig_starts[-1]
+            ):
+                orig_ends[-1] = p
+            else:
+                norm_starts.append(nl)
+                orig_starts.append(pos)
+                orig_ends.append(p)
+            nl += p - pos
+            norm_starts.append(nl)
+            orig_starts.append(p)
+            orig_ends.append(e)
+            parts.append(s[pos:p])
+            parts.append(" ")
+            out.norm_len = nl + 1
+            out.last_space = True
+        pos = e
+        p = find("  ", pos)
+        if p < 0:
+            p = end_sentinel
+    if pos < n:
+        out.literal(s[pos:], pos)
+    return out.finish(len(original))
+
+
+def normalize(text: str) -> str:
+    """The t1 form of ``text`` (no map); what quotes are compared in."""
+    return normalize_with_map(text).text

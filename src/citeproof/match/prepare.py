@@ -1,0 +1,153 @@
+"""The prepared form of a source text: built once per Document, reused by every check.
+
+Three strings take part in a check, each a view of the one before it:
+
+* the original text (what offsets in results index);
+* ``norm``: its t1 normalisation, with the offset map back to the original;
+* ``layer``: ``norm`` with citation markers deleted, where quotes are searched.
+
+A layer only ever deletes, so its map to the text below is a list of breakpoints.  The
+lower-cased layer and the ``t1+dehyphen`` layer are built on first use only.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from citeproof.match.markers import find_markers
+from citeproof.match.normalize import Normalized, normalize_with_map
+
+# A hyphen (and the space a line break left after it) between two letters: what PDF line
+# layout leaves of a word split at a line end, "treat- ment".
+_DEHYPHEN = re.compile(r"(?<=[^\W\d_])- ?(?=[^\W\d_])")
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """A string made by deleting spans of a parent string, with the map back to it."""
+
+    text: str
+    starts: list[int]
+    """Layer positions where a kept segment begins."""
+    parent_starts: list[int]
+    """Parent positions of those segment starts."""
+
+    def to_parent(self, i: int) -> int:
+        if not self.starts:
+            return i
+        k = bisect.bisect_right(self.starts, i) - 1
+        if k < 0:
+            return i
+        return self.parent_starts[k] + (i - self.starts[k])
+
+    def to_parent_end(self, j: int) -> int:
+        """Map an exclusive end: the position after the parent of character ``j - 1``."""
+        return self.to_parent(j - 1) + 1 if j > 0 else self.to_parent(0)
+
+    def deleted_before(self, i: int) -> int:
+        """Parent position where the deletion just before layer position ``i`` began, or
+        ``to_parent(i)`` when nothing was deleted there."""
+        k = bisect.bisect_right(self.starts, i) - 1
+        if k < 0 or self.starts[k] != i:
+            return self.to_parent(i)
+        if k == 0:
+            return 0
+        return self.parent_starts[k - 1] + (self.starts[k] - self.starts[k - 1])
+
+    def deleted_after(self, j: int, parent_len: int) -> int:
+        """Parent position where the deletion just after layer end ``j`` ended, or
+        ``to_parent_end(j)`` when nothing was deleted there."""
+        k = bisect.bisect_left(self.starts, j)
+        if k < len(self.starts) and self.starts[k] == j and j > 0:
+            return self.parent_starts[k]
+        if j == len(self.text) and self.starts:
+            return parent_len
+        return self.to_parent_end(j)
+
+
+def delete_spans(text: str, spans: Iterable[tuple[int, int]]) -> Layer:
+    """``text`` with the sorted, disjoint ``spans`` removed."""
+    parts: list[str] = []
+    starts: list[int] = []
+    parent_starts: list[int] = []
+    pos = 0
+    out = 0
+    for a, b in spans:
+        if a > pos:
+            starts.append(out)
+            parent_starts.append(pos)
+            parts.append(text[pos:a])
+            out += a - pos
+        pos = max(pos, b)
+    if pos < len(text) or not starts:
+        starts.append(out)
+        parent_starts.append(pos)
+        parts.append(text[pos:])
+    if len(parts) == 1 and parent_starts[0] == 0:
+        return Layer(text, [], [])
+    return Layer("".join(parts), starts, parent_starts)
+
+
+def strip_markers(
+    norm: Normalized, known: Iterable[tuple[int, int]] = ()
+) -> tuple[Layer, list[tuple[int, int]]]:
+    """The marker-free layer of ``norm`` and the marker spans (in ``norm.text``)."""
+    spans = find_markers(norm.text, norm.superscripts, known)
+    return delete_spans(norm.text, spans), spans
+
+
+def dehyphenate(text: str) -> Layer:
+    return delete_spans(text, (m.span() for m in _DEHYPHEN.finditer(text)))
+
+
+@dataclass(eq=False, slots=True)
+class Prepared:
+    """Everything about a source text that checks reuse."""
+
+    original: str
+    norm: Normalized
+    layer: Layer
+    markers: list[tuple[int, int]]
+    """Citation-marker spans in ``norm.text``."""
+    dehyphen: bool = False
+    _lower: str | None = field(default=None, init=False)
+    _dehyphenated: Layer | None = field(default=None, init=False)
+
+    @property
+    def lower(self) -> str:
+        """The marker-free layer lower-cased, position for position."""
+        if self._lower is None:
+            low = self.layer.text.lower()
+            if len(low) != len(self.layer.text):
+                low = "".join(c if len(c.lower()) != 1 else c.lower() for c in self.layer.text)
+            self._lower = low
+        return self._lower
+
+    @property
+    def dehyphenated(self) -> Layer:
+        """The marker-free layer with hyphens between letters removed (``t1+dehyphen``)."""
+        if self._dehyphenated is None:
+            self._dehyphenated = dehyphenate(self.layer.text)
+        return self._dehyphenated
+
+    def layer_to_norm(self, start: int, end: int) -> tuple[int, int]:
+        return self.layer.to_parent(start), self.layer.to_parent_end(end)
+
+    def norm_to_original(self, start: int, end: int) -> tuple[int, int]:
+        omap = self.norm.map
+        return omap.start(start), omap.end(end)
+
+
+def prepare(
+    text: str, *, markers: Iterable[tuple[int, int]] = (), dehyphen: bool = False
+) -> Prepared:
+    """Prepare ``text`` for checks; ``markers`` are known citation spans in ``text``."""
+    norm = normalize_with_map(text)
+    known = [
+        (norm.map.from_original(a), norm.map.from_original(b)) for a, b in markers if a < b
+    ]
+    layer, spans = strip_markers(norm, known)
+    return Prepared(text, norm, layer, spans, dehyphen)

@@ -1,0 +1,451 @@
+"""One quote against a prepared text: the verdict and everything that explains it.
+
+Order of attempts, first success wins:
+
+1. the quote as written, in the marker-free layer (citation markers removed from both
+   sides); if the quote itself carries markers, their numbers must be the source's;
+2. the quote as written, in the plain t1 text (a quote that copies markers the marker
+   rules do not know, or cuts one in half);
+3. as fragments, when the quote has ellipses (``...``, ``…``, ``[...]``, ``. . .``) or
+   bracketed editorial insertions (``[the drug]``): every fragment in order, each gap at
+   most ``max_gap`` normalised characters;
+4. the ``t1+dehyphen`` layer, for PDF text (or when the profile asks for it);
+5. the closest passage (NEAR at or above the threshold, else NOT_FOUND).
+
+Literal before interpretation: a quote is only split at an ellipsis when it does not
+occur as written, because sources contain ellipses too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from citeproof.match.diff import has_negation, risk_flags, word_diff
+from citeproof.match.exact import find_all, mid_word, rfind_all
+from citeproof.match.markers import marker_numbers
+from citeproof.match.near import Passage, closest_passage
+from citeproof.match.normalize import normalize_with_map
+from citeproof.match.prepare import Layer, Prepared, dehyphenate, strip_markers
+from citeproof.match.types import (
+    MIN_QUOTE_CHARS,
+    FragmentMatch,
+    MatchOptions,
+    MatchVerdict,
+    NearMatch,
+    QuoteMatch,
+    Span,
+)
+
+_ELLIPSIS = re.compile(
+    r"\[\s*(?:\.\s*){3,}\]|\[\s*…\s*\]|\(\s*(?:\.\s*){3,}\)|\(\s*…\s*\)|…|\.(?:\s?\.){2,}"
+)
+_BRACKET = re.compile(r"\[([^\[\]]*)\]")
+_MARKER_CONTENT = re.compile(r"\s*\d{1,3}[a-z]?(?:\s*[,;\-–—]\s*\d{1,3}[a-z]?)*\s*")
+_MAY_CROSS_MARKER = re.compile(r"[\d\[\]()]")
+MAX_CANDIDATES = 2000
+MAX_BRANCH = 64
+MAX_STEPS = 20000
+
+
+@dataclass(frozen=True, slots=True)
+class _Quote:
+    """A quote (or fragment) in the forms the layers need."""
+
+    raw: str
+    norm: str
+    layer: str
+    marker_numbers: tuple[str, ...]
+    leading_marker: bool = False
+    trailing_marker: bool = False
+
+
+def _prepare_quote(raw: str) -> _Quote:
+    qn = normalize_with_map(raw)
+    layer, spans = strip_markers(qn)
+    return _Quote(
+        raw, qn.text, layer.text.strip(), tuple(marker_numbers(qn.text, spans)),
+        bool(spans) and spans[0][0] == 0,
+        bool(spans) and spans[-1][1] == len(qn.text),
+    )
+
+
+def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) -> QuoteMatch:
+    """Check ``quote`` against the prepared text."""
+    opts = options or MatchOptions()
+    q = _prepare_quote(quote)
+    if len(q.norm) < MIN_QUOTE_CHARS:
+        return QuoteMatch(
+            "TOO_SHORT",
+            f"the quote has {len(q.norm)} characters after normalisation; at least "
+            f"{MIN_QUOTE_CHARS} are needed for a meaningful check",
+            "t1",
+        )
+    pieces = _split(quote)
+    if pieces is not None:
+        # fragments first: a literal occurrence of "A ... B" would place them too
+        frag = _fragments(prep, pieces, opts)
+        if frag is not None and frag.verdict == "EXACT":
+            return frag
+        hit = _exact(prep, q, opts)
+        if hit is not None:
+            return hit
+        if frag is not None:
+            return frag
+    hit = _exact(prep, q, opts)
+    if hit is not None:
+        return hit
+    dehyphen = prep.dehyphen or opts.profile == "t1+dehyphen"
+    if dehyphen:
+        hit = _exact_dehyphen(prep, q, opts)
+        if hit is not None:
+            return hit
+    return _near(prep, q, opts, dehyphen)
+
+
+# ----------------------------------------------------------------------------- exact
+
+
+def _layer_span(prep: Prepared, a: int, b: int, via: Layer | None = None) -> Span:
+    if via is not None:
+        a, b = via.to_parent(a), via.to_parent_end(b)
+    na, nb = prep.layer_to_norm(a, b)
+    oa, ob = prep.norm_to_original(na, nb)
+    return Span(oa, ob, na, nb)
+
+
+def _norm_span(prep: Prepared, na: int, nb: int) -> Span:
+    oa, ob = prep.norm_to_original(na, nb)
+    return Span(oa, ob, na, nb)
+
+
+def _with_markers(prep: Prepared, q: _Quote, a: int, b: int, span: Span) -> Span:
+    """Widen a match over the source's markers where the quote begins or ends with one,
+    so that the reported span covers what the quote covers."""
+    text = prep.norm.text
+    na, nb = span.norm_start, span.norm_end
+    if q.leading_marker:
+        na = prep.layer.deleted_before(a)
+        while na < nb and text[na] == " ":
+            na += 1
+    if q.trailing_marker:
+        nb = prep.layer.deleted_after(b, len(text))
+        while nb > na and text[nb - 1] == " ":
+            nb -= 1
+    return _norm_span(prep, na, nb)
+
+
+def _markers_agree(prep: Prepared, q: _Quote, span: Span) -> bool:
+    """A quote that carries citation numbers must carry ones the source has there."""
+    if not q.marker_numbers:
+        return True
+    inside = [(a, b) for a, b in prep.markers if a < span.norm_end and b > span.norm_start]
+    have = Counter(marker_numbers(prep.norm.text, inside))
+    return not (Counter(q.marker_numbers) - have)
+
+
+def _exact(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
+    spans: list[Span] = []
+    if q.layer:
+        for p in find_all(prep.layer.text, q.layer):
+            span = _layer_span(prep, p, p + len(q.layer))
+            if q.leading_marker or q.trailing_marker:
+                span = _with_markers(prep, q, p, p + len(q.layer), span)
+            if _markers_agree(prep, q, span):
+                spans.append(span)
+    if not spans and _MAY_CROSS_MARKER.search(q.norm):
+        # only a quote with digits or brackets can hold or cut a marker the layer lacks
+        spans = [_norm_span(prep, p, p + len(q.norm)) for p in find_all(prep.norm.text, q.norm)]
+    if not spans:
+        return None
+    return _found(prep, spans, opts, "t1")
+
+
+def _found(prep: Prepared, spans: list[Span], opts: MatchOptions, profile: str,
+           fragments: tuple[FragmentMatch, ...] | None = None,
+           flags: tuple[str, ...] = ()) -> QuoteMatch:
+    first = spans[0]
+    starts, ends = mid_word(prep.norm.text, first.norm_start, first.norm_end)
+    all_flags = list(flags)
+    if starts or ends:
+        all_flags.append("partial_word")
+    return QuoteMatch(
+        "EXACT",
+        None,
+        profile,
+        spans=tuple(spans[: opts.max_listed]),
+        count=len(spans),
+        casefold_match=True,
+        starts_mid_word=starts,
+        ends_mid_word=ends,
+        fragments=fragments,
+        flags=tuple(all_flags),
+    )
+
+
+def _exact_dehyphen(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
+    dl = prep.dehyphenated
+    needle = dehyphenate(q.layer).text
+    hits = find_all(dl.text, needle) if needle else []
+    spans = [_layer_span(prep, p, p + len(needle), via=dl) for p in hits]
+    spans = [s for s in spans if _markers_agree(prep, q, s)]
+    if not spans:
+        return None
+    return _found(prep, spans, opts, "t1+dehyphen")
+
+
+# ------------------------------------------------------------------------------ near
+
+
+def _near(prep: Prepared, q: _Quote, opts: MatchOptions, dehyphen: bool) -> QuoteMatch:
+    near, profile = _closest(prep, q, dehyphen, opts.near_threshold)
+    casefold = (near is not None and "case_only" in near.flags) or (
+        bool(q.layer) and prep.lower.find(q.layer.lower()) >= 0
+    )
+    if near is not None and near.similarity >= opts.near_threshold:
+        return QuoteMatch(
+            "NEAR", None, profile, casefold_match=casefold, near=near,
+            flags=(),
+        )
+    reason = f"no passage has similarity of at least {opts.near_threshold:.2f}"
+    if near is not None:
+        reason += f"; the closest has {near.similarity:.2f}"
+    return QuoteMatch("NOT_FOUND", reason, profile, casefold_match=casefold)
+
+
+def _closest(prep: Prepared, q: _Quote, dehyphen: bool, good_enough: float
+             ) -> tuple[NearMatch | None, str]:
+    """The closest passage, searched in the layer the quote's own form calls for: the
+    plain t1 text when the quote carries citation numbers (so that they are compared),
+    the dehyphenated layer for PDF text, else the marker-free layer."""
+    via: Layer | None = None
+    if q.marker_numbers:
+        hay, needle, profile = prep.norm.text, q.norm, "t1"
+    elif dehyphen:
+        via = prep.dehyphenated
+        hay, needle, profile = via.text, dehyphenate(q.layer).text, "t1+dehyphen"
+    else:
+        hay, needle, profile = prep.layer.text, q.layer, "t1"
+    folded = prep.lower if hay is prep.layer.text and len(needle) == len(needle.lower()) else None
+    found = closest_passage(hay, needle, good_enough, folded)
+    if found is None:
+        return None, profile
+    if q.marker_numbers:
+        span = _norm_span(prep, found.start, found.end)
+    else:
+        span = _layer_span(prep, found.start, found.end, via=via)
+    return _near_match(hay, needle, found, span), profile
+
+
+def _near_match(hay: str, needle: str, p: Passage, span: Span) -> NearMatch:
+    passage = hay[p.start : p.end]
+    return NearMatch(
+        round(p.similarity, 4), span, word_diff(needle, passage), risk_flags(needle, passage)
+    )
+
+
+# ------------------------------------------------------------------------- fragments
+
+
+def _split(quote: str) -> list[tuple[str, ...]] | None:
+    """Fragments of a quote with ellipses or editorial brackets, each as its variants
+    (a bracketed capital, ``[T]he``, may stand for either case); None when the quote has
+    neither."""
+    pos = 0
+    marks = [(m.start(), m.end(), "") for m in _ELLIPSIS.finditer(quote)]
+    for m in _BRACKET.finditer(quote):
+        content = m.group(1)
+        if any(a <= m.start() < b for a, b, _ in marks):
+            continue
+        if _MARKER_CONTENT.fullmatch(content) or any(c.isdigit() for c in content):
+            continue  # a citation marker or bracketed data: compared as it stands
+        if len(content) == 1 and content.isalpha() and quote[m.end() : m.end() + 1].isalpha():
+            marks.append((m.start(), m.end(), content))
+            continue
+        marks.append((m.start(), m.end(), ""))
+    if not marks:
+        return None
+    marks.sort()
+    variants: list[tuple[str, ...]] = []
+    current = [""]
+    for a, b, letter in marks:
+        chunk = quote[pos:a]
+        current = [c + chunk for c in current]
+        if letter:
+            forms = (letter,) if letter.swapcase() == letter else (letter, letter.swapcase())
+            current = [c + v for c in current for v in forms]
+        else:
+            variants.append(tuple(current))
+            current = [""]
+        pos = b
+    current = [c + quote[pos:] for c in current]
+    variants.append(tuple(current))
+    return [v for v in variants if any(x.strip() for x in v)]
+
+
+@dataclass(slots=True)
+class _Frag:
+    text: str
+    forms: tuple[_Quote, ...]
+    near: NearMatch | None = None
+    near_layer_span: tuple[int, int] | None = None
+
+    def occurrences(self, hay: str, lo: int, hi: int, backwards: bool,
+                    limit: int = MAX_BRANCH) -> list[tuple[int, int]]:
+        if self.near_layer_span is not None:
+            a, b = self.near_layer_span
+            return [(a, b)] if lo <= a and b <= hi else []
+        out: list[tuple[int, int]] = []
+        for f in self.forms:
+            n = f.layer
+            if not n:
+                continue
+            if backwards:
+                out.extend((p, p + len(n)) for p in rfind_all(hay, n, lo, hi, limit))
+            else:
+                out.extend((p, p + len(n)) for p in find_all(hay, n, lo, hi, limit))
+        out.sort(key=(lambda s: -s[0]) if backwards else (lambda s: s[0]))
+        return out
+
+
+def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
+               ) -> QuoteMatch | None:
+    frags = [_Frag(v[0], tuple(_prepare_quote(x) for x in v)) for v in pieces]
+    frags = [f for f in frags if any(x.layer for x in f.forms)]
+    if not frags:
+        return None
+    hay = prep.layer.text
+    placed = _place(hay, frags, opts.max_gap)
+    verdict: MatchVerdict = "EXACT"
+    if placed is None:
+        missing = [f for f in frags if not f.occurrences(hay, 0, len(hay), False)]
+        for f in missing:
+            q = f.forms[0]
+            if len(q.layer) < MIN_QUOTE_CHARS:
+                continue
+            found = closest_passage(hay, q.layer, opts.near_threshold)
+            if found is not None and found.similarity >= opts.near_threshold:
+                f.near_layer_span = (found.start, found.end)
+                f.near = _near_match(hay, q.layer, found,
+                                     _layer_span(prep, found.start, found.end))
+        if any(f.near is None for f in missing):
+            return _fragments_missing(prep, frags, opts)
+        placed = _place(hay, frags, opts.max_gap)
+        if placed is None:
+            return _fragments_missing(prep, frags, opts)
+        verdict = "NEAR"
+    results: list[FragmentMatch] = []
+    flags: list[str] = []
+    prev_end: Span | None = None
+    for f, (a, b) in zip(frags, placed, strict=True):
+        span = _layer_span(prep, a, b)
+        form = f.forms[0]
+        if f.near is None and (form.leading_marker or form.trailing_marker):
+            span = _with_markers(prep, form, a, b, span)
+        fflags: list[str] = []
+        gap = None
+        if prev_end is not None:
+            gap = span.start - prev_end.end
+            skipped = prep.norm.text[prev_end.norm_end : span.norm_start]
+            if has_negation(skipped):
+                fflags.append("ellipsis_hides_negation")
+        results.append(FragmentMatch(
+            f.text, "NEAR" if f.near else "EXACT", span,
+            f.near.similarity if f.near else 1.0, gap, tuple(fflags + list(
+                f.near.flags if f.near else ())),
+        ))
+        flags.extend(x for x in fflags if x not in flags)
+        prev_end = span
+    first, last = results[0].span, results[-1].span
+    assert first is not None and last is not None
+    whole = Span(first.start, last.end, first.norm_start, last.norm_end)
+    if verdict == "EXACT":
+        return _found(prep, [whole], opts, "t1", tuple(results), tuple(flags))
+    worst = min((f.near for f in frags if f.near), key=lambda n: n.similarity)
+    casefold = prep.lower.find(frags[0].forms[0].layer.lower()) >= 0
+    return QuoteMatch("NEAR", None, "t1", spans=(), count=0, casefold_match=casefold,
+                      near=worst, fragments=tuple(results), flags=tuple(flags))
+
+
+def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -> QuoteMatch:
+    hay = prep.layer.text
+    results = []
+    found_all = True
+    for f in frags:
+        occ = f.occurrences(hay, 0, len(hay), False)
+        if occ:
+            span = _layer_span(prep, *occ[0])
+            results.append(FragmentMatch(f.text, "EXACT", span, 1.0))
+        elif f.near is not None:
+            results.append(FragmentMatch(f.text, "NEAR", f.near.span, f.near.similarity,
+                                         flags=f.near.flags))
+        else:
+            found_all = False
+            results.append(FragmentMatch(f.text, "NOT_FOUND", None, None))
+    if found_all:
+        reason = (f"every fragment occurs, but not in order with at most {opts.max_gap} "
+                  "characters between them")
+    else:
+        reason = "a fragment of the quote does not occur in the text"
+    casefold = prep.lower.find(frags[0].forms[0].layer.lower()) >= 0
+    return QuoteMatch("NOT_FOUND", reason, "t1", casefold_match=casefold,
+                      fragments=tuple(results))
+
+
+def _place(hay: str, frags: list[_Frag], max_gap: int) -> list[tuple[int, int]] | None:
+    """First placement (in text order) of every fragment, in order, gaps bounded.
+
+    The longest fragment anchors the search (it has the fewest occurrences); the others
+    are looked for only inside the windows the gap allows, forwards after the anchor and
+    backwards before it, with backtracking.
+    """
+    anchor = max(range(len(frags)), key=lambda i: max(len(x.layer) for x in frags[i].forms))
+    steps = 0
+    chosen: list[tuple[int, int] | None] = [None] * len(frags)
+
+    def forward(i: int) -> bool:
+        nonlocal steps
+        if i == len(frags):
+            return backward(anchor - 1)
+        prev = chosen[i - 1]
+        assert prev is not None
+        lo = prev[1]
+        hi = lo + max_gap + max(len(x.layer) for x in frags[i].forms) + 1
+        for occ in frags[i].occurrences(hay, lo, min(hi, len(hay)), False):
+            if occ[0] - lo > max_gap:
+                break
+            steps += 1
+            if steps > MAX_STEPS:
+                return False
+            chosen[i] = occ
+            if forward(i + 1):
+                return True
+        return False
+
+    def backward(i: int) -> bool:
+        nonlocal steps
+        if i < 0:
+            return True
+        nxt = chosen[i + 1]
+        assert nxt is not None
+        hi = nxt[0]
+        lo = max(0, hi - max_gap - max(len(x.layer) for x in frags[i].forms) - 1)
+        for occ in frags[i].occurrences(hay, lo, hi, True):
+            if hi - occ[1] > max_gap:
+                continue
+            steps += 1
+            if steps > MAX_STEPS:
+                return False
+            chosen[i] = occ
+            if backward(i - 1):
+                return True
+        return False
+
+    for occ in frags[anchor].occurrences(hay, 0, len(hay), False, MAX_CANDIDATES):
+        chosen[anchor] = occ
+        if forward(anchor + 1):
+            return [c for c in chosen if c is not None]
+        if steps > MAX_STEPS:
+            break
+    return None
