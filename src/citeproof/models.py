@@ -119,7 +119,7 @@ class SourceInfo(_Model):
 class CheckResult(_Model):
     """The answer to one quote check (schema ``citeproof.check/1``)."""
 
-    schema_: Literal["citeproof.check/1"] = Field(default=CHECK_SCHEMA, alias="schema")
+    schema_: Literal["citeproof.check/1"] = Field(default="citeproof.check/1", alias="schema")
     verdict: Verdict
     reason: str | None = None
     quote: str

@@ -1,9 +1,11 @@
 """Normalisation profile ``t1`` with an offset map back to the original text.
 
-``t1``: Unicode NFKC (applied per cluster: a starter and every character that combines
-with it, so composed and decomposed forms give the same string), every quotation mark and
-prime to ``'`` or ``"``, every dash and minus sign to ``-``, soft hyphens and zero-width
-characters removed, every run of whitespace to one space, the ends trimmed.  Case is kept.
+``t1``: soft hyphens, zero-width and other invisible format characters removed (first,
+so that one between a letter and its accent does not keep them apart), Unicode NFKC
+(applied per cluster: a starter and every character that combines with it, so composed
+and decomposed forms give the same string), every quotation mark and prime to ``'`` or
+``"``, every dash and minus sign to ``-``, every run of whitespace to one space, the ends
+trimmed.  Case is kept.
 A profile's behaviour never changes under the same name: a change gets a new name.
 
 Why this shape: the matcher must report offsets in the ORIGINAL text, so every normalised
@@ -48,8 +50,12 @@ _ONE_TO_ONE_MAP = dict(_ONE_TO_ONE)
 _TRANSLATE = str.maketrans(_ONE_TO_ONE_MAP)
 # Characters the per-character path maps one to one without calling NFKC (the result is
 # the same): the typographic quotes, dashes and spaces that fill scholarly text.
-_SIMPLE = {c: _ONE_TO_ONE_MAP[c] for c in _SINGLE_QUOTES + _DOUBLE_QUOTES + _DASHES + _SPACES
-           if not c.isascii()}
+_SIMPLE = {
+    c: out
+    for c in _SINGLE_QUOTES + _DOUBLE_QUOTES + _DASHES + _SPACES
+    if not c.isascii()
+    and len(out := unicodedata.normalize("NFKC", c).translate(_TRANSLATE)) == 1
+}
 _ASCII_SPACES = tuple((c, " ") for c in "\n\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
 
 # Removed outright: soft hyphen, zero-width space/joiners, word joiner, invisible
@@ -115,6 +121,8 @@ class OffsetMap:
         k = bisect.bisect_right(self.orig_starts, p) - 1
         if k < 0:
             return 0
+        while k > 0 and self.orig_starts[k - 1] == self.orig_starts[k]:
+            k -= 1  # characters of one cluster share its span: take the first
         nxt = self.norm_starts[k + 1] if k + 1 < len(self.norm_starts) else self.norm_len
         if p >= self.orig_ends[k]:
             return nxt
@@ -137,7 +145,7 @@ class _Builder:
     """Accumulates output parts and map pieces, merging contiguous linear pieces."""
 
     __slots__ = ("last_space", "norm_len", "norm_starts", "orig_ends", "orig_starts", "parts",
-                 "sups")
+                 "space_piece", "sups")
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -146,6 +154,7 @@ class _Builder:
         self.orig_ends: list[int] = []
         self.norm_len = 0
         self.last_space = True  # at the start, a space would be leading: drop it
+        self.space_piece = False  # the last piece is one space, which a run may widen
         self.sups: list[tuple[int, int]] = []
 
     def literal(self, s: str, a: int) -> None:
@@ -161,18 +170,28 @@ class _Builder:
         self.parts.append(s)
         self.norm_len += len(s)
         self.last_space = s[-1] == " "
+        self.space_piece = False
 
-    def char(self, c: str, a: int, b: int) -> None:
-        """Emit one normalised character mapped to original ``[a, b)``."""
-        if c == " ":
-            if self.last_space:
-                return
-            self.last_space = True
-        else:
-            self.last_space = False
-        self._piece(a, b, 1)
-        self.parts.append(c)
+    def space(self, a: int, b: int) -> None:
+        """One space for original ``[a, b)``; a space right after another widens it, so
+        a collapsed run maps to the whole run."""
+        if self.last_space:
+            if self.space_piece:
+                self.orig_ends[-1] = b
+            return
+        self.norm_starts.append(self.norm_len)
+        self.orig_starts.append(a)
+        self.orig_ends.append(b)
+        self.parts.append(" ")
         self.norm_len += 1
+        self.last_space = self.space_piece = True
+
+    def emit(self, text: str, a: int, b: int) -> None:
+        """Normalised ``text`` (no spaces) for original ``[a, b)``, as one piece."""
+        self._piece(a, b, len(text))
+        self.parts.append(text)
+        self.norm_len += len(text)
+        self.last_space = self.space_piece = False
 
     def _piece(self, a: int, b: int, n: int) -> None:
         ends = self.orig_ends
@@ -180,6 +199,7 @@ class _Builder:
             ends
             and ends[-1] == a
             and b - a == n
+            and not self.space_piece
             and (self.norm_len - self.norm_starts[-1]) == (ends[-1] - self.orig_starts[-1])
         ):
             ends[-1] = b
@@ -232,7 +252,10 @@ def _slow_regions(s: str) -> list[tuple[int, int]]:
     n = len(s)
     spans: list[tuple[int, int]] = []
     for a, b in _non_ascii_runs(s):
-        if a > 0 and s[a - 1] != " " and _joins_previous(s[a]):
+        first = a
+        while first < b - 1 and s[first] in IGNORABLE:
+            first += 1
+        if a > 0 and s[a - 1] != " " and _joins_previous(s[first]):
             a -= 1
         while a > 0 and s[a - 1] == " ":
             a -= 1
@@ -255,49 +278,62 @@ def _cluster_end(s: str, i: int, end: int) -> int:
     base = s[i]
     while j < end:
         c = s[j]
-        if c == " " or c in IGNORABLE:
+        if c in IGNORABLE:
+            j += 1  # removed before NFKC, so it does not keep a mark from its base
+            continue
+        if c == " ":
             break
-        if unicodedata.combining(c) == 0:
-            joined = unicodedata.normalize("NFC", base + c)
-            if len(joined) > len(base):
-                break
+        if unicodedata.combining(c) == 0 and len(
+            unicodedata.normalize("NFC", base + c)
+        ) > len(unicodedata.normalize("NFC", base)):
+            break  # a starter that does not compose with the cluster begins a new one
         base += c
         j += 1
     return j
 
 
 def _slow(s: str, a: int, b: int, out: _Builder) -> None:
-    """The per-character path over ``s[a:b]``."""
+    """The per-character path over ``s[a:b]``: one cluster at a time, so that every
+    normalised character maps back to the cluster it came from."""
     i = a
     while i < b:
         c = s[i]
         if c == " ":
-            out.char(" ", i, i + 1)
+            out.space(i, i + 1)
             i += 1
             continue
         if c in IGNORABLE:
             i += 1
             continue
         simple = _SIMPLE.get(c)
-        if simple is not None and (i + 1 == b or s[i + 1] == " " or s[i + 1].isascii()):
-            out.char(simple, i, i + 1)
+        if simple is not None and (i + 1 == b or s[i + 1].isascii()):
+            if simple == " ":
+                out.space(i, i + 1)
+            else:
+                out.emit(simple, i, i + 1)
             i += 1
             continue
         j = _cluster_end(s, i, b)
-        cluster = s[i:j]
+        cluster = "".join(ch for ch in s[i:j] if ch not in IGNORABLE)
         if cluster.isascii():
-            for k, ch in enumerate(cluster):
-                out.char(ch, i + k, i + k + 1)
+            out.emit(cluster, i, j)
             i = j
             continue
         norm = unicodedata.normalize("NFKC", cluster).translate(_TRANSLATE)
+        norm = "".join(ch for ch in norm if ch not in IGNORABLE)
         sup_start = out.norm_len
-        for ch in norm:
-            if ch in IGNORABLE:
-                continue
-            if ch.isspace():
-                ch = " "
-            out.char(ch, i, j)
+        for k, word in enumerate(norm.split()):
+            if k or norm[:1].isspace():
+                out.space(i, j)
+            if len(word) == j - i > 1:
+                # as long as its source but not char for char (ﬁ + accent -> fí):
+                # one piece per character, so the map does not read it as a copy
+                for ch in word:
+                    out.emit(ch, i, j)
+            else:
+                out.emit(word, i, j)
+        if norm[-1:].isspace():
+            out.space(i, j)
         if c in SUPERSCRIPT_DIGITS and out.norm_len > sup_start:
             out.sups.append((sup_start, out.norm_len))
         i = j
@@ -348,7 +384,7 @@ def normalize_with_map(original: str) -> Normalized:
             e = m.end() if m else e
         if not norm_starts:
             out.literal(s[pos:p], pos)
-            out.char(" ", p, e)
+            out.space(p, e)
         else:
             # the literal s[pos:p] holds no space at either end: runs and slow regions
             # absorb the spaces next to them
@@ -368,7 +404,7 @@ def normalize_with_map(original: str) -> Normalized:
             parts.append(s[pos:p])
             parts.append(" ")
             out.norm_len = nl + 1
-            out.last_space = True
+            out.last_space = out.space_piece = True
         pos = e
         p = find("  ", pos)
         if p < 0:

@@ -86,9 +86,21 @@ def delete_spans(text: str, spans: Iterable[tuple[int, int]]) -> Layer:
         starts.append(out)
         parent_starts.append(pos)
         parts.append(text[pos:])
-    if len(parts) == 1 and parent_starts[0] == 0:
-        return Layer(text, [], [])
+    if len(parts) == 1 and len(parts[0]) == len(text):
+        return Layer(text, [], [])  # nothing deleted: the identity map
     return Layer("".join(parts), starts, parent_starts)
+
+
+def deletion_points(layer: Layer) -> list[int]:
+    """Layer positions right after something of the parent was deleted."""
+    out = []
+    for k, (start, parent) in enumerate(zip(layer.starts, layer.parent_starts, strict=True)):
+        if k == 0:
+            if parent > 0:
+                out.append(start)
+        elif parent != layer.parent_starts[k - 1] + (start - layer.starts[k - 1]):
+            out.append(start)
+    return out
 
 
 def strip_markers(
@@ -115,6 +127,14 @@ class Prepared:
     dehyphen: bool = False
     _lower: str | None = field(default=None, init=False)
     _dehyphenated: Layer | None = field(default=None, init=False)
+    _deletion_points: frozenset[int] | None = field(default=None, init=False)
+
+    @property
+    def deletion_points(self) -> frozenset[int]:
+        """Positions of the marker-free layer where a marker was removed."""
+        if self._deletion_points is None:
+            self._deletion_points = frozenset(deletion_points(self.layer))
+        return self._deletion_points
 
     @property
     def lower(self) -> str:

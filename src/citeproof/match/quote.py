@@ -27,7 +27,13 @@ from citeproof.match.exact import find_all, mid_word, rfind_all
 from citeproof.match.markers import marker_numbers
 from citeproof.match.near import Passage, closest_passage
 from citeproof.match.normalize import normalize_with_map
-from citeproof.match.prepare import Layer, Prepared, dehyphenate, strip_markers
+from citeproof.match.prepare import (
+    Layer,
+    Prepared,
+    dehyphenate,
+    deletion_points,
+    strip_markers,
+)
 from citeproof.match.types import (
     MIN_QUOTE_CHARS,
     FragmentMatch,
@@ -59,15 +65,28 @@ class _Quote:
     marker_numbers: tuple[str, ...]
     leading_marker: bool = False
     trailing_marker: bool = False
+    marker_points: tuple[int, ...] = ()
+    """Positions in ``layer`` where the quote had a marker inside it."""
+    leading_text: str = ""
+    trailing_text: str = ""
+    """The quote's own leading and trailing markers, as t1 text."""
 
 
 def _prepare_quote(raw: str) -> _Quote:
     qn = normalize_with_map(raw)
     layer, spans = strip_markers(qn)
+    text = layer.text.strip()
+    shift = len(layer.text) - len(layer.text.lstrip())
+    points = tuple(
+        p - shift for p in deletion_points(layer) if 0 < p - shift < len(text)
+    )
     return _Quote(
-        raw, qn.text, layer.text.strip(), tuple(marker_numbers(qn.text, spans)),
+        raw, qn.text, text, tuple(marker_numbers(qn.text, spans)),
         bool(spans) and spans[0][0] == 0,
         bool(spans) and spans[-1][1] == len(qn.text),
+        points,
+        qn.text[: spans[0][1]].strip() if spans and spans[0][0] == 0 else "",
+        qn.text[spans[-1][0] :].strip() if spans and spans[-1][1] == len(qn.text) else "",
     )
 
 
@@ -126,20 +145,38 @@ def _with_markers(prep: Prepared, q: _Quote, a: int, b: int, span: Span) -> Span
     text = prep.norm.text
     na, nb = span.norm_start, span.norm_end
     if q.leading_marker:
+        if a not in prep.deletion_points and (a - 1) in prep.deletion_points and (
+            prep.layer.text[a - 1 : a] == " "
+        ):
+            a -= 1  # the source lost " [4]" where the quote lost "[4] "
+        gap_end = span.norm_start
         na = prep.layer.deleted_before(a)
+        gap = text[na:gap_end].rstrip()
+        if gap.endswith(q.leading_text):
+            na = na + len(gap) - len(q.leading_text)  # only as much as the quote has
         while na < nb and text[na] == " ":
             na += 1
     if q.trailing_marker:
+        gap_start = span.norm_end
         nb = prep.layer.deleted_after(b, len(text))
+        gap = text[gap_start:nb]
+        stripped = gap.lstrip()
+        if stripped.startswith(q.trailing_text):
+            nb = gap_start + len(gap) - len(stripped) + len(q.trailing_text)
         while nb > na and text[nb - 1] == " ":
             nb -= 1
     return _norm_span(prep, na, nb)
 
 
-def _markers_agree(prep: Prepared, q: _Quote, span: Span) -> bool:
-    """A quote that carries citation numbers must carry ones the source has there."""
+def _markers_agree(prep: Prepared, q: _Quote, span: Span, at: int | None = None) -> bool:
+    """A quote that carries citation numbers must carry ones the source has there, and
+    (for a match at layer position ``at``) at the places where the source has markers."""
     if not q.marker_numbers:
         return True
+    if at is not None and q.marker_points:
+        gaps = prep.deletion_points
+        if any((at + p) not in gaps for p in q.marker_points):
+            return False
     inside = [(a, b) for a, b in prep.markers if a < span.norm_end and b > span.norm_start]
     have = Counter(marker_numbers(prep.norm.text, inside))
     return not (Counter(q.marker_numbers) - have)
@@ -152,7 +189,7 @@ def _exact(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
             span = _layer_span(prep, p, p + len(q.layer))
             if q.leading_marker or q.trailing_marker:
                 span = _with_markers(prep, q, p, p + len(q.layer), span)
-            if _markers_agree(prep, q, span):
+            if _markers_agree(prep, q, span, p):
                 spans.append(span)
     if not spans and _MAY_CROSS_MARKER.search(q.norm):
         # only a quote with digits or brackets can hold or cut a marker the layer lacks
@@ -253,7 +290,7 @@ def _split(quote: str) -> list[tuple[str, ...]] | None:
     (a bracketed capital, ``[T]he``, may stand for either case); None when the quote has
     neither."""
     pos = 0
-    marks = [(m.start(), m.end(), "") for m in _ELLIPSIS.finditer(quote)]
+    marks = [(_ellipsis_start(quote, m), m.end(), "") for m in _ELLIPSIS.finditer(quote)]
     for m in _BRACKET.finditer(quote):
         content = m.group(1)
         if any(a <= m.start() < b for a, b, _ in marks):
@@ -284,34 +321,54 @@ def _split(quote: str) -> list[tuple[str, ...]] | None:
     return [v for v in variants if any(x.strip() for x in v)]
 
 
+def _ellipsis_start(quote: str, m: re.Match[str]) -> int:
+    """Four dots after a word are a full stop and an ellipsis: the stop stays quoted."""
+    a = m.start()
+    if m.group().count(".") >= 4 and a > 0 and not quote[a - 1].isspace():
+        return a + 1
+    return a
+
+
 @dataclass(slots=True)
 class _Frag:
+    """One fragment of a quote, and where it may be placed in the marker-free layer."""
+
+    prep: Prepared
     text: str
     forms: tuple[_Quote, ...]
     near: NearMatch | None = None
     near_layer_span: tuple[int, int] | None = None
 
-    def occurrences(self, hay: str, lo: int, hi: int, backwards: bool,
+    def occurrences(self, lo: int, hi: int, backwards: bool,
                     limit: int = MAX_BRANCH) -> list[tuple[int, int]]:
+        """Layer spans in ``[lo, hi)``, nearest to ``lo`` first (to ``hi`` backwards)."""
         if self.near_layer_span is not None:
             a, b = self.near_layer_span
             return [(a, b)] if lo <= a and b <= hi else []
+        hay = self.prep.layer.text
         out: list[tuple[int, int]] = []
         for f in self.forms:
             n = f.layer
             if not n:
                 continue
             if backwards:
-                out.extend((p, p + len(n)) for p in rfind_all(hay, n, lo, hi, limit))
+                found = [(p, p + len(n)) for p in rfind_all(hay, n, lo, hi, limit)]
             else:
-                out.extend((p, p + len(n)) for p in find_all(hay, n, lo, hi, limit))
+                found = [(p, p + len(n)) for p in find_all(hay, n, lo, hi, limit)]
+            if f.marker_numbers:
+                found = [(a, b) for a, b in found if self._markers_ok(f, a, b)]
+            out.extend(found)
         out.sort(key=(lambda s: -s[0]) if backwards else (lambda s: s[0]))
         return out
+
+    def _markers_ok(self, form: _Quote, a: int, b: int) -> bool:
+        span = _with_markers(self.prep, form, a, b, _layer_span(self.prep, a, b))
+        return _markers_agree(self.prep, form, span, a)
 
 
 def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
                ) -> QuoteMatch | None:
-    frags = [_Frag(v[0], tuple(_prepare_quote(x) for x in v)) for v in pieces]
+    frags = [_Frag(prep, v[0], tuple(_prepare_quote(x) for x in v)) for v in pieces]
     frags = [f for f in frags if any(x.layer for x in f.forms)]
     if not frags:
         return None
@@ -319,7 +376,7 @@ def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
     placed = _place(hay, frags, opts.max_gap)
     verdict: MatchVerdict = "EXACT"
     if placed is None:
-        missing = [f for f in frags if not f.occurrences(hay, 0, len(hay), False)]
+        missing = [f for f in frags if not f.occurrences(0, len(hay), False)]
         for f in missing:
             q = f.forms[0]
             if len(q.layer) < MIN_QUOTE_CHARS:
@@ -373,7 +430,7 @@ def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -
     results = []
     found_all = True
     for f in frags:
-        occ = f.occurrences(hay, 0, len(hay), False)
+        occ = f.occurrences(0, len(hay), False)
         if occ:
             span = _layer_span(prep, *occ[0])
             results.append(FragmentMatch(f.text, "EXACT", span, 1.0))
@@ -412,7 +469,7 @@ def _place(hay: str, frags: list[_Frag], max_gap: int) -> list[tuple[int, int]] 
         assert prev is not None
         lo = prev[1]
         hi = lo + max_gap + max(len(x.layer) for x in frags[i].forms) + 1
-        for occ in frags[i].occurrences(hay, lo, min(hi, len(hay)), False):
+        for occ in frags[i].occurrences(lo, min(hi, len(hay)), False):
             if occ[0] - lo > max_gap:
                 break
             steps += 1
@@ -431,7 +488,7 @@ def _place(hay: str, frags: list[_Frag], max_gap: int) -> list[tuple[int, int]] 
         assert nxt is not None
         hi = nxt[0]
         lo = max(0, hi - max_gap - max(len(x.layer) for x in frags[i].forms) - 1)
-        for occ in frags[i].occurrences(hay, lo, hi, True):
+        for occ in frags[i].occurrences(lo, hi, True):
             if hi - occ[1] > max_gap:
                 continue
             steps += 1
@@ -442,7 +499,7 @@ def _place(hay: str, frags: list[_Frag], max_gap: int) -> list[tuple[int, int]] 
                 return True
         return False
 
-    for occ in frags[anchor].occurrences(hay, 0, len(hay), False, MAX_CANDIDATES):
+    for occ in frags[anchor].occurrences(0, len(hay), False, MAX_CANDIDATES):
         chosen[anchor] = occ
         if forward(anchor + 1):
             return [c for c in chosen if c is not None]

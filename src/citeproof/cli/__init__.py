@@ -1,0 +1,87 @@
+"""The ``citeproof`` command line: a click group whose subcommands are imported on demand.
+
+Why lazy: ``citeproof --help`` and ``citeproof --version`` should answer at once, and the
+heavy dependencies (pydantic, lxml, rapidfuzz, pypdfium2, rich) are only needed by the
+command that actually runs.  This module therefore imports click and the (dependency-free)
+error tree, nothing else; each command module imports the rest inside its function body.
+The pattern is click's documented LazyGroup.
+
+Expected failures (``CiteproofError``) are caught here, once, for every command: the message
+goes to stderr as ``citeproof: error: <message>`` and the process exits with the error's
+code (2), never with a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from citeproof.errors import CiteproofError
+
+__all__ = ["LazyGroup", "cli", "main"]
+
+COMMANDS: dict[str, str] = {
+    "check": "citeproof.cli.check:check",
+    "text": "citeproof.cli.text:text",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when that subcommand is needed."""
+
+    def __init__(
+        self, *args: Any, lazy_subcommands: dict[str, str] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_subcommands = dict(lazy_subcommands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_subcommands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_subcommands:
+            return self._load(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def _load(self, cmd_name: str) -> click.Command:
+        module_name, attribute = self.lazy_subcommands[cmd_name].split(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{module_name}:{attribute} is not a click command")
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CiteproofError as exc:
+            # One line, whatever the message holds: scripts read stderr line by line.
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            click.echo(f"citeproof: error: {message}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy_subcommands=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="Exit codes: 0 success (check: EXACT), 1 a negative result, 2 usage or bad input, "
+    "3 a source was unavailable.",
+)
+@click.version_option(
+    package_name="citeproof", prog_name="citeproof", message="%(prog)s %(version)s"
+)
+def cli() -> None:
+    """Check that a quoted passage really appears in the cited source.
+
+    citeproof finds the quote in the text of a local document (JATS XML, HTML, PDF or plain
+    text), says where it is, or shows the closest passage and what differs. It never judges
+    whether a passage supports a claim.
+    """
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script and ``python -m citeproof`` entry point."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="citeproof")

@@ -1,0 +1,105 @@
+"""Helpers shared by the commands: output mode, JSON writing, exit codes, quote files.
+
+Imported only by a command that is running, so it may import anything; it still imports
+the heavy modules inside functions, because ``check`` needs pydantic but ``text`` does not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import IO, Any
+
+from citeproof.errors import (
+    BadInputError,
+    EncodingError,
+    SourceNotFoundError,
+    SourceTooLargeError,
+)
+
+EXIT_OK = 0
+EXIT_NEGATIVE = 1
+EXIT_UNAVAILABLE = 3
+
+
+def exit_code(verdict: str) -> int:
+    """0 for EXACT, 3 for UNAVAILABLE (nothing was concluded), 1 for every negative answer."""
+    if verdict == "EXACT":
+        return EXIT_OK
+    if verdict == "UNAVAILABLE":
+        return EXIT_UNAVAILABLE
+    return EXIT_NEGATIVE
+
+
+def want_json(flag: bool) -> bool:
+    """JSON when asked for, and whenever stdout is not a terminal (pipes, files, agents)."""
+    if flag:
+        return True
+    stream = sys.stdout
+    return stream is None or not stream.isatty()
+
+
+def stdout_bytes() -> IO[bytes]:
+    """The binary layer under ``sys.stdout`` (looked up per call: tests swap ``sys.stdout``)."""
+    return sys.stdout.buffer
+
+
+def stdin_bytes(what: str = "the source") -> IO[bytes]:
+    """The binary stdin; a person at a terminal is told that citeproof is waiting for them."""
+    if sys.stdin is None:
+        raise BadInputError("there is no standard input to read; give a file instead of '-'.")
+    if sys.stdin.isatty():
+        print(
+            f"citeproof: reading {what} from standard input; end it with Ctrl-D.", file=sys.stderr
+        )
+    return sys.stdin.buffer
+
+
+def write_json(obj: Any, *, indent: int | None = 2) -> None:
+    """Write one JSON value and a newline as UTF-8, whatever the locale says."""
+    text = json.dumps(obj, ensure_ascii=False, indent=indent)
+    out = stdout_bytes()
+    out.write(text.encode("utf-8", "surrogatepass") + b"\n")
+    out.flush()
+
+
+def read_quote_file(path: str) -> str:
+    """The quote in ``path`` (``-`` for stdin): UTF-8, one final line break dropped.
+
+    The final line break is dropped because editors add one; any other whitespace is the
+    quote's own and normalisation deals with it.
+    """
+    from citeproof import service
+
+    limit = 4 * service.MAX_QUOTE_CHARS + 4  # UTF-8 takes at most 4 bytes a character, + BOM
+    try:
+        stdin = stdin_bytes("the quote") if path == "-" else None
+        data = service.read_bytes(path, max_bytes=limit, stdin=stdin)
+    except SourceTooLargeError:
+        raise service.quote_too_long() from None
+    except SourceNotFoundError:
+        if path == "-" or os.path.exists(path):
+            raise
+        raise SourceNotFoundError(
+            f"the quote file {path} does not exist; check the path."
+        ) from None
+    try:
+        quote = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        where = "standard input" if path == "-" else path
+        raise EncodingError(
+            f"the quote in {where} is not valid UTF-8; save it as UTF-8 and try again."
+        ) from None
+    for ending in ("\r\n", "\n"):
+        if quote.endswith(ending):
+            return quote[: -len(ending)]
+    return quote
+
+
+def refuse_double_stdin(quote_file: str | None, source: str) -> None:
+    if quote_file == "-" and source == "-":
+        raise BadInputError(
+            "standard input can hold the quote (--quote-file -) or the source (-), not both; "
+            "put one of them in a file."
+        )

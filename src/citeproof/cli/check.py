@@ -1,0 +1,105 @@
+"""``citeproof check``: does this quote occur in this source?
+
+Module level imports click only: ``citeproof --help`` imports this module to list the
+command's one-line help, and must stay fast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+PROFILES = ("t1", "t1+dehyphen")  # == service.PROFILES (a test keeps them equal)
+
+
+def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | None, str]:
+    """QUOTE is optional when --quote-file gives it, so the positionals are sorted out here."""
+    if quote_file is not None:
+        if len(args) == 2:
+            raise click.UsageError("give the quote as an argument or with --quote-file, not both.")
+        if len(args) != 1:
+            raise click.UsageError("with --quote-file, give exactly one SOURCE.")
+        return None, args[0]
+    if len(args) != 2:
+        missing = "QUOTE and SOURCE" if not args else "SOURCE"
+        raise click.UsageError(f"missing {missing}.")
+    return args[0], args[1]
+
+
+@click.command(
+    short_help="Check that a quote occurs in a source document.",
+    epilog="Exit codes: 0 EXACT; 1 NEAR, NOT_FOUND, TOO_SHORT or NOT_CHECKABLE; 2 usage or "
+    "bad input; 3 UNAVAILABLE. A quote that starts with '-' goes after '--'.",
+)
+@click.argument("args", nargs=-1, metavar="QUOTE SOURCE")
+@click.option(
+    "--quote-file",
+    metavar="FILE",
+    help="Read the quote from FILE ('-' for stdin) instead of the QUOTE argument.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result as JSON (the default when stdout is not a terminal).",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(PROFILES),
+    default="t1",
+    show_default=True,
+    help="Normalisation profile; t1+dehyphen also joins words split across lines.",
+)
+@click.option(
+    "--near-threshold",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    metavar="FLOAT",
+    help="Lowest similarity reported as NEAR.  [default: 0.90]",
+)
+@click.option(
+    "--max-gap",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="INT",
+    help="Most characters an ellipsis may skip between two fragments.  [default: 3000]",
+)
+def check(
+    args: tuple[str, ...],
+    quote_file: str | None,
+    as_json: bool,
+    profile: str,
+    near_threshold: float | None,
+    max_gap: int | None,
+) -> None:
+    """Check that QUOTE occurs in SOURCE and say where, or what differs.
+
+    SOURCE is a JATS XML, HTML, PDF or text file, or '-' for stdin. QUOTE is left out
+    when --quote-file gives it. The result is printed as JSON (schema citeproof.check/1)
+    with --json or when stdout is not a terminal, and as a readable report otherwise.
+    """
+    from citeproof import service
+    from citeproof.cli import _common
+
+    quote, source = _split_args(args, quote_file)
+    _common.refuse_double_stdin(quote_file, source)
+    tuning: dict[str, Any] = {"profile": profile}
+    if near_threshold is not None:
+        tuning["near_threshold"] = near_threshold
+    if max_gap is not None:
+        tuning["max_gap"] = max_gap
+    options = service.match_options(**tuning)
+    if quote is None:
+        assert quote_file is not None  # _split_args leaves QUOTE out only for --quote-file
+        quote = _common.read_quote_file(quote_file)
+    service.validate_quote(quote)
+    document = service.load(source, stdin=_common.stdin_bytes() if source == "-" else None)
+    result = service.check_document(quote, document, options)
+    if _common.want_json(as_json):
+        _common.write_json(result.model_dump(mode="json"))
+    else:
+        from citeproof.cli.render import render_check
+
+        render_check(result, document.text)
+    click.get_current_context().exit(_common.exit_code(result.verdict))

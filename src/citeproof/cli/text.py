@@ -1,0 +1,39 @@
+"""``citeproof text``: the exact text every offset in a check result indexes.
+
+The text is written as UTF-8 bytes with nothing added (no trailing newline), so that
+``citeproof text SOURCE > t.txt`` gives a file whose decoded contents ``t[start:end]``
+reproduce every match.  Module level imports click only (see ``citeproof.cli``).
+"""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command(short_help="Print the text extracted from a source, exactly as checked.")
+@click.argument("source")
+@click.option(
+    "--blocks",
+    is_flag=True,
+    help="Print one JSON object per block instead: {start, end, kind, section, region, page}.",
+)
+def text(source: str, blocks: bool) -> None:
+    """Print the text citeproof extracts from SOURCE ('-' for stdin), byte for byte.
+
+    Offsets in 'citeproof check' results are code points into exactly this text. No
+    newline is added at the end. With --blocks, print the document's blocks instead, one
+    JSON object a line, in text order.
+    """
+    from citeproof import service
+    from citeproof.cli import _common
+
+    document = service.load(source, stdin=_common.stdin_bytes() if source == "-" else None)
+    if blocks:
+        for block in service.document_blocks(document):
+            _common.write_json(block, indent=None)
+        return
+    if not document.text.strip():
+        click.echo(f"citeproof: warning: {service.no_text_reason(document)}", err=True)
+    out = _common.stdout_bytes()
+    out.write(document.text.encode("utf-8", "surrogatepass"))
+    out.flush()

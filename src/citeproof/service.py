@@ -1,0 +1,510 @@
+"""The one API every interface calls: read a source, run the matcher, build the result.
+
+The CLI, the library functions in ``citeproof`` (and later the MCP server and batch) all go
+through here, so a rule about inputs (size caps, what "-" means, which errors are raised) or
+about results (locations, flags, reasons) is written once.  The pure work lives elsewhere:
+``documents`` turns bytes into a Document, ``match`` finds the quote; this module only does
+the I/O around them and translates the matcher's plain result into ``models.CheckResult``.
+
+This version reads local files, stdin and text given directly.  Identifiers and URLs are
+recognised only to say that resolving them is not supported yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from citeproof.documents.model import Document, Origin
+from citeproof.errors import (
+    BadInputError,
+    EmptyQuoteError,
+    EncodingError,
+    QuoteTooLongError,
+    SourceNotFoundError,
+    SourceTooLargeError,
+)
+from citeproof.match.types import (
+    DEFAULT_MAX_GAP,
+    DEFAULT_NEAR_THRESHOLD,
+    MIN_QUOTE_CHARS,
+    MatchOptions,
+)
+
+if TYPE_CHECKING:
+    from citeproof.match.types import NearMatch, QuoteMatch
+    from citeproof.models import CheckResult, Fragment, Location, Near, SourceInfo
+
+__all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "MAX_QUOTE_CHARS",
+    "PROFILES",
+    "check",
+    "check_document",
+    "check_text",
+    "document_blocks",
+    "load",
+    "match_options",
+    "max_file_bytes",
+    "no_text_reason",
+    "quote_too_long",
+    "read_bytes",
+    "validate_quote",
+]
+
+DEFAULT_MAX_FILE_BYTES: Final = 100 * 1024 * 1024
+MAX_FILE_BYTES_ENV: Final = "CITEPROOF_MAX_FILE_BYTES"
+MAX_QUOTE_CHARS: Final = 100_000
+PROFILES: Final = ("t1", "t1+dehyphen")
+STDIN: Final = "-"
+TEXT_INPUT: Final = "<text>"
+DOCUMENT_INPUT: Final = "<document>"
+
+# Strings that name a work rather than a file.  Only consulted when no such path exists.
+_IDENTIFIER = re.compile(
+    r"""^(?:
+        [a-z][a-z0-9+.\-]*://\S+            # a URL
+      | (?:doi:\s*)?10\.\d{4,9}/\S+         # a DOI
+      | pmc\d+                              # a PMCID
+      | (?:pmid:?\s*)?\d{1,9}               # a PMID
+      | nct\d{8}                            # a trial registration
+      | ppr\d+                              # a Europe PMC preprint
+    )$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading sources
+
+
+def max_file_bytes(override: int | None = None) -> int:
+    """The size cap in force: the argument, else ``CITEPROOF_MAX_FILE_BYTES``, else 100 MB."""
+    if override is not None:
+        cap = override
+    else:
+        raw = os.environ.get(MAX_FILE_BYTES_ENV, "").strip()
+        if not raw:
+            return DEFAULT_MAX_FILE_BYTES
+        try:
+            cap = int(raw)
+        except ValueError:
+            raise BadInputError(
+                f"{MAX_FILE_BYTES_ENV}={raw!r} is not a whole number of bytes; "
+                "set it to a positive integer or unset it."
+            ) from None
+    if cap <= 0:
+        raise BadInputError(f"the file size cap must be a positive number of bytes, not {cap}.")
+    return cap
+
+
+def _too_large(what: str, cap: int) -> SourceTooLargeError:
+    return SourceTooLargeError(
+        f"{what} is larger than the {cap:,}-byte cap; "
+        f"raise it with {MAX_FILE_BYTES_ENV} if the file is really this big."
+    )
+
+
+def _read_path(path: Path, shown: str, cap: int) -> bytes:
+    """Read a regular file, checking its size before reading and never reading past cap+1."""
+    try:
+        with path.open("rb") as fh:
+            if os.fstat(fh.fileno()).st_size > cap:
+                raise _too_large(shown, cap)
+            data = fh.read(cap + 1)  # also guards files that grow, FIFOs and /dev/* devices
+    except IsADirectoryError:
+        raise SourceNotFoundError(f"{shown} is a directory; give the path of a file.") from None
+    except FileNotFoundError:
+        raise _not_found(shown) from None
+    except PermissionError:
+        raise SourceNotFoundError(
+            f"cannot read {shown}: permission denied; check the file's permissions."
+        ) from None
+    except OSError as exc:
+        raise SourceNotFoundError(f"cannot read {shown}: {exc.strerror or exc}.") from None
+    except ValueError:  # e.g. a NUL byte in the path
+        raise SourceNotFoundError(f"{shown!r} is not a valid path.") from None
+    if len(data) > cap:
+        raise _too_large(shown, cap)
+    return data
+
+
+def _not_found(shown: str) -> SourceNotFoundError:
+    if _IDENTIFIER.match(shown.strip()):
+        return SourceNotFoundError(
+            f"{shown} is not a file; resolving DOIs, PMIDs, PMCIDs and URLs is not supported "
+            'yet, so save the text to a file and give its path (or "-" to read stdin).'
+        )
+    return SourceNotFoundError(
+        f"{shown} does not exist; give the path of a PDF, JATS XML, HTML or text file "
+        '(or "-" to read stdin).'
+    )
+
+
+def _parse(data: bytes, name: str | None, origin: Origin) -> Document:
+    from citeproof.documents import parse
+
+    document = parse(data, name=name)
+    document.origin = origin
+    return document
+
+
+def read_bytes(
+    source: str | os.PathLike[str], *, max_bytes: int | None = None, stdin: IO[bytes] | None = None
+) -> bytes:
+    """The bytes of a file, or of standard input for ``"-"``, refusing more than the cap.
+
+    A file's size is checked before reading, and at most cap+1 bytes are ever read, so a
+    huge file, a device or a stream that never ends cannot exhaust memory.
+    """
+    cap = max_file_bytes(max_bytes)
+    shown = os.fspath(source)
+    if shown == STDIN:
+        data = (stdin if stdin is not None else sys.stdin.buffer).read(cap + 1)
+        if len(data) > cap:
+            raise _too_large("standard input", cap)
+        return data
+    if not shown.strip():
+        raise SourceNotFoundError("the source path is empty; give the path of a file.")
+    return _read_path(Path(shown), shown, cap)
+
+
+def load(
+    source: str | os.PathLike[str] | Document | None = None,
+    *,
+    text: str | None = None,
+    max_bytes: int | None = None,
+    stdin: IO[bytes] | None = None,
+) -> Document:
+    """Read a source into a Document; load once, then check any number of quotes against it.
+
+    ``source`` is a path, ``"-"`` for standard input, or a Document (returned unchanged);
+    ``text`` is source text given directly (exactly one of the two).  Files and stdin are
+    capped at ``max_bytes`` (default: ``CITEPROOF_MAX_FILE_BYTES``, else 100 MB) and parsed
+    by the format their bytes show, whatever the file is called.
+    """
+    if (source is None) == (text is None):
+        raise TypeError("load() takes a source or text=..., exactly one of them")
+    if text is not None:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        return _document_from_text(text)
+    if isinstance(source, Document):
+        return source
+    if not isinstance(source, str | os.PathLike):
+        raise TypeError(f"source must be a path, '-' or a Document, not {type(source).__name__}")
+    shown = os.fspath(source)
+    data = read_bytes(shown, max_bytes=max_bytes, stdin=stdin)
+    if shown == STDIN:
+        origin = Origin(input=STDIN, coverage="file", served_by="stdin", sha256=_sha256(data))
+        return _parse(data, None, origin)
+    origin = Origin(input=shown, coverage="file", served_by="file", sha256=_sha256(data))
+    return _parse(data, Path(shown).name, origin)
+
+
+def _document_from_text(text: str) -> Document:
+    from citeproof.documents.plain import document_from_string
+
+    document = document_from_string(text)
+    digest = _sha256(text.encode("utf-8", "surrogatepass"))
+    document.origin = Origin(input=TEXT_INPUT, coverage="text", served_by="text", sha256=digest)
+    return document
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------
+# Checking
+
+
+def quote_too_long() -> QuoteTooLongError:
+    return QuoteTooLongError(
+        f"the quote is over {MAX_QUOTE_CHARS:,} characters; check a shorter passage."
+    )
+
+
+def validate_quote(quote: str) -> None:
+    """Refuse a quote that is not a string, is empty after normalisation, or is too long."""
+    if not isinstance(quote, str):
+        raise TypeError(f"quote must be str, not {type(quote).__name__}")
+    if len(quote) > MAX_QUOTE_CHARS:
+        raise quote_too_long()
+    try:
+        quote.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates, e.g. undecodable bytes in a command line
+        raise EncodingError(
+            "the quote is not valid Unicode text (it holds bytes that are not UTF-8); "
+            "give it as UTF-8."
+        ) from None
+    if not quote.strip() or not _normalize(quote):
+        raise EmptyQuoteError("the quote is empty; give the words to look for.")
+
+
+def _normalize(text: str) -> str:
+    from citeproof.match.normalize import normalize
+
+    return normalize(text)
+
+
+def match_options(
+    near_threshold: float = DEFAULT_NEAR_THRESHOLD,
+    max_gap: int = DEFAULT_MAX_GAP,
+    profile: str = "t1",
+) -> MatchOptions:
+    """Validated matcher options; out-of-range values are bad input, wrong types are bugs."""
+    if isinstance(near_threshold, bool) or not isinstance(near_threshold, int | float):
+        raise TypeError("near_threshold must be a number")
+    if not 0 < near_threshold <= 1:
+        raise BadInputError(
+            f"the near threshold must be above 0 and at most 1, not {near_threshold}."
+        )
+    if isinstance(max_gap, bool) or not isinstance(max_gap, int):
+        raise TypeError("max_gap must be an int")
+    if max_gap < 0:
+        raise BadInputError(f"the maximum ellipsis gap must be 0 or more, not {max_gap}.")
+    if profile not in PROFILES:
+        raise BadInputError(
+            f"unknown normalisation profile {profile!r}; use one of {', '.join(PROFILES)}."
+        )
+    return MatchOptions(near_threshold=float(near_threshold), max_gap=max_gap, profile=profile)
+
+
+def check(
+    quote: str,
+    source: str | os.PathLike[str] | Document,
+    *,
+    near_threshold: float = DEFAULT_NEAR_THRESHOLD,
+    max_gap: int = DEFAULT_MAX_GAP,
+    profile: str = "t1",
+    max_bytes: int | None = None,
+    stdin: IO[bytes] | None = None,
+) -> CheckResult:
+    """Check one quote against a Document, a path or ``"-"`` (stdin).
+
+    Bad input raises a ``CiteproofError`` subclass before any file is read; a source that has
+    no text gives the verdict NOT_CHECKABLE rather than an error, since that is an answer.
+    """
+    options = match_options(near_threshold, max_gap, profile)
+    validate_quote(quote)
+    document = load(source, max_bytes=max_bytes, stdin=stdin)
+    return check_document(quote, document, options)
+
+
+def check_text(
+    quote: str,
+    text: str,
+    *,
+    near_threshold: float = DEFAULT_NEAR_THRESHOLD,
+    max_gap: int = DEFAULT_MAX_GAP,
+    profile: str = "t1",
+) -> CheckResult:
+    """Check one quote against source text given directly (``source.coverage`` is "text")."""
+    options = match_options(near_threshold, max_gap, profile)
+    validate_quote(quote)
+    return check_document(quote, load(text=text), options)
+
+
+def check_document(quote: str, document: Document, options: MatchOptions) -> CheckResult:
+    """Match a quote against a loaded Document and build the public result.
+
+    The quote is validated here too (cheap), so no caller can skip the rules; callers that
+    read a source first should call ``validate_quote`` before reading, to fail fast.
+    """
+    validate_quote(quote)
+    if not document.text.strip():
+        return _not_checkable(quote, document, no_text_reason(document), options)
+    from citeproof.match.quote import find_quote
+
+    return _from_match(quote, document, find_quote(document.prepared, quote, options), options)
+
+
+def no_text_reason(document: Document) -> str:
+    """Why a Document with no text cannot be checked (a scanned PDF is the common case)."""
+    if document.format == "pdf":
+        return (
+            "the PDF has no text layer (it is probably a scan); run OCR on it and check "
+            "the recognised text."
+        )
+    return "the document has no text."
+
+
+# --------------------------------------------------------------------------------------------
+# From the matcher's plain result to the public model
+
+_REGION_FLAGS: Final = {
+    "references": "match_in_references",
+    "front-matter": "match_in_front_matter",
+}
+_ABSTRACT_ONLY: Final = "Only the abstract was checked; the full text was not."
+
+
+def _location(document: Document, offset: int) -> Location:
+    from citeproof.models import Location
+
+    index = document.block_at(offset)
+    if index is None:
+        return Location(block=None, section=[], region=None, page=None)
+    block = document.blocks[index]
+    return Location(block=index, section=list(block.section), region=block.region, page=block.page)
+
+
+def _origin(document: Document) -> Origin:
+    """A Document built by hand has no origin; describe it as text given directly."""
+    return document.origin or Origin(input=DOCUMENT_INPUT, coverage="text")
+
+
+def _source_info(document: Document) -> SourceInfo:
+    from citeproof.models import Resolved, SourceInfo
+
+    origin, meta = _origin(document), document.meta
+    return SourceInfo(
+        input=origin.input,
+        kind=document.format,
+        identifier=origin.identifier,
+        resolved=Resolved(doi=meta.doi, pmid=meta.pmid, pmcid=meta.pmcid),
+        served_by=origin.served_by,
+        version=origin.version,
+        coverage=origin.coverage,
+        sha256=origin.sha256,
+        md5_ok=origin.md5_ok,
+        licence=meta.licence,
+        url=origin.url,
+        retrieved_at=origin.retrieved_at,
+        title=meta.title,
+    )
+
+
+def _near(document: Document, near: NearMatch | None) -> Near | None:
+    if near is None:
+        return None
+    from citeproof.models import DiffOp, Near
+
+    span = near.span
+    return Near(
+        similarity=near.similarity,
+        start=span.start,
+        end=span.end,
+        text=document.text[span.start : span.end],
+        diff=[DiffOp(op=d.op, quote=d.quote, source=d.source) for d in near.diff],
+        flags=list(near.flags),
+        location=_location(document, span.start),
+    )
+
+
+def _fragments(found: QuoteMatch) -> list[Fragment] | None:
+    if found.fragments is None:
+        return None
+    from citeproof.models import Fragment
+
+    return [
+        Fragment(
+            quote=f.quote,
+            verdict=f.verdict,
+            start=f.span.start if f.span else None,
+            end=f.span.end if f.span else None,
+            similarity=f.similarity,
+            gap_before=f.gap_before,
+            flags=list(f.flags),
+        )
+        for f in found.fragments
+    ]
+
+
+def _reason(found: QuoteMatch, document: Document, options: MatchOptions) -> str | None:
+    """DESIGN.md: ``reason`` is always set for TOO_SHORT, and a NOT_FOUND against an
+    abstract says that the full text was not checked."""
+    reason = found.reason
+    if reason is None and found.verdict == "TOO_SHORT":
+        reason = (
+            f"the quote is under {MIN_QUOTE_CHARS} characters after normalisation, too "
+            "short to check reliably; quote more of the passage."
+        )
+    if reason is None and found.verdict == "NOT_FOUND":
+        reason = f"no passage has similarity of at least {options.near_threshold:.2f}."
+    if found.verdict == "NOT_FOUND" and _origin(document).coverage == "abstract":
+        reason = f"{reason} {_ABSTRACT_ONLY}"
+    return reason
+
+
+def _from_match(
+    quote: str, document: Document, found: QuoteMatch, options: MatchOptions
+) -> CheckResult:
+    from citeproof.models import CheckResult, Match, WordBoundaries
+
+    text = document.text
+    matches = [
+        Match(
+            start=s.start,
+            end=s.end,
+            normalized_start=s.norm_start,
+            normalized_end=s.norm_end,
+            text=text[s.start : s.end],
+            location=_location(document, s.start),
+        )
+        for s in found.spans
+    ]
+    near = _near(document, found.near)
+    flags = list(found.flags)
+    # A passage in the references or front matter is not the paper's own statement.
+    where = matches[0].location if matches else (near.location if near else None)
+    if where is not None and where.region in _REGION_FLAGS:
+        flags.append(_REGION_FLAGS[where.region])
+    boundaries = None
+    if matches:
+        boundaries = WordBoundaries(
+            starts_mid_word=found.starts_mid_word, ends_mid_word=found.ends_mid_word
+        )
+    return CheckResult(
+        verdict=found.verdict,
+        reason=_reason(found, document, options),
+        quote=quote,
+        normalisation=found.profile,
+        matches=matches,
+        count=found.count,
+        ambiguous=found.count > 1,
+        casefold_match=found.casefold_match,
+        word_boundaries=boundaries,
+        near=near,
+        fragments=_fragments(found),
+        flags=list(dict.fromkeys(flags)),
+        source=_source_info(document),
+    )
+
+
+def _not_checkable(
+    quote: str, document: Document, reason: str, options: MatchOptions
+) -> CheckResult:
+    from citeproof.models import CheckResult
+
+    return CheckResult(
+        verdict="NOT_CHECKABLE",
+        reason=reason,
+        quote=quote,
+        normalisation=options.profile,
+        source=_source_info(document),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# `citeproof text`
+
+
+def document_blocks(document: Document) -> list[dict[str, Any]]:
+    """The blocks as plain dicts, in text order: what ``citeproof text --blocks`` prints."""
+    return [
+        {
+            "start": b.start,
+            "end": b.end,
+            "kind": b.kind,
+            "section": list(b.section),
+            "region": b.region,
+            "page": b.page,
+        }
+        for b in document.blocks
+    ]

@@ -1,0 +1,171 @@
+"""The documentation's examples are real: every one is run here.
+
+* README's Quick start block holds exactly two command lines (install and check; install
+  test extras and test), and the check part of the first one succeeds.
+* Every other ``sh`` block in README.md and docs/*.md is run line by line from the
+  repository root with bash; a trailing ``# exit N`` gives the expected exit code (else 0).
+* Every ``python`` block in README.md is executed.
+* A ``json`` block after an ``<!-- output-of: COMMAND -->`` marker must equal COMMAND's
+  output.  Run with ``CITEPROOF_UPDATE_DOCS=1`` to rewrite such blocks after a deliberate
+  change.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+README = REPO / "README.md"
+DOCS = sorted((REPO / "docs").glob("*.md"))
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+EXIT = re.compile(r"\s+#\s*exit\s+(\d+)\s*$")
+OUTPUT_OF = re.compile(r"<!-- output-of: (.+?) -->\n```json\n(.*?)```", re.DOTALL)
+
+
+def _blocks(markdown: str, language: str) -> list[str]:
+    return [body for lang, body in FENCE.findall(markdown) if lang == language]
+
+
+def _quick_start() -> str:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Quick start\n", 1)[1].split("\n## ", 1)[0]
+    (block,) = _blocks(section, "sh")
+    return block
+
+
+@pytest.fixture(scope="module")
+def bin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory whose ``citeproof`` is the installed command for this interpreter."""
+    installed = Path(sys.executable).parent / "citeproof"
+    if installed.exists():
+        return installed.parent
+    shim_dir = tmp_path_factory.mktemp("bin")  # pragma: no cover - no console script here
+    shim = shim_dir / "citeproof"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m citeproof "$@"\n')
+    shim.chmod(0o755)
+    return shim_dir
+
+
+def _env(bin_dir: Path) -> dict[str, str]:
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+def test_readme_opens_with_a_description_then_quick_start() -> None:
+    text = README.read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    assert headings[0] == "Quick start"
+
+
+def test_quick_start_has_exactly_two_command_lines() -> None:
+    lines = [line for line in _quick_start().splitlines() if line.strip()]
+    assert len(lines) == 2
+    install, check = (part.strip() for part in lines[0].split("&&"))
+    assert install == "pip install ."
+    assert check.startswith("citeproof check ")
+    install, tests = (part.strip() for part in lines[1].split("&&"))
+    assert install == 'pip install ".[test]"'
+    assert tests == "pytest"
+
+
+def test_quick_start_check_succeeds(bin_dir: Path) -> None:
+    first = _quick_start().splitlines()[0]
+    check = first.split("&&", 1)[1].strip()
+    argv = shlex.split(check)
+    argv[0] = str(bin_dir / "citeproof")
+    done = subprocess.run(
+        argv, cwd=REPO, capture_output=True, stdin=subprocess.DEVNULL, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["verdict"] == "EXACT"  # stdout is a pipe: JSON
+
+
+def _commands() -> list[tuple[str, str, int]]:
+    found: list[tuple[str, str, int]] = []
+    for path in [README, *DOCS]:
+        text = path.read_text(encoding="utf-8")
+        if path == README:
+            text = text.replace(_quick_start(), "")
+        for block in _blocks(text, "sh"):
+            for line in block.splitlines():
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                expected = EXIT.search(line)
+                found.append((path.name, line, int(expected.group(1)) if expected else 0))
+    return found
+
+
+COMMANDS = _commands()
+
+
+def test_docs_have_examples() -> None:
+    names = {name for name, _, _ in COMMANDS}
+    assert {"README.md", "cli.md", "verdicts.md"} <= names
+
+
+@pytest.mark.parametrize(
+    ("doc", "command", "expected"),
+    COMMANDS,
+    ids=[f"{d}:{i}" for i, (d, _, _) in enumerate(COMMANDS)],
+)
+def test_doc_command(bin_dir: Path, doc: str, command: str, expected: int) -> None:
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=REPO,
+        env=_env(bin_dir),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == expected, (command, done.stdout[-2000:], done.stderr.decode())
+    assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("code", _blocks(README.read_text(encoding="utf-8"), "python"))
+def test_readme_python(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    exec(compile(code, "README.md", "exec"), {})
+
+
+def _output_blocks() -> list[tuple[Path, str, str]]:
+    return [
+        (path, command, body)
+        for path in DOCS
+        for command, body in OUTPUT_OF.findall(path.read_text(encoding="utf-8"))
+    ]
+
+
+@pytest.mark.parametrize(("path", "command", "body"), _output_blocks())
+def test_documented_output(bin_dir: Path, path: Path, command: str, body: str) -> None:
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=REPO,
+        env=_env(bin_dir),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    actual = done.stdout.decode("utf-8")
+    if os.environ.get("CITEPROOF_UPDATE_DOCS") == "1":  # pragma: no cover - maintenance
+        text = path.read_text(encoding="utf-8")
+        path.write_text(
+            text.replace(f"```json\n{body}```", f"```json\n{actual}```"), encoding="utf-8"
+        )
+        return
+    assert body.strip(), f"{path.name}: empty output block for {command!r}"
+    assert json.loads(actual) == json.loads(body)
+
+
+def test_no_machine_paths_in_docs() -> None:
+    for path in [README, *DOCS]:
+        text = path.read_text(encoding="utf-8")
+        assert "/work/" not in text and "/root/" not in text, path.name
