@@ -132,6 +132,8 @@ def test_two_spans_joined_by_an_ellipsis_are_exact_in_order(
     assume(len(normalize(first)) >= 8 and len(normalize(second)) >= 8)
     # dots next to an ellipsis are ambiguous ("e.g.. ..."); the property is about spans
     assume(not first.endswith(".") and not second.startswith("."))
+    # a fragment that is nothing but citation markers has no words to place
+    assume(any(c.isalpha() for c in first) and any(c.isalpha() for c in second))
     quote = first + " ... " + second
     r = find_quote(prepare(text), quote, MatchOptions(max_gap=len(text)))
     assert r.verdict == "EXACT", (quote, r)

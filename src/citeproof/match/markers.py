@@ -36,8 +36,13 @@ def find_markers(
     superscripts: Sequence[tuple[int, int]] = (),
     known: Iterable[tuple[int, int]] = (),
 ) -> list[tuple[int, int]]:
-    """Sorted, merged spans of ``text`` that are citation markers."""
-    spans: list[tuple[int, int]] = []
+    """Sorted, merged spans of ``text`` that are citation markers.
+
+    Markers of one kind separated only by commas, semicolons, dashes or "and" form one
+    group (``[1], [2]``); markers of different kinds are kept apart, since a comma
+    between a superscript and a bracket is usually the sentence's own punctuation.
+    """
+    spans: list[tuple[int, int, int]] = []  # (start, end, kind)
     find = text.find
     for opener, pattern in (("[", _BRACKET), ("(", _PAREN)):
         p = find(opener)
@@ -45,21 +50,21 @@ def find_markers(
             if text[p + 1 : p + 2] in _DIGIT_OR_SPACE:
                 m = pattern.match(text, p)
                 if m and not (opener == "(" and _after_number(text, p)):
-                    spans.append(m.span())
+                    spans.append((m.start(), m.end(), 0))
             p = find(opener, p + 1)
-    spans.extend(_superscript_markers(text, superscripts))
-    spans.extend((a, b) for a, b in known if 0 <= a < b <= len(text))
+    spans.extend((a, b, 1) for a, b in _superscript_markers(text, superscripts))
+    spans.extend((a, b, 2) for a, b in known if 0 <= a < b <= len(text))
     if not spans:
         return []
     spans.sort()
     merged = [spans[0]]
-    for a, b in spans[1:]:
-        pa, pb = merged[-1]
-        if a <= pb or _SEPARATORS.fullmatch(text, pb, a):
-            merged[-1] = (pa, max(pb, b))
+    for a, b, kind in spans[1:]:
+        pa, pb, pkind = merged[-1]
+        if a <= pb or (kind == pkind and _SEPARATORS.fullmatch(text, pb, a)):
+            merged[-1] = (pa, max(pb, b), pkind)
         else:
-            merged.append((a, b))
-    return [_widen(text, a, b) for a, b in merged]
+            merged.append((a, b, kind))
+    return [_widen(text, a, b) for a, b, _ in merged]
 
 
 def _after_number(text: str, p: int) -> bool:
