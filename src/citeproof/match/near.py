@@ -22,7 +22,10 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
 
+from citeproof.match.exact import Haystack
+
 _WORD = re.compile(r"\S+")
+_ALNUM = re.compile(r"[^\W_]{4,}")
 SEED_CHARS = 12
 MAX_SEEDS = 12
 MAX_HITS = 64
@@ -61,9 +64,10 @@ def _seeds(q: str) -> list[tuple[int, str]]:
         b = words[j][1]
         pieces.append((a, q[a:b]))
         i = j + 1
-    if len(pieces) < 2 and len(words) > 1:
-        # a short quote: single words give more chances to survive one change
-        pieces = [(a, q[a:b]) for a, b in words if b - a >= 4] or pieces
+    if len(pieces) < 2:
+        # a short quote: runs of letters or digits give more chances to survive a change
+        # ("vector (RRID:Addgene_42231)" still has "RRID" and "Addgene")
+        pieces = [(m.start(), m.group()) for m in _ALNUM.finditer(q)] or pieces
     if len(pieces) > MAX_SEEDS:
         step = len(pieces) / MAX_SEEDS
         pieces = [pieces[int(k * step)] for k in range(MAX_SEEDS)]
@@ -77,7 +81,7 @@ class _Region:
     seeds: int
 
 
-def _scan(text: str, q: str, seed: tuple[int, str], k: int,
+def _scan(hay: Haystack, q: str, seed: tuple[int, str], k: int,
           votes: list[tuple[int, int, int, int]],
           common: list[tuple[int, int, int, int]]) -> None:
     """Record where one seed occurs: each hit says where the passage would start (hit
@@ -85,12 +89,7 @@ def _scan(text: str, q: str, seed: tuple[int, str], k: int,
     says little; its hits are kept aside in case no seed is rarer."""
     offset, piece = seed
     n = len(q)
-    hits: list[int] = []
-    find = text.find
-    p = find(piece)
-    while p >= 0 and len(hits) <= MAX_HITS:
-        hits.append(p)
-        p = find(piece, p + 1)
+    hits = hay.find_all(piece, limit=MAX_HITS + 1)
     target = votes if len(hits) <= MAX_HITS else common
     target.extend((h - offset, k, h - offset, h - offset + n) for h in hits[:MAX_HITS])
 
@@ -178,8 +177,8 @@ def _refine(text: str, q: str, region: _Region) -> Passage | None:
     return best
 
 
-def closest_passage(text: str, q: str, good_enough: float = 1.0,
-                    folded: str | None = None) -> Passage | None:
+def closest_passage(hay: Haystack, q: str, good_enough: float = 1.0,
+                    folded: Haystack | None = None) -> Passage | None:
     """The passage of ``text`` most similar to ``q`` among seeded regions, or None.
 
     Seeds are scanned in two batches; when the first batch already yields a passage at
@@ -187,9 +186,10 @@ def closest_passage(text: str, q: str, good_enough: float = 1.0,
     ``folded``, when given, is ``text`` lower-cased position for position: seeds are
     looked up there, so a change of case does not hide a passage.
     """
+    text = hay.text
     if not q or not text:
         return None
-    seed_text = text if folded is None else folded
+    seed_hay = hay if folded is None else folded
     seeds = _seeds(q if folded is None else q.lower())
     order = _spread(len(seeds))
     votes: list[tuple[int, int, int, int]] = []
@@ -200,7 +200,7 @@ def closest_passage(text: str, q: str, good_enough: float = 1.0,
         if not batch:
             continue
         for k in batch:
-            _scan(seed_text, q, seeds[k], k, votes, common)
+            _scan(seed_hay, q, seeds[k], k, votes, common)
         for region in _group(votes or common, len(q)):
             if (region.start, region.end) in tried:
                 continue

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from citeproof.match.exact import Haystack
 from citeproof.match.markers import find_markers
 from citeproof.match.normalize import Normalized, normalize_with_map
 
@@ -124,9 +125,12 @@ class Prepared:
     layer: Layer
     markers: list[tuple[int, int]]
     """Citation-marker spans in ``norm.text``."""
+    hay: Haystack
+    """The marker-free layer, ready for searching."""
     dehyphen: bool = False
-    _lower: str | None = field(default=None, init=False)
-    _dehyphenated: Layer | None = field(default=None, init=False)
+    _lower: Haystack | None = field(default=None, init=False)
+    _norm_hay: Haystack | None = field(default=None, init=False)
+    _dehyphenated: tuple[Layer, Haystack] | None = field(default=None, init=False)
     _deletion_points: frozenset[int] | None = field(default=None, init=False)
 
     @property
@@ -137,20 +141,29 @@ class Prepared:
         return self._deletion_points
 
     @property
-    def lower(self) -> str:
+    def lower(self) -> Haystack:
         """The marker-free layer lower-cased, position for position."""
         if self._lower is None:
-            low = self.layer.text.lower()
-            if len(low) != len(self.layer.text):
-                low = "".join(c if len(c.lower()) != 1 else c.lower() for c in self.layer.text)
-            self._lower = low
+            text = self.layer.text
+            low = text.lower()
+            if len(low) != len(text):
+                low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+            self._lower = Haystack(low)
         return self._lower
 
     @property
-    def dehyphenated(self) -> Layer:
+    def norm_hay(self) -> Haystack:
+        """The t1 text with its markers, for quotes that carry or cut markers."""
+        if self._norm_hay is None:
+            self._norm_hay = Haystack(self.norm.text)
+        return self._norm_hay
+
+    @property
+    def dehyphenated(self) -> tuple[Layer, Haystack]:
         """The marker-free layer with hyphens between letters removed (``t1+dehyphen``)."""
         if self._dehyphenated is None:
-            self._dehyphenated = dehyphenate(self.layer.text)
+            layer = dehyphenate(self.layer.text)
+            self._dehyphenated = (layer, Haystack(layer.text))
         return self._dehyphenated
 
     def layer_to_norm(self, start: int, end: int) -> tuple[int, int]:
@@ -170,4 +183,4 @@ def prepare(
         (norm.map.from_original(a), norm.map.from_original(b)) for a, b in markers if a < b
     ]
     layer, spans = strip_markers(norm, known)
-    return Prepared(text, norm, layer, spans, dehyphen)
+    return Prepared(text, norm, layer, spans, Haystack(layer.text), dehyphen)

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from citeproof.match.diff import has_negation, risk_flags, word_diff
-from citeproof.match.exact import find_all, mid_word, rfind_all
+from citeproof.match.exact import Haystack, mid_word
 from citeproof.match.markers import marker_numbers
 from citeproof.match.near import Passage, closest_passage
 from citeproof.match.normalize import normalize_with_map
@@ -185,7 +185,7 @@ def _markers_agree(prep: Prepared, q: _Quote, span: Span, at: int | None = None)
 def _exact(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
     spans: list[Span] = []
     if q.layer:
-        for p in find_all(prep.layer.text, q.layer):
+        for p in prep.hay.find_all(q.layer):
             span = _layer_span(prep, p, p + len(q.layer))
             if q.leading_marker or q.trailing_marker:
                 span = _with_markers(prep, q, p, p + len(q.layer), span)
@@ -193,7 +193,8 @@ def _exact(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
                 spans.append(span)
     if not spans and _MAY_CROSS_MARKER.search(q.norm):
         # only a quote with digits or brackets can hold or cut a marker the layer lacks
-        spans = [_norm_span(prep, p, p + len(q.norm)) for p in find_all(prep.norm.text, q.norm)]
+        hits = prep.norm_hay.find_all(q.norm)
+        spans = [_norm_span(prep, p, p + len(q.norm)) for p in hits]
     if not spans:
         return None
     return _found(prep, spans, opts, "t1")
@@ -222,9 +223,9 @@ def _found(prep: Prepared, spans: list[Span], opts: MatchOptions, profile: str,
 
 
 def _exact_dehyphen(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
-    dl = prep.dehyphenated
+    dl, dhay = prep.dehyphenated
     needle = dehyphenate(q.layer).text
-    hits = find_all(dl.text, needle) if needle else []
+    hits = dhay.find_all(needle)
     spans = [_layer_span(prep, p, p + len(needle), via=dl) for p in hits]
     spans = [s for s in spans if _markers_agree(prep, q, s)]
     if not spans:
@@ -238,7 +239,7 @@ def _exact_dehyphen(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch
 def _near(prep: Prepared, q: _Quote, opts: MatchOptions, dehyphen: bool) -> QuoteMatch:
     near, profile = _closest(prep, q, dehyphen, opts.near_threshold)
     casefold = (near is not None and "case_only" in near.flags) or (
-        bool(q.layer) and prep.lower.find(q.layer.lower()) >= 0
+        bool(q.layer) and prep.lower.contains(q.layer.lower())
     )
     if near is not None and near.similarity >= opts.near_threshold:
         return QuoteMatch(
@@ -257,14 +258,16 @@ def _closest(prep: Prepared, q: _Quote, dehyphen: bool, good_enough: float
     plain t1 text when the quote carries citation numbers (so that they are compared),
     the dehyphenated layer for PDF text, else the marker-free layer."""
     via: Layer | None = None
+    folded: Haystack | None = None
     if q.marker_numbers:
-        hay, needle, profile = prep.norm.text, q.norm, "t1"
+        hay, needle, profile = prep.norm_hay, q.norm, "t1"
     elif dehyphen:
-        via = prep.dehyphenated
-        hay, needle, profile = via.text, dehyphenate(q.layer).text, "t1+dehyphen"
+        via, hay = prep.dehyphenated
+        needle, profile = dehyphenate(q.layer).text, "t1+dehyphen"
     else:
-        hay, needle, profile = prep.layer.text, q.layer, "t1"
-    folded = prep.lower if hay is prep.layer.text and len(needle) == len(needle.lower()) else None
+        hay, needle, profile = prep.hay, q.layer, "t1"
+        if len(needle) == len(needle.lower()):
+            folded = prep.lower  # seeds found whatever the case
     found = closest_passage(hay, needle, good_enough, folded)
     if found is None:
         return None, profile
@@ -272,7 +275,7 @@ def _closest(prep: Prepared, q: _Quote, dehyphen: bool, good_enough: float
         span = _norm_span(prep, found.start, found.end)
     else:
         span = _layer_span(prep, found.start, found.end, via=via)
-    return _near_match(hay, needle, found, span), profile
+    return _near_match(hay.text, needle, found, span), profile
 
 
 def _near_match(hay: str, needle: str, p: Passage, span: Span) -> NearMatch:
@@ -345,16 +348,16 @@ class _Frag:
         if self.near_layer_span is not None:
             a, b = self.near_layer_span
             return [(a, b)] if lo <= a and b <= hi else []
-        hay = self.prep.layer.text
+        hay = self.prep.hay
         out: list[tuple[int, int]] = []
         for f in self.forms:
             n = f.layer
             if not n:
                 continue
             if backwards:
-                found = [(p, p + len(n)) for p in rfind_all(hay, n, lo, hi, limit)]
+                found = [(p, p + len(n)) for p in hay.rfind_all(n, lo, hi, limit)]
             else:
-                found = [(p, p + len(n)) for p in find_all(hay, n, lo, hi, limit)]
+                found = [(p, p + len(n)) for p in hay.find_all(n, lo, hi, limit)]
             if f.marker_numbers:
                 found = [(a, b) for a, b in found if self._markers_ok(f, a, b)]
             out.extend(found)
@@ -381,7 +384,7 @@ def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
             q = f.forms[0]
             if len(q.layer) < MIN_QUOTE_CHARS:
                 continue
-            found = closest_passage(hay, q.layer, opts.near_threshold)
+            found = closest_passage(prep.hay, q.layer, opts.near_threshold)
             if found is not None and found.similarity >= opts.near_threshold:
                 f.near_layer_span = (found.start, found.end)
                 f.near = _near_match(hay, q.layer, found,
@@ -420,7 +423,7 @@ def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
     if verdict == "EXACT":
         return _found(prep, [whole], opts, "t1", tuple(results), tuple(flags))
     worst = min((f.near for f in frags if f.near), key=lambda n: n.similarity)
-    casefold = prep.lower.find(frags[0].forms[0].layer.lower()) >= 0
+    casefold = prep.lower.contains(frags[0].forms[0].layer.lower())
     return QuoteMatch("NEAR", None, "t1", spans=(), count=0, casefold_match=casefold,
                       near=worst, fragments=tuple(results), flags=tuple(flags))
 
@@ -445,7 +448,7 @@ def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -
                   "characters between them")
     else:
         reason = "a fragment of the quote does not occur in the text"
-    casefold = prep.lower.find(frags[0].forms[0].layer.lower()) >= 0
+    casefold = prep.lower.contains(frags[0].forms[0].layer.lower())
     return QuoteMatch("NOT_FOUND", reason, "t1", casefold_match=casefold,
                       fragments=tuple(results))
 
