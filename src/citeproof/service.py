@@ -3,8 +3,9 @@
 The CLI, the library functions in ``citeproof`` (and later the MCP server and batch) all go
 through here, so a rule about inputs (size caps, what "-" means, which errors are raised) or
 about results (locations, flags, reasons) is written once.  The pure work lives elsewhere:
-``documents`` turns bytes into a Document, ``match`` finds the quote; this module only does
-the I/O around them and translates the matcher's plain result into ``models.CheckResult``.
+``documents`` turns bytes into a Document, ``match`` finds the quote, and ``results``
+translates the matcher's plain result into ``models.CheckResult``; this module does the I/O
+around them and holds the rules about inputs.
 
 This version reads local files, stdin and text given directly.  Identifiers and URLs are
 recognised only to say that resolving them is not supported yet.
@@ -31,13 +32,12 @@ from citeproof.errors import (
 from citeproof.match.types import (
     DEFAULT_MAX_GAP,
     DEFAULT_NEAR_THRESHOLD,
-    MIN_QUOTE_CHARS,
     MatchOptions,
 )
+from citeproof.results import not_checkable_result, result_from_match
 
 if TYPE_CHECKING:
-    from citeproof.match.types import NearMatch, QuoteMatch
-    from citeproof.models import CheckResult, Fragment, Location, Near, SourceInfo
+    from citeproof.models import CheckResult
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -62,7 +62,6 @@ MAX_QUOTE_CHARS: Final = 100_000
 PROFILES: Final = ("t1", "t1+dehyphen")
 STDIN: Final = "-"
 TEXT_INPUT: Final = "<text>"
-DOCUMENT_INPUT: Final = "<document>"
 
 # Strings that name a work rather than a file.  Only consulted when no such path exists.
 _IDENTIFIER = re.compile(
@@ -318,10 +317,12 @@ def check_document(quote: str, document: Document, options: MatchOptions) -> Che
     """
     validate_quote(quote)
     if not document.text.strip():
-        return _not_checkable(quote, document, no_text_reason(document), options)
+        return not_checkable_result(quote, document, no_text_reason(document), options)
     from citeproof.match.quote import find_quote
 
-    return _from_match(quote, document, find_quote(document.prepared, quote, options), options)
+    return result_from_match(
+        quote, document, find_quote(document.prepared, quote, options), options
+    )
 
 
 def no_text_reason(document: Document) -> str:
@@ -332,163 +333,6 @@ def no_text_reason(document: Document) -> str:
             "the recognised text."
         )
     return "the document has no text."
-
-
-# --------------------------------------------------------------------------------------------
-# From the matcher's plain result to the public model
-
-_REGION_FLAGS: Final = {
-    "references": "match_in_references",
-    "front-matter": "match_in_front_matter",
-}
-_ABSTRACT_ONLY: Final = "Only the abstract was checked; the full text was not."
-
-
-def _location(document: Document, offset: int) -> Location:
-    from citeproof.models import Location
-
-    index = document.block_at(offset)
-    if index is None:
-        return Location(block=None, section=[], region=None, page=None)
-    block = document.blocks[index]
-    return Location(block=index, section=list(block.section), region=block.region, page=block.page)
-
-
-def _origin(document: Document) -> Origin:
-    """A Document built by hand has no origin; describe it as text given directly."""
-    return document.origin or Origin(input=DOCUMENT_INPUT, coverage="text")
-
-
-def _source_info(document: Document) -> SourceInfo:
-    from citeproof.models import Resolved, SourceInfo
-
-    origin, meta = _origin(document), document.meta
-    return SourceInfo(
-        input=origin.input,
-        kind=document.format,
-        identifier=origin.identifier,
-        resolved=Resolved(doi=meta.doi, pmid=meta.pmid, pmcid=meta.pmcid),
-        served_by=origin.served_by,
-        version=origin.version,
-        coverage=origin.coverage,
-        sha256=origin.sha256,
-        md5_ok=origin.md5_ok,
-        licence=meta.licence,
-        url=origin.url,
-        retrieved_at=origin.retrieved_at,
-        title=meta.title,
-    )
-
-
-def _near(document: Document, near: NearMatch | None) -> Near | None:
-    if near is None:
-        return None
-    from citeproof.models import DiffOp, Near
-
-    span = near.span
-    return Near(
-        similarity=near.similarity,
-        start=span.start,
-        end=span.end,
-        text=document.text[span.start : span.end],
-        diff=[DiffOp(op=d.op, quote=d.quote, source=d.source) for d in near.diff],
-        flags=list(near.flags),
-        location=_location(document, span.start),
-    )
-
-
-def _fragments(found: QuoteMatch) -> list[Fragment] | None:
-    if found.fragments is None:
-        return None
-    from citeproof.models import Fragment
-
-    return [
-        Fragment(
-            quote=f.quote,
-            verdict=f.verdict,
-            start=f.span.start if f.span else None,
-            end=f.span.end if f.span else None,
-            similarity=f.similarity,
-            gap_before=f.gap_before,
-            flags=list(f.flags),
-        )
-        for f in found.fragments
-    ]
-
-
-def _reason(found: QuoteMatch, document: Document, options: MatchOptions) -> str | None:
-    """DESIGN.md: ``reason`` is always set for TOO_SHORT, and a NOT_FOUND against an
-    abstract says that the full text was not checked."""
-    reason = found.reason
-    if reason is None and found.verdict == "TOO_SHORT":
-        reason = (
-            f"the quote is under {MIN_QUOTE_CHARS} characters after normalisation, too "
-            "short to check reliably; quote more of the passage."
-        )
-    if reason is None and found.verdict == "NOT_FOUND":
-        reason = f"no passage has similarity of at least {options.near_threshold:.2f}."
-    if found.verdict == "NOT_FOUND" and _origin(document).coverage == "abstract":
-        reason = f"{reason} {_ABSTRACT_ONLY}"
-    return reason
-
-
-def _from_match(
-    quote: str, document: Document, found: QuoteMatch, options: MatchOptions
-) -> CheckResult:
-    from citeproof.models import CheckResult, Match, WordBoundaries
-
-    text = document.text
-    matches = [
-        Match(
-            start=s.start,
-            end=s.end,
-            normalized_start=s.norm_start,
-            normalized_end=s.norm_end,
-            text=text[s.start : s.end],
-            location=_location(document, s.start),
-        )
-        for s in found.spans
-    ]
-    near = _near(document, found.near)
-    flags = list(found.flags)
-    # A passage in the references or front matter is not the paper's own statement.
-    where = matches[0].location if matches else (near.location if near else None)
-    if where is not None and where.region in _REGION_FLAGS:
-        flags.append(_REGION_FLAGS[where.region])
-    boundaries = None
-    if matches:
-        boundaries = WordBoundaries(
-            starts_mid_word=found.starts_mid_word, ends_mid_word=found.ends_mid_word
-        )
-    return CheckResult(
-        verdict=found.verdict,
-        reason=_reason(found, document, options),
-        quote=quote,
-        normalisation=found.profile,
-        matches=matches,
-        count=found.count,
-        ambiguous=found.count > 1,
-        casefold_match=found.casefold_match,
-        word_boundaries=boundaries,
-        near=near,
-        fragments=_fragments(found),
-        flags=list(dict.fromkeys(flags)),
-        source=_source_info(document),
-    )
-
-
-def _not_checkable(
-    quote: str, document: Document, reason: str, options: MatchOptions
-) -> CheckResult:
-    from citeproof.models import CheckResult
-
-    return CheckResult(
-        verdict="NOT_CHECKABLE",
-        reason=reason,
-        quote=quote,
-        normalisation=options.profile,
-        source=_source_info(document),
-    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import re
 
-from citeproof.documents._text import scan_prolog, split_bom, word_set
+from citeproof.documents._decode import split_bom
+from citeproof.documents._text import word_set
+from citeproof.documents._xml import scan_prolog
 from citeproof.documents.model import DocFormat, Document
 from citeproof.errors import UnsupportedFormatError
 

@@ -35,15 +35,8 @@ from collections.abc import Callable
 
 from lxml import etree
 
-from citeproof.documents._text import (
-    Context,
-    DocBuilder,
-    collapse,
-    decode_unicode_text,
-    licence_name,
-    split_bom,
-    word_set,
-)
+from citeproof.documents._decode import decode_unicode_text, split_bom
+from citeproof.documents._text import Context, DocBuilder, collapse, licence_name, word_set
 from citeproof.documents.model import Document, DocumentMeta, Region
 from citeproof.errors import DocumentError, EncodingError
 

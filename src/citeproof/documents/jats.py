@@ -13,7 +13,7 @@ Decisions where JATS leaves room:
   what a reader quotes, and joining them would invent separators.
 * A reference is one block.  ``mixed-citation`` keeps its own punctuation (a space is added
   only where two fields would otherwise touch); ``element-citation`` is rendered
-  Vancouver-like ("Smith J, Doe A. Title. Source. 2010;12(3):45-67.").
+  Vancouver-like ("Smith J, Doe A. Title. Source. 2010;12(3):45-67."; see ``jats_refs``).
 * Formulas contribute MathML text, else the body of their TeX, never the TeX preamble.
 * Only bibliographic and footnote ``<xref>`` s are markers (``bibr``, ``fn``, ``table-fn``,
   or no ref-type with a citation-like text); figure and table references are ordinary text.
@@ -29,15 +29,9 @@ from dataclasses import replace
 
 from lxml import etree
 
-from citeproof.documents._text import (
-    Context,
-    DocBuilder,
-    collapse,
-    entity_chars,
-    licence_name,
-    parse_xml_safely,
-    word_set,
-)
+from citeproof.documents._text import Context, DocBuilder, collapse, licence_name, word_set
+from citeproof.documents._xml import entity_chars, local_name, parse_xml_safely
+from citeproof.documents.jats_refs import Capture, element_citation, has_own_text, person_name
 from citeproof.documents.model import Document, DocumentMeta, Region
 from citeproof.errors import UnsupportedFormatError
 
@@ -60,6 +54,7 @@ _CAPTIONED = word_set(
     "fig table-wrap supplementary-material media chem-struct-wrap boxed-text fig-group "
     "table-wrap-group"
 )
+_TITLES = word_set("article-title subtitle trans-title trans-subtitle")
 _SECTIONS = word_set("sec app app-group notes glossary bio statement")
 _PARAGRAPHS = word_set("p license-p copyright-statement corresp")
 _CITATIONS = ("mixed-citation", "citation", "element-citation", "nlm-citation")
@@ -83,24 +78,17 @@ def parse_jats(data: bytes) -> Document:
     root = parse_xml_safely(data)
     if root is None:
         return Document(text="", blocks=[], format="jats")
-    article = root if _local(root) == "article" else _kid(root, "article")
+    article = root if local_name(root) == "article" else _kid(root, "article")
     if article is None:
         raise UnsupportedFormatError(
-            f"The XML has root element <{_local(root)}> and no <article>, so it is not a JATS "
+            f"The XML has root element <{local_name(root)}> and no <article>, so it is not a JATS "
             "article; supply the article's full-text XML (PMC .nxml or Europe PMC fullTextXML)."
         )
     return _Walker().run(article)
 
 
-def _local(el: etree._Element) -> str:
-    tag = el.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag if tag[0] != "{" else tag.rpartition("}")[2]
-
-
 def _kids(el: etree._Element, *names: str) -> Iterator[etree._Element]:
-    return (c for c in el if _local(c) in names)
+    return (c for c in el if local_name(c) in names)
 
 
 def _kid(el: etree._Element | None, *names: str) -> etree._Element | None:
@@ -108,7 +96,7 @@ def _kid(el: etree._Element | None, *names: str) -> etree._Element | None:
 
 
 def _first(el: etree._Element | None, name: str) -> etree._Element | None:
-    return None if el is None else next((d for d in el.iter() if _local(d) == name), None)
+    return None if el is None else next((d for d in el.iter() if local_name(d) == name), None)
 
 
 class _Walker:
@@ -153,7 +141,7 @@ class _Walker:
             meta = _meta(meta_el, self._capture)
             self._front(meta_el)
         for part in article:
-            name = _local(part)
+            name = local_name(part)
             if name in ("body", "floats-group"):
                 self._block(part, Context("paragraph", "body"), 0)
             elif name == "back":
@@ -167,7 +155,7 @@ class _Walker:
     # --- the walk -----------------------------------------------------------------------
 
     def visit(self, el: etree._Element, ctx: Context, depth: int) -> None:
-        name = _local(el)
+        name = local_name(el)
         if not name:
             if isinstance(el, etree._Entity):  # a named entity the (unloaded) DTD would define
                 self.b.add(entity_chars(el.name))
@@ -188,7 +176,7 @@ class _Walker:
         b.add(el.text)
         for child in el:
             if not any(child is s for s in skip):
-                guard = ctx.guard and _local(child) not in _FORMATTING
+                guard = ctx.guard and local_name(child) not in _FORMATTING
                 if guard:
                     b.guard()
                 self.visit(child, ctx, depth + 1)
@@ -222,10 +210,10 @@ class _Walker:
     def _front(self, meta: etree._Element) -> None:
         front: dict[str, str] = {"author-notes": "note", "permissions": "permissions"}
         for child in meta:
-            name = _local(child)
+            name = local_name(child)
             if name == "title-group":
                 for t in child.iter():
-                    if _local(t) in ("article-title", "subtitle", "trans-title", "trans-subtitle"):
+                    if local_name(t) in _TITLES:
                         self._block(t, Context("title", "title"), 0)
             elif name == "contrib-group":
                 self._contribs(child)
@@ -239,7 +227,7 @@ class _Walker:
                 self._keywords(child)
             elif name == "funding-group":
                 for fs in child.iter():
-                    if _local(fs) == "funding-statement":
+                    if local_name(fs) == "funding-statement":
                         self._block(fs, Context("funding", "front-matter"), 0)
 
     def _contribs(self, group: etree._Element) -> None:
@@ -248,13 +236,13 @@ class _Walker:
             if contrib.get("contrib-type", "author") != "author":
                 continue
             person = _kid(contrib, "name", "string-name", "collab", "name-alternatives")
-            if person is not None and _local(person) == "name-alternatives":
+            if person is not None and local_name(person) == "name-alternatives":
                 person = _kid(person, "name", "string-name")
             if person is not None:
-                names.append(_person(person, self._capture))
+                names.append(person_name(person, self._capture))
         self._literal(", ".join(names), Context("authors", "front-matter"))
         for aff in group.iter():
-            if _local(aff) == "aff":
+            if local_name(aff) == "aff":
                 self._aff(aff)
 
     def _aff(self, aff: etree._Element) -> None:
@@ -313,9 +301,9 @@ class _Walker:
         if title is not None:
             self._block(title, Context("heading", "back-matter", ctx.section), 0)
         for part in el:
-            if _local(part) in ("body", "back"):
+            if local_name(part) in ("body", "back"):
                 self._block(part, ctx, 0)
-            elif _local(part) in ("sub-article", "response"):
+            elif local_name(part) in ("sub-article", "response"):
                 self._sub_article(part)
 
     # --- blocks -------------------------------------------------------------------------
@@ -339,7 +327,7 @@ class _Walker:
         self.b.soft_break(sticky=True)
 
     def _context_block(self, el: etree._Element, ctx: Context, depth: int) -> None:
-        kind, region, single = _BLOCKS[_local(el)]
+        kind, region, single = _BLOCKS[local_name(el)]
         self._block(el, Context(kind, region or ctx.region, ctx.section, single=single), depth)
 
     def _fn(self, el: etree._Element, ctx: Context, depth: int) -> None:
@@ -375,12 +363,12 @@ class _Walker:
         old = self.b.begin(ref)
         for item in el:
             child: etree._Element | None = item
-            if _local(item) == "citation-alternatives":  # the same reference twice: read one
+            if local_name(item) == "citation-alternatives":  # the same reference twice: read one
                 child = _kid(item, "mixed-citation")
                 child = child if child is not None else _kid(item, *_CITATIONS)
             if child is None:
                 continue
-            name = _local(child)
+            name = local_name(child)
             if name in _CITATIONS:
                 self.b.soft_break()
                 self._citation(child, ref, depth + 1)
@@ -391,8 +379,8 @@ class _Walker:
     # --- inline -------------------------------------------------------------------------
 
     def _citation(self, el: etree._Element, ctx: Context, depth: int) -> None:
-        if _local(el) in ("element-citation", "nlm-citation") or not _has_own_text(el):
-            text = _element_citation(el, self._capture)
+        if local_name(el) in ("element-citation", "nlm-citation") or not has_own_text(el):
+            text = element_citation(el, self._capture)
             if text:
                 self.b.add(text)
                 return
@@ -427,14 +415,9 @@ class _Walker:
         self.b.space()
 
 
-def _has_own_text(el: etree._Element) -> bool:
-    """Whether a citation carries its own punctuation (mixed content) or only fields."""
-    return bool((el.text or "").strip()) or any((c.tail or "").strip() for c in el)
-
-
 def _math_text(el: etree._Element) -> str:
     """MathML as its token text: whitespace between MathML elements is not rendered."""
-    name = _local(el)
+    name = local_name(el)
     if not name:
         return entity_chars(el.name) if isinstance(el, etree._Entity) else ""
     if name in ("annotation", "annotation-xml"):
@@ -451,78 +434,7 @@ def _tex_body(tex: str) -> str:
     return (m.group(1) if m else tex).strip().strip("$").strip()
 
 
-def _person(
-    el: etree._Element, capture: Callable[[etree._Element], str], surname_first: bool = False
-) -> str:
-    """A person's name as it is printed: "Boshen Jiao" in a byline, "Jiao B" in a reference."""
-    if _local(el) != "name":
-        return capture(el)
-    parts: dict[str, str] = {}
-    for child in el:
-        parts.setdefault(_local(child), capture(child))
-    if surname_first or el.get("name-style") == "eastern":
-        order: tuple[str, ...] = ("prefix", "surname", "given-names", "suffix")
-    else:
-        order = ("prefix", "given-names", "surname", "suffix")
-    return " ".join(parts[n] for n in order if parts.get(n))
-
-
-_CITATION_FIELDS = word_set(
-    "source year volume issue fpage lpage page-range elocation-id edition "
-    "publisher-loc publisher-name"
-)
-_CITATION_TITLES = word_set("article-title chapter-title data-title part-title")
-_CITATION_EXTRAS = word_set(
-    "comment ext-link uri conf-name conf-loc conf-date date-in-citation series "
-    "institution version isbn issn std patent gov"
-)
-
-_PEOPLE = word_set("person-group name string-name collab etal")
-_CITATION_PARTS = _CITATION_FIELDS | _CITATION_TITLES | _CITATION_EXTRAS | {"pub-id"}
-
-
-def _element_citation(el: etree._Element, capture: Callable[[etree._Element], str]) -> str:
-    """An element-only citation as one readable string, so its fields do not run together."""
-    people: list[str] = []
-    fields: dict[str, str] = {}
-    extra: list[str] = []
-    for child in el:
-        name = _local(child)
-        if name in _PEOPLE:
-            for person in child if name == "person-group" else (child,):
-                who = _local(person)
-                if who == "etal":
-                    people.append("et al.")
-                elif who in _PEOPLE:
-                    people.append(_person(person, capture, surname_first=True))
-            continue
-        if name not in _CITATION_PARTS or not (text := capture(child)):
-            continue
-        if name in _CITATION_TITLES:
-            fields.setdefault("title", text)
-        elif name in _CITATION_FIELDS:
-            fields.setdefault(name, text)
-        elif name == "pub-id":
-            extra.append(f"{child.get('pub-id-type', 'id')}: {text}")
-        elif name in _CITATION_EXTRAS:
-            extra.append(text)
-    f = fields.get
-    pages = f("page-range") or "\u2013".join(p for p in (f("fpage"), f("lpage")) if p)
-    where = f("year") or ""
-    if volume := (f("volume") or "") + (f"({f('issue')})" if f("issue") else ""):
-        where += (";" if where else "") + volume
-    if pages := pages or f("elocation-id", ""):
-        where += (":" if where else "") + pages
-    source = " ".join(x for x in (f("source"), f("edition")) if x)
-    publisher = ": ".join(x for x in (f("publisher-loc"), f("publisher-name")) if x)
-    out: list[str] = []
-    for part in (", ".join(people), f("title"), source, publisher, where, *extra):
-        if part := (part or "").rstrip(" ."):
-            out.append(part if part[-1] in "?!" else part + ".")
-    return " ".join(out)
-
-
-def _meta(meta: etree._Element, capture: Callable[[etree._Element], str]) -> DocumentMeta:
+def _meta(meta: etree._Element, capture: Capture) -> DocumentMeta:
     ids: dict[str, str] = {}
     for aid in _kids(meta, "article-id"):
         kind, value = aid.get("pub-id-type", ""), collapse("".join(aid.itertext()))
@@ -545,8 +457,8 @@ def _licence(meta: etree._Element) -> str | None:
     permissions = _kid(meta, "permissions")
     for lic in _kids(permissions, "license") if permissions is not None else ():
         urls = [lic.get(_XLINK_HREF) or ""]
-        urls += [d.text or "" for d in lic.iter() if _local(d) == "license_ref"]
-        urls += [d.get(_XLINK_HREF) or "" for d in lic.iter() if _local(d) == "ext-link"]
+        urls += [d.text or "" for d in lic.iter() if local_name(d) == "license_ref"]
+        urls += [d.get(_XLINK_HREF) or "" for d in lic.iter() if local_name(d) == "ext-link"]
         if name := licence_name(urls, " ".join(lic.itertext())):
             return name
     return None

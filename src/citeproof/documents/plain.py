@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from citeproof.documents._text import decode_unicode_text
+from citeproof.documents._decode import decode_unicode_text
 from citeproof.documents.model import Block, Document
 
 __all__ = ["document_from_string", "paragraph_blocks", "parse_text"]

@@ -1,0 +1,180 @@
+"""From the matcher's plain result to the public ``models.CheckResult``.
+
+The matcher speaks in offsets, spans and verdict strings and knows nothing of pydantic, of
+where a document came from, or of what its blocks mean; users, the CLI's JSON, the MCP
+server and the HTML report all need the same answer in the public model, with every
+offset placed in its block, section, region and page.  Keeping that translation in one
+module, away from the I/O in ``service``, means each rule about a result (which regions
+raise a flag, when a ``reason`` is filled in, what a hand-built Document reports as its
+source) is written once.  ``models`` is imported inside the functions: it pulls in
+pydantic, which importing ``service`` (``citeproof text``, ``--help``) must not pay for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from citeproof.documents.model import Document, Origin
+from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions
+
+if TYPE_CHECKING:
+    from citeproof.match.types import NearMatch, QuoteMatch
+    from citeproof.models import CheckResult, Fragment, Location, Near, SourceInfo
+
+__all__ = ["DOCUMENT_INPUT", "not_checkable_result", "result_from_match"]
+
+DOCUMENT_INPUT: Final = "<document>"
+"""The ``source.input`` of a Document that was built by hand rather than loaded."""
+
+_REGION_FLAGS: Final = {
+    "references": "match_in_references",
+    "front-matter": "match_in_front_matter",
+}
+_ABSTRACT_ONLY: Final = "Only the abstract was checked; the full text was not."
+
+
+def _location(document: Document, offset: int) -> Location:
+    from citeproof.models import Location
+
+    index = document.block_at(offset)
+    if index is None:
+        return Location(block=None, section=[], region=None, page=None)
+    block = document.blocks[index]
+    return Location(block=index, section=list(block.section), region=block.region, page=block.page)
+
+
+def _origin(document: Document) -> Origin:
+    """A Document built by hand has no origin; describe it as text given directly."""
+    return document.origin or Origin(input=DOCUMENT_INPUT, coverage="text")
+
+
+def _source_info(document: Document) -> SourceInfo:
+    from citeproof.models import Resolved, SourceInfo
+
+    origin, meta = _origin(document), document.meta
+    return SourceInfo(
+        input=origin.input,
+        kind=document.format,
+        identifier=origin.identifier,
+        resolved=Resolved(doi=meta.doi, pmid=meta.pmid, pmcid=meta.pmcid),
+        served_by=origin.served_by,
+        version=origin.version,
+        coverage=origin.coverage,
+        sha256=origin.sha256,
+        md5_ok=origin.md5_ok,
+        licence=meta.licence,
+        url=origin.url,
+        retrieved_at=origin.retrieved_at,
+        title=meta.title,
+    )
+
+
+def _near(document: Document, near: NearMatch | None) -> Near | None:
+    if near is None:
+        return None
+    from citeproof.models import DiffOp, Near
+
+    span = near.span
+    return Near(
+        similarity=near.similarity,
+        start=span.start,
+        end=span.end,
+        text=document.text[span.start : span.end],
+        diff=[DiffOp(op=d.op, quote=d.quote, source=d.source) for d in near.diff],
+        flags=list(near.flags),
+        location=_location(document, span.start),
+    )
+
+
+def _fragments(found: QuoteMatch) -> list[Fragment] | None:
+    if found.fragments is None:
+        return None
+    from citeproof.models import Fragment
+
+    return [
+        Fragment(
+            quote=f.quote,
+            verdict=f.verdict,
+            start=f.span.start if f.span else None,
+            end=f.span.end if f.span else None,
+            similarity=f.similarity,
+            gap_before=f.gap_before,
+            flags=list(f.flags),
+        )
+        for f in found.fragments
+    ]
+
+
+def _reason(found: QuoteMatch, document: Document, options: MatchOptions) -> str | None:
+    """DESIGN.md: ``reason`` is always set for TOO_SHORT, and a NOT_FOUND against an
+    abstract says that the full text was not checked."""
+    reason = found.reason
+    if reason is None and found.verdict == "TOO_SHORT":
+        reason = (
+            f"the quote is under {MIN_QUOTE_CHARS} characters after normalisation, too "
+            "short to check reliably; quote more of the passage."
+        )
+    if reason is None and found.verdict == "NOT_FOUND":
+        reason = f"no passage has similarity of at least {options.near_threshold:.2f}."
+    if found.verdict == "NOT_FOUND" and _origin(document).coverage == "abstract":
+        reason = f"{reason} {_ABSTRACT_ONLY}"
+    return reason
+
+
+def result_from_match(
+    quote: str, document: Document, found: QuoteMatch, options: MatchOptions
+) -> CheckResult:
+    from citeproof.models import CheckResult, Match, WordBoundaries
+
+    text = document.text
+    matches = [
+        Match(
+            start=s.start,
+            end=s.end,
+            normalized_start=s.norm_start,
+            normalized_end=s.norm_end,
+            text=text[s.start : s.end],
+            location=_location(document, s.start),
+        )
+        for s in found.spans
+    ]
+    near = _near(document, found.near)
+    flags = list(found.flags)
+    # A passage in the references or front matter is not the paper's own statement.
+    where = matches[0].location if matches else (near.location if near else None)
+    if where is not None and where.region in _REGION_FLAGS:
+        flags.append(_REGION_FLAGS[where.region])
+    boundaries = None
+    if matches:
+        boundaries = WordBoundaries(
+            starts_mid_word=found.starts_mid_word, ends_mid_word=found.ends_mid_word
+        )
+    return CheckResult(
+        verdict=found.verdict,
+        reason=_reason(found, document, options),
+        quote=quote,
+        normalisation=found.profile,
+        matches=matches,
+        count=found.count,
+        ambiguous=found.count > 1,
+        casefold_match=found.casefold_match,
+        word_boundaries=boundaries,
+        near=near,
+        fragments=_fragments(found),
+        flags=list(dict.fromkeys(flags)),
+        source=_source_info(document),
+    )
+
+
+def not_checkable_result(
+    quote: str, document: Document, reason: str, options: MatchOptions
+) -> CheckResult:
+    from citeproof.models import CheckResult
+
+    return CheckResult(
+        verdict="NOT_CHECKABLE",
+        reason=reason,
+        quote=quote,
+        normalisation=options.profile,
+        source=_source_info(document),
+    )
