@@ -41,29 +41,6 @@ def _corpus_files(pattern: str, *extra: str) -> list[Any]:
 
 ARTICLES = _corpus_files("pmc-jats/*.nxml", "europepmc/europepmc-fulltextxml-PMC12585062.xml")
 WIKIPEDIA = _corpus_files("html/wikipedia-*.html")
-
-_BRACKET_BUG = (
-    "matcher bug: a quote holding a bracketed aside without digits is matched as fragments "
-    "first, and the reported span stops short of the source's own bracket (see "
-    "tests/unit/test_match_cases.py::test_quote_*_literal_bracketed_aside*)"
-)
-KNOWN_BUGS = {
-    # "... diagnosed with or without symptoms [e.g. because of prostate-specific antigen (PSA)
-    # testing in asymptomatic men]." -> EXACT, but the span ends at "symptoms [e."
-    ("body", "pmc-jats/PMC3574550.nxml"): _BRACKET_BUG,
-    # "39 Entrez gene database. [http://www.ncbi.nlm.nih.gov/gene/]" -> EXACT, span without
-    # the bracket
-    ("reference", "pmc-jats/PMC4222443.nxml"): _BRACKET_BUG,
-}
-
-
-def with_known_bugs(test: str, names: list[Any]) -> list[Any]:
-    return [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[test, n]))
-        if isinstance(n, str) and (test, n) in KNOWN_BUGS else n
-        for n in names
-    ]
-
 PMC_TXT = "pmc-txt/PMC10496602.1.txt"
 SAMPLES = 5
 
@@ -128,11 +105,8 @@ def author_year_markers(doc: Document) -> list[tuple[int, int]]:
 
 
 def mutable(doc: Document, a: int, b: int) -> bool:
-    """A sentence to change one thing in: not matched as fragments, no author-year
-    citation inside (test_changed_word_next_to_author_year_citation covers those)."""
-    return not _FRAGMENTED.search(doc.text[a:b]) and not any(
-        x < b and y > a for x, y in author_year_markers(doc)
-    )
+    """A sentence to change one thing in: one the matcher does not read as fragments."""
+    return not _FRAGMENTED.search(doc.text[a:b])
 
 
 def assert_exact_at(result: CheckResult, doc: Document, a: int, b: int, region: str,
@@ -156,7 +130,7 @@ def first_body_heading(doc: Document) -> int | None:
 # ---------------------------------------------------------------------- JATS articles
 
 
-@pytest.mark.parametrize("name", with_known_bugs("body", ARTICLES))
+@pytest.mark.parametrize("name", ARTICLES)
 def test_body_sentences_are_exact_where_sampled(corpus: Path, name: str) -> None:
     doc = loaded(name)
     picked = sample(name, sentences_in(doc, "body"), SAMPLES)
@@ -201,7 +175,7 @@ def _word_slice(text: str, rng: random.Random) -> tuple[int, int] | None:
     return None
 
 
-@pytest.mark.parametrize("name", with_known_bugs("reference", [*ARTICLES, *WIKIPEDIA]))
+@pytest.mark.parametrize("name", [*ARTICLES, *WIKIPEDIA])
 def test_reference_entry_is_exact_and_flagged(corpus: Path, name: str) -> None:
     doc = loaded(name)
     normalised = normalize(doc.text)
@@ -338,13 +312,11 @@ def test_dropped_or_added_not_is_near_with_negation_differs(corpus: Path, name: 
         assert "negation_differs" in result.near.flags, (quote, result.near)
 
 
-@pytest.mark.xfail(strict=True, reason="matcher bug: a quote keeping an author-year citation "
-                   "is searched for NEAR in the layer where the citation was deleted (see "
-                   "tests/unit/test_match_cases.py::test_jats_changed_word_with_author_year_*)")
 def test_changed_word_next_to_author_year_citation(corpus: Path) -> None:
-    """Source (PMC7289599): "... derived from the same TE family (Ecco et al., 2016) ..."
-    A quote of the sentence with its author-year citation and one word changed must be
-    NEAR at the sentence, like the same change in a sentence without a citation."""
+    """PMC7289599 cites by author and year: "... are also required to repress TEs in
+    primordial germ cells (Liu et al., 2014) and adult tissues (Ecco et al., 2016) ...".
+    A quote of such a sentence that keeps its citations, with one word changed, is NEAR at
+    the sentence, like the same change in a sentence without a citation."""
     name = "pmc-jats/PMC7289599.nxml"
     doc = loaded(name)
     candidates = [
@@ -366,7 +338,7 @@ def test_changed_word_next_to_author_year_citation(corpus: Path) -> None:
         result = citeproof.check(quote, doc)
         if result.verdict != "NEAR" or result.near is None or (
             (result.near.start, result.near.end) not in _where_exact(doc, a, b)
-        ):
+        ) or not any(op.op == "replace" and new in op.quote for op in result.near.diff):
             failures.append((quote, result.verdict, result.reason))
     assert not failures, failures
 

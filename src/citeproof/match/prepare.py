@@ -128,6 +128,8 @@ class Prepared:
     hay: Haystack
     """The marker-free layer, ready for searching."""
     dehyphen: bool = False
+    known_markers: bool = False
+    """Whether the parser marked citations (JATS ``<xref>``), which may be words."""
     _lower: Haystack | None = field(default=None, init=False)
     _norm_hay: Haystack | None = field(default=None, init=False)
     _dehyphenated: tuple[Layer, Haystack] | None = field(default=None, init=False)
@@ -183,4 +185,4 @@ def prepare(
         (norm.map.from_original(a), norm.map.from_original(b)) for a, b in markers if a < b
     ]
     layer, spans = strip_markers(norm, known)
-    return Prepared(text, norm, layer, spans, Haystack(layer.text), dehyphen)
+    return Prepared(text, norm, layer, spans, Haystack(layer.text), dehyphen, bool(known))

@@ -50,6 +50,7 @@ _ELLIPSIS = re.compile(
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
 _MARKER_CONTENT = re.compile(r"\s*\d{1,3}[a-z]?(?:\s*[,;\-–—]\s*\d{1,3}[a-z]?)*\s*")
 _MAY_CROSS_MARKER = re.compile(r"[\d\[\]()]")
+_DIGITS = re.compile(r"\d+")
 MAX_CANDIDATES = 2000
 MAX_BRANCH = 64
 MAX_STEPS = 20000
@@ -70,6 +71,8 @@ class _Quote:
     leading_text: str = ""
     trailing_text: str = ""
     """The quote's own leading and trailing markers, as t1 text."""
+    marker_groups: tuple[tuple[str, ...], ...] = ()
+    """The numbers of the marker at each of ``marker_points``."""
 
 
 def _prepare_quote(raw: str) -> _Quote:
@@ -77,8 +80,11 @@ def _prepare_quote(raw: str) -> _Quote:
     layer, spans = strip_markers(qn)
     text = layer.text.strip()
     shift = len(layer.text) - len(layer.text.lstrip())
-    points = tuple(
-        p - shift for p in deletion_points(layer) if 0 < p - shift < len(text)
+    inner = [p for p in deletion_points(layer) if 0 < p - shift < len(text)]
+    points = tuple(p - shift for p in inner)
+    groups = tuple(
+        tuple(_DIGITS.findall(qn.text, layer.deleted_before(p), layer.to_parent(p)))
+        for p in inner
     )
     return _Quote(
         raw, qn.text, text, tuple(marker_numbers(qn.text, spans)),
@@ -87,6 +93,7 @@ def _prepare_quote(raw: str) -> _Quote:
         points,
         qn.text[: spans[0][1]].strip() if spans and spans[0][0] == 0 else "",
         qn.text[spans[-1][0] :].strip() if spans and spans[-1][1] == len(qn.text) else "",
+        groups,
     )
 
 
@@ -102,19 +109,21 @@ def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) 
             "t1",
         )
     pieces = _split(quote)
-    if pieces is not None:
+    if pieces is not None and _ELLIPSIS.search(quote):
         # fragments first: a literal occurrence of "A ... B" would place them too
         frag = _fragments(prep, pieces, opts)
         if frag is not None and frag.verdict == "EXACT":
             return frag
         hit = _exact(prep, q, opts)
-        if hit is not None:
-            return hit
-        if frag is not None:
-            return frag
+        return hit or frag or _near(prep, q, opts, False)
     hit = _exact(prep, q, opts)
     if hit is not None:
         return hit
+    if pieces is not None:
+        # a bracket the source does not have: an editorial insertion
+        frag = _fragments(prep, pieces, opts)
+        if frag is not None:
+            return frag
     dehyphen = prep.dehyphen or opts.profile == "t1+dehyphen"
     if dehyphen:
         hit = _exact_dehyphen(prep, q, opts)
@@ -175,8 +184,13 @@ def _markers_agree(prep: Prepared, q: _Quote, span: Span, at: int | None = None)
         return True
     if at is not None and q.marker_points:
         gaps = prep.deletion_points
-        if any((at + p) not in gaps for p in q.marker_points):
-            return False
+        layer, text = prep.layer, prep.norm.text
+        for p, numbers in zip(q.marker_points, q.marker_groups, strict=True):
+            if (at + p) not in gaps:
+                return False
+            gap = (layer.deleted_before(at + p), layer.to_parent(at + p))
+            if tuple(_DIGITS.findall(text, *gap)) != numbers:
+                return False
     inside = [(a, b) for a, b in prep.markers if a < span.norm_end and b > span.norm_start]
     have = Counter(marker_numbers(prep.norm.text, inside))
     return not (Counter(q.marker_numbers) - have)
@@ -191,8 +205,9 @@ def _exact(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
                 span = _with_markers(prep, q, p, p + len(q.layer), span)
             if _markers_agree(prep, q, span, p):
                 spans.append(span)
-    if not spans and _MAY_CROSS_MARKER.search(q.norm):
-        # only a quote with digits or brackets can hold or cut a marker the layer lacks
+    if not spans and (prep.known_markers or _MAY_CROSS_MARKER.search(q.norm)):
+        # only a quote with digits or brackets, or a text whose parser marked citations
+        # (narrative ones: "as Jones and Brown showed"), can hold or cut a marker
         hits = prep.norm_hay.find_all(q.norm)
         spans = [_norm_span(prep, p, p + len(q.norm)) for p in hits]
     if not spans:
@@ -269,6 +284,16 @@ def _closest(prep: Prepared, q: _Quote, dehyphen: bool, good_enough: float
         if len(needle) == len(needle.lower()):
             folded = prep.lower  # seeds found whatever the case
     found = closest_passage(hay, needle, good_enough, folded)
+    weak = found is None or found.similarity < good_enough
+    if hay is prep.hay and (weak or prep.known_markers) and _MAY_CROSS_MARKER.search(q.norm):
+        # the quote may keep a citation the layer lost ("(Smith et al., 2019)"): the
+        # passage with the citation in place may be the closer one
+        with_markers = closest_passage(prep.norm_hay, q.norm, good_enough)
+        if with_markers is not None and (
+            found is None or with_markers.similarity > found.similarity
+        ):
+            span = _norm_span(prep, with_markers.start, with_markers.end)
+            return _near_match(prep.norm.text, q.norm, with_markers, span), profile
     if found is None:
         return None, profile
     if q.marker_numbers:
