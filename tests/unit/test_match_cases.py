@@ -447,8 +447,6 @@ def test_ellipsis_fragment_with_the_right_citation_number() -> None:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="the fragment's closest passage is searched without its "
-                   "marker: NEAR with similarity 1.0, no diff and no numbers_differ")
 def test_ellipsis_fragment_with_a_wrong_citation_number_is_flagged() -> None:
     result = check("Aspirin reduced the risk of stroke [13] ... It was well tolerated.", STROKE)
     assert result.verdict in ("NEAR", "NOT_FOUND")

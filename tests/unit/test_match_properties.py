@@ -64,6 +64,7 @@ def typographic_variant(draw: st.DrawFn, s: str) -> str:
 def test_any_span_is_exact_at_its_own_offsets(case: tuple[str, int, int]) -> None:
     text, a, b = case
     quote = text[a:b]
+    assume(text[b - 1] not in "[(" and text[a] not in "])")
     assume(len(normalize(quote)) >= MIN_QUOTE_CHARS)
     r = find_quote(prepare(text), quote)
     assert r.verdict == "EXACT", (quote, r)
@@ -76,6 +77,9 @@ def test_typographic_variants_are_exact_at_the_same_offsets(
     case: tuple[str, int, int], data: st.DataObject
 ) -> None:
     text, a, b = case
+    # a quote that ends on the opening bracket of a marker ("the [" of "the [4]") may
+    # equally be read as reaching a later bracket once the marker is set aside
+    assume(text[b - 1] not in "[(" and text[a] not in "])")
     quote = data.draw(typographic_variant(text[a:b]))
     assume(len(normalize(quote)) >= MIN_QUOTE_CHARS)
     r = find_quote(prepare(text), quote)

@@ -9,7 +9,8 @@ Flags:
 * ``negation_differs``: the sequence of negating words differs (``not``, ``no``,
   ``never``, ``without``, ``n't`` contractions, ``non-`` ...);
 * ``case_only``: equal when case is ignored;
-* ``punctuation_only``: equal when punctuation and spacing are ignored.
+* ``punctuation_only``: equal when punctuation and spacing are ignored, and no number
+  differs (``1.5`` against ``15`` differs only in punctuation, but it is a number).
 """
 
 from __future__ import annotations
@@ -92,8 +93,12 @@ def risk_flags(quote: str, source: str) -> tuple[str, ...]:
         flags.append("negation_differs")
     if quote != source and quote.casefold() == source.casefold():
         flags.append("case_only")
-    if quote != source and _NOT_WORD.sub("", quote) == _NOT_WORD.sub("", source):
-        flags.append("punctuation_only")
+    if (
+        quote != source
+        and "numbers_differ" not in flags
+        and _NOT_WORD.sub("", quote) == _NOT_WORD.sub("", source)
+    ):
+        flags.append("punctuation_only")  # never for 1.5 against 15: that is a number
     return tuple(flags)
 
 

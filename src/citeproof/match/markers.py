@@ -11,7 +11,9 @@ same way.  What counts as a marker:
 * a run of superscript digits after a word (``effect¹²``), but not an exponent
   (``10⁻³``, ``mm⁻¹``) nor the square or cube of a unit (``m²``, ``cm³``);
 * any span the document parser knows is a citation (JATS ``<xref ref-type="bibr">``),
-  widened to the brackets around it when they hold nothing else.
+  widened to the brackets around it when they hold nothing else — but only when it is
+  numbers or stands alone in brackets: a narrative citation ("as Jones and Brown
+  showed") is part of the sentence, and a quote that drops it is not the source's words.
 
 Bracketed data (``[95% CI 1.2-3.4]``) has letters or decimals and is never a marker.
 """
@@ -26,6 +28,7 @@ _BRACKET = re.compile(r"\[" + _NUMS + r"\]")
 _PAREN = re.compile(r"\(" + _NUMS + r"\)")
 _SEPARATORS = re.compile(r"(?:[\s,;-]|and)*")
 _DIGITS = re.compile(r"\d+")
+_NUMERIC_ONLY = re.compile(r"[\d\s,;\-]+")
 _FOLLOWING_PUNCT = frozenset(" .,;:!?)]")
 _UNIT_BEFORE_SQUARE = frozenset("ms")
 _DIGIT_OR_SPACE = frozenset("0123456789 ")
@@ -64,7 +67,22 @@ def find_markers(
             merged[-1] = (pa, max(pb, b), pkind)
         else:
             merged.append((a, b, kind))
-    return [_widen(text, a, b) for a, b, _ in merged]
+    out = []
+    for a, b, kind in merged:
+        if kind == 2 and not _parenthetical(text, a, b):
+            continue  # a narrative citation ("as Jones and Brown showed") is part of the prose
+        out.append(_widen(text, a, b))
+    return out
+
+
+def _parenthetical(text: str, a: int, b: int) -> bool:
+    """A parser-known citation that is only numbers, or stands alone in brackets."""
+    if _NUMERIC_ONLY.fullmatch(text, a, b):
+        return True
+    pairs = (("[", "]"), ("(", ")"))
+    if b - a >= 2 and (text[a], text[b - 1]) in pairs:
+        return True  # the parser took the brackets in
+    return a > 0 and b < len(text) and (text[a - 1], text[b]) in pairs
 
 
 def _after_number(text: str, p: int) -> bool:

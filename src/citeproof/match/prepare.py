@@ -48,6 +48,16 @@ class Layer:
         """Map an exclusive end: the position after the parent of character ``j - 1``."""
         return self.to_parent(j - 1) + 1 if j > 0 else self.to_parent(0)
 
+    def from_parent(self, i: int) -> int:
+        """The layer position of parent position ``i`` (the next kept one if deleted)."""
+        if not self.starts:
+            return i
+        k = bisect.bisect_right(self.parent_starts, i) - 1
+        if k < 0:
+            return 0
+        end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.text)
+        return min(self.starts[k] + (i - self.parent_starts[k]), end)
+
     def deleted_before(self, i: int) -> int:
         """Parent position where the deletion just before layer position ``i`` began, or
         ``to_parent(i)`` when nothing was deleted there."""

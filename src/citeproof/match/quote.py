@@ -409,11 +409,11 @@ def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
             q = f.forms[0]
             if len(q.layer) < MIN_QUOTE_CHARS:
                 continue
-            found = closest_passage(prep.hay, q.layer, opts.near_threshold)
-            if found is not None and found.similarity >= opts.near_threshold:
-                f.near_layer_span = (found.start, found.end)
-                f.near = _near_match(hay, q.layer, found,
-                                     _layer_span(prep, found.start, found.end))
+            near, _ = _closest(prep, q, False, opts.near_threshold)
+            if near is not None and near.similarity >= opts.near_threshold:
+                f.near = near
+                f.near_layer_span = (prep.layer.from_parent(near.span.norm_start),
+                                     prep.layer.from_parent(near.span.norm_end))
         if any(f.near is None for f in missing):
             return _fragments_missing(prep, frags, opts)
         placed = _place(hay, frags, opts.max_gap)
