@@ -2,18 +2,20 @@
 
 Order of attempts, first success wins:
 
-1. the quote as written, in the marker-free layer (citation markers removed from both
-   sides); if the quote itself carries markers, their numbers must be the source's;
-2. the quote as written, in the plain t1 text (a quote that copies markers the marker
+1. a quote with an ellipsis (``...``, ``…``, ``[...]``, ``. . .``) is placed fragment by
+   fragment: every fragment in order, each gap at most ``max_gap`` characters of the
+   marker-free layer (a literal "A ... B" in the source places them too);
+2. the quote as written, in the marker-free layer (citation markers removed from both
+   sides); if the quote itself carries markers, their numbers must be the source's, at the
+   same places;
+3. the quote as written, in the plain t1 text (a quote that copies markers the marker
    rules do not know, or cuts one in half);
-3. as fragments, when the quote has ellipses (``...``, ``…``, ``[...]``, ``. . .``) or
-   bracketed editorial insertions (``[the drug]``): every fragment in order, each gap at
-   most ``max_gap`` normalised characters;
-4. the ``t1+dehyphen`` layer, for PDF text (or when the profile asks for it);
-5. the closest passage (NEAR at or above the threshold, else NOT_FOUND).
+4. a quote with a bracket the source does not have is read as an editorial insertion
+   (``[the drug]``) and placed as fragments;
+5. the ``t1+dehyphen`` layer, for PDF text (or when the profile asks for it);
+6. the closest passage (NEAR at or above the threshold, else NOT_FOUND).
 
-Literal before interpretation: a quote is only split at an ellipsis when it does not
-occur as written, because sources contain ellipses too.
+How a quote is read (its forms, its fragments) is in ``forms.py``.
 """
 
 from __future__ import annotations
@@ -24,16 +26,10 @@ from dataclasses import dataclass
 
 from citeproof.match.diff import has_negation, risk_flags, word_diff
 from citeproof.match.exact import Haystack, mid_word
+from citeproof.match.forms import DIGITS, ELLIPSIS, QuoteForm, prepare_quote, split_quote
 from citeproof.match.markers import marker_numbers
 from citeproof.match.near import Passage, closest_passage
-from citeproof.match.normalize import normalize_with_map
-from citeproof.match.prepare import (
-    Layer,
-    Prepared,
-    dehyphenate,
-    deletion_points,
-    strip_markers,
-)
+from citeproof.match.prepare import Layer, Prepared, dehyphenate
 from citeproof.match.types import (
     MIN_QUOTE_CHARS,
     FragmentMatch,
@@ -44,63 +40,16 @@ from citeproof.match.types import (
     Span,
 )
 
-_ELLIPSIS = re.compile(
-    r"\[\s*(?:\.\s*){3,}\]|\[\s*…\s*\]|\(\s*(?:\.\s*){3,}\)|\(\s*…\s*\)|…|\.(?:\s?\.){2,}"
-)
-_BRACKET = re.compile(r"\[([^\[\]]*)\]")
-_MARKER_CONTENT = re.compile(r"\s*\d{1,3}[a-z]?(?:\s*[,;\-–—]\s*\d{1,3}[a-z]?)*\s*")
 _MAY_CROSS_MARKER = re.compile(r"[\d\[\]()]")
-_DIGITS = re.compile(r"\d+")
 MAX_CANDIDATES = 2000
 MAX_BRANCH = 64
 MAX_STEPS = 20000
 
 
-@dataclass(frozen=True, slots=True)
-class _Quote:
-    """A quote (or fragment) in the forms the layers need."""
-
-    raw: str
-    norm: str
-    layer: str
-    marker_numbers: tuple[str, ...]
-    leading_marker: bool = False
-    trailing_marker: bool = False
-    marker_points: tuple[int, ...] = ()
-    """Positions in ``layer`` where the quote had a marker inside it."""
-    leading_text: str = ""
-    trailing_text: str = ""
-    """The quote's own leading and trailing markers, as t1 text."""
-    marker_groups: tuple[tuple[str, ...], ...] = ()
-    """The numbers of the marker at each of ``marker_points``."""
-
-
-def _prepare_quote(raw: str) -> _Quote:
-    qn = normalize_with_map(raw)
-    layer, spans = strip_markers(qn)
-    text = layer.text.strip()
-    shift = len(layer.text) - len(layer.text.lstrip())
-    inner = [p for p in deletion_points(layer) if 0 < p - shift < len(text)]
-    points = tuple(p - shift for p in inner)
-    groups = tuple(
-        tuple(_DIGITS.findall(qn.text, layer.deleted_before(p), layer.to_parent(p)))
-        for p in inner
-    )
-    return _Quote(
-        raw, qn.text, text, tuple(marker_numbers(qn.text, spans)),
-        bool(spans) and spans[0][0] == 0,
-        bool(spans) and spans[-1][1] == len(qn.text),
-        points,
-        qn.text[: spans[0][1]].strip() if spans and spans[0][0] == 0 else "",
-        qn.text[spans[-1][0] :].strip() if spans and spans[-1][1] == len(qn.text) else "",
-        groups,
-    )
-
-
 def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) -> QuoteMatch:
     """Check ``quote`` against the prepared text."""
     opts = options or MatchOptions()
-    q = _prepare_quote(quote)
+    q = prepare_quote(quote)
     if len(q.norm) < MIN_QUOTE_CHARS:
         return QuoteMatch(
             "TOO_SHORT",
@@ -108,8 +57,8 @@ def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) 
             f"{MIN_QUOTE_CHARS} are needed for a meaningful check",
             "t1",
         )
-    pieces = _split(quote)
-    if pieces is not None and _ELLIPSIS.search(quote):
+    pieces = split_quote(quote)
+    if pieces is not None and ELLIPSIS.search(quote):
         # fragments first: a literal occurrence of "A ... B" would place them too
         frag = _fragments(prep, pieces, opts)
         if frag is not None and frag.verdict == "EXACT":
@@ -148,7 +97,7 @@ def _norm_span(prep: Prepared, na: int, nb: int) -> Span:
     return Span(oa, ob, na, nb)
 
 
-def _with_markers(prep: Prepared, q: _Quote, a: int, b: int, span: Span) -> Span:
+def _with_markers(prep: Prepared, q: QuoteForm, a: int, b: int, span: Span) -> Span:
     """Widen a match over the source's markers where the quote begins or ends with one,
     so that the reported span covers what the quote covers."""
     text = prep.norm.text
@@ -177,7 +126,7 @@ def _with_markers(prep: Prepared, q: _Quote, a: int, b: int, span: Span) -> Span
     return _norm_span(prep, na, nb)
 
 
-def _markers_agree(prep: Prepared, q: _Quote, span: Span, at: int | None = None) -> bool:
+def _markers_agree(prep: Prepared, q: QuoteForm, span: Span, at: int | None = None) -> bool:
     """A quote that carries citation numbers must carry ones the source has there, and
     (for a match at layer position ``at``) at the places where the source has markers."""
     if not q.marker_numbers:
@@ -189,14 +138,14 @@ def _markers_agree(prep: Prepared, q: _Quote, span: Span, at: int | None = None)
             if (at + p) not in gaps:
                 return False
             gap = (layer.deleted_before(at + p), layer.to_parent(at + p))
-            if tuple(_DIGITS.findall(text, *gap)) != numbers:
+            if tuple(DIGITS.findall(text, *gap)) != numbers:
                 return False
     inside = [(a, b) for a, b in prep.markers if a < span.norm_end and b > span.norm_start]
     have = Counter(marker_numbers(prep.norm.text, inside))
     return not (Counter(q.marker_numbers) - have)
 
 
-def _exact(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
+def _exact(prep: Prepared, q: QuoteForm, opts: MatchOptions) -> QuoteMatch | None:
     spans: list[Span] = []
     if q.layer:
         for p in prep.hay.find_all(q.layer):
@@ -237,7 +186,7 @@ def _found(prep: Prepared, spans: list[Span], opts: MatchOptions, profile: str,
     )
 
 
-def _exact_dehyphen(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch | None:
+def _exact_dehyphen(prep: Prepared, q: QuoteForm, opts: MatchOptions) -> QuoteMatch | None:
     dl, dhay = prep.dehyphenated
     needle = dehyphenate(q.layer).text
     hits = dhay.find_all(needle)
@@ -251,7 +200,7 @@ def _exact_dehyphen(prep: Prepared, q: _Quote, opts: MatchOptions) -> QuoteMatch
 # ------------------------------------------------------------------------------ near
 
 
-def _near(prep: Prepared, q: _Quote, opts: MatchOptions, dehyphen: bool) -> QuoteMatch:
+def _near(prep: Prepared, q: QuoteForm, opts: MatchOptions, dehyphen: bool) -> QuoteMatch:
     near, profile = _closest(prep, q, dehyphen, opts.near_threshold)
     casefold = (near is not None and "case_only" in near.flags) or (
         bool(q.layer) and prep.lower.contains(q.layer.lower())
@@ -267,7 +216,7 @@ def _near(prep: Prepared, q: _Quote, opts: MatchOptions, dehyphen: bool) -> Quot
     return QuoteMatch("NOT_FOUND", reason, profile, casefold_match=casefold)
 
 
-def _closest(prep: Prepared, q: _Quote, dehyphen: bool, good_enough: float
+def _closest(prep: Prepared, q: QuoteForm, dehyphen: bool, good_enough: float
              ) -> tuple[NearMatch | None, str]:
     """The closest passage, searched in the layer the quote's own form calls for: the
     plain t1 text when the quote carries citation numbers (so that they are compared),
@@ -313,57 +262,13 @@ def _near_match(hay: str, needle: str, p: Passage, span: Span) -> NearMatch:
 # ------------------------------------------------------------------------- fragments
 
 
-def _split(quote: str) -> list[tuple[str, ...]] | None:
-    """Fragments of a quote with ellipses or editorial brackets, each as its variants
-    (a bracketed capital, ``[T]he``, may stand for either case); None when the quote has
-    neither."""
-    pos = 0
-    marks = [(_ellipsis_start(quote, m), m.end(), "") for m in _ELLIPSIS.finditer(quote)]
-    for m in _BRACKET.finditer(quote):
-        content = m.group(1)
-        if any(a <= m.start() < b for a, b, _ in marks):
-            continue
-        if _MARKER_CONTENT.fullmatch(content) or any(c.isdigit() for c in content):
-            continue  # a citation marker or bracketed data: compared as it stands
-        if len(content) == 1 and content.isalpha() and quote[m.end() : m.end() + 1].isalpha():
-            marks.append((m.start(), m.end(), content))
-            continue
-        marks.append((m.start(), m.end(), ""))
-    if not marks:
-        return None
-    marks.sort()
-    variants: list[tuple[str, ...]] = []
-    current = [""]
-    for a, b, letter in marks:
-        chunk = quote[pos:a]
-        current = [c + chunk for c in current]
-        if letter:
-            forms = (letter,) if letter.swapcase() == letter else (letter, letter.swapcase())
-            current = [c + v for c in current for v in forms]
-        else:
-            variants.append(tuple(current))
-            current = [""]
-        pos = b
-    current = [c + quote[pos:] for c in current]
-    variants.append(tuple(current))
-    return [v for v in variants if any(x.strip() for x in v)]
-
-
-def _ellipsis_start(quote: str, m: re.Match[str]) -> int:
-    """Four dots after a word are a full stop and an ellipsis: the stop stays quoted."""
-    a = m.start()
-    if m.group().count(".") >= 4 and a > 0 and not quote[a - 1].isspace():
-        return a + 1
-    return a
-
-
 @dataclass(slots=True)
 class _Frag:
     """One fragment of a quote, and where it may be placed in the marker-free layer."""
 
     prep: Prepared
     text: str
-    forms: tuple[_Quote, ...]
+    forms: tuple[QuoteForm, ...]
     near: NearMatch | None = None
     near_layer_span: tuple[int, int] | None = None
 
@@ -389,14 +294,14 @@ class _Frag:
         out.sort(key=(lambda s: -s[0]) if backwards else (lambda s: s[0]))
         return out
 
-    def _markers_ok(self, form: _Quote, a: int, b: int) -> bool:
+    def _markers_ok(self, form: QuoteForm, a: int, b: int) -> bool:
         span = _with_markers(self.prep, form, a, b, _layer_span(self.prep, a, b))
         return _markers_agree(self.prep, form, span, a)
 
 
 def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
                ) -> QuoteMatch | None:
-    frags = [_Frag(prep, v[0], tuple(_prepare_quote(x) for x in v)) for v in pieces]
+    frags = [_Frag(prep, v[0], tuple(prepare_quote(x) for x in v)) for v in pieces]
     frags = [f for f in frags if any(x.layer for x in f.forms)]
     if not frags:
         return None
