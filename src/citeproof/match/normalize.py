@@ -360,6 +360,7 @@ def normalize_with_map(original: str) -> Normalized:
     si = 0
     next_slow = slow[0][0] if slow else end_sentinel
     pos = 0
+    after_run = False  # the last piece is a run's space, so a literal cannot merge into it
     p = find("  ")
     if p < 0:
         p = end_sentinel
@@ -370,6 +371,7 @@ def normalize_with_map(original: str) -> Normalized:
             a, b = slow[si]
             out.literal(s[pos:a], pos)
             _slow(s, a, b, out)
+            after_run = False
             pos = b
             si += 1
             next_slow = slow[si][0] if si < len(slow) else end_sentinel
@@ -380,16 +382,15 @@ def normalize_with_map(original: str) -> Normalized:
             continue
         e = p + 2
         if e < n and s[e] == " ":
-            m = run_end(s, p)
-            e = m.end() if m else e
+            e = run_end(s, p).end()  # type: ignore[union-attr]
         if not norm_starts:
             out.literal(s[pos:p], pos)
             out.space(p, e)
         else:
             # the literal s[pos:p] holds no space at either end: runs and slow regions
-            # absorb the spaces next to them
+            # absorb the spaces next to them; it is followed by the run's one space
             nl = out.norm_len
-            if orig_ends[-1] == pos and (
+            if not after_run and orig_ends[-1] == pos and (
                 nl - norm_starts[-1] == orig_ends[-1] - orig_starts[-1]
             ):
                 orig_ends[-1] = p
@@ -401,10 +402,10 @@ def normalize_with_map(original: str) -> Normalized:
             norm_starts.append(nl)
             orig_starts.append(p)
             orig_ends.append(e)
-            parts.append(s[pos:p])
-            parts.append(" ")
+            parts.append(s[pos : p + 1])
             out.norm_len = nl + 1
             out.last_space = out.space_piece = True
+        after_run = True
         pos = e
         p = find("  ", pos)
         if p < 0:
