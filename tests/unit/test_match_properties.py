@@ -19,9 +19,14 @@ WORDS = st.sampled_from(
 SEPARATORS = st.sampled_from([" ", " ", " ", ", ", ". ", "\n", "  ", "; "])
 
 
-def documents() -> st.SearchStrategy[str]:
-    pairs = st.lists(st.tuples(WORDS, SEPARATORS), min_size=8, max_size=60)
+def documents(words: st.SearchStrategy[str] = WORDS) -> st.SearchStrategy[str]:
+    pairs = st.lists(st.tuples(words, SEPARATORS), min_size=8, max_size=60)
     return pairs.map(lambda ps: "".join(w + s for w, s in ps))
+
+
+# Without citation markers: a fragment that ends inside a group such as "[4], [4]" is
+# ambiguous, and the marker rules have properties of their own above.
+PLAIN_WORDS = WORDS.filter(lambda w: not any(c in w for c in "[]\u00b9"))
 
 
 @st.composite
@@ -122,7 +127,7 @@ def test_one_changed_word_is_never_exact(
         assert any("zqxjv" in step.quote and step.op != "equal" for step in r.near.diff)
 
 
-@given(documents(), st.data())
+@given(documents(PLAIN_WORDS), st.data())
 @settings(deadline=None)
 def test_two_spans_joined_by_an_ellipsis_are_exact_in_order(
     text: str, data: st.DataObject

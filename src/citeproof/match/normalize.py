@@ -268,6 +268,33 @@ def _slow_regions(s: str) -> list[tuple[int, int]]:
     return spans
 
 
+_ONE_FOR_ONE: dict[str, str | None] = {}
+
+
+def _one_for_one(c: str) -> str | None:
+    """The character ``c`` becomes under t1 when that is one visible character standing
+    on its own (``’`` -> ``'``, ``é`` -> ``é``), else None."""
+    try:
+        return _ONE_FOR_ONE[c]
+    except KeyError:
+        pass
+    out: str | None
+    if c in _SIMPLE:
+        out = _SIMPLE[c] if _SIMPLE[c] != " " else None
+    elif (
+        c in IGNORABLE
+        or c in SUPERSCRIPT_DIGITS
+        or c.isspace()
+        or unicodedata.combining(c)
+        or unicodedata.normalize("NFKC", c) != c
+    ):
+        out = None
+    else:
+        out = c
+    _ONE_FOR_ONE[c] = out
+    return out
+
+
 def _joins_previous(c: str) -> bool:
     return unicodedata.combining(c) != 0
 
@@ -369,8 +396,31 @@ def normalize_with_map(original: str) -> Normalized:
             if next_slow == end_sentinel:
                 break
             a, b = slow[si]
-            out.literal(s[pos:a], pos)
-            _slow(s, a, b, out)
+            core = a + 1 if s[a] == " " else a  # the one non-space character, if so
+            simple = None
+            if b - core == 1 or (b - core == 2 and s[b - 1] == " "):
+                simple = _one_for_one(s[core])
+            if simple is not None and norm_starts and pos < a:
+                # the common case: one typographic quote, dash or accented letter in
+                # ASCII text, with at most one space on either side: a one-for-one
+                # change that extends the literal's linear piece
+                nl = out.norm_len
+                if not after_run and orig_ends[-1] == pos and (
+                    nl - norm_starts[-1] == orig_ends[-1] - orig_starts[-1]
+                ):
+                    orig_ends[-1] = b
+                else:
+                    norm_starts.append(nl)
+                    orig_starts.append(pos)
+                    orig_ends.append(b)
+                parts.append(s[pos:core])
+                parts.append(simple)
+                parts.append(s[core + 1 : b])
+                out.norm_len = nl + b - pos
+                out.last_space = out.space_piece = False
+            else:
+                out.literal(s[pos:a], pos)
+                _slow(s, a, b, out)
             after_run = False
             pos = b
             si += 1
