@@ -25,6 +25,7 @@ import bisect
 import re
 import unicodedata
 from dataclasses import dataclass
+from itertools import accumulate
 
 PROFILE = "t1"
 
@@ -366,6 +367,64 @@ def _slow(s: str, a: int, b: int, out: _Builder) -> None:
         i = j
 
 
+def _stretch(seg: str, base: int, out: _Builder) -> None:
+    """Copy ``seg`` (original offset ``base``): ASCII text, with one-for-one substitutions
+    already made, whose only irregularity is runs of spaces.
+
+    The runs are found by ``str.split`` and the map pieces built with slice assignments,
+    all in C: line breaks in verse-like text give one run every few dozen characters, and a
+    loop over them in Python would be most of the cost of preparing a text.
+    """
+    if not seg:
+        return
+    chunks = seg.split("  ")
+    if len(chunks) == 1:
+        out.literal(seg, base)
+        return
+    lens = [len(c) for c in chunks]
+    toks = [c.lstrip(" ") for c in chunks]
+    if not out.last_space:
+        toks[0] = chunks[0]  # a space before the stretch's first word is kept
+    starts = [base + x + 2 * i for i, x in enumerate(accumulate(lens, initial=0))]
+    kept = [(t, st + ln - len(t)) for t, st, ln in zip(toks, starts, lens, strict=False) if t]
+    if not kept:
+        out.space(base, base + len(seg))
+        return
+    words = [t for t, _ in kept]
+    t_starts = [st for _, st in kept]
+    t_lens = [len(t) for t in words]
+    t_ends = [st + ln for st, ln in zip(t_starts, t_lens, strict=True)]
+    nl = out.norm_len
+    if out.norm_starts and not out.last_space and t_starts[0] > base:
+        # the stretch opened with a run right after visible text: one space for it
+        out.space(base, t_starts[0])
+        nl = out.norm_len
+    elif t_starts[0] > base and out.space_piece:
+        out.orig_ends[-1] = t_starts[0]
+    n_starts = [nl + x + i for i, x in enumerate(accumulate(t_lens, initial=0))][:-1]
+    k = len(words)
+    ns: list[int] = [0] * (2 * k - 1)
+    os_: list[int] = [0] * (2 * k - 1)
+    oe: list[int] = [0] * (2 * k - 1)
+    ns[0::2] = n_starts
+    ns[1::2] = [a + ln for a, ln in zip(n_starts[:-1], t_lens[:-1], strict=True)]
+    os_[0::2] = t_starts
+    os_[1::2] = t_ends[:-1]
+    oe[0::2] = t_ends
+    oe[1::2] = t_starts[1:]
+    out.norm_starts.extend(ns)
+    out.orig_starts.extend(os_)
+    out.orig_ends.extend(oe)
+    out.parts.append(" ".join(words))
+    out.norm_len = nl + sum(t_lens) + k - 1
+    last_end = t_ends[-1]
+    if last_end < base + len(seg):
+        out.space(last_end, base + len(seg))  # the stretch closed with a run
+    else:
+        out.last_space = words[-1].endswith(" ")
+        out.space_piece = False
+
+
 def normalize_with_map(original: str) -> Normalized:
     """Normalise ``original`` under t1 and keep the map back to it."""
     s = original
@@ -373,95 +432,26 @@ def normalize_with_map(original: str) -> Normalized:
         if src in s:
             s = s.replace(src, dst)
     out = _Builder()
-    slow = _slow_regions(s)
-    n = len(s)
-    end_sentinel = n + 1
-    # Runs of spaces between ASCII stretches are the common case (one per line break in
-    # verse-like text), so they are handled inline rather than through the builder.
-    parts = out.parts
-    norm_starts = out.norm_starts
-    orig_starts = out.orig_starts
-    orig_ends = out.orig_ends
-    find = s.find
-    run_end = _SPACE_RUN.match
-    si = 0
-    next_slow = slow[0][0] if slow else end_sentinel
-    pos = 0
-    after_run = False  # the last piece is a run's space, so a literal cannot merge into it
-    p = find("  ")
-    if p < 0:
-        p = end_sentinel
-    while True:
-        if next_slow <= p:
-            if next_slow == end_sentinel:
-                break
-            a, b = slow[si]
-            core = a + 1 if s[a] == " " else a  # the one non-space character, if so
-            simple = None
-            if b - core == 1 or (b - core == 2 and s[b - 1] == " "):
-                simple = _one_for_one(s[core])
-            if simple is not None and norm_starts and pos < a:
-                # the common case: one typographic quote, dash or accented letter in
-                # ASCII text, with at most one space on either side: a one-for-one
-                # change that extends the literal's linear piece
-                nl = out.norm_len
-                if not after_run and orig_ends[-1] == pos and (
-                    nl - norm_starts[-1] == orig_ends[-1] - orig_starts[-1]
-                ):
-                    orig_ends[-1] = b
-                else:
-                    norm_starts.append(nl)
-                    orig_starts.append(pos)
-                    orig_ends.append(b)
-                parts.append(s[pos:core])
-                parts.append(simple)
-                parts.append(s[core + 1 : b])
-                out.norm_len = nl + b - pos
-                out.last_space = out.space_piece = False
-            else:
-                out.literal(s[pos:a], pos)
-                _slow(s, a, b, out)
-            after_run = False
-            pos = b
-            si += 1
-            next_slow = slow[si][0] if si < len(slow) else end_sentinel
-            if p < pos:
-                p = find("  ", pos)
-                if p < 0:
-                    p = end_sentinel
-            continue
-        e = p + 2
-        if e < n and s[e] == " ":
-            e = run_end(s, p).end()  # type: ignore[union-attr]
-        if not norm_starts:
-            out.literal(s[pos:p], pos)
-            out.space(p, e)
+    pending: list[str] = []  # the current stretch, one-for-one substitutions made
+    stretch = pos = 0
+    for a, b in _slow_regions(s):
+        core = a + 1 if s[a] == " " else a  # the one non-space character, if so
+        simple = None
+        if b - core == 1 or (b - core == 2 and s[b - 1] == " "):
+            simple = _one_for_one(s[core])
+        if simple is not None:
+            # one typographic quote, dash or accented letter with at most one space on
+            # either side: it stays part of the stretch, changed in place
+            pending += (s[pos:core], simple, s[core + 1 : b])
         else:
-            # the literal s[pos:p] holds no space at either end: runs and slow regions
-            # absorb the spaces next to them; it is followed by the run's one space
-            nl = out.norm_len
-            if not after_run and orig_ends[-1] == pos and (
-                nl - norm_starts[-1] == orig_ends[-1] - orig_starts[-1]
-            ):
-                orig_ends[-1] = p
-            else:
-                norm_starts.append(nl)
-                orig_starts.append(pos)
-                orig_ends.append(p)
-            nl += p - pos
-            norm_starts.append(nl)
-            orig_starts.append(p)
-            orig_ends.append(e)
-            parts.append(s[pos : p + 1])
-            out.norm_len = nl + 1
-            out.last_space = out.space_piece = True
-        after_run = True
-        pos = e
-        p = find("  ", pos)
-        if p < 0:
-            p = end_sentinel
-    if pos < n:
-        out.literal(s[pos:], pos)
+            pending.append(s[pos:a])
+            _stretch("".join(pending), stretch, out)
+            pending = []
+            _slow(s, a, b, out)
+            stretch = b
+        pos = b
+    pending.append(s[pos:])
+    _stretch("".join(pending), stretch, out)
     return out.finish(len(original))
 
 
