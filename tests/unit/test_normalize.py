@@ -127,3 +127,52 @@ def test_superscripts_are_recorded_before_nfkc_erases_them() -> None:
     n = normalize_with_map("effect\u00b9\u00b2 and 10\u00b3")
     assert n.text == "effect12 and 103"
     assert [n.text[a:b] for a, b in n.superscripts] == ["1", "2", "3"]
+
+
+@given(texts)
+@settings(max_examples=400)
+def test_a_copied_character_maps_to_itself_alone(s: str) -> None:
+    """A character that t1 copies maps back to exactly that character: a map that is right
+    only up to the word around it would make every reported offset a little wrong."""
+    n = normalize_with_map(s)
+    for i, c in enumerate(n.text):
+        a, b = n.map.start(i), n.map.end(i + 1)
+        span = s[a:b]
+        if c != " " and span.isascii() and span.strip():
+            assert span == c, (i, c, span)
+
+
+@pytest.mark.parametrize(
+    "s",
+    [
+        "effect\u00b9 the  ",  # a region that ends in a space, then a stretch ending in a run
+        "that \u201cdose\u201d  e.g. the\nthe  ",
+        "a\u00a0b  c\u2009d   e",
+    ],
+)
+def test_copied_characters_map_to_themselves_around_runs(s: str) -> None:
+    n = normalize_with_map(s)
+    for i, c in enumerate(n.text):
+        span = s[n.map.start(i) : n.map.end(i + 1)]
+        if c != " " and span.isascii() and span.strip():
+            assert span == c, (i, c, span)
+
+
+# Text made of the pieces that meet at region boundaries: words, single spaces, runs of
+# spaces, line breaks, and characters that take the per-character path or change in place.
+PIECES = st.sampled_from(
+    ["the", "x", " ", "  ", "   ", "\n", "\u00a0", "\u2009", "\u00b9", "\u201c", "\u2013",
+     "e\u0301", "\ufb01", "\u00ad", "e.g.", "\u03bc", "\u00b5"]
+)
+piece_texts = st.lists(PIECES, max_size=40).map("".join)
+
+
+@given(piece_texts)
+@settings(max_examples=600)
+def test_piece_texts_map_exactly(s: str) -> None:
+    n = normalize_with_map(s)
+    assert n.text == reference_t1(s)
+    for i, c in enumerate(n.text):
+        span = s[n.map.start(i) : n.map.end(i + 1)]
+        if c != " " and span.isascii() and span.strip():
+            assert span == c, (i, c, span)

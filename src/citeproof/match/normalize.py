@@ -273,25 +273,19 @@ _ONE_FOR_ONE: dict[str, str | None] = {}
 
 
 def _one_for_one(c: str) -> str | None:
-    """The character ``c`` becomes under t1 when that is one visible character standing
-    on its own (``’`` -> ``'``, ``é`` -> ``é``), else None."""
+    """What ``c`` becomes under t1 when that is one character, whatever its neighbours
+    (``’`` -> ``'``, ``é`` -> ``é``, no-break space -> space), else None."""
     try:
         return _ONE_FOR_ONE[c]
     except KeyError:
         pass
-    out: str | None
+    out: str | None = None
     if c in _SIMPLE:
-        out = _SIMPLE[c] if _SIMPLE[c] != " " else None
-    elif (
-        c in IGNORABLE
-        or c in SUPERSCRIPT_DIGITS
-        or c.isspace()
-        or unicodedata.combining(c)
-        or unicodedata.normalize("NFKC", c) != c
-    ):
-        out = None
-    else:
-        out = c
+        out = _SIMPLE[c]
+    elif not (c in IGNORABLE or c in SUPERSCRIPT_DIGITS or unicodedata.combining(c)):
+        norm = unicodedata.normalize("NFKC", c).translate(_TRANSLATE)
+        if len(norm) == 1 and not unicodedata.combining(norm):
+            out = " " if norm.isspace() else norm  # é stays é, µ (micro) becomes μ
     _ONE_FOR_ONE[c] = out
     return out
 
@@ -417,12 +411,11 @@ def _stretch(seg: str, base: int, out: _Builder) -> None:
     out.orig_ends.extend(oe)
     out.parts.append(" ".join(words))
     out.norm_len = nl + sum(t_lens) + k - 1
+    out.last_space = words[-1].endswith(" ")
+    out.space_piece = False
     last_end = t_ends[-1]
     if last_end < base + len(seg):
         out.space(last_end, base + len(seg))  # the stretch closed with a run
-    else:
-        out.last_space = words[-1].endswith(" ")
-        out.space_piece = False
 
 
 def normalize_with_map(original: str) -> Normalized:
@@ -439,6 +432,8 @@ def normalize_with_map(original: str) -> Normalized:
         simple = None
         if b - core == 1 or (b - core == 2 and s[b - 1] == " "):
             simple = _one_for_one(s[core])
+            if simple == " " and b - a > 1:
+                simple = None  # a space next to a space: the run needs collapsing
         if simple is not None:
             # one typographic quote, dash or accented letter with at most one space on
             # either side: it stays part of the stretch, changed in place
