@@ -12,17 +12,18 @@ Why this shape: the matcher must report offsets in the ORIGINAL text, so every n
 character carries the original span it came from (``ﬁ`` gives ``f`` and ``i``, both
 mapped to the one ligature; ``e`` + U+0301 gives ``é`` mapped to both code points).  And
 it must be fast (a 10 MB text in well under a second), so the common case never touches
-characters one at a time: same-length substitutions are done with ``str.replace`` (they
-move no offset), and only runs of repeated spaces and non-ASCII characters go through the
-per-character path.  The map is stored as pieces; a piece whose normalised and original
-lengths agree is a linear copy, any other piece maps each of its characters to the whole
-original span.
+characters one at a time: line breaks become spaces with ``str.replace`` (that moves no
+offset), runs of spaces are found with ``str.split`` and mapped with slice assignments, a
+lone typographic quote, dash, accented letter or no-break space is changed in place, and
+only what is left (ligatures, accents to compose, superscripts, spaces next to non-ASCII
+characters) goes through the per-character path.  The map is stored as pieces; a piece
+whose normalised and original lengths agree is a linear copy, any other piece maps each of
+its characters to the whole original span.
 """
 
 from __future__ import annotations
 
 import bisect
-import re
 import unicodedata
 from dataclasses import dataclass
 from itertools import accumulate
@@ -70,7 +71,6 @@ IGNORABLE = frozenset(
 # before that information is lost, as candidates for citation markers.
 SUPERSCRIPT_DIGITS = frozenset("\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079")
 
-_SPACE_RUN = re.compile(r" {2,}")
 
 
 @dataclass(frozen=True, slots=True)
