@@ -254,8 +254,11 @@ def _closest(prep: Prepared, q: QuoteForm, dehyphen: bool, good_enough: float
 
 def _near_match(hay: str, needle: str, p: Passage, span: Span) -> NearMatch:
     passage = hay[p.start : p.end]
+    similarity = round(p.similarity, 4)
+    if similarity >= 1.0 and passage != needle:
+        similarity = 0.9999  # rounding must not make a difference look like none
     return NearMatch(
-        round(p.similarity, 4), span, word_diff(needle, passage), risk_flags(needle, passage)
+        similarity, span, word_diff(needle, passage), risk_flags(needle, passage)
     )
 
 
