@@ -133,7 +133,7 @@ def test_binary_is_refused_naming_the_supported_formats(data: bytes, what: str) 
 @pytest.mark.parametrize(
     ("data", "root"),
     [
-        (b'<?xml version="1.0"?><PubmedArticleSet><PubmedArticle/></PubmedArticleSet>', "Pubmed"),
+        (b'<?xml version="1.0"?><eSummaryResult><DocSum/></eSummaryResult>', "eSummaryResult"),
         (b'<?xml version="1.0"?>\n<TEI xmlns="http://www.tei-c.org/ns/1.0"/>', "TEI"),
         (b'<!DOCTYPE eSearchResult PUBLIC "x" "y"><eSearchResult/>', "eSearchResult"),
     ],

@@ -10,18 +10,25 @@ check the wrong text without saying so.  The rule, in order:
 3. Markup at the start (after a BOM, whitespace, comments and processing instructions): an
    XML declaration or DOCTYPE or a root element.  Root/DOCTYPE ``html`` is HTML; root
    ``article`` or ``pmc-articleset`` is JATS; any other root after an XML declaration or
-   DOCTYPE is XML that citeproof does not read (refused).  A known HTML element as the
-   first tag (a fragment such as ``<p>...``) is HTML.
-4. ``<html``, ``<head``, ``<body`` or ``<!doctype html`` within the first KiB: HTML.
-5. Everything else is plain text.
+   DOCTYPE is XML that citeproof does not read (refused).  Root/DOCTYPE
+   ``PubmedArticleSet`` (an E-utilities efetch answer) is PubMed.  A known HTML element as
+   the first tag (a fragment such as ``<p>...``) is HTML.
+4. A body whose first non-space byte is ``{`` and that parses as JSON: a ClinicalTrials.gov
+   v2 study (key ``protocolSection``, or a ``studies`` list) is ``ctgov``; an openFDA answer
+   (a ``results`` list whose first entry holds label sections) is ``openfda``; any other
+   JSON is refused, naming its keys.  Text that merely starts with ``{`` and is not JSON
+   goes on to the next rules.
+5. ``<html``, ``<head``, ``<body`` or ``<!doctype html`` within the first KiB: HTML.
+6. Everything else is plain text.
 
-The name is only a tie-breaker for step 5: a ``.html``/``.htm``/``.xhtml`` file whose
+The name is only a tie-breaker for step 6: a ``.html``/``.htm``/``.xhtml`` file whose
 content starts with an unknown tag, or with text before its first tag, is parsed as HTML.
 A ``.txt`` file holding a whole HTML page is HTML, and a ``.pdf`` that is not one is not.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from citeproof.documents._decode import split_bom
@@ -32,7 +39,10 @@ from citeproof.errors import UnsupportedFormatError
 
 __all__ = ["detect_format", "parse_bytes"]
 
-SUPPORTED = "PDF, JATS XML (PMC / Europe PMC articles), HTML and plain text"
+SUPPORTED = (
+    "PDF, JATS XML (PMC / Europe PMC articles), PubMed XML (E-utilities efetch), "
+    "ClinicalTrials.gov v2 and openFDA drug label JSON, HTML and plain text"
+)
 
 _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"PK\x03\x04", "a ZIP archive (a .docx, .epub or .xlsx file is one)"),
@@ -80,6 +90,10 @@ def detect_format(data: bytes, *, name: str | None = None) -> DocFormat:
         sniff = payload
     else:
         sniff = _transcode_head(payload, codec)
+    if codec in (None, "utf-8") and payload.lstrip(b" \t\r\n")[:1] == b"{":
+        fmt = _json_format(payload)
+        if fmt is not None:
+            return fmt
     return _markup_format(sniff, name) or "text"
 
 
@@ -101,6 +115,18 @@ def parse_bytes(data: bytes, *, name: str | None = None) -> Document:
         from citeproof.documents.jats import parse_jats
 
         return parse_jats(data)
+    if fmt == "pubmed":
+        from citeproof.documents.pubmed import parse_pubmed
+
+        return parse_pubmed(data)
+    if fmt == "ctgov":
+        from citeproof.documents.ctgov import parse_ctgov
+
+        return parse_ctgov(data)
+    if fmt == "openfda":
+        from citeproof.documents.openfda import parse_openfda
+
+        return parse_openfda(data)
     if fmt == "html":
         from citeproof.documents.html import parse_html
 
@@ -144,6 +170,8 @@ def _markup_format(data: bytes, name: str | None) -> DocFormat | None:
         return "html"
     if root in ("article", "pmc-articleset") or doctype in ("article", "pmc-articleset"):
         return "jats"
+    if root == "pubmedarticleset" or doctype == "pubmedarticleset":
+        return "pubmed"
     if prolog.has_xml_decl or prolog.doctype_name is not None:
         if prolog.root is None:
             return "jats"  # no root element: let the XML parser say precisely what is wrong
@@ -156,3 +184,39 @@ def _markup_format(data: bytes, name: str | None) -> DocFormat | None:
     if name and name.lower().endswith(_HTML_NAMES) and b"<" in data[:1024]:
         return "html"
     return None
+
+
+def _json_format(payload: bytes) -> DocFormat | None:
+    """``ctgov`` or ``openfda`` for the JSON citeproof reads; None when it is not JSON.
+
+    The whole body is parsed: key order in these answers is not promised, and a sniff of the
+    first bytes would misroute an answer whose ``meta`` block comes first.
+    """
+    try:
+        value = json.loads(payload)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None  # text that happens to start with "{"
+    if isinstance(value, dict):
+        if isinstance(value.get("protocolSection"), dict) or isinstance(value.get("studies"), list):
+            return "ctgov"
+        results = value.get("results")
+        if isinstance(results, list) and results and _is_label(results[0]):
+            return "openfda"
+        keys = ", ".join(sorted(str(k) for k in value)[:8]) or "none"
+        what = f"a JSON object with keys {keys}"
+    else:
+        what = f"JSON holding a {type(value).__name__}"
+    raise UnsupportedFormatError(
+        f"The input is {what}, which citeproof does not read: the JSON it reads is a "
+        "ClinicalTrials.gov v2 study and an openFDA drug label answer; supported formats "
+        f"are {SUPPORTED}."
+    )
+
+
+def _is_label(entry: object) -> bool:
+    """An openFDA label: a dict with ``set_id`` or a section that is a list of strings."""
+    if not isinstance(entry, dict):
+        return False
+    return "set_id" in entry or any(
+        isinstance(v, list) and v and all(isinstance(x, str) for x in v) for v in entry.values()
+    )

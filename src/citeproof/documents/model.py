@@ -40,7 +40,7 @@ REGIONS: tuple[Region, ...] = (
     "other",
 )
 
-DocFormat = Literal["pdf", "jats", "html", "text"]
+DocFormat = Literal["pdf", "jats", "html", "text", "pubmed", "ctgov", "openfda"]
 
 
 @dataclass(frozen=True, slots=True)

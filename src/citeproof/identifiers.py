@@ -1,0 +1,529 @@
+"""Parse and canonicalise the identifiers a user may name a source by.  Pure: no I/O.
+
+Why this module exists: every entry point (CLI, library, MCP, batch) accepts the same forms, and
+the cache keys sources by :attr:`Identifier.key`, so two spellings of one source
+(``doi:10.1371/X``, ``https://doi.org/10.1371/x``) must become one canonical value, and text
+around an identifier (a sentence's full stop, a closing bracket, a URL's ``?utm_source=``) must
+never become part of it.
+
+Accepted forms (see :data:`ACCEPTED_FORMS`, which error messages quote):
+
+* DOI -- bare ``10.1371/journal.pone.0340378``, ``doi:10.1371/...`` / ``DOI: 10.1371/...``, or a
+  ``doi.org`` / ``dx.doi.org`` URL (http or https, percent-decoded; ``doi.org/...`` without a
+  scheme works too).  The value is ASCII-lower-cased, because DOIs are case-insensitive for ASCII
+  letters only (DOI Handbook 2.4); other letters are left alone.
+* PMCID -- ``PMC12829825``, ``pmcid:PMC12829825``; ``PMC10496602.1`` pins version 1.
+* PMID -- ``PMID 27355798``, ``PMID: 27355798``, ``pmid:27355798`` or a PubMed URL.  A bare
+  number is refused: it could be a PMID, a PMCID without its prefix or a page number, and
+  guessing would silently check the wrong paper.
+* NCT number -- ``NCT04363697`` (any case) or a ClinicalTrials.gov study URL.
+* openFDA set id -- a UUID, optionally ``setid:``-prefixed, or a DailyMed ``drugInfo.cfm?setid=``
+  URL (DailyMed and openFDA share the SPL set id).
+* Europe PMC preprint -- ``PPR1021553``, or any europepmc.org article/abstract URL (``MED``,
+  ``PMC`` and ``PPR`` sources map to PMID, PMCID and PPR).
+* Any other http(s) URL -- kind ``url``, value as given (validated, not rewritten) except that
+  trailing sentence punctuation and unbalanced closing brackets are dropped, as for DOIs.
+  ``url:https://...`` forces kind ``url`` even for a doi.org address (fetch that page, not the DOI);
+  it is also what :attr:`Identifier.key` produces for URLs, so keys round-trip.
+
+Decisions worth knowing:
+
+* A DOI is cut at the first ``?`` or ``#`` (a query or fragment that followed it), then trailing
+  sentence punctuation, quotes and *unbalanced* closing brackets are trimmed; balanced brackets
+  inside (``10.1016/s0140-6736(97)11096-0``) stay.  DOIs that genuinely end in ``.``/``:``/``;`` or
+  contain ``?``/``#`` are vanishingly rare; pass such a DOI as a doi.org URL with the character
+  percent-encoded (decoding happens after the cut, so ``%3F`` survives).
+* In running text (:func:`find_identifiers`) a DOI also ends at a comma (reference lists separate
+  DOIs with them) and at ``;`` directly followed by another ``10.NNNN/`` DOI.
+* Europe PMC/PMC/PubMed URLs map to an identifier only when the path names just the article; a
+  deeper path (``.../PMC123/pdf/x.pdf``) is a plain URL, because the caller asked for that file.
+* URLs with ``user:password@`` are refused here, early; the network layer refuses them again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from citeproof.errors import BadInputError
+
+__all__ = [
+    "ACCEPTED_FORMS",
+    "Identifier",
+    "IdentifierKind",
+    "UnknownIdentifierError",
+    "find_identifiers",
+    "looks_like_identifier",
+    "parse_identifier",
+]
+
+IdentifierKind = Literal["doi", "pmid", "pmcid", "nct", "setid", "ppr", "url"]
+
+#: Quoted in every refusal so the user sees what would have worked, with real examples.
+ACCEPTED_FORMS = """\
+Accepted sources:
+  DOI                   10.1371/journal.pone.0340378, doi:10.1371/journal.pone.0340378,
+                        https://doi.org/10.1371/journal.pone.0340378
+  PMCID                 PMC12829825 (PMC10496602.1 pins version 1)
+  PMID                  PMID 27355798, pmid:27355798, https://pubmed.ncbi.nlm.nih.gov/27355798/
+  NCT number            NCT04363697
+  openFDA set id        7c4deb97-9966-4c8e-9ba6-bb260b71e130
+  Europe PMC preprint   PPR1021553
+  web page              any http:// or https:// URL
+  local file            a path to an existing file, or - to read standard input"""
+
+
+class UnknownIdentifierError(BadInputError):
+    """The text is not any accepted identifier form (or is ambiguous, like a bare number).
+
+    A :class:`BadInputError`, so the CLI exits 2; the message ends with :data:`ACCEPTED_FORMS`.
+    """
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+        super().__init__(f"{reason}\n{ACCEPTED_FORMS}")
+
+
+@dataclass(frozen=True, slots=True)
+class Identifier:
+    """One canonical identifier.
+
+    Equality and hashing ignore :attr:`raw`, so two spellings of the same source compare equal
+    and deduplicate in sets; :attr:`key` is the stable string the cache and logs use.
+    """
+
+    kind: IdentifierKind
+    #: Canonical value: DOI lower-cased without prefix; "PMC123"; PMID digits; "NCT01234567";
+    #: lower-case UUID; "PPR123"; URL as given minus trailing context punctuation.
+    #: Build identifiers with :func:`parse_identifier`; the constructor does not canonicalise.
+    value: str
+    #: What the user or the text actually said (stripped), kept for messages.
+    raw: str = field(default="", compare=False)
+    #: PMC article version pinned by ``PMC123.2``; only ever set for kind "pmcid".
+    version: int | None = None
+
+    @property
+    def key(self) -> str:
+        """``kind:value`` (plus ``.version`` for a pinned PMCID); parses back to an equal value."""
+        suffix = f".{self.version}" if self.version is not None else ""
+        return f"{self.kind}:{self.value}{suffix}"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+# --------------------------------------------------------------------------------------------
+# Shared pieces
+
+# Registrant code: 4-9 digits (Crossref's own pattern) or an ISBN-A prefix (10.978.x / 10.979.x),
+# optionally with sub-prefixes (10.1000.10/...).
+_DOI_PREFIX = r"10\.(?:\d{4,9}|97[89]\.\d+)(?:\.\d+)*/"
+_DOI_PREFIX_RE = re.compile(_DOI_PREFIX, re.ASCII)
+
+# Quotes and sentence punctuation never end a DOI or URL; opening brackets at the end are junk.
+_TRAILING_JUNK = frozenset(".,;:!?'\"`“”‘’«»…")
+_OPENERS = frozenset("([{<")
+_CLOSER_TO_OPENER = {")": "(", "]": "[", "}": "{", ">": "<"}
+_OPENER_TO_CLOSER = {opener: closer for closer, opener in _CLOSER_TO_OPENER.items()}
+
+_QUERY_RE = re.compile(r"[?#]")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_CONTROL_RE = re.compile(r"[\x00-\x20\x7f]")
+
+_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
+def _trim_trailing(text: str) -> str:
+    """Drop trailing punctuation, quotes and closing brackets that have no opener inside.
+
+    Why count rather than always strip: ``10.1016/s0140-6736(97)11096-0`` ends in a digit but
+    ``10.1002/abc(1)`` ends in a bracket that belongs to it; only an unmatched one is context.
+    """
+    # Counts are taken once and updated as characters go, so a hostile run of ")))..." costs
+    # linear time, not quadratic.
+    balance = {
+        closer: text.count(closer) - text.count(opener)
+        for closer, opener in _CLOSER_TO_OPENER.items()
+    }
+    end = len(text)
+    while end:
+        last = text[end - 1]
+        if last in _TRAILING_JUNK or last in _OPENERS:
+            if last in _OPENER_TO_CLOSER:
+                balance[_OPENER_TO_CLOSER[last]] += 1
+            end -= 1
+            continue
+        if last in balance and balance[last] > 0:
+            balance[last] -= 1
+            end -= 1
+            continue
+        break
+    return text[:end]
+
+
+def _cut_query(text: str) -> str:
+    """Cut at the first ``?`` or ``#``: a URL query or fragment is never part of a DOI."""
+    return _QUERY_RE.split(text, maxsplit=1)[0]
+
+
+def _canonical_doi(body: str, *, from_url: bool) -> str | None:
+    """Canonical DOI from the text after any ``doi:``/URL prefix, or None if it is not one.
+
+    Order matters: cut the query, trim context, *then* percent-decode (URLs only), so an
+    encoded ``%29`` or ``%3F`` that really is part of the DOI survives.  Bare DOIs are not
+    decoded: a literal ``%`` in a DOI is legal, and decoding would break idempotence.
+    """
+    body = _trim_trailing(_cut_query(body))
+    if from_url:
+        body = unquote(body)
+    prefix = _DOI_PREFIX_RE.match(body)
+    if prefix is None or _CONTROL_RE.search(body) or '"' in body:
+        return None
+    if prefix.end() >= len(body):
+        return None  # "10.1234/" with no suffix
+    return body.translate(_ASCII_LOWER)
+
+
+def _positive_int(digits: str) -> str | None:
+    """Digits without leading zeros, or None for zero (no PMID/PMCID is 0)."""
+    stripped = digits.lstrip("0")
+    return stripped or None
+
+
+# --------------------------------------------------------------------------------------------
+# Whole-string parsing
+
+_PMID_RE = re.compile(r"pmid\s*:?\s*(\d{1,10})", re.IGNORECASE | re.ASCII)
+_PMCID_RE = re.compile(
+    r"(?:pmcid\s*:?\s*)?pmc(\d{1,10})(?:\.(\d{1,4}))?|pmcid\s*:?\s*(\d{1,10})(?:\.(\d{1,4}))?",
+    re.IGNORECASE | re.ASCII,
+)
+_NCT_RE = re.compile(r"(?:nct\s*:\s*)?(nct\d{8})", re.IGNORECASE | re.ASCII)
+_PPR_RE = re.compile(r"(?:ppr\s*:\s*)?ppr(\d{1,10})", re.IGNORECASE | re.ASCII)
+_SETID_RE = re.compile(r"(?:set[_ ]?id\s*:?\s*)?(" + _UUID + ")", re.IGNORECASE | re.ASCII)
+_DOI_LABEL_RE = re.compile(r"doi\s*:?\s*(?=10\.)", re.IGNORECASE | re.ASCII)
+_DOI_WORD_RE = re.compile(r"doi\s*:", re.IGNORECASE | re.ASCII)
+_SCHEMELESS_DOI_ORG_RE = re.compile(r"(?:(?:dx|www)\.)?doi\.org/", re.IGNORECASE | re.ASCII)
+_URL_LABEL_RE = re.compile(r"url:(?=https?://)", re.IGNORECASE | re.ASCII)
+_HTTP_RE = re.compile(r"https?://", re.IGNORECASE | re.ASCII)
+_BARE_NUMBER_RE = re.compile(r"\d+", re.ASCII)
+# A string that starts like an identifier, even if malformed: worth a specific refusal.
+_PREFIX_HINT_RE = re.compile(
+    r"(?:doi|pmid|pmcid|setid|set_id|nct|ppr|url)\s*:|pmid\s|https?://|(?:dx\.)?doi\.org/"
+    r"|10\.\d+/|pmc\d|nct\d|ppr\d",
+    re.IGNORECASE | re.ASCII,
+)
+
+_LEADING_JUNK = frozenset("([{<\"'`“‘«")
+
+
+def _unwrap(text: str) -> str:
+    """Strip whitespace and leading brackets/quotes (``<https://...>``, ``(doi:...)``).
+
+    No identifier starts with one, so they are always context; the matching closers, if any,
+    go with the trailing trim, which keeps brackets balanced *inside* the identifier.
+    """
+    text = text.strip()
+    while text and text[0] in _LEADING_JUNK:
+        text = text[1:].lstrip()
+    return text
+
+
+def parse_identifier(text: str) -> Identifier:
+    """Parse one identifier given on its own (a CLI argument, an API field).
+
+    The whole string must be one identifier; trailing sentence punctuation and unbalanced
+    closing brackets are forgiven.  Deciding whether the string is a file path is the caller's
+    job (it needs I/O); see :func:`looks_like_identifier`.
+
+    Raises:
+        UnknownIdentifierError: a bare number (ambiguous), a malformed or unrecognised form.
+    """
+    raw = text.strip()
+    candidate = _unwrap(raw)
+    if not candidate:
+        raise UnknownIdentifierError(text, "No identifier was given.")
+
+    if _URL_LABEL_RE.match(candidate):
+        url = _trim_trailing(candidate[len("url:") :])
+        _validate_url(url, raw)
+        return Identifier("url", url, raw)
+
+    if _HTTP_RE.match(candidate):
+        return _parse_url(candidate, raw)
+
+    if _SCHEMELESS_DOI_ORG_RE.match(candidate):
+        return _parse_url("https://" + candidate, raw)
+
+    label = _DOI_LABEL_RE.match(candidate)
+    if label is not None or _DOI_PREFIX_RE.match(candidate):
+        body = candidate[label.end() :] if label is not None else candidate
+        doi = _canonical_doi(body, from_url=False)
+        if doi is None or any(ch.isspace() for ch in doi):
+            raise UnknownIdentifierError(text, f"{raw!r} is not a valid DOI.")
+        return Identifier("doi", doi, raw)
+
+    if _DOI_WORD_RE.match(candidate):
+        raise UnknownIdentifierError(
+            text, f"{raw!r} is not a valid DOI (a DOI starts 10.NNNN/, e.g. 10.1371/x)."
+        )
+    short = _trim_trailing(candidate)
+    found = _parse_short(short, raw)
+    if found is not None:
+        return found
+
+    if _BARE_NUMBER_RE.fullmatch(short):
+        number = short
+        raise UnknownIdentifierError(
+            text,
+            f"{number!r} is a bare number, which is ambiguous (a PMID? a PMCID without its "
+            f"prefix?). Write PMID {number} or pmid:{number} for a PubMed record, or "
+            f"PMC{number} for a PubMed Central article.",
+        )
+    raise UnknownIdentifierError(text, f"{raw!r} is not an identifier citeproof recognises.")
+
+
+def _parse_short(short: str, raw: str) -> Identifier | None:
+    """PMID, PMCID, NCT, PPR or set id written out in full (no URL); None if none of them."""
+    if m := _PMID_RE.fullmatch(short):
+        pmid = _positive_int(m.group(1))
+        if pmid is None:
+            raise UnknownIdentifierError(raw, f"{raw!r} is not a valid PMID (PMIDs start at 1).")
+        return Identifier("pmid", pmid, raw)
+    if m := _PMCID_RE.fullmatch(short):
+        digits = m.group(1) if m.group(1) is not None else m.group(3)
+        version = m.group(2) if m.group(1) is not None else m.group(4)
+        return _pmcid(digits, version, raw)
+    if m := _NCT_RE.fullmatch(short):
+        return Identifier("nct", m.group(1).upper(), raw)
+    if m := _PPR_RE.fullmatch(short):
+        return Identifier("ppr", "PPR" + m.group(1), raw)
+    if m := _SETID_RE.fullmatch(short):
+        return Identifier("setid", m.group(1).lower(), raw)
+    return None
+
+
+def _pmcid(digits: str, version: str | None, raw: str) -> Identifier:
+    number = _positive_int(digits)
+    if number is None:
+        raise UnknownIdentifierError(raw, f"{raw!r} is not a valid PMCID (PMCIDs start at 1).")
+    pinned: int | None = None
+    if version is not None:
+        pinned = int(version)
+        if pinned < 1:
+            raise UnknownIdentifierError(
+                raw, f"{raw!r} pins version {version}, but PMC versions start at 1."
+            )
+    return Identifier("pmcid", "PMC" + number, raw, pinned)
+
+
+def _validate_url(url: str, raw: str) -> None:
+    """Refuse what can never be fetched: no host, whitespace/control chars, credentials."""
+    if _CONTROL_RE.search(url) or any(ch.isspace() for ch in url):
+        raise UnknownIdentifierError(raw, f"{raw!r} is not a valid URL (it contains spaces).")
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises ValueError for a malformed port
+    except ValueError as exc:
+        raise UnknownIdentifierError(raw, f"{raw!r} is not a valid URL ({exc}).") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise UnknownIdentifierError(raw, f"{raw!r} is not a valid http(s) URL (no host).")
+    if parts.username is not None or parts.password is not None:
+        raise UnknownIdentifierError(
+            raw, f"{raw!r} contains a user name or password; remove them from the URL."
+        )
+
+
+_PUBMED_PATH = re.compile(r"/(\d{1,10})/?", re.ASCII)
+_NCBI_PUBMED_PATH = re.compile(r"/pubmed/(\d{1,10})/?", re.IGNORECASE | re.ASCII)
+_NCBI_PMC_PATH = re.compile(r"/pmc/articles/pmc(\d{1,10})(?:\.(\d{1,4}))?/?", re.I | re.ASCII)
+_PMC_PATH = re.compile(r"/articles/pmc(\d{1,10})(?:\.(\d{1,4}))?/?", re.IGNORECASE | re.ASCII)
+_CTGOV_PATH = re.compile(r"/(?:study|ct2/show)/(nct\d{8})/?", re.IGNORECASE | re.ASCII)
+_EPMC_PATH = re.compile(
+    r"/(?:article|abstract)/(med|pmc|ppr)/([a-z]*\d{1,10})/?|/articles/(pmc\d{1,10})/?",
+    re.IGNORECASE | re.ASCII,
+)
+_DAILYMED_PATH = re.compile(r"/dailymed/druginfo\.cfm", re.IGNORECASE | re.ASCII)
+_UUID_RE = re.compile(_UUID, re.IGNORECASE | re.ASCII)
+
+
+def _parse_url(url: str, raw: str) -> Identifier:
+    """Map a URL that names a known record to its identifier; anything else is kind "url".
+
+    Trailing punctuation and unbalanced closing brackets are trimmed first (a URL quoted in
+    prose may end in ``).``), exactly as in running text; the rest, query included, is kept.
+    """
+    trimmed = _trim_trailing(url)
+    _validate_url(trimmed, raw)
+    parts = urlsplit(trimmed)
+    host = (parts.hostname or "").lower()
+    if host.startswith("www."):
+        host = host[len("www.") :]
+    path = parts.path
+    found = _identifier_from_known_url(host, path, parts.query, raw)
+    if found is not None:
+        return found
+    return Identifier("url", trimmed, raw)
+
+
+def _identifier_from_known_url(host: str, path: str, query: str, raw: str) -> Identifier | None:
+    if host in ("doi.org", "dx.doi.org"):
+        doi = _canonical_doi(path.lstrip("/"), from_url=True)
+        return Identifier("doi", doi, raw) if doi is not None else None
+    if host == "pubmed.ncbi.nlm.nih.gov" and (m := _PUBMED_PATH.fullmatch(path)):
+        return _pmid(m.group(1), raw)
+    if host == "ncbi.nlm.nih.gov":
+        if m := _NCBI_PUBMED_PATH.fullmatch(path):
+            return _pmid(m.group(1), raw)
+        if m := _NCBI_PMC_PATH.fullmatch(path):
+            return _pmcid(m.group(1), m.group(2), raw)
+    if host == "pmc.ncbi.nlm.nih.gov" and (m := _PMC_PATH.fullmatch(path)):
+        return _pmcid(m.group(1), m.group(2), raw)
+    if host == "clinicaltrials.gov" and (m := _CTGOV_PATH.fullmatch(path)):
+        return Identifier("nct", m.group(1).upper(), raw)
+    if host == "europepmc.org" and (m := _EPMC_PATH.fullmatch(path)):
+        return _from_europepmc(m, raw)
+    if host == "dailymed.nlm.nih.gov" and _DAILYMED_PATH.fullmatch(path):
+        setids = parse_qs(query).get("setid", [])
+        if len(setids) == 1 and _UUID_RE.fullmatch(setids[0]):
+            return Identifier("setid", setids[0].lower(), raw)
+    return None
+
+
+def _pmid(digits: str, raw: str) -> Identifier | None:
+    number = _positive_int(digits)
+    return Identifier("pmid", number, raw) if number is not None else None
+
+
+def _from_europepmc(m: re.Match[str], raw: str) -> Identifier | None:
+    """Europe PMC's ``/article/{SRC}/{id}``: MED is a PMID, PMC a PMCID, PPR a preprint."""
+    if m.group(3) is not None:
+        return _pmcid(m.group(3)[3:], None, raw)
+    source, ident = m.group(1).upper(), m.group(2).upper()
+    if source == "MED" and ident.isdigit():
+        return _pmid(ident, raw)
+    if source == "PMC":
+        digits = ident[3:] if ident.startswith("PMC") else ident
+        return _pmcid(digits, None, raw) if digits.isdigit() else None
+    if source == "PPR" and ident.startswith("PPR") and ident[3:].isdigit():
+        return Identifier("ppr", ident, raw)
+    return None
+
+
+def looks_like_identifier(text: str) -> bool:
+    """Whether *text* is meant as an identifier rather than a quote-bearing text or a path.
+
+    True when it parses, and also when it is a bare number or starts like an identifier
+    (``doi:``, ``PMC1``, ``https://``...) but is malformed: routing those to
+    :func:`parse_identifier` gives a specific refusal instead of "file not found".  Multi-line
+    text and prose are never identifiers.  Call this only after ruling out an existing file.
+    """
+    stripped = text.strip()
+    if not stripped or "\n" in stripped or "\r" in stripped:
+        return False
+    try:
+        parse_identifier(stripped)
+    except UnknownIdentifierError:
+        pass
+    else:
+        return True
+    candidate = _trim_trailing(_unwrap(stripped))
+    if _BARE_NUMBER_RE.fullmatch(candidate):
+        return True
+    return " " not in candidate and _PREFIX_HINT_RE.match(candidate) is not None
+
+
+# --------------------------------------------------------------------------------------------
+# Running text
+
+# http(s) URLs, and doi.org addresses written without a scheme ("doi.org/10.1/x").
+_TEXT_URL_RE = re.compile(
+    r"(?:https?://|(?<![\w.\-/])(?:(?:dx|www)\.)?doi\.org/)[^\s\"<>“”‘’«»]+", re.IGNORECASE
+)
+_TEXT_DOI_RE = re.compile(r"(?<![\w.\-%/])" + _DOI_PREFIX + r"[^\s\"“”‘’«»]+", re.IGNORECASE)
+_NEXT_DOI_RE = re.compile(r"[,;](?=\s*" + _DOI_PREFIX + ")|,", re.ASCII)
+_TEXT_OTHER_RE = re.compile(
+    r"\b(?:"
+    r"pmid\s*:?\s*(?P<pmid>\d{1,10})"
+    r"|(?:pmcid\s*:?\s*)?pmc(?P<pmc>\d{1,10})(?:\.(?P<pmcv>\d{1,4}))?"
+    r"|(?P<nct>nct\d{8})"
+    r"|ppr(?P<ppr>\d{1,10})"
+    r"|(?P<uuid>" + _UUID + r")"
+    r")\b",
+    re.IGNORECASE | re.ASCII,
+)
+
+
+def find_identifiers(text: str) -> list[Identifier]:
+    """Every identifier in running text (a reference list, a manuscript), in order of first
+    appearance, each canonical form once.
+
+    PMIDs are found only when labelled (``PMID: 123``) or in a PubMed URL: a bare number in
+    prose is a year, a page or a dose.  A DOI inside a publisher URL is reported as that URL
+    (what the author cited), not as a DOI.  Malformed candidates are skipped, never raised.
+    """
+    found: list[tuple[int, Identifier]] = []
+    masked = list(text)
+
+    def mask(start: int, end: int) -> None:
+        masked[start:end] = " " * (end - start)
+
+    for m in _TEXT_URL_RE.finditer(text):
+        url = _trim_trailing(m.group(0))
+        absolute = url if _HTTP_RE.match(url) else "https://" + url
+        try:
+            ident = _parse_url(absolute, url)
+        except UnknownIdentifierError:
+            continue
+        found.append((m.start(), ident))
+        mask(m.start(), m.start() + len(url))
+
+    work = "".join(masked)
+    pos = 0
+    while (dm := _TEXT_DOI_RE.search(work, pos)) is not None:
+        candidate = dm.group(0)
+        end = dm.end()
+        cut = _NEXT_DOI_RE.search(candidate)
+        if cut is not None:
+            candidate = candidate[: cut.start()]
+            end = dm.start() + cut.end()
+        doi = _canonical_doi(candidate, from_url=False)
+        if doi is not None:
+            found.append((dm.start(), Identifier("doi", doi, candidate)))
+            mask(dm.start(), end)
+        pos = end
+    work = "".join(masked)
+
+    for m in _TEXT_OTHER_RE.finditer(work):
+        other = _from_text_match(m)
+        if other is not None:
+            found.append((m.start(), other))
+
+    found.sort(key=lambda item: item[0])  # stable: a URL and what it names never share a start
+    seen: set[str] = set()
+    result: list[Identifier] = []
+    for _, ident in found:
+        if ident.key not in seen:
+            seen.add(ident.key)
+            result.append(ident)
+    return result
+
+
+def _from_text_match(m: re.Match[str]) -> Identifier | None:
+    """The identifier one :data:`_TEXT_OTHER_RE` match names; None when it is invalid."""
+    raw = m.group(0)
+    if m.group("pmid") is not None:
+        return _pmid(m.group("pmid"), raw)
+    if m.group("pmc") is not None:
+        try:
+            return _pmcid(m.group("pmc"), m.group("pmcv"), raw)
+        except UnknownIdentifierError:
+            return None
+    if m.group("nct") is not None:
+        return Identifier("nct", m.group("nct").upper(), raw)
+    if m.group("ppr") is not None:
+        return Identifier("ppr", "PPR" + m.group("ppr"), raw)
+    return Identifier("setid", m.group("uuid").lower(), raw)

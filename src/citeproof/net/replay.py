@@ -1,0 +1,150 @@
+"""An httpx2 transport that answers only from recordings and refuses everything else.
+
+Tests hand sources a client built on :class:`ReplayTransport`, so a source is exercised against
+real recorded answers without touching the network. Any request that was not recorded raises
+:class:`UnrecordedRequestError` — loudly, and deliberately *not* an ``httpx2.TransportError``:
+sources turn transport errors into an UNAVAILABLE verdict, which would let a test pass while
+the code asked for something nobody recorded. Refused requests are also kept in
+:attr:`ReplayTransport.refused`, so a test can assert none happened even when some layer
+swallows the exception.
+
+Recorded bodies are the decoded bytes, so ``content-encoding``, ``transfer-encoding`` and
+``content-length`` are not replayed (httpx2 sets the length of the body it is given).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+import httpx2
+
+from citeproof.net.recordings import (
+    Recording,
+    RecordingError,
+    RequestKey,
+    load_folder,
+    request_key,
+)
+
+__all__ = ["ReplayTransport", "UnrecordedRequestError"]
+
+#: Headers describing the wire encoding of the original answer, not the stored body.
+_WIRE_HEADERS: frozenset[str] = frozenset(
+    {"content-encoding", "transfer-encoding", "content-length"}
+)
+
+
+class UnrecordedRequestError(RecordingError):
+    """A request reached the replay transport that no recording answers."""
+
+    def __init__(self, key: RequestKey, nearest: list[str]) -> None:
+        self.key = key
+        self.nearest = nearest
+        hint = (
+            "; nearest recorded: " + " | ".join(nearest)
+            if nearest
+            else "; no recording is close to it"
+        )
+        super().__init__(
+            f"Request {key} was not recorded{hint}. Record it, or fix the request the code builds."
+        )
+
+
+class ReplayTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
+    """Serve recorded responses to a sync or async httpx2 client; refuse anything else.
+
+    ``contact`` and ``secrets`` are the replaying side's contact address and API keys: request
+    parameters carrying them are ignored when matching, like the ``email``/``mailto``/``tool``/
+    ``api_key`` parameters always are. Every body is verified against its sha256 when the
+    transport is built, and two recordings of the same request with different bodies are
+    refused as ambiguous.
+    """
+
+    def __init__(
+        self,
+        recordings: Iterable[Recording],
+        *,
+        contact: str | None = None,
+        secrets: Iterable[str] = (),
+    ) -> None:
+        self._contact = contact
+        self._secrets = tuple(s for s in secrets if s)
+        self._by_key: dict[RequestKey, Recording] = {}
+        for recording in recordings:
+            recording.verify()
+            key = recording.key(contact=contact, secrets=self._secrets)
+            existing = self._by_key.get(key)
+            if existing is not None and existing.body_sha256 != recording.body_sha256:
+                raise RecordingError(
+                    f"Recordings {existing.name} and {recording.name} answer the same request "
+                    f"{key} with different bodies; keep one of them."
+                )
+            self._by_key.setdefault(key, recording)
+        #: How many times each recording (by name) was served.
+        self.used: Counter[str] = Counter()
+        #: Every request that was refused, in order.
+        self.refused: list[RequestKey] = []
+
+    @classmethod
+    def from_folder(
+        cls,
+        folder: Path,
+        *,
+        contact: str | None = None,
+        secrets: Iterable[str] = (),
+        skip_incomplete: bool = False,
+    ) -> ReplayTransport:
+        """Build a transport from every recording in ``folder`` (see ``load_folder``)."""
+        return cls(
+            load_folder(folder, skip_incomplete=skip_incomplete),
+            contact=contact,
+            secrets=secrets,
+        )
+
+    @property
+    def recordings(self) -> list[Recording]:
+        """The recordings this transport can serve, one per distinct request."""
+        return list(self._by_key.values())
+
+    def unused(self) -> list[Recording]:
+        """Recordings never served: a test can use this to spot fixtures that are dead weight."""
+        return [r for r in self._by_key.values() if self.used[r.name] == 0]
+
+    def lookup(self, method: str, url: str) -> Recording:
+        """The recording for ``method url``, or :class:`UnrecordedRequestError`."""
+        key = request_key(method, url, contact=self._contact, secrets=self._secrets)
+        recording = self._by_key.get(key)
+        if recording is None:
+            self.refused.append(key)
+            raise UnrecordedRequestError(key, self._nearest(key))
+        self.used[recording.name] += 1
+        return recording
+
+    def _nearest(self, key: RequestKey, limit: int = 3) -> list[str]:
+        """Recorded keys that look most like ``key``, so the error shows what differs."""
+        candidates = [str(k) for k in self._by_key if k.host == key.host] or [
+            str(k) for k in self._by_key
+        ]
+        return difflib.get_close_matches(str(key), candidates, n=limit, cutoff=0.0)
+
+    def _respond(self, request: httpx2.Request) -> httpx2.Response:
+        recording = self.lookup(request.method, str(request.url))
+        headers = [
+            (name, value)
+            for name, value in recording.headers.items()
+            if name.lower() not in _WIRE_HEADERS
+        ]
+        return httpx2.Response(
+            recording.status, headers=headers, content=recording.body, request=request
+        )
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Answer a sync client's request from the recordings."""
+        return self._respond(request)
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Answer an async client's request from the recordings."""
+        return self._respond(request)

@@ -1,0 +1,1 @@
+"""Persistent state between runs: where it lives on disk, and the content-addressed cache."""

@@ -1,0 +1,817 @@
+"""The source cache: fetched bytes kept by content hash, and pins from source keys to them.
+
+Why it exists: a citation check is only reproducible if the same bytes are checked again.
+A *pin* records which bytes (by sha256) a source key such as ``pmcid:PMC123`` resolved to,
+which version, when, from which URL and via which service.  ``--offline`` answers from pins
+alone; ``--refresh`` fetches again and :meth:`Cache.pin` says whether the bytes changed.
+An export file carries pins and their bytes to another machine so a colleague gets the same
+answer.
+
+Decisions:
+
+* **Blobs live inside SQLite**, not as files beside it.  Sources are journal articles
+  (typically tens of kB to a few MB; the fetch layer caps body sizes), and SQLite reads
+  and writes blobs of that size about as fast as the filesystem (see "35% Faster Than The
+  Filesystem" on sqlite.org) while keeping pin and blob in one atomic transaction, one file
+  to back up, and no orphan files after a crash.  This stays comfortable up to roughly
+  100 MB per blob; past that, file-backed blobs would be the better design.
+* **Every read verifies the hash.**  A blob whose bytes no longer hash to its key raises
+  :class:`CacheCorruptError` instead of silently checking a quote against damaged text.
+  Storing the same bytes again (a ``--refresh``) repairs a damaged row.
+* **WAL mode and a busy timeout**, so a reader (e.g. ``citeproof cache ls``) never blocks a
+  running check and two processes writing at once wait instead of failing.  Writes use
+  ``BEGIN IMMEDIATE`` so a writer takes the lock up front rather than failing on upgrade.
+* **One connection per Cache, guarded by a lock** (``check_same_thread=False``), so it can
+  be shared by asyncio code that pushes blocking calls to worker threads.
+* **No clock inside.**  ``retrieved_at`` is passed in by the service (ISO 8601 with a time
+  zone) and stored normalised to UTC, so tests are deterministic and the evidence log and
+  the cache agree on the time.
+* **No secrets stored.**  URLs go through :func:`strip_secret_params` (contact address and
+  API-key parameters, and any ``user:password@``) before they are written, including URL
+  strings inside ``meta`` and URLs arriving in an imported file.
+* **The export file is a zip** holding ``manifest.json`` (format, pins, blob list with
+  sizes) and ``blobs/<sha256>``.  A zip rather than a copy of the SQLite file because it can
+  be inspected with ordinary tools and because opening an untrusted SQLite file is riskier
+  than reading a manifest and hashing members.  Import is all-or-nothing: every member is
+  size-bounded and hash-verified and the manifest fully validated *before* anything is
+  written; a pin that would replace different bytes is reported as a conflict and kept
+  unless the caller explicitly asks to replace it.
+* **Schema versioned with ``PRAGMA user_version``.**  A file from a newer citeproof is
+  refused rather than misread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import tempfile
+import threading
+import zipfile
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
+
+from citeproof.errors import CiteproofError
+
+SCHEMA_VERSION = 1
+EXPORT_FORMAT = "citeproof-cache-export"
+EXPORT_VERSION = 1
+DEFAULT_MEDIA_TYPE = "application/octet-stream"
+BUSY_TIMEOUT_MS = 10_000
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+
+#: Query parameters that carry the user's contact address or an API key.  Compared
+#: case-insensitively after percent-decoding the parameter name.
+SECRET_QUERY_PARAMS = frozenset({"email", "mailto", "tool", "api_key", "apikey", "api-key"})
+
+_SHA256_RE = re.compile(r"[0-9a-f]{64}")
+
+_SCHEMA = """
+CREATE TABLE blobs (
+    sha256     TEXT PRIMARY KEY,
+    size       INTEGER NOT NULL,
+    media_type TEXT NOT NULL,
+    data       BLOB NOT NULL
+);
+CREATE TABLE pins (
+    key          TEXT PRIMARY KEY,
+    sha256       TEXT NOT NULL REFERENCES blobs(sha256),
+    version      TEXT,
+    retrieved_at TEXT NOT NULL,
+    url          TEXT,
+    served_by    TEXT,
+    meta         TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX pins_sha256 ON pins(sha256);
+"""
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class CacheError(CiteproofError):
+    """The cache cannot be used as asked (wrong schema version, missing entry, bad input)."""
+
+
+class CacheCorruptError(CacheError):
+    """Stored bytes no longer match their hash, or the cache file is not a usable database.
+
+    Raised instead of returning damaged bytes: a quote checked against corrupted text would
+    give a confident wrong answer.  Fetching the source again (``--refresh``) repairs it.
+    """
+
+
+class CacheMissError(CacheError):
+    """A blob or pin that was asked for is not in the cache."""
+
+
+class CacheImportError(CacheError):
+    """An export file was refused: malformed, truncated or tampered with.  Nothing was imported."""
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """Which bytes a source key resolved to, and where and when they came from."""
+
+    key: str
+    sha256: str
+    size: int
+    media_type: str
+    version: str | None
+    retrieved_at: str
+    url: str | None
+    served_by: str | None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PinResult:
+    """What :meth:`Cache.pin` did.
+
+    ``changed`` is true only when the key was pinned before *and* to different bytes, which
+    is what ``--refresh`` reports; a first pin has ``previous_sha256 = None`` and
+    ``changed = False``.
+    """
+
+    sha256: str
+    changed: bool
+    previous_sha256: str | None
+
+    @property
+    def is_new(self) -> bool:
+        """True when the key had no pin before."""
+        return self.previous_sha256 is None
+
+
+@dataclass(frozen=True, slots=True)
+class PruneResult:
+    """What :meth:`Cache.prune` removed."""
+
+    pins_removed: int
+    blobs_removed: int
+    bytes_freed: int
+
+
+@dataclass(frozen=True, slots=True)
+class PinConflict:
+    """An imported pin whose key is already pinned here to different bytes."""
+
+    key: str
+    existing_sha256: str
+    incoming_sha256: str
+    replaced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What :meth:`Cache.import_from` did; conflicts are listed, never resolved silently."""
+
+    blobs_added: int
+    pins_added: int
+    pins_unchanged: int
+    conflicts: tuple[PinConflict, ...]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def sha256_hex(data: bytes) -> str:
+    """The lowercase hex sha256 of ``data``: the blob's identity."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def strip_secret_params(url: str) -> str:
+    """Return ``url`` without contact-address or API-key query parameters or credentials.
+
+    The services ask for an ``email``/``mailto``/``tool`` parameter and may take an
+    ``api_key``; those identify the user and must never reach the cache, an export file or
+    the evidence log.  Other parameters are kept byte for byte, in order, so the URL still
+    identifies the same resource.  ``user:password@`` in the authority is dropped too.
+    """
+    parts = urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2] if "@" in parts.netloc else parts.netloc
+    query = parts.query
+    if query:
+        kept = [
+            segment
+            for segment in query.split("&")
+            if segment
+            and unquote_plus(segment.partition("=")[0]).strip().lower() not in SECRET_QUERY_PARAMS
+        ]
+        query = "&".join(kept)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _scrub_meta(value: Any) -> Any:
+    """Strip secrets from every URL-looking string inside a JSON value."""
+    if isinstance(value, str):
+        if value.startswith(("http://", "https://")):
+            return strip_secret_params(value)
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _scrub_meta(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrub_meta(v) for v in value]
+    return value
+
+
+def normalize_timestamp(value: str) -> str:
+    """Parse an ISO 8601 timestamp with a time zone and return it in UTC with a ``Z``.
+
+    A time zone is required: a naive time is ambiguous, and pins are compared by age.
+    """
+    try:
+        parsed = datetime.fromisoformat(value)
+    except (TypeError, ValueError) as exc:
+        raise CacheError(
+            f"retrieved_at {value!r} is not an ISO 8601 timestamp; "
+            "pass e.g. '2026-01-31T12:00:00Z'."
+        ) from exc
+    if parsed.tzinfo is None or parsed.utcoffset() is None:
+        raise CacheError(
+            f"retrieved_at {value!r} has no time zone; pass a UTC time such as "
+            "'2026-01-31T12:00:00Z'."
+        )
+    return parsed.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _parse_utc(value: str) -> datetime:
+    return datetime.fromisoformat(value).astimezone(UTC)
+
+
+def _check_sha256(value: object) -> str:
+    if not isinstance(value, str) or not _SHA256_RE.fullmatch(value):
+        raise CacheError(f"{value!r} is not a lowercase hex sha256.")
+    return value
+
+
+# --------------------------------------------------------------------------- the cache
+
+
+class Cache:
+    """A content-addressed store of fetched sources with pins from source keys to bytes.
+
+    Open it on a file path (created, with its directory, if missing) and use it as a
+    context manager, or call :meth:`close`.  All methods are safe to call from several
+    threads; they serialise on one lock around one connection.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._lock = threading.RLock()
+        try:
+            self._conn = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,  # explicit transactions only
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise CacheError(f"Cannot open the cache at {self.path}: {exc}.") from exc
+        try:
+            self._setup()
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise CacheCorruptError(
+                f"The cache at {self.path} is not a usable SQLite database ({exc}); "
+                "move it aside and citeproof will start a new one."
+            ) from exc
+        except BaseException:
+            self._conn.close()
+            raise
+
+    # -- lifecycle
+
+    def _setup(self) -> None:
+        conn = self._conn
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self.journal_mode: str = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = NORMAL")  # durable enough in WAL mode
+        with self._write():
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if version == 0:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            elif version > SCHEMA_VERSION:
+                raise CacheError(
+                    f"The cache at {self.path} was written by a newer citeproof (schema "
+                    f"{version}, this version reads {SCHEMA_VERSION}); upgrade citeproof."
+                )
+
+    def close(self) -> None:
+        """Close the connection; the WAL is checkpointed by SQLite on last close."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken up front so concurrent writers wait, not fail."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    # -- blobs
+
+    def put_blob(self, data: bytes, media_type: str = DEFAULT_MEDIA_TYPE) -> str:
+        """Store ``data`` (if not already stored) and return its sha256.
+
+        The same bytes are stored once; the first media type given for them is kept.
+        """
+        with self._write() as conn:
+            return self._put_blob(conn, bytes(data), media_type)
+
+    def _put_blob(self, conn: sqlite3.Connection, data: bytes, media_type: str) -> str:
+        digest = sha256_hex(data)
+        row = conn.execute("SELECT data FROM blobs WHERE sha256 = ?", (digest,)).fetchone()
+        if row is None:
+            conn.execute(
+                "INSERT INTO blobs (sha256, size, media_type, data) VALUES (?, ?, ?, ?)",
+                (digest, len(data), media_type, data),
+            )
+        elif sha256_hex(bytes(row[0])) != digest:
+            # A damaged copy of these bytes: the fresh copy repairs it.
+            conn.execute(
+                "UPDATE blobs SET size = ?, data = ? WHERE sha256 = ?",
+                (len(data), data, digest),
+            )
+        return digest
+
+    def get_blob(self, sha256: str) -> bytes:
+        """Return the bytes stored under ``sha256``, after checking they still hash to it."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT size, data FROM blobs WHERE sha256 = ?", (sha256,)
+            ).fetchone()
+        if row is None:
+            raise CacheMissError(f"No blob {sha256} in the cache at {self.path}.")
+        size, data = int(row[0]), row[1]
+        if not isinstance(data, bytes):
+            raise CacheCorruptError(
+                f"Blob {sha256} in the cache at {self.path} is not binary data; "
+                "fetch the source again with --refresh."
+            )
+        if len(data) != size or sha256_hex(data) != sha256:
+            raise CacheCorruptError(
+                f"Blob {sha256} in the cache at {self.path} is corrupted (its bytes no longer "
+                "match their sha256); fetch the source again with --refresh."
+            )
+        return data
+
+    def has_blob(self, sha256: str) -> bool:
+        """True if a blob is stored under ``sha256`` (its bytes are not checked)."""
+        with self._lock:
+            row = self._conn.execute("SELECT 1 FROM blobs WHERE sha256 = ?", (sha256,)).fetchone()
+        return row is not None
+
+    def verify(self) -> list[str]:
+        """Return the sha256 of every stored blob whose bytes no longer match it."""
+        bad: list[str] = []
+        with self._lock:
+            rows = self._conn.execute("SELECT sha256, size, data FROM blobs").fetchall()
+        for digest, size, data in rows:
+            if not isinstance(data, bytes) or len(data) != size or sha256_hex(data) != digest:
+                bad.append(str(digest))
+        return sorted(bad)
+
+    # -- pins
+
+    def pin(
+        self,
+        key: str,
+        data: bytes,
+        *,
+        retrieved_at: str,
+        version: str | None = None,
+        url: str | None = None,
+        served_by: str | None = None,
+        media_type: str = DEFAULT_MEDIA_TYPE,
+        meta: Mapping[str, Any] | None = None,
+    ) -> PinResult:
+        """Store ``data`` and point ``key`` at it, replacing any earlier pin for ``key``.
+
+        ``retrieved_at`` is passed in (the cache has no clock) and must carry a time zone.
+        The URL (and URL strings in ``meta``) are stored without contact/API-key parameters.
+        The returned :class:`PinResult` says whether the bytes differ from the previous pin;
+        the previous blob stays until :meth:`prune` finds it unreferenced.
+        """
+        if not key:
+            raise CacheError("A pin needs a non-empty source key.")
+        when = normalize_timestamp(retrieved_at)
+        clean_url = strip_secret_params(url) if url is not None else None
+        meta_json = self._meta_json(meta)
+        with self._write() as conn:
+            previous = conn.execute("SELECT sha256 FROM pins WHERE key = ?", (key,)).fetchone()
+            digest = self._put_blob(conn, bytes(data), media_type)
+            conn.execute(
+                "INSERT OR REPLACE INTO pins "
+                "(key, sha256, version, retrieved_at, url, served_by, meta) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (key, digest, version, when, clean_url, served_by, meta_json),
+            )
+        previous_sha = None if previous is None else str(previous[0])
+        return PinResult(
+            sha256=digest,
+            changed=previous_sha is not None and previous_sha != digest,
+            previous_sha256=previous_sha,
+        )
+
+    @staticmethod
+    def _meta_json(meta: Mapping[str, Any] | None) -> str:
+        try:
+            return json.dumps(
+                _scrub_meta(dict(meta or {})),
+                sort_keys=True,
+                ensure_ascii=False,
+                allow_nan=False,
+                separators=(",", ":"),
+            )
+        except (TypeError, ValueError) as exc:
+            raise CacheError(f"Pin metadata must be plain JSON: {exc}.") from exc
+
+    _PIN_SELECT = (
+        "SELECT p.key, p.sha256, b.size, b.media_type, p.version, p.retrieved_at, p.url, "
+        "p.served_by, p.meta FROM pins p JOIN blobs b ON b.sha256 = p.sha256"
+    )
+
+    @staticmethod
+    def _row_to_pin(row: tuple[Any, ...]) -> Pin:
+        try:
+            meta = json.loads(row[8]) if row[8] else {}
+        except json.JSONDecodeError:
+            meta = {}
+        return Pin(
+            key=row[0],
+            sha256=row[1],
+            size=int(row[2]),
+            media_type=row[3],
+            version=row[4],
+            retrieved_at=row[5],
+            url=row[6],
+            served_by=row[7],
+            meta=meta if isinstance(meta, dict) else {},
+        )
+
+    def lookup(self, key: str) -> Pin | None:
+        """The pin for ``key``, or None if the source was never pinned."""
+        with self._lock:
+            row = self._conn.execute(self._PIN_SELECT + " WHERE p.key = ?", (key,)).fetchone()
+        return None if row is None else self._row_to_pin(row)
+
+    def read(self, key: str) -> tuple[Pin, bytes]:
+        """The pin for ``key`` and its verified bytes; :class:`CacheMissError` if not pinned.
+
+        This is what ``--offline`` uses: it never fetches, and says so when it cannot answer.
+        """
+        pin = self.lookup(key)
+        if pin is None:
+            raise CacheMissError(
+                f"{key} is not in the cache at {self.path}, and --offline does not fetch; "
+                "run once without --offline (or import a colleague's cache export)."
+            )
+        return pin, self.get_blob(pin.sha256)
+
+    def list_pins(self, prefix: str | None = None) -> list[Pin]:
+        """All pins, ordered by key; only keys starting with ``prefix`` if given."""
+        with self._lock:
+            if prefix:
+                rows = self._conn.execute(
+                    self._PIN_SELECT + " WHERE substr(p.key, 1, length(?)) = ? ORDER BY p.key",
+                    (prefix, prefix),
+                ).fetchall()
+            else:
+                rows = self._conn.execute(self._PIN_SELECT + " ORDER BY p.key").fetchall()
+        return [self._row_to_pin(row) for row in rows]
+
+    def remove(self, key: str) -> bool:
+        """Drop the pin for ``key``; True if there was one.  Blobs go at the next prune."""
+        with self._write() as conn:
+            cursor = conn.execute("DELETE FROM pins WHERE key = ?", (key,))
+            return cursor.rowcount > 0
+
+    def prune(
+        self,
+        *,
+        older_than: str | None = None,
+        keys: Iterable[str] | None = None,
+    ) -> PruneResult:
+        """Drop pins retrieved before ``older_than`` and/or the given ``keys``, then every
+        blob no pin refers to.
+
+        With neither argument only unreferenced blobs go (e.g. bytes replaced by a refresh).
+        Ages are compared as UTC instants in Python, not as strings, so differing precision
+        in stored timestamps cannot mis-order them.
+        """
+        cutoff = _parse_utc(normalize_timestamp(older_than)) if older_than is not None else None
+        key_set = set(keys) if keys is not None else set()
+        with self._write() as conn:
+            doomed: list[str] = list(key_set)
+            if cutoff is not None:
+                for key, when in conn.execute("SELECT key, retrieved_at FROM pins"):
+                    if _parse_utc(when) < cutoff:
+                        doomed.append(key)
+            pins_removed = 0
+            for key in set(doomed):
+                pins_removed += conn.execute("DELETE FROM pins WHERE key = ?", (key,)).rowcount
+            orphan_where = "WHERE sha256 NOT IN (SELECT sha256 FROM pins)"
+            count, size = conn.execute(
+                f"SELECT count(*), coalesce(sum(size), 0) FROM blobs {orphan_where}"
+            ).fetchone()
+            conn.execute(f"DELETE FROM blobs {orphan_where}")
+        return PruneResult(
+            pins_removed=pins_removed, blobs_removed=int(count), bytes_freed=int(size)
+        )
+
+    # -- export / import
+
+    def export_to(self, path: str | os.PathLike[str], *, keys: Iterable[str] | None = None) -> int:
+        """Write the pins (all, or just ``keys``) and their bytes to a zip file; return the
+        number of pins written.
+
+        Blobs are verified as they are read, so a corrupted cache cannot be exported.  The
+        whole export reads one snapshot (a read transaction), so a concurrent prune or
+        refresh cannot leave a pin without its bytes.  The file is written to a temporary
+        name and renamed, so a failed export leaves nothing behind.
+        """
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                pins = self._pins_for_export(keys)
+                fd, tmp_name = tempfile.mkstemp(prefix=".citeproof-export-", dir=target.parent)
+                try:
+                    with (
+                        os.fdopen(fd, "wb") as fh,
+                        zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as zf,
+                    ):
+                        zf.writestr("manifest.json", _manifest_json(pins))
+                        for digest in sorted({p.sha256 for p in pins}):
+                            zf.writestr(f"blobs/{digest}", self.get_blob(digest))
+                    os.replace(tmp_name, target)
+                except BaseException:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp_name)
+                    raise
+            finally:
+                self._conn.execute("COMMIT")
+        return len(pins)
+
+    def _pins_for_export(self, keys: Iterable[str] | None) -> list[Pin]:
+        if keys is None:
+            return self.list_pins()
+        pins: list[Pin] = []
+        for key in dict.fromkeys(keys):
+            found = self.lookup(key)
+            if found is None:
+                raise CacheMissError(f"Cannot export {key}: it is not in the cache.")
+            pins.append(found)
+        return pins
+
+    def import_from(self, path: str | os.PathLike[str], *, replace: bool = False) -> ImportReport:
+        """Read an export file, verify all of it, then add its pins and bytes.
+
+        Refuses (with :class:`CacheImportError`, importing nothing) a file that is not a
+        citeproof export, has a member that does not hash to its name, is missing a blob a
+        pin needs, or carries unexpected members.  A key already pinned here to *different*
+        bytes is a conflict: it is kept as it is, unless ``replace`` is true, and is listed
+        in the report either way.
+        """
+        blobs, pins = _read_export(Path(path))
+        blobs_added = pins_added = pins_unchanged = 0
+        conflicts: list[PinConflict] = []
+        with self._write() as conn:
+            for digest, (media_type, data) in blobs.items():
+                known = conn.execute("SELECT 1 FROM blobs WHERE sha256 = ?", (digest,)).fetchone()
+                self._put_blob(conn, data, media_type)  # also repairs a damaged local copy
+                if known is None:
+                    blobs_added += 1
+            for p in pins:
+                row = conn.execute("SELECT sha256 FROM pins WHERE key = ?", (p["key"],)).fetchone()
+                if row is not None and row[0] == p["sha256"]:
+                    pins_unchanged += 1
+                    continue
+                if row is not None:
+                    conflicts.append(
+                        PinConflict(
+                            key=p["key"],
+                            existing_sha256=str(row[0]),
+                            incoming_sha256=p["sha256"],
+                            replaced=replace,
+                        )
+                    )
+                    if not replace:
+                        continue
+                else:
+                    pins_added += 1
+                conn.execute(
+                    "INSERT OR REPLACE INTO pins "
+                    "(key, sha256, version, retrieved_at, url, served_by, meta) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        p["key"],
+                        p["sha256"],
+                        p["version"],
+                        p["retrieved_at"],
+                        p["url"],
+                        p["served_by"],
+                        p["meta"],
+                    ),
+                )
+        return ImportReport(
+            blobs_added=blobs_added,
+            pins_added=pins_added,
+            pins_unchanged=pins_unchanged,
+            conflicts=tuple(conflicts),
+        )
+
+
+# --------------------------------------------------------------------------- export reading
+
+
+def _manifest_json(pins: list[Pin]) -> str:
+    """The manifest of an export: format, blob list with sizes, and the pins."""
+    blobs = {p.sha256: p for p in pins}
+    manifest = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "blobs": [
+            {"sha256": digest, "size": p.size, "media_type": p.media_type}
+            for digest, p in sorted(blobs.items())
+        ],
+        "pins": [
+            {
+                "key": p.key,
+                "sha256": p.sha256,
+                "version": p.version,
+                "retrieved_at": p.retrieved_at,
+                "url": p.url,
+                "served_by": p.served_by,
+                "meta": p.meta,
+            }
+            for p in pins
+        ],
+    }
+    return json.dumps(manifest, sort_keys=True, ensure_ascii=False, indent=1)
+
+
+def _refuse(path: Path, why: str) -> CacheImportError:
+    return CacheImportError(f"Refusing to import {path}: {why}. Nothing was imported.")
+
+
+def _opt_str(value: object, what: str, path: Path) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise _refuse(path, f"{what} is not a string")
+
+
+def _read_export(path: Path) -> tuple[dict[str, tuple[str, bytes]], list[dict[str, Any]]]:
+    """Read and fully verify an export file; return its blobs and cleaned pin rows."""
+    try:
+        zf = zipfile.ZipFile(path)
+    except FileNotFoundError as exc:
+        raise CacheError(f"No export file at {path}.") from exc
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise _refuse(path, f"it is not a citeproof cache export ({exc})") from exc
+    with zf:
+        try:
+            return _read_export_zip(path, zf)
+        except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
+            raise _refuse(path, f"the file is damaged ({exc})") from exc
+
+
+def _read_member(zf: zipfile.ZipFile, name: str, limit: int) -> bytes:
+    """Read at most ``limit + 1`` bytes, so a lying header cannot make us inflate a bomb."""
+    with zf.open(name) as fh:
+        return fh.read(limit + 1)
+
+
+def _read_export_zip(
+    path: Path, zf: zipfile.ZipFile
+) -> tuple[dict[str, tuple[str, bytes]], list[dict[str, Any]]]:
+    names = [info.filename for info in zf.infolist()]
+    if len(names) != len(set(names)):
+        raise _refuse(path, "it contains duplicate members")
+    if "manifest.json" not in names:
+        raise _refuse(path, "it has no manifest.json, so it is not a citeproof cache export")
+    raw = _read_member(zf, "manifest.json", MAX_MANIFEST_BYTES)
+    if len(raw) > MAX_MANIFEST_BYTES:
+        raise _refuse(path, "its manifest is implausibly large")
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _refuse(path, f"its manifest is not valid JSON ({exc})") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != EXPORT_FORMAT:
+        raise _refuse(path, "it is not a citeproof cache export")
+    if manifest.get("version") != EXPORT_VERSION:
+        raise _refuse(
+            path,
+            f"it is export format version {manifest.get('version')!r}; "
+            f"this citeproof reads version {EXPORT_VERSION}",
+        )
+    blob_entries = manifest.get("blobs")
+    pin_entries = manifest.get("pins")
+    if not isinstance(blob_entries, list) or not isinstance(pin_entries, list):
+        raise _refuse(path, "its manifest has no blob or pin list")
+
+    expected_members = {"manifest.json"}
+    blobs: dict[str, tuple[str, bytes]] = {}
+    for entry in blob_entries:
+        if not isinstance(entry, dict):
+            raise _refuse(path, "a blob entry is not an object")
+        try:
+            digest = _check_sha256(entry.get("sha256"))
+        except CacheError as exc:
+            raise _refuse(path, f"a blob entry has a bad sha256 ({exc})") from exc
+        size = entry.get("size")
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise _refuse(path, f"blob {digest} has no valid size")
+        media_type = entry.get("media_type", DEFAULT_MEDIA_TYPE)
+        if not isinstance(media_type, str):
+            raise _refuse(path, f"blob {digest} has a bad media type")
+        member = f"blobs/{digest}"
+        if member not in names:
+            raise _refuse(path, f"blob {digest} is listed but missing")
+        if digest in blobs:
+            raise _refuse(path, f"blob {digest} is listed twice")
+        data = _read_member(zf, member, size)
+        if len(data) != size or sha256_hex(data) != digest:
+            raise _refuse(path, f"blob {digest} does not match its sha256 (tampered or damaged)")
+        blobs[digest] = (media_type, data)
+        expected_members.add(member)
+    extra = sorted(set(names) - expected_members)
+    if extra:
+        raise _refuse(path, f"it contains unexpected members ({', '.join(extra[:3])})")
+
+    pins: list[dict[str, Any]] = []
+    seen_keys: set[str] = set()
+    for entry in pin_entries:
+        if not isinstance(entry, dict):
+            raise _refuse(path, "a pin entry is not an object")
+        key = entry.get("key")
+        if not isinstance(key, str) or not key:
+            raise _refuse(path, "a pin has no key")
+        if key in seen_keys:
+            raise _refuse(path, f"pin {key} appears twice")
+        seen_keys.add(key)
+        pin_digest = entry.get("sha256")
+        if not isinstance(pin_digest, str) or pin_digest not in blobs:
+            raise _refuse(path, f"pin {key} refers to bytes the file does not contain")
+        retrieved_at = entry.get("retrieved_at")
+        if not isinstance(retrieved_at, str):
+            raise _refuse(path, f"pin {key} has no retrieved_at")
+        try:
+            when = normalize_timestamp(retrieved_at)
+        except CacheError as exc:
+            raise _refuse(path, f"pin {key}: {exc}") from exc
+        url = _opt_str(entry.get("url"), f"pin {key} url", path)
+        meta = entry.get("meta", {})
+        if not isinstance(meta, dict):
+            raise _refuse(path, f"pin {key} meta is not an object")
+        try:
+            meta_json = Cache._meta_json(meta)
+        except CacheError as exc:
+            raise _refuse(path, f"pin {key}: {exc}") from exc
+        pins.append(
+            {
+                "key": key,
+                "sha256": pin_digest,
+                "version": _opt_str(entry.get("version"), f"pin {key} version", path),
+                "retrieved_at": when,
+                "url": strip_secret_params(url) if url is not None else None,
+                "served_by": _opt_str(entry.get("served_by"), f"pin {key} served_by", path),
+                "meta": meta_json,
+            }
+        )
+    return blobs, pins
