@@ -27,10 +27,10 @@ from citeproof.net.recordings import (
     load_litcheck,
     load_tekmeria,
     request_key,
-    strip_contact_params,
     write_recording,
 )
 from citeproof.net.replay import ReplayTransport, UnrecordedRequestError
+from citeproof.redact import strip_secret_params
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 MISSING = "../shared/corpus not found: corpus tests need the shared corpus beside the repository"
@@ -109,15 +109,15 @@ def test_key_keeps_what_identifies_the_resource() -> None:
     assert base != request_key("GET", "https://x.org:8443/a?q=1")
 
 
-def test_strip_contact_params_keeps_the_rest_verbatim() -> None:
+def test_strip_secret_params_keeps_the_rest_verbatim() -> None:
     url = (
         "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esearch.fcgi?db=pubmed"
         f"&term=a%20b&tool=citeproof&email=someone%40example.org&api_key={API_KEY}&retmax=5"
     )
-    assert strip_contact_params(url) == (
+    assert strip_secret_params(url) == (
         "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esearch.fcgi?db=pubmed&term=a%20b&retmax=5"
     )
-    assert strip_contact_params("https://u:p@x.org/a?who=" + CONTACT, contact=CONTACT) == (
+    assert strip_secret_params("https://u:p@x.org/a?who=" + CONTACT, contact=CONTACT) == (
         "https://x.org/a"
     )
 

@@ -19,6 +19,7 @@ import platformdirs
 import pytest
 
 from citeproof.errors import CiteproofError
+from citeproof.redact import strip_secret_params
 from citeproof.store.cache import (
     SCHEMA_VERSION,
     Cache,
@@ -27,7 +28,6 @@ from citeproof.store.cache import (
     CacheImportError,
     CacheMissError,
     sha256_hex,
-    strip_secret_params,
 )
 from citeproof.store.paths import HOME_ENV, default_dirs, resolve_dirs
 

@@ -18,7 +18,7 @@ import httpx2
 import pytest
 
 from citeproof.errors import CiteproofError
-from citeproof.net.client import SECRET_PARAMS, make_client, redact_url, user_agent
+from citeproof.net.client import make_client, redact_url, user_agent
 from citeproof.net.errors import (
     BodyTooLarge,
     DeadlineExceeded,
@@ -27,6 +27,7 @@ from citeproof.net.errors import (
 )
 from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.retry import deadline, parse_retry_after
+from citeproof.redact import SECRET_PARAMS
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 PMC_S3 = "https://pmc-oa-opendata.s3.amazonaws.com/PMC1.1/PMC1.1.txt"

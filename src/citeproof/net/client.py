@@ -10,8 +10,8 @@ Stack (outermost first)::
 Why the contact address and API key are added in a transport: ``httpx`` sets
 ``response.request`` to the *caller's* request, so the URL and headers a source sees (and may
 store in the cache, the evidence log or a fixture) never contain them. Only the wire does.
-Whoever records traffic below this layer must scrub with :func:`redact_url` /
-:data:`SECRET_PARAMS`.
+Whoever records traffic below this layer must scrub with
+:func:`citeproof.redact.strip_secret_params`.
 
 ``trust_env=False``: proxies, ``.netrc`` credentials and CA bundles from the environment must
 not silently change what a reproducible check talks to.
@@ -30,11 +30,10 @@ import httpx2
 
 from citeproof.net.ratelimit import Clock, RateLimiter, Sleep, service_for, shared_limiter
 from citeproof.net.retry import DEFAULT_MAX_BODY, RetryingTransport
+from citeproof.redact import strip_secret_params
 
 DEFAULT_TIMEOUT = httpx2.Timeout(connect=10.0, read=30.0, write=30.0, pool=10.0)
 TOOL_NAME = "citeproof"
-# Query parameters that may carry the contact address or the API key: never store them.
-SECRET_PARAMS = frozenset({"email", "mailto", "api_key", "tool"})
 
 # Service name -> which contact parameters it asks for (see APIS.md).
 _NCBI_CONTACT = ("email", "tool")
@@ -67,9 +66,7 @@ def user_agent(contact: str | None) -> str:
 
 def redact_url(url: httpx2.URL | str) -> str:
     """The URL without the contact/API-key parameters, safe to store or log."""
-    url = httpx2.URL(url) if isinstance(url, str) else url
-    params = [(k, v) for k, v in url.params.multi_items() if k not in SECRET_PARAMS]
-    return str(url.copy_with(params=params))
+    return strip_secret_params(str(url))
 
 
 class ContactTransport(httpx2.AsyncBaseTransport):

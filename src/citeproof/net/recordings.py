@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import parse_qsl, quote, unquote, unquote_plus, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from citeproof.errors import CiteproofError
+from citeproof.redact import is_secret_param, strip_secret_params
 
 __all__ = [
     "BODY_SUFFIX",
-    "CONTACT_PARAMS",
     "META_SUFFIX",
     "BodyHashMismatchError",
     "Recording",
@@ -46,7 +46,6 @@ __all__ = [
     "load_litcheck",
     "load_tekmeria",
     "request_key",
-    "strip_contact_params",
     "write_recording",
 ]
 
@@ -55,7 +54,6 @@ META_SUFFIX = ".meta.json"
 
 #: Query parameters that identify the caller rather than the resource (NCBI ``tool``/``email``/
 #: ``api_key``, Crossref and OpenAlex ``mailto``). Compared case-insensitively.
-CONTACT_PARAMS: frozenset[str] = frozenset({"email", "mailto", "tool", "api_key"})
 
 #: Response headers never stored: cookies identify a session, not the answer.
 _DROPPED_HEADERS: frozenset[str] = frozenset({"set-cookie", "cookie", "set-cookie2"})
@@ -88,15 +86,6 @@ class RequestKey(NamedTuple):
         return f"{self.method} {self.host}{self.path}?{params}"
 
 
-def _is_contact(name: str, value: str, contact: str | None, secrets: Iterable[str]) -> bool:
-    """True for a parameter that names the caller (by name, or by carrying a secret value)."""
-    if name.lower() in CONTACT_PARAMS:
-        return True
-    if contact and value.strip().lower() == contact.strip().lower():
-        return True
-    return any(secret and value == secret for secret in secrets)
-
-
 def request_key(
     method: str, url: str, *, contact: str | None = None, secrets: Iterable[str] = ()
 ) -> RequestKey:
@@ -118,30 +107,10 @@ def request_key(
         sorted(
             (name, value)
             for name, value in parse_qsl(parts.query, keep_blank_values=True)
-            if not _is_contact(name, value, contact, secret_list)
+            if not is_secret_param(name, value, contact, secret_list)
         )
     )
     return RequestKey(method.upper(), host, path, query)
-
-
-def strip_contact_params(
-    url: str, *, contact: str | None = None, secrets: Iterable[str] = ()
-) -> str:
-    """Drop contact/API-key parameters from ``url``, keeping the others exactly as written.
-
-    Used before a URL is written to disk; the remaining parameters keep their original
-    encoding and order so the stored URL still reads like the one that was sent.
-    """
-    parts = urlsplit(url)
-    secret_list = [s for s in secrets if s]
-    kept: list[str] = []
-    for piece in parts.query.split("&") if parts.query else []:
-        raw_name, _, raw_value = piece.partition("=")
-        name, value = unquote_plus(raw_name), unquote_plus(raw_value)
-        if not _is_contact(name, value, contact, secret_list):
-            kept.append(piece)
-    netloc = parts.netloc.rpartition("@")[2]  # never keep userinfo (user:password@)
-    return urlunsplit((parts.scheme, netloc, parts.path, "&".join(kept), parts.fragment))
 
 
 def _sha256(data: bytes) -> str:
@@ -370,7 +339,7 @@ def write_recording(
         "headers": dict(sorted(kept_headers.items())),
         "method": method.upper(),
         "status": status,
-        "url": strip_contact_params(url, contact=contact, secrets=secret_list),
+        "url": strip_secret_params(url, contact=contact, secrets=secret_list),
     }
     if provenance is not None:
         meta["provenance"] = provenance

@@ -58,9 +58,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
-from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from citeproof.errors import CiteproofError
+from citeproof.redact import strip_secret_params
 
 SCHEMA_VERSION = 1
 EXPORT_FORMAT = "citeproof-cache-export"
@@ -71,7 +71,6 @@ MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 
 #: Query parameters that carry the user's contact address or an API key.  Compared
 #: case-insensitively after percent-decoding the parameter name.
-SECRET_QUERY_PARAMS = frozenset({"email", "mailto", "tool", "api_key", "apikey", "api-key"})
 
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 
@@ -190,28 +189,6 @@ class ImportReport:
 def sha256_hex(data: bytes) -> str:
     """The lowercase hex sha256 of ``data``: the blob's identity."""
     return hashlib.sha256(data).hexdigest()
-
-
-def strip_secret_params(url: str) -> str:
-    """Return ``url`` without contact-address or API-key query parameters or credentials.
-
-    The services ask for an ``email``/``mailto``/``tool`` parameter and may take an
-    ``api_key``; those identify the user and must never reach the cache, an export file or
-    the evidence log.  Other parameters are kept byte for byte, in order, so the URL still
-    identifies the same resource.  ``user:password@`` in the authority is dropped too.
-    """
-    parts = urlsplit(url)
-    netloc = parts.netloc.rpartition("@")[2] if "@" in parts.netloc else parts.netloc
-    query = parts.query
-    if query:
-        kept = [
-            segment
-            for segment in query.split("&")
-            if segment
-            and unquote_plus(segment.partition("=")[0]).strip().lower() not in SECRET_QUERY_PARAMS
-        ]
-        query = "&".join(kept)
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def _scrub_meta(value: Any) -> Any:
