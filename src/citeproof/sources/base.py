@@ -1,0 +1,62 @@
+"""What a source answers: the bytes it served and where from, or why it served none.
+
+The best-available-text chain (``resolve.py``) asks sources in turn and stops at the first
+that fetched something; every other outcome carries a reason the result reports, so a user
+sees why the full text was not checked ("not open access", "md5 mismatch", "answered 503
+three times").  A network failure is ``unavailable``, never ``missing``: nothing may be
+concluded from a source that could not be read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Coverage = Literal["full_text", "abstract", "page"]
+OutcomeKind = Literal[
+    "fetched",  # bytes were served (and verified where the service publishes a checksum)
+    "not_open_access",  # the work exists but its text may not be read here
+    "missing",  # the service answered that it has no such work or file
+    "md5_mismatch",  # the bytes served differ from the service's own checksum
+    "unavailable",  # the service could not be read: network, rate limit, timeout, cap
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """Bytes a source served, with what the result needs to say about them."""
+
+    data: bytes
+    media_type: str
+    """"application/xml" (JATS or PubMed), "text/plain", "text/html", "application/pdf",
+    "application/json"."""
+    url: str
+    """Where the bytes came from, without contact or API-key parameters."""
+    served_by: str
+    """"pmc", "europepmc", "pubmed", "doi", "web", "ctgov", "openfda"."""
+    coverage: Coverage
+    identifier: str | None = None
+    """The canonical key of the work (``citeproof.identifiers.Identifier.key``)."""
+    version: str | None = None
+    md5_ok: bool | None = None
+    licence: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceOutcome:
+    kind: OutcomeKind
+    reason: str | None = None
+    fetched: Fetched | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.kind == "fetched" and self.fetched is not None
+
+
+def unavailable(reason: str) -> SourceOutcome:
+    return SourceOutcome("unavailable", reason)
+
+
+def missing(reason: str) -> SourceOutcome:
+    return SourceOutcome("missing", reason)
