@@ -26,6 +26,7 @@ __all__ = ["LazyGroup", "cli", "main"]
 COMMANDS: dict[str, str] = {
     "check": "citeproof.cli.check:check",
     "text": "citeproof.cli.text:text",
+    "cache": "citeproof.cli.cache:cache",
 }
 
 

@@ -1,0 +1,272 @@
+"""``citeproof cache``: look at, prune, verify, export and import the source cache.
+
+Why a command for it: the cache is what makes a check reproducible (the same bytes are
+checked again), so a user must be able to see which bytes a source is pinned to, prove
+they are intact, hand them to a colleague, and drop what is no longer wanted, without
+opening SQLite by hand.
+
+Module level imports click only: ``citeproof --help`` imports this module to list the
+group's one-line help, and must stay fast.  The store and JSON helpers are imported inside
+each command.
+
+Output follows the rest of the CLI: JSON on stdout with ``--json`` and whenever stdout is
+not a terminal, plain lines otherwise.  ``cache path`` is the exception: it always prints
+the bare path, because its only use is ``$(citeproof cache path)`` in a shell.
+
+Exit codes: 0 success; 1 a negative result (``verify`` found corrupt blobs, ``show`` found
+the pin's bytes corrupt, ``import`` kept conflicting pins without ``--replace``); 2 usage or
+bad input (missing key, bad timestamp, a refused export file, a corrupt cache database).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from citeproof.store.cache import Cache, Pin
+
+EXIT_NEGATIVE = 1
+
+_JSON_OPTION = click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON (the default when stdout is not a terminal).",
+)
+
+
+@contextlib.contextmanager
+def _open_cache() -> Iterator[Cache]:
+    """Open the cache at ``default_dirs().cache_db`` (creating its directory on first use).
+
+    Why the wrapper: SQLite reports a damaged file only when a query touches the damage,
+    long after opening; turning every ``sqlite3.DatabaseError`` into
+    :class:`CacheCorruptError` gives the user one line saying the cache is corrupt instead
+    of a traceback.
+    """
+    import sqlite3
+
+    from citeproof.store.cache import Cache, CacheCorruptError
+    from citeproof.store.paths import default_dirs
+
+    path = default_dirs().cache_db
+    try:
+        with Cache(path) as cache:
+            yield cache
+    except sqlite3.DatabaseError as exc:
+        raise CacheCorruptError(
+            f"The cache at {path} is corrupt ({exc}); move it aside and citeproof will "
+            "start a new one."
+        ) from exc
+
+
+def _pin_dict(pin: Pin) -> dict[str, Any]:
+    """A pin as plain JSON: every stored field, so a script never needs SQLite."""
+    return {
+        "key": pin.key,
+        "sha256": pin.sha256,
+        "size": pin.size,
+        "media_type": pin.media_type,
+        "version": pin.version,
+        "retrieved_at": pin.retrieved_at,
+        "url": pin.url,
+        "served_by": pin.served_by,
+        "meta": pin.meta,
+    }
+
+
+def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
+    """Print ``obj`` as JSON when JSON is wanted, else the readable ``lines``."""
+    from citeproof.cli import _common
+
+    if _common.want_json(as_json):
+        _common.write_json(obj)
+    else:
+        for line in lines:
+            click.echo(line)
+
+
+@click.group(short_help="Inspect, prune, verify, export and import the source cache.")
+def cache() -> None:
+    """Inspect and manage the source cache: pinned sources and the bytes they point to.
+
+    The cache lives in citeproof's cache directory (under $CITEPROOF_HOME/cache when
+    CITEPROOF_HOME is set); `citeproof cache path` prints where.
+    """
+
+
+@cache.command("path")
+def path_cmd() -> None:
+    """Print the path of the cache database (nothing is created)."""
+    from citeproof.store.paths import default_dirs
+
+    click.echo(str(default_dirs().cache_db))
+
+
+@cache.command("ls")
+@click.option("--prefix", metavar="P", help="Only keys that start with P (e.g. 'pmcid:').")
+@_JSON_OPTION
+def ls_cmd(prefix: str | None, as_json: bool) -> None:
+    """List pins: key, sha256 (first 12), size, version, served_by, retrieved_at."""
+    with _open_cache() as c:
+        pins = c.list_pins(prefix)
+    lines = [
+        "\t".join(
+            [
+                p.key,
+                p.sha256[:12],
+                str(p.size),
+                p.version or "-",
+                p.served_by or "-",
+                p.retrieved_at,
+            ]
+        )
+        for p in pins
+    ]
+    _emit(as_json, [_pin_dict(p) for p in pins], lines)
+
+
+@cache.command("show")
+@click.argument("key")
+@_JSON_OPTION
+def show_cmd(key: str, as_json: bool) -> None:
+    """Show every field of KEY's pin and whether its bytes still match their sha256.
+
+    Exits 1 when the bytes are corrupt, 2 when KEY is not pinned.
+    """
+    from citeproof.store.cache import CacheCorruptError, CacheMissError
+
+    with _open_cache() as c:
+        pin = c.lookup(key)
+        if pin is None:
+            raise CacheMissError(
+                f"{key} is not in the cache at {c.path}; `citeproof cache ls` lists the keys."
+            )
+        problem: str | None = None
+        try:
+            c.get_blob(pin.sha256)
+        except CacheCorruptError as exc:
+            problem = str(exc)
+    obj = {**_pin_dict(pin), "verified": problem is None, "problem": problem}
+    lines = [f"{name}: {'-' if value is None else value}" for name, value in obj.items()]
+    _emit(as_json, obj, lines)
+    if problem is not None:
+        click.get_current_context().exit(EXIT_NEGATIVE)
+
+
+@cache.command("prune")
+@click.option(
+    "--older-than",
+    metavar="ISO8601",
+    help="Drop pins retrieved before this time (with a time zone, e.g. 2026-01-31T00:00:00Z).",
+)
+@click.option("--key", "keys", multiple=True, metavar="KEY", help="Drop this pin (repeatable).")
+@_JSON_OPTION
+def prune_cmd(older_than: str | None, keys: tuple[str, ...], as_json: bool) -> None:
+    """Drop the chosen pins, then every blob no pin refers to.
+
+    With no option only unreferenced blobs go (bytes replaced by a refresh); pins are kept.
+    """
+    with _open_cache() as c:
+        result = c.prune(older_than=older_than, keys=keys)
+    obj = {
+        "pins_removed": result.pins_removed,
+        "blobs_removed": result.blobs_removed,
+        "bytes_freed": result.bytes_freed,
+    }
+    lines = [
+        f"removed {result.pins_removed} pin(s) and {result.blobs_removed} blob(s), "
+        f"freed {result.bytes_freed} bytes"
+    ]
+    _emit(as_json, obj, lines)
+
+
+@cache.command("verify")
+@_JSON_OPTION
+def verify_cmd(as_json: bool) -> None:
+    """Re-hash every stored blob; exit 1 and list them if any no longer match.
+
+    The pins pointing at each corrupt blob are listed too: those are the sources to fetch
+    again (with --refresh), which repairs the blob.
+    """
+    with _open_cache() as c:
+        bad = c.verify()
+        pins = c.list_pins() if bad else []
+    corrupt: list[dict[str, Any]] = [
+        {"sha256": digest, "keys": [p.key for p in pins if p.sha256 == digest]} for digest in bad
+    ]
+    obj = {"ok": not bad, "corrupt": corrupt}
+    if bad:
+        lines = [f"{len(bad)} corrupt blob(s):"] + [
+            f"{item['sha256']}\t{', '.join(item['keys']) or '(unpinned)'}" for item in corrupt
+        ]
+    else:
+        lines = ["every blob matches its sha256"]
+    _emit(as_json, obj, lines)
+    if bad:
+        click.get_current_context().exit(EXIT_NEGATIVE)
+
+
+@cache.command("export")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--key", "keys", multiple=True, metavar="KEY", help="Export only this pin.")
+@_JSON_OPTION
+def export_cmd(file: str, keys: tuple[str, ...], as_json: bool) -> None:
+    """Write pins (all, or the --key ones) and their bytes to the zip FILE."""
+    from citeproof.store.cache import CacheError
+
+    with _open_cache() as c:
+        try:
+            count = c.export_to(file, keys=keys or None)
+        except OSError as exc:
+            raise CacheError(f"Cannot write the export file {file}: {exc.strerror}.") from exc
+    _emit(as_json, {"file": file, "pins": count}, [f"exported {count} pin(s) to {file}"])
+
+
+@cache.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="When a key is already pinned to different bytes, take the file's pin.",
+)
+@_JSON_OPTION
+def import_cmd(file: str, replace: bool, as_json: bool) -> None:
+    """Add the pins and bytes in the export FILE, after verifying all of it.
+
+    A file that is not an intact citeproof export is refused whole (exit 2). A key already
+    pinned here to different bytes is a conflict: kept as it is (exit 1, so a script
+    notices that the cache does not match the file) unless --replace takes the file's pin.
+    """
+    with _open_cache() as c:
+        report = c.import_from(file, replace=replace)
+    conflicts: list[dict[str, Any]] = [
+        {
+            "key": k.key,
+            "existing_sha256": k.existing_sha256,
+            "incoming_sha256": k.incoming_sha256,
+            "replaced": k.replaced,
+        }
+        for k in report.conflicts
+    ]
+    obj = {
+        "pins_added": report.pins_added,
+        "pins_unchanged": report.pins_unchanged,
+        "blobs_added": report.blobs_added,
+        "conflicts": conflicts,
+    }
+    lines = [
+        f"added {report.pins_added} pin(s), {report.pins_unchanged} unchanged, "
+        f"{len(conflicts)} conflict(s)"
+    ] + [
+        f"conflict: {k['key']} {'replaced' if k['replaced'] else 'kept'} "
+        f"(here {k['existing_sha256'][:12]}, file {k['incoming_sha256'][:12]})"
+        for k in conflicts
+    ]
+    _emit(as_json, obj, lines)
+    if conflicts and not replace:
+        click.get_current_context().exit(EXIT_NEGATIVE)
