@@ -19,7 +19,8 @@ VERDICTS: tuple[Verdict, ...] = (
     "NOT_CHECKABLE",
     "UNAVAILABLE",
 )
-Coverage = Literal["full_text", "abstract", "page", "file", "text"]
+Coverage = Literal["full_text", "abstract", "page", "file", "text", "none"]
+"""``none``: no text was obtained (an UNAVAILABLE or NOT_CHECKABLE identifier)."""
 CHECK_SCHEMA = "citeproof.check/1"
 
 
@@ -114,6 +115,10 @@ class SourceInfo(_Model):
     url: str | None = None
     retrieved_at: str | None = None
     title: str | None = None
+    fingerprint_ok: bool | None = Field(
+        default=None,
+        description="Whether sha256 equals the one --expect-sha256 asked for; null if none.",
+    )
 
 
 class CheckResult(_Model):

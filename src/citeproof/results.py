@@ -12,16 +12,23 @@ pydantic, which importing ``service`` (``citeproof text``, ``--help``) must not 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Literal
 
 from citeproof.documents.model import Document, Origin
 from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions
 
 if TYPE_CHECKING:
+    from citeproof.fetching import FetchFailure
     from citeproof.match.types import NearMatch, QuoteMatch
     from citeproof.models import CheckResult, Fragment, Location, Near, SourceInfo
 
-__all__ = ["DOCUMENT_INPUT", "not_checkable_result", "result_from_match"]
+__all__ = [
+    "DOCUMENT_INPUT",
+    "failure_result",
+    "not_checkable_result",
+    "result_from_match",
+    "unavailable_result",
+]
 
 DOCUMENT_INPUT: Final = "<document>"
 """The ``source.input`` of a Document that was built by hand rather than loaded."""
@@ -177,4 +184,41 @@ def not_checkable_result(
         quote=quote,
         normalisation=options.profile,
         source=_source_info(document),
+    )
+
+
+def unavailable_result(quote: str, failure: FetchFailure, options: MatchOptions) -> CheckResult:
+    """UNAVAILABLE: a source could not be read, so nothing was concluded."""
+    return failure_result(quote, failure, options, verdict="UNAVAILABLE")
+
+
+def failure_result(
+    quote: str,
+    failure: FetchFailure,
+    options: MatchOptions,
+    *,
+    verdict: Literal["UNAVAILABLE", "NOT_CHECKABLE"] | None = None,
+) -> CheckResult:
+    """The result for an identifier that gave no text (see ``citeproof.fetching``).
+
+    No bytes were read, so ``source.kind`` and ``source.coverage`` are ``"none"`` and there
+    is no sha256; ``source.resolved`` has whatever identifiers the chain learnt.
+    """
+    from citeproof.models import CheckResult, Resolved, SourceInfo
+
+    if verdict is None:
+        verdict = "UNAVAILABLE" if failure.kind == "unavailable" else "NOT_CHECKABLE"
+    ids = failure.ids
+    return CheckResult(
+        verdict=verdict,
+        reason=failure.reason,
+        quote=quote,
+        normalisation=options.profile,
+        source=SourceInfo(
+            input=failure.input,
+            kind="none",
+            identifier=failure.identifier,
+            resolved=Resolved(doi=ids.get("doi"), pmid=ids.get("pmid"), pmcid=ids.get("pmcid")),
+            coverage="none",
+        ),
     )

@@ -7,8 +7,10 @@ about results (locations, flags, reasons) is written once.  The pure work lives 
 translates the matcher's plain result into ``models.CheckResult``; this module does the I/O
 around them and holds the rules about inputs.
 
-This version reads local files, stdin and text given directly.  Identifiers and URLs are
-recognised only to say that resolving them is not supported yet.
+Local files, stdin and text given directly are read here; a source that is not an
+existing file but names a work (DOI, PMID, PMCID, NCT, openFDA set id, PPR, URL) is fetched,
+or read from its pin in the cache, by ``citeproof.fetching``.  ``--expect-sha256`` is
+checked here, after loading, so it works for files and identifiers alike.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ from citeproof.match.types import (
     DEFAULT_NEAR_THRESHOLD,
     MatchOptions,
 )
-from citeproof.results import not_checkable_result, result_from_match
+from citeproof.results import failure_result, not_checkable_result, result_from_match
 
 if TYPE_CHECKING:
+    from citeproof.fetching import FetchFailure
     from citeproof.models import CheckResult
 
 __all__ = [
@@ -45,15 +48,18 @@ __all__ = [
     "PROFILES",
     "check",
     "check_document",
+    "check_loaded",
     "check_text",
     "document_blocks",
     "load",
+    "load_source",
     "match_options",
     "max_file_bytes",
     "no_text_reason",
     "quote_too_long",
     "read_bytes",
     "validate_quote",
+    "validate_sha256",
 ]
 
 DEFAULT_MAX_FILE_BYTES: Final = 100 * 1024 * 1024
@@ -62,20 +68,6 @@ MAX_QUOTE_CHARS: Final = 100_000
 PROFILES: Final = ("t1", "t1+dehyphen")
 STDIN: Final = "-"
 TEXT_INPUT: Final = "<text>"
-
-# Strings that name a work rather than a file.  Only consulted when no such path exists.
-_IDENTIFIER = re.compile(
-    r"""^(?:
-        [a-z][a-z0-9+.\-]*://\S+            # a URL
-      | (?:doi:\s*)?10\.\d{4,9}/\S+         # a DOI
-      | pmc\d+                              # a PMCID
-      | (?:pmid:?\s*)?\d{1,9}               # a PMID
-      | nct\d{8}                            # a trial registration
-      | ppr\d+                              # a Europe PMC preprint
-    )$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
 
 # --------------------------------------------------------------------------------------------
 # Reading sources
@@ -133,11 +125,6 @@ def _read_path(path: Path, shown: str, cap: int) -> bytes:
 
 
 def _not_found(shown: str) -> SourceNotFoundError:
-    if _IDENTIFIER.match(shown.strip()):
-        return SourceNotFoundError(
-            f"{shown} is not a file; resolving DOIs, PMIDs, PMCIDs and URLs is not supported "
-            'yet, so save the text to a file and give its path (or "-" to read stdin).'
-        )
     return SourceNotFoundError(
         f"{shown} does not exist; give the path of a PDF, JATS XML, HTML or text file "
         '(or "-" to read stdin).'
@@ -178,13 +165,19 @@ def load(
     text: str | None = None,
     max_bytes: int | None = None,
     stdin: IO[bytes] | None = None,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
 ) -> Document:
     """Read a source into a Document; load once, then check any number of quotes against it.
 
     ``source`` is a path, ``"-"`` for standard input, or a Document (returned unchanged);
     ``text`` is source text given directly (exactly one of the two).  Files and stdin are
     capped at ``max_bytes`` (default: ``CITEPROOF_MAX_FILE_BYTES``, else 100 MB) and parsed
-    by the format their bytes show, whatever the file is called.
+    by the format their bytes show, whatever the file is called.  A string that is not an
+    existing file but an identifier (DOI, PMID, PMCID, NCT, openFDA set id, PPR, URL) is
+    fetched, or read from the cache; when no text can be had, ``FetchFailedError`` is
+    raised (``check`` reports that as a result instead).
     """
     if (source is None) == (text is None):
         raise TypeError("load() takes a source or text=..., exactly one of them")
@@ -192,17 +185,68 @@ def load(
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         return _document_from_text(text)
+    assert source is not None  # exactly one of source and text, checked above
+    loaded = load_source(
+        source,
+        max_bytes=max_bytes,
+        stdin=stdin,
+        offline=offline,
+        refresh=refresh,
+        replay=replay,
+    )
+    if isinstance(loaded, Document):
+        return loaded
+    from citeproof.fetching import FetchFailedError
+
+    raise FetchFailedError(loaded)
+
+
+def load_source(
+    source: str | os.PathLike[str] | Document,
+    *,
+    max_bytes: int | None = None,
+    stdin: IO[bytes] | None = None,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+) -> Document | FetchFailure:
+    """Like ``load`` for a source, but an identifier that gave no text is a FetchFailure.
+
+    A string that is an existing path (or ``"-"``) is read as a file; otherwise, when it
+    looks like an identifier, it is parsed (a malformed one is bad input, listing the
+    accepted forms) and fetched or read from the cache (``offline``, ``refresh``,
+    ``replay``: see ``citeproof.fetching.load_identifier``).
+    """
     if isinstance(source, Document):
         return source
     if not isinstance(source, str | os.PathLike):
         raise TypeError(f"source must be a path, '-' or a Document, not {type(source).__name__}")
     shown = os.fspath(source)
+    if shown != STDIN and not _exists(shown):
+        from citeproof.identifiers import looks_like_identifier, parse_identifier
+
+        if looks_like_identifier(shown):
+            from citeproof.fetching import load_identifier
+
+            return load_identifier(
+                parse_identifier(shown),
+                offline=offline,
+                refresh=refresh,
+                replay_dir=Path(replay) if replay is not None else None,
+            )
     data = read_bytes(shown, max_bytes=max_bytes, stdin=stdin)
     if shown == STDIN:
         origin = Origin(input=STDIN, coverage="file", served_by="stdin", sha256=_sha256(data))
         return _parse(data, None, origin)
     origin = Origin(input=shown, coverage="file", served_by="file", sha256=_sha256(data))
     return _parse(data, Path(shown).name, origin)
+
+
+def _exists(shown: str) -> bool:
+    try:
+        return Path(shown).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _document_from_text(text: str) -> Document:
@@ -283,16 +327,73 @@ def check(
     profile: str = "t1",
     max_bytes: int | None = None,
     stdin: IO[bytes] | None = None,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    expect_sha256: str | None = None,
 ) -> CheckResult:
-    """Check one quote against a Document, a path or ``"-"`` (stdin).
+    """Check one quote against a Document, a path, ``"-"`` (stdin) or an identifier.
 
     Bad input raises a ``CiteproofError`` subclass before any file is read; a source that has
-    no text gives the verdict NOT_CHECKABLE rather than an error, since that is an answer.
+    no text gives the verdict NOT_CHECKABLE (or UNAVAILABLE when it could not be read)
+    rather than an error, since that is an answer.  ``expect_sha256`` pins the bytes: a
+    mismatch is NOT_CHECKABLE with both hashes in the reason.
     """
     options = match_options(near_threshold, max_gap, profile)
     validate_quote(quote)
-    document = load(source, max_bytes=max_bytes, stdin=stdin)
-    return check_document(quote, document, options)
+    expected = validate_sha256(expect_sha256)
+    loaded = load_source(
+        source, max_bytes=max_bytes, stdin=stdin, offline=offline, refresh=refresh, replay=replay
+    )
+    return check_loaded(quote, loaded, options, expect_sha256=expected)
+
+
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def validate_sha256(value: str | None) -> str | None:
+    """The expected sha256 in lower case, or bad input if it is not 64 hex digits."""
+    if value is None:
+        return None
+    cleaned = value.strip().lower()
+    if not _SHA256_HEX.fullmatch(cleaned):
+        raise BadInputError(
+            f"--expect-sha256 {value!r} is not a sha256: give 64 hexadecimal digits."
+        )
+    return cleaned
+
+
+def check_loaded(
+    quote: str,
+    loaded: Document | FetchFailure,
+    options: MatchOptions,
+    *,
+    expect_sha256: str | None = None,
+) -> CheckResult:
+    """Check a quote against what ``load_source`` gave, applying ``expect_sha256``.
+
+    A FetchFailure becomes UNAVAILABLE or NOT_CHECKABLE with its reason.  With an expected
+    hash, ``source.fingerprint_ok`` says whether the bytes are the pinned ones; when they are
+    not, nothing is matched and the verdict is NOT_CHECKABLE naming both hashes.
+    """
+    if not isinstance(loaded, Document):
+        return failure_result(quote, loaded, options)
+    expected = validate_sha256(expect_sha256)
+    if expected is None:
+        return check_document(quote, loaded, options)
+    actual = loaded.origin.sha256 if loaded.origin is not None else None
+    if actual != expected:
+        reason = (
+            f"the source's bytes have sha256 {actual or 'unknown'}, not the expected "
+            f"{expected}; nothing was checked against them."
+        )
+        result = not_checkable_result(quote, loaded, reason, options)
+        ok = False
+    else:
+        result = check_document(quote, loaded, options)
+        ok = True
+    source = result.source.model_copy(update={"fingerprint_ok": ok})
+    return result.model_copy(update={"source": source})
 
 
 def check_text(

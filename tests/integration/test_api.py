@@ -114,7 +114,7 @@ def test_result_serialises_to_the_contract() -> None:
         (lambda: citeproof.check_text(" \n ", "text"), EmptyQuoteError),
         (lambda: citeproof.check("x" * 100_001, ARTICLE), QuoteTooLongError),
         (lambda: citeproof.check(QUOTE, "no/such/file.pdf"), SourceNotFoundError),
-        (lambda: citeproof.check(QUOTE, "PMC1234567"), SourceNotFoundError),
+        (lambda: citeproof.check(QUOTE, ARTICLE, expect_sha256="abc"), BadInputError),
         (lambda: citeproof.check(QUOTE, ARTICLE, near_threshold=2), BadInputError),
         (lambda: citeproof.check(QUOTE, ARTICLE, max_gap=-3), BadInputError),
         (lambda: citeproof.check(QUOTE, ARTICLE, profile="t0"), BadInputError),
@@ -128,6 +128,8 @@ def test_errors_are_citeproof_errors(call: Any, error: type[Exception]) -> None:
     assert message and "\n" not in message
 
 
-def test_identifier_message() -> None:
-    with pytest.raises(citeproof.CiteproofError, match="not supported yet"):
-        citeproof.load("doi:10.1371/journal.pmed.1004764")
+def test_identifier_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path))
+    with pytest.raises(citeproof.CiteproofError, match="--offline forbids") as info:
+        citeproof.load("doi:10.1371/journal.pmed.1004764", offline=True)
+    assert info.value.exit_code == 3

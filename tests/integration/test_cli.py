@@ -408,8 +408,20 @@ def test_unreadable_file_permissions(tmp_path: Path) -> None:  # pragma: no cove
     assert_bad_input(run("check", EXACT_QUOTE, locked), "permission")
 
 
-def test_identifier_is_not_resolved_yet() -> None:
-    assert_bad_input(run("check", EXACT_QUOTE, "10.5555/citeproof.example.1"), "not supported yet")
+def test_identifier_offline_and_unpinned_is_unavailable(tmp_path: Path) -> None:
+    # A DOI that is not a file is fetched now; --offline forbids that, so nothing is concluded.
+    result = run(
+        "check",
+        "--json",
+        "--offline",
+        EXACT_QUOTE,
+        "10.5555/citeproof.example.1",
+        env={"CITEPROOF_HOME": str(tmp_path), "CITEPROOF_REPLAY": ""},
+    )
+    assert result.exit_code == 3, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "UNAVAILABLE"
+    assert "--offline" in data["reason"]
 
 
 @pytest.mark.parametrize(

@@ -114,15 +114,27 @@ def test_nul_in_path() -> None:
         "PMC12585062",
         "PMID 41187138",
         "pmid:123",
-        "41187138",
         "https://example.org/paper",
         "NCT04363697",
     ],
 )
-def test_identifiers_are_not_resolved_yet(identifier: str) -> None:
-    with pytest.raises(SourceNotFoundError, match="not supported yet") as info:
-        service.load(identifier)
-    assert str(info.value).startswith(f"{identifier} is not a file")
+def test_identifiers_go_to_the_cache_not_the_disk(
+    identifier: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citeproof.fetching import FetchFailedError
+
+    monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path))
+    with pytest.raises(FetchFailedError, match="--offline forbids fetching") as info:
+        service.load(identifier, offline=True)
+    assert info.value.exit_code == 3
+
+
+def test_a_bare_number_is_refused_with_the_accepted_forms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BadInputError, match="Accepted sources"):
+        service.load("41187138", offline=True)
 
 
 def test_an_existing_file_named_like_an_identifier_is_read(

@@ -65,6 +65,28 @@ def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | No
     metavar="INT",
     help="Most characters an ellipsis may skip between two fragments.  [default: 3000]",
 )
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Never fetch: an identifier is checked against its pinned copy in the cache only.",
+)
+@click.option(
+    "--refresh",
+    is_flag=True,
+    help="Fetch an identifier again even when it is pinned, and pin the new bytes.",
+)
+@click.option(
+    "--replay",
+    metavar="DIR",
+    envvar="CITEPROOF_REPLAY",
+    type=click.Path(exists=True, file_okay=False),
+    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
+)
+@click.option(
+    "--expect-sha256",
+    metavar="HEX",
+    help="Check only against bytes with this sha256; a mismatch is NOT_CHECKABLE (exit 1).",
+)
 def check(
     args: tuple[str, ...],
     quote_file: str | None,
@@ -72,15 +94,22 @@ def check(
     profile: str,
     near_threshold: float | None,
     max_gap: int | None,
+    offline: bool,
+    refresh: bool,
+    replay: str | None,
+    expect_sha256: str | None,
 ) -> None:
     """Check that QUOTE occurs in SOURCE and say where, or what differs.
 
-    SOURCE is a JATS XML, HTML, PDF or text file, or '-' for stdin. QUOTE is left out
+    SOURCE is a JATS XML, HTML, PDF or text file, '-' for stdin, or an identifier: a DOI,
+    PMID, PMCID, NCT number, openFDA set id, Europe PMC preprint (PPR) id or URL, fetched
+    once and pinned in the cache so later checks read the same bytes. QUOTE is left out
     when --quote-file gives it. The result is printed as JSON (schema citeproof.check/1)
     with --json or when stdout is not a terminal, and as a readable report otherwise.
     """
     from citeproof import service
     from citeproof.cli import _common
+    from citeproof.documents.model import Document
 
     quote, source = _split_args(args, quote_file)
     _common.refuse_double_stdin(quote_file, source)
@@ -94,12 +123,19 @@ def check(
         assert quote_file is not None  # _split_args leaves QUOTE out only for --quote-file
         quote = _common.read_quote_file(quote_file)
     service.validate_quote(quote)
-    document = service.load(source, stdin=_common.stdin_bytes() if source == "-" else None)
-    result = service.check_document(quote, document, options)
+    expected = service.validate_sha256(expect_sha256)
+    loaded = service.load_source(
+        source,
+        stdin=_common.stdin_bytes() if source == "-" else None,
+        offline=offline,
+        refresh=refresh,
+        replay=replay,
+    )
+    result = service.check_loaded(quote, loaded, options, expect_sha256=expected)
     if _common.want_json(as_json):
         _common.write_json(result.model_dump(mode="json"))
     else:
         from citeproof.cli.render import render_check
 
-        render_check(result, document.text)
+        render_check(result, loaded.text if isinstance(loaded, Document) else "")
     click.get_current_context().exit(_common.exit_code(result.verdict))

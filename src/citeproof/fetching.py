@@ -1,0 +1,215 @@
+"""From an identifier to a Document: the pinned bytes if there are any, else the chain.
+
+``service.load`` hands every source that is not a file but names a work (DOI, PMID, PMCID,
+NCT number, openFDA set id, PPR id, URL) to :func:`load_identifier`, which keeps the service
+small and puts the cache rules in one place:
+
+* The cache key is ``Identifier.key``.  Unless ``refresh`` is asked for, a pinned entry is
+  used as is and **no request is made**: a check repeated later (or ``--offline``) runs
+  against exactly the bytes the first check read.
+* Otherwise the best-available-text chain (:func:`citeproof.resolve.resolve`) runs and the
+  bytes it fetched are pinned, with what the result reports about them (served by,
+  coverage, version, md5, URL, retrieval time) kept in the pin.
+* A source that serves nothing is an answer, not an error: :class:`FetchFailure` carries the
+  verdict (``unavailable``: nothing may be concluded; ``not_checkable``: every source
+  answered and none has text) and the reason, and the service turns it into a result.
+* Replayed responses (``replay_dir`` or ``CITEPROOF_REPLAY``) serve both the API client and
+  the SSRF-guarded page fetchers, so a recorded chain is repeated without the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from citeproof.documents.model import Document, Origin
+from citeproof.errors import CiteproofError
+
+if TYPE_CHECKING:
+    from citeproof.identifiers import Identifier
+    from citeproof.resolve import Resolution
+    from citeproof.sources.base import Fetched
+    from citeproof.store.cache import Cache, Pin
+
+__all__ = ["REPLAY_ENV", "FetchFailedError", "FetchFailure", "load_identifier"]
+
+REPLAY_ENV: Final = "CITEPROOF_REPLAY"
+
+#: Under replay the SSRF guard still resolves host names before the (replayed) request; this
+#: answer, a public address, keeps replay free of DNS.  Nothing ever connects to it.
+_REPLAY_ADDRESS: Final = ["93.184.215.14"]
+
+_COVERAGES: Final = frozenset({"full_text", "abstract", "page", "file", "text"})
+
+
+@dataclass(frozen=True, slots=True)
+class FetchFailure:
+    """No text could be had for an identifier; ``kind`` is the verdict it leads to."""
+
+    kind: Literal["unavailable", "not_checkable"]
+    reason: str
+    input: str
+    identifier: str
+    ids: dict[str, str] = field(default_factory=dict)
+
+
+class FetchFailedError(CiteproofError):
+    """Raised by ``citeproof.load`` (which must return a Document) when no text was had.
+
+    ``check`` never raises it: it reports the failure as an UNAVAILABLE (exit 3) or
+    NOT_CHECKABLE (exit 1) result instead.
+    """
+
+    def __init__(self, failure: FetchFailure) -> None:
+        self.failure = failure
+        self.exit_code = 3 if failure.kind == "unavailable" else 1
+        super().__init__(failure.reason)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+async def _replay_resolver(host: str, port: int) -> list[str]:
+    return list(_REPLAY_ADDRESS)
+
+
+def _open_cache() -> Cache:
+    from citeproof.store.cache import Cache
+    from citeproof.store.paths import default_dirs
+
+    return Cache(default_dirs().cache_db)
+
+
+def _default_cache_exists() -> bool:
+    from citeproof.store.paths import default_dirs
+
+    return default_dirs().cache_db.exists()
+
+
+def _offline_miss(identifier: Identifier) -> FetchFailure:
+    return FetchFailure(
+        "unavailable",
+        f"{identifier.key} is not in the cache and --offline forbids fetching it; "
+        "run once without --offline (or import a cache export).",
+        identifier.raw or identifier.key,
+        identifier.key,
+    )
+
+
+def _from_pin(identifier: Identifier, pin: Pin, data: bytes) -> Document:
+    from citeproof.documents import parse
+
+    coverage = pin.meta.get("coverage")
+    md5_ok = pin.meta.get("md5_ok")
+    document = parse(data, name=None)
+    document.origin = Origin(
+        input=identifier.raw or identifier.key,
+        coverage=coverage if coverage in _COVERAGES else "page",
+        sha256=pin.sha256,
+        identifier=identifier.key,
+        served_by=pin.served_by,
+        version=pin.version,
+        md5_ok=md5_ok if isinstance(md5_ok, bool) else None,
+        url=pin.url,
+        retrieved_at=pin.retrieved_at,
+    )
+    return document
+
+
+def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime) -> None:
+    meta: dict[str, Any] = {"coverage": fetched.coverage, "md5_ok": fetched.md5_ok}
+    if fetched.licence:
+        meta["licence"] = fetched.licence
+    if fetched.title:
+        meta["title"] = fetched.title
+    cache.pin(
+        identifier.key,
+        fetched.data,
+        retrieved_at=when.astimezone(UTC).isoformat(),
+        version=fetched.version,
+        url=fetched.url,
+        served_by=fetched.served_by,
+        media_type=fetched.media_type,
+        meta=meta,
+    )
+
+
+def _resolve(identifier: Identifier, replay_dir: Path | None) -> Resolution:
+    from citeproof.net.client import make_client
+    from citeproof.resolve import resolve
+
+    web_options: dict[str, Any] = {}
+    transport = None
+    if replay_dir is not None:
+        from citeproof.net.replay import ReplayTransport
+
+        transport = ReplayTransport.from_folder(replay_dir, skip_incomplete=True)
+        web_options = {"transport": transport, "resolver": _replay_resolver}
+
+    async def run() -> Resolution:
+        async with make_client(transport=transport) as client:
+            return await resolve(identifier, client, web_options=web_options)
+
+    return asyncio.run(run())
+
+
+def _failure(identifier: Identifier, resolution: Resolution) -> FetchFailure:
+    kind: Literal["unavailable", "not_checkable"] = (
+        "unavailable" if resolution.verdict_hint == "unavailable" else "not_checkable"
+    )
+    reason = resolution.reason or "no source could serve text for this identifier"
+    return FetchFailure(
+        kind, reason, identifier.raw or identifier.key, identifier.key, dict(resolution.ids)
+    )
+
+
+def load_identifier(
+    identifier: Identifier,
+    *,
+    offline: bool = False,
+    refresh: bool = False,
+    replay_dir: Path | None = None,
+    cache: Cache | None = None,
+    now: Callable[[], datetime] | None = None,
+) -> Document | FetchFailure:
+    """The Document for ``identifier`` (pinned bytes first), or why there is none.
+
+    ``offline`` forbids any request (an unpinned identifier is then UNAVAILABLE);
+    ``refresh`` fetches again even when pinned and re-pins.  ``replay_dir`` (default:
+    ``CITEPROOF_REPLAY``) answers every request from recorded responses.  ``cache``
+    defaults to the one under :func:`citeproof.store.paths.default_dirs`.
+    """
+    if offline and refresh:
+        from citeproof.errors import BadInputError
+
+        raise BadInputError("--offline and --refresh contradict each other; give one of them.")
+    if replay_dir is None:
+        env = os.environ.get(REPLAY_ENV, "").strip()
+        replay_dir = Path(env) if env else None
+    if cache is None and offline and not _default_cache_exists():
+        return _offline_miss(identifier)  # no cache at all: do not create one just to look
+    own_cache = cache is None
+    store = _open_cache() if cache is None else cache
+    try:
+        if not refresh:
+            pin = store.lookup(identifier.key)
+            if pin is not None:
+                return _from_pin(identifier, pin, store.get_blob(pin.sha256))
+        if offline:
+            return _offline_miss(identifier)
+        resolution = _resolve(identifier, replay_dir)
+        if resolution.fetched is None:
+            return _failure(identifier, resolution)
+        _pin(store, identifier, resolution.fetched, (now or _utc_now)())
+        pin = store.lookup(identifier.key)
+        assert pin is not None  # just pinned
+        return _from_pin(identifier, pin, store.get_blob(pin.sha256))
+    finally:
+        if own_cache:
+            store.close()
