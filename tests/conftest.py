@@ -6,7 +6,9 @@ on CI; ``HYPOTHESIS_PROFILE=thorough`` runs many more for a deliberate search.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
 
 from hypothesis import HealthCheck, settings
 
@@ -17,3 +19,36 @@ settings.register_profile(
     "thorough", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+# No test may open a network connection except to loopback: sources are tested through
+# recorded responses and mock transports, the SSRF guard through an injected resolver.
+# This net catches a test that would otherwise reach the network by accident.
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+
+
+def _refuse_remote(address: object) -> None:
+    if not isinstance(address, tuple) or not address:
+        return  # AF_UNIX and the like
+    host = str(address[0])
+    try:
+        loopback = ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if not loopback:
+        raise OSError(f"tests may not connect to {host}: only loopback is allowed")
+
+
+def _guarded_connect(self: socket.socket, address: object) -> None:
+    _refuse_remote(address)
+    _real_connect(self, address)  # type: ignore[arg-type]
+
+
+def _guarded_connect_ex(self: socket.socket, address: object) -> int:
+    _refuse_remote(address)
+    return _real_connect_ex(self, address)  # type: ignore[arg-type]
+
+
+socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
+socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]

@@ -64,12 +64,32 @@ def typographic_variant(draw: st.DrawFn, s: str) -> str:
     return "".join(out)
 
 
+def cuts_a_bracket(quote: str) -> bool:
+    """Whether the quote starts or ends inside a bracketed group ("4] the", "the [4").
+
+    Such a quote is ambiguous once markers are set aside: "4] the" in "3.4] [4] the" may be
+    the marker's tail or the data's, and either reading is an exact occurrence.
+    """
+    for opener, closer in ("[]", "()"):
+        depth = 0
+        for c in quote:
+            if c == opener:
+                depth += 1
+            elif c == closer:
+                if depth == 0:
+                    return True
+                depth -= 1
+        if depth:
+            return True
+    return False
+
+
 @given(doc_and_span())
 @settings(deadline=None)
 def test_any_span_is_exact_at_its_own_offsets(case: tuple[str, int, int]) -> None:
     text, a, b = case
     quote = text[a:b]
-    assume(text[b - 1] not in "[(" and text[a] not in "])")
+    assume(not cuts_a_bracket(quote))
     assume(len(normalize(quote)) >= MIN_QUOTE_CHARS)
     r = find_quote(prepare(text), quote)
     assert r.verdict == "EXACT", (quote, r)
@@ -82,9 +102,7 @@ def test_typographic_variants_are_exact_at_the_same_offsets(
     case: tuple[str, int, int], data: st.DataObject
 ) -> None:
     text, a, b = case
-    # a quote that ends on the opening bracket of a marker ("the [" of "the [4]") may
-    # equally be read as reaching a later bracket once the marker is set aside
-    assume(text[b - 1] not in "[(" and text[a] not in "])")
+    assume(not cuts_a_bracket(text[a:b]))
     quote = data.draw(typographic_variant(text[a:b]))
     assume(len(normalize(quote)) >= MIN_QUOTE_CHARS)
     r = find_quote(prepare(text), quote)
