@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -102,13 +103,30 @@ def _offline_miss(identifier: Identifier) -> FetchFailure:
     )
 
 
-def _from_pin(identifier: Identifier, pin: Pin, data: bytes) -> Document:
+# Parsed Documents by the sha256 of their bytes: a repeat check of a pinned source in the
+# same process (a notebook, the MCP server, a batch) neither parses nor prepares it again.
+_PARSED: OrderedDict[str, Document] = OrderedDict()
+_PARSED_KEEP = 16
+
+
+def _parsed(sha256: str, data: bytes) -> Document:
     from citeproof.documents import parse
 
+    document = _PARSED.get(sha256)
+    if document is None:
+        document = parse(data, name=None)
+        _PARSED[sha256] = document
+        while len(_PARSED) > _PARSED_KEEP:
+            _PARSED.popitem(last=False)
+    else:
+        _PARSED.move_to_end(sha256)
+    return document
+
+
+def _from_pin(identifier: Identifier, pin: Pin, data: bytes) -> Document:
     coverage = pin.meta.get("coverage")
     md5_ok = pin.meta.get("md5_ok")
-    document = parse(data, name=None)
-    document.origin = Origin(
+    return _parsed(pin.sha256, data).with_origin(Origin(
         input=identifier.raw or identifier.key,
         coverage=coverage if coverage in _COVERAGES else "page",
         sha256=pin.sha256,
@@ -118,8 +136,7 @@ def _from_pin(identifier: Identifier, pin: Pin, data: bytes) -> Document:
         md5_ok=md5_ok if isinstance(md5_ok, bool) else None,
         url=pin.url,
         retrieved_at=pin.retrieved_at,
-    )
-    return document
+    ))
 
 
 def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime) -> None:

@@ -9,7 +9,7 @@ is built on first use and kept, so a Document loaded once serves any number of c
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
@@ -110,6 +110,13 @@ class Document:
 
             self._prepared = prepare(self.text, markers=self.markers, dehyphen=self.dehyphen)
         return self._prepared
+
+    def with_origin(self, origin: Origin) -> Document:
+        """A copy that says where its bytes came from and shares this Document's prepared
+        matcher state, so the same bytes are parsed and prepared once per process."""
+        copy = replace(self, origin=origin)
+        copy._prepared = self.prepared
+        return copy
 
     def block_at(self, offset: int) -> int | None:
         """Index of the block holding ``offset`` (or the nearest one before it)."""

@@ -1,0 +1,45 @@
+"""A pinned source is parsed and prepared once per process, whatever asks for it again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeproof.documents.model import Document
+from citeproof.fetching import load_identifier
+from citeproof.identifiers import parse_identifier
+from citeproof.store.cache import Cache
+
+JATS = (
+    b'<article><front><article-meta><title-group><article-title>Memo test</article-title>'
+    b"</title-group></article-meta></front><body><sec><title>Results</title><p>Pinned bytes "
+    b"are parsed once and reused by every later check in the process.</p></sec></body>"
+    b"</article>"
+)
+
+
+def test_repeat_loads_share_one_parsed_and_prepared_document(tmp_path: Path) -> None:
+    ident = parse_identifier("PMC999999")
+    with Cache(tmp_path / "cache.sqlite3") as cache:
+        cache.pin(ident.key, JATS, retrieved_at="2026-11-30T00:00:00Z", served_by="pmc",
+                  media_type="application/xml", meta={"coverage": "full_text"})
+        first = load_identifier(ident, offline=True, cache=cache)
+        second = load_identifier(ident, offline=True, cache=cache)
+    assert isinstance(first, Document) and isinstance(second, Document)
+    assert first is not second  # each load carries its own origin ...
+    assert first.prepared is second.prepared  # ... over one prepared text
+    assert first.origin is not None and first.origin.served_by == "pmc"
+    assert first.origin.coverage == "full_text"
+
+
+def test_different_bytes_are_parsed_anew(tmp_path: Path) -> None:
+    ident = parse_identifier("PMC999998")
+    with Cache(tmp_path / "cache.sqlite3") as cache:
+        cache.pin(ident.key, JATS, retrieved_at="2026-11-30T00:00:00Z", served_by="pmc",
+                  media_type="application/xml")
+        first = load_identifier(ident, offline=True, cache=cache)
+        cache.pin(ident.key, JATS.replace(b"Memo test", b"Memo test two"),
+                  retrieved_at="2026-11-30T01:00:00Z", served_by="pmc",
+                  media_type="application/xml")
+        second = load_identifier(ident, offline=True, cache=cache)
+    assert isinstance(first, Document) and isinstance(second, Document)
+    assert "Memo test two" in second.text and "Memo test two" not in first.text
