@@ -9,8 +9,13 @@ concluded from a source that could not be read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
+
+import httpx2
+
+from citeproof.net.errors import NetworkError
 
 Coverage = Literal["full_text", "abstract", "page"]
 OutcomeKind = Literal[
@@ -60,3 +65,32 @@ def unavailable(reason: str) -> SourceOutcome:
 
 def missing(reason: str) -> SourceOutcome:
     return SourceOutcome("missing", reason)
+
+
+async def get_or_outcome(
+    client: httpx2.AsyncClient,
+    url: str,
+    *,
+    service: str,
+    what: str,
+    params: Mapping[str, str] | None = None,
+    missing_reason: str | None = None,
+) -> httpx2.Response | SourceOutcome:
+    """GET ``url``: the 200 answer, or the outcome that stands for a failed read.
+
+    A 404 is ``missing`` when the service uses it to say "no such record"
+    (``missing_reason``); every other failure is ``unavailable``, so nothing is concluded.
+    """
+    try:
+        response = await client.get(url, params=params)
+    except NetworkError as err:
+        return unavailable(str(err))
+    except httpx2.TransportError as err:  # a client not built by make_client
+        return unavailable(f"{service} could not be reached ({type(err).__name__}).")
+    if response.status_code == 404 and missing_reason is not None:
+        return missing(missing_reason)
+    if response.status_code != 200:
+        return unavailable(
+            f"{service} answered HTTP {response.status_code} for {what}; nothing was concluded."
+        )
+    return response

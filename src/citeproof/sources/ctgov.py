@@ -26,8 +26,7 @@ import httpx2
 from citeproof.documents.ctgov import study_of
 from citeproof.errors import BadInputError, CiteproofError
 from citeproof.net.client import redact_url
-from citeproof.net.errors import NetworkError
-from citeproof.sources.base import Fetched, SourceOutcome, missing, unavailable
+from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, unavailable
 
 __all__ = ["STUDIES_URL", "fetch_study"]
 
@@ -51,19 +50,12 @@ def _text(obj: object, *path: str) -> str | None:
 async def fetch_study(client: httpx2.AsyncClient, nct: str) -> SourceOutcome:
     """Fetch one study's v2 JSON; see the module docstring for each outcome."""
     value = _checked_nct(nct)
-    try:
-        response = await client.get(STUDIES_URL + value)
-    except NetworkError as err:
-        return unavailable(str(err))
-    except httpx2.TransportError as err:  # a client not built by make_client
-        return unavailable(f"ClinicalTrials.gov could not be reached ({type(err).__name__}).")
-    if response.status_code == 404:
-        return missing(f"ClinicalTrials.gov has no study {value}.")
-    if response.status_code != 200:
-        return unavailable(
-            f"ClinicalTrials.gov answered HTTP {response.status_code} for {value}; nothing "
-            "was concluded."
-        )
+    response = await get_or_outcome(
+        client, STUDIES_URL + value, service="ClinicalTrials.gov", what=value,
+        missing_reason=f"ClinicalTrials.gov has no study {value}.",
+    )
+    if isinstance(response, SourceOutcome):
+        return response
     data = response.content
     try:
         study: dict[str, Any] = study_of(json.loads(data))

@@ -24,8 +24,7 @@ import httpx2
 from citeproof.documents.openfda import label_of, parse_openfda
 from citeproof.errors import BadInputError, CiteproofError
 from citeproof.net.client import redact_url
-from citeproof.net.errors import NetworkError
-from citeproof.sources.base import Fetched, SourceOutcome, missing, unavailable
+from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, unavailable
 
 __all__ = ["LABEL_URL", "fetch_label"]
 
@@ -52,19 +51,12 @@ async def fetch_label(client: httpx2.AsyncClient, set_id: str) -> SourceOutcome:
         "skip": "0",
         "sort": "effective_time:desc",
     }
-    try:
-        response = await client.get(LABEL_URL, params=params)
-    except NetworkError as err:
-        return unavailable(str(err))
-    except httpx2.TransportError as err:  # a client not built by make_client
-        return unavailable(f"openFDA could not be reached ({type(err).__name__}).")
-    if response.status_code == 404:
-        return missing(f"openFDA has no drug label with set id {value}.")
-    if response.status_code != 200:
-        return unavailable(
-            f"openFDA answered HTTP {response.status_code} for set id {value}; nothing was "
-            "concluded."
-        )
+    response = await get_or_outcome(
+        client, LABEL_URL, params=params, service="openFDA", what=f"set id {value}",
+        missing_reason=f"openFDA has no drug label with set id {value}.",
+    )
+    if isinstance(response, SourceOutcome):
+        return response
     data = response.content
     try:
         label = label_of(json.loads(data))

@@ -33,8 +33,8 @@ import httpx2
 from citeproof.documents.pubmed import PubmedRecord, parse_pubmed, pubmed_records
 from citeproof.errors import BadInputError, CiteproofError
 from citeproof.net.client import redact_url
-from citeproof.net.errors import NetworkError, UpstreamUnavailable
-from citeproof.sources.base import Fetched, SourceOutcome, missing, unavailable
+from citeproof.net.errors import UpstreamUnavailable
+from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, missing, unavailable
 
 __all__ = ["EFETCH_URL", "MAX_BATCH", "efetch_records", "fetch_pubmed"]
 
@@ -62,16 +62,11 @@ def _params(pmids: Sequence[str]) -> dict[str, str]:
 async def fetch_pubmed(client: httpx2.AsyncClient, pmid: str) -> SourceOutcome:
     """Fetch one PubMed record as efetch XML; see the module docstring for each outcome."""
     value = _checked_pmid(pmid)
-    try:
-        response = await client.get(EFETCH_URL, params=_params([value]))
-    except NetworkError as err:
-        return unavailable(str(err))
-    except httpx2.TransportError as err:  # a client not built by make_client
-        return unavailable(f"PubMed could not be reached ({type(err).__name__}).")
-    if response.status_code != 200:
-        return unavailable(
-            f"PubMed answered HTTP {response.status_code} for PMID {value}; nothing was concluded."
-        )
+    response = await get_or_outcome(
+        client, EFETCH_URL, params=_params([value]), service="PubMed", what=f"PMID {value}"
+    )
+    if isinstance(response, SourceOutcome):
+        return response
     data = response.content
     try:
         records = pubmed_records(data)
