@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from citeproof.identifiers import Identifier
     from citeproof.resolve import Resolution
     from citeproof.sources.base import Fetched
-    from citeproof.store.cache import Cache, Pin
+    from citeproof.store.cache import Cache, Pin, PinResult
 
 __all__ = ["REPLAY_ENV", "FetchFailedError", "FetchFailure", "load_identifier"]
 
@@ -123,7 +123,9 @@ def _parsed(sha256: str, data: bytes) -> Document:
     return document
 
 
-def _from_pin(identifier: Identifier, pin: Pin, data: bytes) -> Document:
+def _from_pin(
+    identifier: Identifier, pin: Pin, data: bytes, refreshed_from: str | None = None
+) -> Document:
     coverage = pin.meta.get("coverage")
     md5_ok = pin.meta.get("md5_ok")
     return _parsed(pin.sha256, data).with_origin(Origin(
@@ -136,16 +138,17 @@ def _from_pin(identifier: Identifier, pin: Pin, data: bytes) -> Document:
         md5_ok=md5_ok if isinstance(md5_ok, bool) else None,
         url=pin.url,
         retrieved_at=pin.retrieved_at,
+        refreshed_from=refreshed_from,
     ))
 
 
-def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime) -> None:
+def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime) -> PinResult:
     meta: dict[str, Any] = {"coverage": fetched.coverage, "md5_ok": fetched.md5_ok}
     if fetched.licence:
         meta["licence"] = fetched.licence
     if fetched.title:
         meta["title"] = fetched.title
-    cache.pin(
+    return cache.pin(
         identifier.key,
         fetched.data,
         retrieved_at=when.astimezone(UTC).isoformat(),
@@ -198,7 +201,9 @@ def load_identifier(
     """The Document for ``identifier`` (pinned bytes first), or why there is none.
 
     ``offline`` forbids any request (an unpinned identifier is then UNAVAILABLE);
-    ``refresh`` fetches again even when pinned and re-pins.  ``replay_dir`` (default:
+    ``refresh`` fetches again even when pinned and re-pins; the Document's
+    ``origin.refreshed_from`` then names the sha256 pinned before, so the result can say
+    whether the bytes changed.  ``replay_dir`` (default:
     ``CITEPROOF_REPLAY``) answers every request from recorded responses.  ``cache``
     defaults to the one under :func:`citeproof.store.paths.default_dirs`.
     """
@@ -223,10 +228,13 @@ def load_identifier(
         resolution = _resolve(identifier, replay_dir)
         if resolution.fetched is None:
             return _failure(identifier, resolution)
-        _pin(store, identifier, resolution.fetched, (now or _utc_now)())
+        pinned = _pin(store, identifier, resolution.fetched, (now or _utc_now)())
         pin = store.lookup(identifier.key)
         assert pin is not None  # just pinned
-        return _from_pin(identifier, pin, store.get_blob(pin.sha256))
+        # Only a refresh of an earlier pin reports a change: a first fetch has nothing to
+        # compare with.
+        before = pinned.previous_sha256 if refresh else None
+        return _from_pin(identifier, pin, store.get_blob(pin.sha256), before)
     finally:
         if own_cache:
             store.close()

@@ -99,6 +99,13 @@ class Resolved(_Model):
     pmcid: str | None = None
 
 
+class Refresh(_Model):
+    """What ``--refresh`` found: the sha256 pinned before, and whether the bytes changed."""
+
+    previous_sha256: str
+    changed: bool
+
+
 class SourceInfo(_Model):
     """What was checked: which bytes, from where, and how much of the work."""
 
@@ -118,6 +125,11 @@ class SourceInfo(_Model):
     fingerprint_ok: bool | None = Field(
         default=None,
         description="Whether sha256 equals the one --expect-sha256 asked for; null if none.",
+    )
+    refresh: Refresh | None = Field(
+        default=None,
+        description="Set when --refresh fetched a pinned source again: whether its bytes "
+        "changed since the earlier pin.",
     )
 
 

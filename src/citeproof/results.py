@@ -56,9 +56,15 @@ def _origin(document: Document) -> Origin:
 
 
 def _source_info(document: Document) -> SourceInfo:
-    from citeproof.models import Resolved, SourceInfo
+    from citeproof.models import Refresh, Resolved, SourceInfo
 
     origin, meta = _origin(document), document.meta
+    refresh = None
+    if origin.refreshed_from is not None:
+        refresh = Refresh(
+            previous_sha256=origin.refreshed_from,
+            changed=origin.refreshed_from != origin.sha256,
+        )
     return SourceInfo(
         input=origin.input,
         kind=document.format,
@@ -73,6 +79,7 @@ def _source_info(document: Document) -> SourceInfo:
         url=origin.url,
         retrieved_at=origin.retrieved_at,
         title=meta.title,
+        refresh=refresh,
     )
 
 

@@ -11,13 +11,17 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from rich.console import Console
 
 from citeproof.cli import cli
+from citeproof.cli.render import render_check
+from citeproof.models import CheckResult
 from citeproof.net.recordings import write_recording
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
@@ -63,9 +67,12 @@ def record(folder: Path, name: str, url: str, body: bytes, *, status: int = 200,
     write_recording(folder, name, url=url, status=status, headers=headers, body=body, date=WHEN)
 
 
-def pmc_replay(folder: Path) -> Path:
-    """The ID converter and PMC Cloud Service answers for PMC3166277 (open access)."""
-    data = jats()
+def pmc_replay(folder: Path, data: bytes | None = None) -> Path:
+    """The ID converter and PMC Cloud Service answers for PMC3166277 (open access).
+
+    ``data`` replaces the corpus JATS bytes (with a matching md5), to play an upstream change.
+    """
+    data = jats() if data is None else data
     meta = {
         "pmcid": "PMC3166277",
         "version": 1,
@@ -225,9 +232,38 @@ def test_refresh_fetches_again_and_contradicts_offline(tmp_path: Path) -> None:
     replay = pmc_replay(tmp_path / "replay")
     code, first = check_json(QUOTE, "PMC3166277", "--replay", replay)
     assert code == 0
+    assert first["source"]["refresh"] is None  # a first fetch has nothing to compare with
     code, again = check_json(QUOTE, "PMC3166277", "--replay", replay, "--refresh")
     assert (code, again["verdict"]) == (0, "EXACT")
     assert again["source"]["sha256"] == first["source"]["sha256"]
+    assert again["source"]["refresh"] == {
+        "previous_sha256": first["source"]["sha256"],
+        "changed": False,
+    }
     result = run("check", QUOTE, "PMC3166277", "--offline", "--refresh")
     assert result.exit_code == 2
     assert "contradict" in result.stderr
+
+
+def test_refresh_reports_changed_bytes_and_repins(tmp_path: Path) -> None:
+    replay = pmc_replay(tmp_path / "replay")
+    code, first = check_json(QUOTE, "PMC3166277", "--replay", replay)
+    assert code == 0
+    # Upstream now serves a corrected version: the quoted sentence was reworded.
+    changed = jats().replace(b"timing of host lysis", b"timing of cell lysis", 1)
+    assert changed != jats()
+    newer = pmc_replay(tmp_path / "newer", changed)
+    code, again = check_json(QUOTE, "PMC3166277", "--replay", newer, "--refresh")
+    assert again["verdict"] == "NEAR" and code == 1
+    assert again["source"]["sha256"] == hashlib.sha256(changed).hexdigest()
+    assert again["source"]["refresh"] == {
+        "previous_sha256": first["source"]["sha256"],
+        "changed": True,
+    }
+    # The new bytes are now the pin: an offline check reads them, with no refresh to report.
+    code, offline = check_json(QUOTE, "PMC3166277", "--offline")
+    assert offline["source"]["sha256"] == again["source"]["sha256"]
+    assert offline["source"]["refresh"] is None
+    shown = StringIO()
+    render_check(CheckResult.model_validate(again), "", Console(file=shown, width=200))
+    assert f"bytes changed since the earlier pin ({first['source']['sha256']})" in shown.getvalue()

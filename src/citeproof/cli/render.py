@@ -244,6 +244,13 @@ def _source(console: Console, source: SourceInfo) -> None:
         console.print(_line("licence", Text(source.licence)))
     if source.sha256:
         console.print(_line("sha256", Text(source.sha256, style="dim")))
+    if source.refresh is not None:
+        if source.refresh.changed:
+            note = Text(f"bytes changed since the earlier pin ({source.refresh.previous_sha256})",
+                        style="yellow")
+        else:
+            note = Text("bytes unchanged since the earlier pin")
+        console.print(_line("refresh", note))
 
 
 def render_check(result: CheckResult, text: str, console: Console | None = None) -> None:

@@ -83,6 +83,9 @@ class Origin:
     md5_ok: bool | None = None
     url: str | None = None
     retrieved_at: str | None = None
+    refreshed_from: str | None = None
+    """With ``--refresh``: the sha256 the source was pinned to before this fetch (equal to
+    ``sha256`` when the bytes did not change); None when nothing was refreshed."""
 
 
 @dataclass(eq=False)
