@@ -14,13 +14,14 @@ small and puts the cache rules in one place:
   verdict (``unavailable``: nothing may be concluded; ``not_checkable``: every source
   answered and none has text) and the reason, and the service turns it into a result.
 * Replayed responses (``replay_dir`` or ``CITEPROOF_REPLAY``) serve both the API client and
-  the SSRF-guarded page fetchers, so a recorded chain is repeated without the network.
+  the SSRF-guarded page fetchers, so a recorded chain is repeated without the network (see
+  :mod:`citeproof.net.session`).  Under ``citeproof record`` every identifier is fetched
+  again, as with ``refresh``: a pinned copy would leave nothing to record.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,17 +34,12 @@ from citeproof.errors import CiteproofError
 
 if TYPE_CHECKING:
     from citeproof.identifiers import Identifier
+    from citeproof.net.session import Mode
     from citeproof.resolve import Resolution
     from citeproof.sources.base import Fetched
     from citeproof.store.cache import Cache, Pin, PinResult
 
-__all__ = ["REPLAY_ENV", "FetchFailedError", "FetchFailure", "load_identifier"]
-
-REPLAY_ENV: Final = "CITEPROOF_REPLAY"
-
-#: Under replay the SSRF guard still resolves host names before the (replayed) request; this
-#: answer, a public address, keeps replay free of DNS.  Nothing ever connects to it.
-_REPLAY_ADDRESS: Final = ["93.184.215.14"]
+__all__ = ["FetchFailedError", "FetchFailure", "load_identifier"]
 
 _COVERAGES: Final = frozenset({"full_text", "abstract", "page", "file", "text"})
 
@@ -74,10 +70,6 @@ class FetchFailedError(CiteproofError):
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-async def _replay_resolver(host: str, port: int) -> list[str]:
-    return list(_REPLAY_ADDRESS)
 
 
 def _open_cache() -> Cache:
@@ -160,21 +152,13 @@ def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime)
     )
 
 
-def _resolve(identifier: Identifier, replay_dir: Path | None) -> Resolution:
-    from citeproof.net.client import make_client
+def _resolve(identifier: Identifier, mode: Mode) -> Resolution:
+    from citeproof.net.session import open_session
     from citeproof.resolve import resolve
 
-    web_options: dict[str, Any] = {}
-    transport = None
-    if replay_dir is not None:
-        from citeproof.net.replay import ReplayTransport
-
-        transport = ReplayTransport.from_folder(replay_dir, skip_incomplete=True)
-        web_options = {"transport": transport, "resolver": _replay_resolver}
-
     async def run() -> Resolution:
-        async with make_client(transport=transport) as client:
-            return await resolve(identifier, client, web_options=web_options)
+        async with open_session(mode) as session:
+            return await resolve(identifier, session.client, web_options=session.web_options)
 
     return asyncio.run(run())
 
@@ -211,9 +195,15 @@ def load_identifier(
         from citeproof.errors import BadInputError
 
         raise BadInputError("--offline and --refresh contradict each other; give one of them.")
-    if replay_dir is None:
-        env = os.environ.get(REPLAY_ENV, "").strip()
-        replay_dir = Path(env) if env else None
+    from citeproof.net.session import mode_from
+
+    mode = mode_from(replay_dir)
+    if mode.record is not None:
+        if offline:
+            from citeproof.errors import BadInputError
+
+            raise BadInputError("--offline cannot be recorded: it makes no request.")
+        refresh = True
     if cache is None and offline and not _default_cache_exists():
         return _offline_miss(identifier)  # no cache at all: do not create one just to look
     own_cache = cache is None
@@ -225,7 +215,7 @@ def load_identifier(
                 return _from_pin(identifier, pin, store.get_blob(pin.sha256))
         if offline:
             return _offline_miss(identifier)
-        resolution = _resolve(identifier, replay_dir)
+        resolution = _resolve(identifier, mode)
         if resolution.fetched is None:
             return _failure(identifier, resolution)
         pinned = _pin(store, identifier, resolution.fetched, (now or _utc_now)())

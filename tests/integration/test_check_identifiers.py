@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, datetime
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -22,20 +21,7 @@ from rich.console import Console
 from citeproof.cli import cli
 from citeproof.cli.render import render_check
 from citeproof.models import CheckResult
-from citeproof.net.recordings import write_recording
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-JATS = CORPUS / "pmc-jats" / "PMC3166277.nxml"
-MISSING = "../shared/corpus not found: these tests need the shared corpus beside the repository"
-QUOTE = (
-    "One trait that provides a good model to explore the molecular basis of stochastic "
-    "variation is the timing of host lysis by bacteriophage (phage)."
-)
-BUCKET = "https://pmc-oa-opendata.s3.amazonaws.com"
-IDCONV = "https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/"
-WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
-XML = {"content-type": "application/xml"}
-JSON = {"content-type": "application/json"}
+from pmc_replay import JSON, QUOTE, jats, pmc_replay, record
 
 
 @pytest.fixture(autouse=True)
@@ -44,81 +30,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CITEPROOF_HOME", str(root))
     monkeypatch.delenv("CITEPROOF_REPLAY", raising=False)
     return root
-
-
-def jats() -> bytes:
-    if not JATS.is_file():
-        pytest.skip(MISSING)
-    return JATS.read_bytes()
-
-
-def listing(prefix: str, keys: list[str]) -> bytes:
-    contents = "".join(f"<Contents><Key>{k}</Key><Size>1</Size></Contents>" for k in keys)
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">'
-        f"<Name>pmc-oa-opendata</Name><Prefix>{prefix}</Prefix><KeyCount>{len(keys)}</KeyCount>"
-        f"<MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>{contents}</ListBucketResult>"
-    ).encode()
-
-
-def record(folder: Path, name: str, url: str, body: bytes, *, status: int = 200, **h: str) -> None:
-    headers = dict(h) or dict(XML)
-    write_recording(folder, name, url=url, status=status, headers=headers, body=body, date=WHEN)
-
-
-def pmc_replay(folder: Path, data: bytes | None = None) -> Path:
-    """The ID converter and PMC Cloud Service answers for PMC3166277 (open access).
-
-    ``data`` replaces the corpus JATS bytes (with a matching md5), to play an upstream change.
-    """
-    data = jats() if data is None else data
-    meta = {
-        "pmcid": "PMC3166277",
-        "version": 1,
-        "pmid": 21909999,
-        "doi": "10.1000/example.3166277",
-        "title": "An open article",
-        "is_pmc_openaccess": True,
-        "is_manuscript": False,
-        "is_retracted": False,
-        "license_code": "CC BY",
-        "xml_url": "s3://pmc-oa-opendata/PMC3166277.1/PMC3166277.1.xml"
-        f"?md5={hashlib.md5(data).hexdigest()}",
-    }
-    idconv = {
-        "status": "ok",
-        "records": [
-            {
-                "pmcid": "PMC3166277",
-                "pmid": 21909999,
-                "doi": "10.1000/example.3166277",
-                "requested-id": "PMC3166277",
-            }
-        ],
-    }
-    record(
-        folder,
-        "idconv",
-        IDCONV + "?ids=PMC3166277&idtype=pmcid&format=json",
-        json.dumps(idconv).encode(),
-        **JSON,
-    )
-    record(
-        folder,
-        "listing",
-        BUCKET + "/?list-type=2&prefix=PMC3166277.",
-        listing("PMC3166277.", ["PMC3166277.1/PMC3166277.1.xml"]),
-    )
-    record(
-        folder,
-        "metadata",
-        BUCKET + "/PMC3166277.1/PMC3166277.1.json",
-        json.dumps(meta).encode(),
-        **JSON,
-    )
-    record(folder, "jats", BUCKET + "/PMC3166277.1/PMC3166277.1.xml", data)
-    return folder
 
 
 def run(*args: str | Path) -> Result:
@@ -267,3 +178,16 @@ def test_refresh_reports_changed_bytes_and_repins(tmp_path: Path) -> None:
     shown = StringIO()
     render_check(CheckResult.model_validate(again), "", Console(file=shown, width=200))
     assert f"bytes changed since the earlier pin ({first['source']['sha256']})" in shown.getvalue()
+
+
+def test_text_of_an_identifier_is_the_text_its_check_read(tmp_path: Path) -> None:
+    replay = pmc_replay(tmp_path / "replay")
+    printed = run("text", "PMC3166277", "--replay", replay)
+    assert printed.exit_code == 0
+    code, data = check_json(QUOTE, "PMC3166277", "--offline")
+    assert code == 0
+    start, end = data["matches"][0]["start"], data["matches"][0]["end"]
+    assert printed.stdout[start:end] == data["matches"][0]["text"]
+    missing = run("text", "PMC1234567", "--offline")
+    assert missing.exit_code == 3
+    assert "not in the cache" in missing.stderr

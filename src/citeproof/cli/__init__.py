@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "check": "citeproof.cli.check:check",
     "text": "citeproof.cli.text:text",
     "cache": "citeproof.cli.cache:cache",
+    "record": "citeproof.cli.record:record",
 }
 
 

@@ -17,8 +17,20 @@ import click
     is_flag=True,
     help="Print one JSON object per block instead: {start, end, kind, section, region, page}.",
 )
-def text(source: str, blocks: bool) -> None:
+@click.option("--offline", is_flag=True, help="Never fetch: read an identifier's pinned copy only.")
+@click.option("--refresh", is_flag=True, help="Fetch an identifier again even when it is pinned.")
+@click.option(
+    "--replay",
+    metavar="DIR",
+    envvar="CITEPROOF_REPLAY",
+    type=click.Path(exists=True, file_okay=False),
+    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
+)
+def text(source: str, blocks: bool, offline: bool, refresh: bool, replay: str | None) -> None:
     """Print the text citeproof extracts from SOURCE ('-' for stdin), byte for byte.
+
+    SOURCE is a file or an identifier (fetched and pinned exactly as `citeproof check`
+    does, so the text printed is the text a check of that identifier reads).
 
     Offsets in 'citeproof check' results are code points into exactly this text. No
     newline is added at the end. With --blocks, print the document's blocks instead, one
@@ -27,7 +39,13 @@ def text(source: str, blocks: bool) -> None:
     from citeproof import service
     from citeproof.cli import _common
 
-    document = service.load(source, stdin=_common.stdin_bytes() if source == "-" else None)
+    document = service.load(
+        source,
+        stdin=_common.stdin_bytes() if source == "-" else None,
+        offline=offline,
+        refresh=refresh,
+        replay=replay,
+    )
     if blocks:
         for block in service.document_blocks(document):
             _common.write_json(block, indent=None)

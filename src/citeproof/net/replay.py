@@ -29,12 +29,25 @@ from citeproof.net.recordings import (
     request_key,
 )
 
-__all__ = ["ReplayTransport", "UnrecordedRequestError"]
+__all__ = ["ReplayTransport", "UnrecordedRequestError", "original_url"]
 
 #: Headers describing the wire encoding of the original answer, not the stored body.
 _WIRE_HEADERS: frozenset[str] = frozenset(
     {"content-encoding", "transfer-encoding", "content-length"}
 )
+
+
+def original_url(request: httpx2.Request) -> str:
+    """The URL as the caller wrote it, even when the SSRF guard addressed it to an IP.
+
+    The guard sends ``https://<checked ip>/path`` with the original ``Host`` header (see
+    :class:`~citeproof.net.ssrf.SafeTransport`); a recording or a replay must key on the host
+    name, which is what the next run will ask for.
+    """
+    host = request.headers.get("host")
+    if host and host.encode("ascii", "replace") != request.url.netloc:
+        return str(request.url.copy_with(netloc=host.encode("ascii")))
+    return str(request.url)
 
 
 class UnrecordedRequestError(RecordingError):
@@ -131,7 +144,7 @@ class ReplayTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         return difflib.get_close_matches(str(key), candidates, n=limit, cutoff=0.0)
 
     def _respond(self, request: httpx2.Request) -> httpx2.Response:
-        recording = self.lookup(request.method, str(request.url))
+        recording = self.lookup(request.method, original_url(request))
         headers = [
             (name, value)
             for name, value in recording.headers.items()

@@ -210,6 +210,30 @@ async def read_capped(
     return decoder.body(), decodable and bool(encodings)
 
 
+async def buffered(
+    response: httpx2.Response,
+    request: httpx2.Request,
+    cap: int,
+    fail: Callable[[], BodyTooLarge],
+) -> httpx2.Response:
+    """``response`` read whole under ``cap`` and closed: decoded, with a true Content-Length."""
+    try:
+        body, decoded = await read_capped(response, cap, fail)
+    finally:
+        await response.aclose()
+    headers = httpx2.Headers(response.headers)
+    if decoded:
+        del headers["content-encoding"]
+    headers["content-length"] = str(len(body))
+    return httpx2.Response(
+        response.status_code,
+        headers=headers,
+        content=body,
+        request=request,
+        extensions=response.extensions,
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # The transport
 
@@ -315,22 +339,8 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
                 limit=self.max_body,
             )
 
-        try:
-            # Error pages are read too (capped): it frees the connection for the retry.
-            body, decoded = await read_capped(response, self.max_body, fail)
-        finally:
-            await response.aclose()
-        headers = httpx2.Headers(response.headers)
-        if decoded:
-            del headers["content-encoding"]
-        headers["content-length"] = str(len(body))
-        return httpx2.Response(
-            response.status_code,
-            headers=headers,
-            content=body,
-            request=request,
-            extensions=response.extensions,
-        )
+        # Error pages are read too (capped): it frees the connection for the retry.
+        return await buffered(response, request, self.max_body, fail)
 
     def _backoff(self, attempt: int) -> float:
         """Full jitter: uniform in [0, min(cap, base * 2**(attempt-1))] (AWS's recommendation)."""

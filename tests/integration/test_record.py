@@ -1,0 +1,168 @@
+"""``citeproof record DIR COMMAND``: live answers written in the format replay reads.
+
+"Live" here is a stand-in: :func:`citeproof.net.record.live_transport` is replaced by a
+transport serving prepared answers (and the SSRF guard's resolver by one answering a public
+address), so the whole recording path runs — retries, contact parameters, the SSRF guard,
+decoding — without any connection.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from pathlib import Path
+
+import httpx2
+import pytest
+from click.testing import CliRunner, Result
+
+from citeproof.cli import cli
+from citeproof.net import record as record_module
+from citeproof.net import ssrf
+from citeproof.net.recordings import load_folder
+from citeproof.net.replay import ReplayTransport
+from pmc_replay import QUOTE, jats, pmc_replay
+
+CONTACT = "maintainer@example.org"
+PAGE = b"<html><body><p>The quick brown fox jumps over the lazy dog, said the page.</p></body>"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "home"
+    monkeypatch.setenv("CITEPROOF_HOME", str(root))
+    monkeypatch.setenv("CITEPROOF_CONTACT", CONTACT)
+    monkeypatch.delenv("CITEPROOF_REPLAY", raising=False)
+    monkeypatch.delenv("CITEPROOF_RECORD", raising=False)
+
+    async def public(host: str, port: int) -> list[str]:
+        return ["93.184.215.14"]
+
+    monkeypatch.setattr(ssrf, "default_resolver", public)
+    return root
+
+
+def serve_from(folder: Path, monkeypatch: pytest.MonkeyPatch, seen: list[str]) -> None:
+    """Make "live" answers come from ``folder``, noting each URL as the service saw it."""
+    replay = ReplayTransport.from_folder(folder)
+
+    class Live(httpx2.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+            seen.append(str(request.url))
+            return await replay.handle_async_request(request)
+
+    monkeypatch.setattr(record_module, "live_transport", lambda host: Live())
+
+
+def run(*args: str | Path) -> Result:
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_record_a_check_then_replay_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+    serve_from(pmc_replay(tmp_path / "live"), monkeypatch, seen)
+    out = tmp_path / "fixtures"
+    result = run("record", out, "check", "--json", QUOTE, "PMC3166277")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["verdict"] == "EXACT"
+    assert "recorded 4 response(s)" in result.stderr
+    assert any(CONTACT.replace("@", "%40") in url or CONTACT in url for url in seen)
+
+    recordings = load_folder(out)
+    assert len(recordings) == 4
+    for path in out.iterdir():  # the contact address went to the service, never to disk
+        assert CONTACT not in path.read_text(encoding="utf-8", errors="replace")
+    xml = next(r for r in recordings if r.url.endswith(".xml"))
+    assert hashlib.sha256(xml.body).hexdigest() == hashlib.sha256(jats()).hexdigest()
+
+    # The recording alone answers the same check, with no "live" transport at all.
+    monkeypatch.setattr(record_module, "live_transport", None)
+    again = run("check", "--json", QUOTE, "PMC3166277", "--replay", out, "--refresh")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["source"]["sha256"] == hashlib.sha256(jats()).hexdigest()
+
+
+def test_recording_ignores_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+    live = pmc_replay(tmp_path / "live")
+    assert run("check", "--json", QUOTE, "PMC3166277", "--replay", live).exit_code == 0
+    serve_from(live, monkeypatch, seen)
+    result = run("record", tmp_path / "fixtures", "check", "--json", QUOTE, "PMC3166277")
+    assert result.exit_code == 0
+    assert len(seen) == 4  # pinned, yet fetched again: a cached copy records nothing
+
+
+def test_a_page_is_recorded_under_its_host_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[httpx2.Request] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        sent.append(request)
+        body = gzip.compress(PAGE)
+        headers = {"content-type": "text/html", "content-encoding": "gzip"}
+        return httpx2.Response(200, headers=headers, content=body)
+
+    monkeypatch.setattr(
+        record_module, "live_transport", lambda host: httpx2.MockTransport(answer)
+    )
+    out = tmp_path / "fixtures"
+    url = "https://example.org/article?id=7"
+    result = run("record", out, "check", "--json", "quick brown fox jumps over the lazy dog", url)
+    assert result.exit_code == 0, result.output
+    # The SSRF guard connected to the checked address; the record names the host.
+    assert sent[0].url.host == "93.184.215.14"
+    (recording,) = load_folder(out)
+    assert recording.url == url
+    assert recording.body == PAGE  # decoded, and the header saying gzip is gone
+    assert "content-encoding" not in recording.headers
+
+    monkeypatch.setattr(record_module, "live_transport", None)
+    quote = "quick brown fox jumps over the lazy dog"
+    again = run("check", "--json", quote, url, "--replay", out, "--refresh")
+    assert json.loads(again.stdout)["verdict"] == "EXACT"
+
+
+def test_a_failed_answer_is_recorded_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def unavailable(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(503, headers={"retry-after": "0"}, content=b"busy")
+
+    monkeypatch.setattr(
+        record_module, "live_transport", lambda host: httpx2.MockTransport(unavailable)
+    )
+    out = tmp_path / "fixtures"
+    result = run("record", out, "check", "--json", "words", "https://example.org/x")
+    assert result.exit_code == 3
+    assert json.loads(result.stdout)["verdict"] == "UNAVAILABLE"
+    (recording,) = load_folder(out)  # three attempts, one request: one file
+    assert recording.status == 503
+    replayed = run("check", "--json", "words", "https://example.org/x", "--replay", out)
+    assert json.loads(replayed.stdout)["verdict"] == "UNAVAILABLE"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["cache", "ls"], "makes no request"),
+        (["record", "x", "check"], "makes no request"),
+        (["check", "q", "PMC1", "--offline"], "--offline"),
+        (["check", "q", "PMC1", "--replay", "."], "replaying at once"),
+    ],
+)
+def test_commands_that_cannot_be_recorded_are_refused(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    result = run("record", tmp_path / "fixtures", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert not (tmp_path / "fixtures").exists()
+
+
+def test_replay_in_the_environment_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CITEPROOF_REPLAY", str(tmp_path))
+    result = run("record", tmp_path / "fixtures", "check", "q", "PMC1")
+    assert result.exit_code == 2
+    assert "CITEPROOF_REPLAY" in result.stderr
