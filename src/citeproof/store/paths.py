@@ -23,6 +23,9 @@ import platformdirs
 APP_NAME = "citeproof"
 HOME_ENV = "CITEPROOF_HOME"
 CACHE_DB_NAME = "cache.sqlite3"
+LOG_ENV = "CITEPROOF_LOG"
+LOG_FILE_NAME = "evidence.jsonl"
+KEYS_DIR_NAME = "keys"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,16 @@ class StoreDirs:
     def cache_db(self) -> Path:
         """The SQLite file of the source cache (see :mod:`citeproof.store.cache`)."""
         return self.cache / CACHE_DB_NAME
+
+    @property
+    def log(self) -> Path:
+        """The default evidence log (see :mod:`citeproof.store.log`); ``CITEPROOF_LOG`` wins."""
+        return self.data / LOG_FILE_NAME
+
+    @property
+    def keys(self) -> Path:
+        """Where the log signing key and the handle secret live (see :mod:`.keys`)."""
+        return self.data / KEYS_DIR_NAME
 
 
 def resolve_dirs(env: Mapping[str, str]) -> StoreDirs:
@@ -66,3 +79,12 @@ def resolve_dirs(env: Mapping[str, str]) -> StoreDirs:
 def default_dirs() -> StoreDirs:
     """The directories for the current process environment."""
     return resolve_dirs(os.environ)
+
+
+def resolve_log_path(env: Mapping[str, str]) -> Path:
+    """The evidence log for the environment ``env``: ``CITEPROOF_LOG`` if set (and not
+    empty), else ``evidence.jsonl`` in the data directory of :func:`resolve_dirs`."""
+    explicit = env.get(LOG_ENV, "").strip()
+    if explicit:
+        return Path(explicit)
+    return resolve_dirs(env).log

@@ -1,0 +1,292 @@
+"""``citeproof log``: verify, sign, prove, repair, annotate and read the evidence log.
+
+Why a command for it: the log is only worth keeping if someone can check it.  A user hands
+a checkpoint (``log checkpoint``) and the public key (``log key``) to whoever reads their
+report; later ``log verify --checkpoint`` proves the log still begins with the entries the
+checkpoint signed, and ``log prove SEQ`` produces a bundle that ``log verify-proof`` checks
+without the log at all.
+
+Module level imports click only (``citeproof --help`` imports this module); the store is
+imported inside each command.  Output follows the rest of the CLI: JSON with ``--json`` and
+whenever stdout is not a terminal, plain lines otherwise; ``checkpoint`` and ``key`` always
+print the bare text, because their use is ``> file`` or ``$(...)``.
+
+Exit codes: 0 everything holds; 1 ``verify`` / ``verify-proof`` found something that does
+not hold; 2 usage or bad input, or a damaged log that must be repaired first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from citeproof.errors import CiteproofError
+
+if TYPE_CHECKING:
+    from citeproof.store.log import EvidenceLog, LogEntry
+
+EXIT_NEGATIVE = 1
+
+_JSON_OPTION = click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON (the default when stdout is not a terminal).",
+)
+
+
+class _LogGroup(click.Group):
+    """Prints expected failures as one line, also when the group is run on its own."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CiteproofError as exc:
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            click.echo(f"citeproof: error: {message}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
+    from citeproof.cli import _common
+
+    if _common.want_json(as_json):
+        _common.write_json(obj)
+    else:
+        for line in lines:
+            click.echo(line)
+
+
+def _log(ctx: click.Context) -> EvidenceLog:
+    from pathlib import Path
+
+    from citeproof.store.log import EvidenceLog, default_log_path
+
+    chosen = ctx.find_root().params.get("log_path") or (ctx.obj or {}).get("log_path")
+    return EvidenceLog(Path(chosen) if chosen else default_log_path())
+
+
+def _entry_line(entry: LogEntry) -> str:
+    from citeproof.store.canonical import canonical_text
+
+    payload = canonical_text(entry.payload, checked=True)
+    if len(payload) > 100:
+        payload = payload[:99] + "…"
+    return f"{entry.seq}\t{entry.time}\t{entry.kind}\t{entry.hash[7:19]}\t{payload}"
+
+
+@click.group(cls=_LogGroup, short_help="Verify, sign, prove and read the evidence log.")
+@click.option(
+    "--log",
+    "log_path",
+    metavar="PATH",
+    type=click.Path(dir_okay=False),
+    help="The log file (default: $CITEPROOF_LOG, else evidence.jsonl in the data directory).",
+)
+@click.pass_context
+def log(ctx: click.Context, log_path: str | None) -> None:
+    """The evidence log: every check and search, hash-chained and signed.
+
+    `log verify` checks it, `log checkpoint` prints a signed checkpoint to keep, `log prove
+    SEQ` prints a proof that one entry is in it, `log key` prints the public key that
+    checks both.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["log_path"] = log_path
+
+
+@log.command("path")
+@click.pass_context
+def path_cmd(ctx: click.Context) -> None:
+    """Print the path of the log file (nothing is created)."""
+    click.echo(str(_log(ctx).path))
+
+
+@log.command("verify")
+@click.option(
+    "--checkpoint",
+    "checkpoint_file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Also prove the log extends this checkpoint ('-' reads stdin).",
+)
+@_JSON_OPTION
+@click.pass_context
+def verify_cmd(ctx: click.Context, checkpoint_file: str | None, as_json: bool) -> None:
+    """Check every entry, the hash chain, the signed head and (optionally) a checkpoint.
+
+    Exits 0 when everything holds, 1 otherwise; the first bad entry is named with the
+    expected and the actual hash.
+    """
+    evidence = _log(ctx)
+    checkpoint = _read_text(checkpoint_file, "checkpoint") if checkpoint_file else None
+    report = evidence.verify(checkpoint)
+    if report.ok:
+        lines = [f"ok: {report.entries} entries, all signed; root {report.root}"]
+        if report.checkpoint_size is not None:
+            lines.append(f"the log extends the checkpoint of {report.checkpoint_size} entries")
+        lines += report.notes
+    else:
+        lines = [f"FAILED: {report.path}"]
+        for p in report.problems:
+            lines.append(f"- {p.message}")
+            if p.expected is not None or p.actual is not None:
+                lines.append(f"  expected {p.expected}")
+                lines.append(f"  actual   {p.actual}")
+    _emit(as_json, report.to_json(), lines)
+    if not report.ok:
+        ctx.exit(EXIT_NEGATIVE)
+
+
+def _read_text(path: str, what: str) -> str:
+    import sys
+
+    from citeproof.store.log import LogError
+
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read(2 << 20)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LogError(f"cannot read the {what} file {path} ({exc}).") from exc
+
+
+@log.command("checkpoint")
+@click.pass_context
+def checkpoint_cmd(ctx: click.Context) -> None:
+    """Print the log's signed checkpoint (keep it: it proves the log's present state)."""
+    click.echo(_log(ctx).checkpoint(), nl=False)
+
+
+@log.command("key")
+@click.pass_context
+def key_cmd(ctx: click.Context) -> None:
+    """Print the log's public key (NAME+HASH+KEY), as `verify-proof --key` takes it."""
+    click.echo(_log(ctx).key.verifier.verifier_key())
+
+
+@log.command("prove")
+@click.argument("seq", type=click.IntRange(min=1))
+@click.pass_context
+def prove_cmd(ctx: click.Context, seq: int) -> None:
+    """Print a proof (JSON) that entry SEQ is in the signed log."""
+    from citeproof.cli import _common
+
+    _common.write_json(_log(ctx).prove(seq).to_json())
+
+
+@log.command("verify-proof")
+@click.argument("bundle", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--key",
+    "public_key",
+    required=True,
+    metavar="PUBKEY",
+    help="The log's public key, or a file holding it (from `citeproof log key`).",
+)
+@_JSON_OPTION
+@click.pass_context
+def verify_proof_cmd(ctx: click.Context, bundle: str, public_key: str, as_json: bool) -> None:
+    """Check a proof from `log prove` without the log.  Exits 0 when it holds, 1 otherwise."""
+    from citeproof.store.log import verify_proof
+
+    report = verify_proof(_read_text(bundle, "proof bundle"), public_key)
+    line = ("ok: " if report.ok else "FAILED: ") + report.reason
+    _emit(as_json, report.to_json(), [line])
+    if not report.ok:
+        ctx.exit(EXIT_NEGATIVE)
+
+
+@log.command("repair")
+@click.option(
+    "--set-aside-unsigned",
+    is_flag=True,
+    help="Move entries the signed head does not cover aside too, instead of signing them.",
+)
+@_JSON_OPTION
+@click.pass_context
+def repair_cmd(ctx: click.Context, set_aside_unsigned: bool, as_json: bool) -> None:
+    """Move a damaged tail aside (into LOG.damaged-TIME) and record a repair entry.
+
+    Whole valid entries that the signed head does not cover (an interrupted append) are
+    signed, unless --set-aside-unsigned.  Valid signed entries are never touched.
+    """
+    report = _log(ctx).repair(set_aside_unsigned=set_aside_unsigned)
+    _emit(as_json, report.to_json(), [report.message])
+
+
+@log.command("annotate")
+@click.argument("seq", type=click.IntRange(min=1))
+@click.option(
+    "--support",
+    required=True,
+    type=click.Choice(["supports", "contradicts", "absent"]),
+    help="Whether the evidence supports the claim, contradicts it, or is absent.",
+)
+@click.option("--by", required=True, metavar="NAME", help="Who judges (a person or a judge).")
+@click.option("--note", metavar="TEXT", help="A free-text note.")
+@_JSON_OPTION
+@click.pass_context
+def annotate_cmd(
+    ctx: click.Context, seq: int, support: str, by: str, note: str | None, as_json: bool
+) -> None:
+    """Record a verdict on entry SEQ (appends an `annotation` entry)."""
+    entry = _log(ctx).annotate(seq, support, by, note)
+    _emit(as_json, entry.to_json(), [_entry_line(entry)])
+
+
+@log.command("show")
+@click.argument("seq", type=click.IntRange(min=1), required=False)
+@click.option("--kind", metavar="K", help="Only entries of this kind (check, search, ...).")
+@click.option("--last", type=click.IntRange(min=1), metavar="N", help="Only the last N.")
+@_JSON_OPTION
+@click.pass_context
+def show_cmd(
+    ctx: click.Context, seq: int | None, kind: str | None, last: int | None, as_json: bool
+) -> None:
+    """Show entry SEQ, or list entries (seq, time, kind, hash, payload)."""
+    from collections import deque
+
+    evidence = _log(ctx)
+    if seq is not None:
+        entry = evidence.get(seq)
+        _emit(as_json, entry.to_json(), [_entry_line(entry)])
+        return
+    found = (e for e in evidence.entries() if kind is None or e.kind == kind)
+    entries = list(deque(found, maxlen=last)) if last else list(found)
+    _emit(as_json, [e.to_json() for e in entries], [_entry_line(e) for e in entries])
+
+
+@log.command("export")
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write here instead of stdout.",
+)
+@click.pass_context
+def export_cmd(ctx: click.Context, output: str | None) -> None:
+    """Write the valid entries as JSONL, byte for byte (verify the copy with a checkpoint).
+
+    `citeproof log --log COPY verify --checkpoint CP` checks an exported copy.
+    """
+    import sys
+
+    from citeproof.store.log import LogError
+
+    evidence = _log(ctx)
+    try:
+        out = open(output, "wb") if output else sys.stdout.buffer  # noqa: SIM115
+    except OSError as exc:
+        raise LogError(f"cannot write {output} ({exc.strerror}).") from exc
+    try:
+        for entry in evidence.entries():
+            out.write(entry.line.encode("utf-8") + b"\n")
+    finally:
+        if output:
+            out.close()
+        else:
+            out.flush()

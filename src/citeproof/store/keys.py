@@ -1,0 +1,278 @@
+"""The secrets citeproof keeps: the evidence log's Ed25519 signing key and the handle secret.
+
+Why files in the data directory: both must survive between runs (a checkpoint signed today
+must verify next year; a handle issued today must resolve tomorrow) and belong to the user,
+not to a project checkout.  Both are created on first use.
+
+Decisions:
+
+* **Created atomically and race-free.**  The secret is written to a private temporary file
+  (mode 0600, fsynced) and then *hard-linked* to its final name; ``link`` fails if the name
+  exists, so when two processes start at once exactly one key wins and the other process
+  reads it.  Nobody ever sees a half-written key.  On a filesystem without hard links the
+  creation falls back to ``O_EXCL`` under a file lock.
+* **Mode 0600** on every secret file, 0700 on the directory we create.
+* **The public key is exported as a signed-note verifier key**,
+  ``<name>+<hex key hash>+<base64(0x01 || public key)>`` (the format of Go's
+  ``golang.org/x/mod/sumdb/note`` and of C2SP signed notes), so a checkpoint can be checked
+  with standard tools and one string carries the name, the key hash and the key.
+* **The key's name is derived from the public key** (``citeproof-log-<16 hex>``), so logs
+  kept by different people have different origins and a checkpoint of one is never
+  mistaken for a checkpoint of another.
+* ``CITEPROOF_HANDLE_KEY`` overrides the stored handle secret (its UTF-8 bytes, at least 16),
+  so a team can share handles without sharing a data directory.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import os
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from citeproof.errors import BadInputError, CiteproofError
+
+__all__ = [
+    "HANDLE_KEY_ENV",
+    "KeyFileError",
+    "LogKey",
+    "Verifier",
+    "handle_key",
+    "key_hash",
+    "load_or_create_log_key",
+    "parse_verifier_key",
+]
+
+HANDLE_KEY_ENV = "CITEPROOF_HANDLE_KEY"
+LOG_KEY_FILE = "log-ed25519.pem"
+HANDLE_KEY_FILE = "handle.key"
+ED25519_ALG = 0x01
+MIN_HANDLE_KEY_BYTES = 16
+_KEY_RE = re.compile(r"[^+\s]+\+[0-9a-fA-F]{8}\+[A-Za-z0-9+/]+=*")
+
+
+class KeyFileError(CiteproofError):
+    """A key file or a public key string cannot be used."""
+
+
+def key_hash(name: str, public: bytes) -> bytes:
+    """The 4-byte signed-note key hash: SHA-256(name || "\\n" || 0x01 || public)[:4]."""
+    return hashlib.sha256(name.encode("utf-8") + b"\n" + bytes([ED25519_ALG]) + public).digest()[:4]
+
+
+def _valid_name(name: str) -> bool:
+    return bool(name) and "+" not in name and not any(ch.isspace() for ch in name)
+
+
+@dataclass(frozen=True, slots=True)
+class Verifier:
+    """A public key with its signed-note name and key hash: enough to check a signature."""
+
+    name: str
+    public: bytes
+
+    @property
+    def hash(self) -> bytes:
+        return key_hash(self.name, self.public)
+
+    def verify(self, message: bytes, signature: bytes) -> bool:
+        try:
+            Ed25519PublicKey.from_public_bytes(self.public).verify(signature, message)
+        except (InvalidSignature, ValueError):
+            return False
+        return True
+
+    def verifier_key(self) -> str:
+        """``<name>+<hex key hash>+<base64(0x01 || public)>``."""
+        data = base64.b64encode(bytes([ED25519_ALG]) + self.public).decode("ascii")
+        return f"{self.name}+{self.hash.hex()}+{data}"
+
+
+@dataclass(frozen=True, slots=True)
+class LogKey:
+    """The log's private signing key with its public half and name."""
+
+    private: Ed25519PrivateKey
+    name: str
+
+    @classmethod
+    def from_private(cls, private: Ed25519PrivateKey, name: str | None = None) -> LogKey:
+        public = _public_bytes(private)
+        return cls(private, name or f"citeproof-log-{hashlib.sha256(public).hexdigest()[:16]}")
+
+    @classmethod
+    def generate(cls, name: str | None = None) -> LogKey:
+        """A fresh key that is not stored anywhere (tests, throw-away logs)."""
+        return cls.from_private(Ed25519PrivateKey.generate(), name)
+
+    @property
+    def public(self) -> bytes:
+        return _public_bytes(self.private)
+
+    @property
+    def verifier(self) -> Verifier:
+        return Verifier(self.name, self.public)
+
+    def sign(self, message: bytes) -> bytes:
+        return self.private.sign(message)
+
+
+def _public_bytes(private: Ed25519PrivateKey) -> bytes:
+    return private.public_key().public_bytes(
+        encoding=serialization.Encoding.Raw, format=serialization.PublicFormat.Raw
+    )
+
+
+def parse_verifier_key(text: str) -> Verifier:
+    """Read a verifier key string (``name+hash+base64``), or a file holding one.
+
+    Raises :class:`KeyFileError` saying what is wrong: bad shape, not Ed25519, or a key hash
+    that does not match the name and key (a typo or a spliced string).
+    """
+    value = text.strip()
+    if not _KEY_RE.fullmatch(value):
+        path = Path(value).expanduser()
+        try:
+            value = path.read_text(encoding="utf-8").strip()
+        except (OSError, ValueError) as exc:
+            raise KeyFileError(
+                f"{text!r} is neither a public key (NAME+HASH+KEY, as printed by "
+                "`citeproof log key`) nor a readable file holding one."
+            ) from exc
+    if not _KEY_RE.fullmatch(value):
+        raise KeyFileError(
+            "the public key must look like NAME+HASH+KEY, as printed by `citeproof log key`."
+        )
+    parts = value.split("+", 2)
+    name, hash_hex, data = parts
+    try:
+        raw = base64.b64decode(data, validate=True)
+        wanted = bytes.fromhex(hash_hex)
+    except ValueError as exc:
+        raise KeyFileError(f"the public key for {name} is not valid hex/base64 ({exc}).") from exc
+    if len(raw) != 33 or raw[0] != ED25519_ALG:
+        raise KeyFileError(f"the public key for {name} is not an Ed25519 key.")
+    verifier = Verifier(name, raw[1:])
+    if verifier.hash != wanted:
+        raise KeyFileError(
+            f"the public key for {name} is damaged: its key hash does not match the key."
+        )
+    return verifier
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _write_new_secret(path: Path, data: bytes) -> bool:
+    """Create ``path`` holding ``data`` unless it exists; True when this call created it."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(tmp, path)
+        created = True
+    except FileExistsError:
+        created = False
+    except OSError:  # pragma: no cover - a filesystem without hard links
+        from filelock import FileLock
+
+        with FileLock(str(path) + ".lock"):
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                created = False
+            else:
+                try:
+                    os.write(fd, data)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                created = True
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    if created:
+        with contextlib.suppress(OSError):
+            dir_fd = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+    return created
+
+
+def _read_secret(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise KeyFileError(
+            f"cannot read the key file {path} ({exc.strerror}); check its permissions."
+        ) from exc
+
+
+def load_or_create_log_key(key_dir: Path) -> LogKey:
+    """The log signing key stored in ``key_dir``, created (mode 0600) on first use."""
+    path = key_dir / LOG_KEY_FILE
+    if not path.exists():
+        private = Ed25519PrivateKey.generate()
+        pem = private.private_bytes(
+            encoding=serialization.Encoding.PEM,
+            format=serialization.PrivateFormat.PKCS8,
+            encryption_algorithm=serialization.NoEncryption(),
+        )
+        _write_new_secret(path, pem)
+    data = _read_secret(path)
+    try:
+        loaded = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError) as exc:
+        raise KeyFileError(
+            f"the log signing key {path} is damaged or not an unencrypted PEM key ({exc}); "
+            "restore it from a backup (a new key cannot sign for the old checkpoints)."
+        ) from exc
+    if not isinstance(loaded, Ed25519PrivateKey):
+        raise KeyFileError(f"the log signing key {path} is not an Ed25519 key.")
+    return LogKey.from_private(loaded)
+
+
+def handle_key(key_dir: Path, env: Mapping[str, str] | None = None) -> bytes:
+    """The HMAC secret for handles: ``CITEPROOF_HANDLE_KEY`` or ``key_dir/handle.key``.
+
+    The stored secret is 32 random bytes created (mode 0600) on first use.
+    """
+    environ = os.environ if env is None else env
+    override = environ.get(HANDLE_KEY_ENV, "")
+    if override:
+        data = override.encode("utf-8")
+        if len(data) < MIN_HANDLE_KEY_BYTES:
+            raise BadInputError(
+                f"{HANDLE_KEY_ENV} is too short ({len(data)} bytes); use at least "
+                f"{MIN_HANDLE_KEY_BYTES} random characters."
+            )
+        return data
+    path = key_dir / HANDLE_KEY_FILE
+    if not path.exists():
+        _write_new_secret(path, secrets.token_bytes(32))
+    data = _read_secret(path)
+    if len(data) != 32:
+        raise KeyFileError(
+            f"the handle secret {path} is {len(data)} bytes, not 32; restore it from a "
+            "backup, or delete it to start a new one (old handles then stop resolving)."
+        )
+    return data

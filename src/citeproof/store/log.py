@@ -1,0 +1,459 @@
+"""The evidence log: every check and search, appended, hash-chained, Merkle-signed.
+
+Why: a reader of a report should be able to ask "was this really checked, when, against
+which bytes?" and get an answer that the checker cannot quietly revise later.  Each entry
+names the hash of the one before it (a chain), the whole log is a Merkle tree whose root is
+signed with the user's Ed25519 key (a checkpoint), and anyone holding an earlier checkpoint
+can prove that today's log still begins with exactly the entries it had then.
+
+Decisions:
+
+* **Appends cost the same at any size.**  Under a file lock (``<log>.lock``) the writer
+  reads the small signed head (``<log>.head``: size, end offset, last hash, Merkle compact
+  range, signed checkpoint), checks it and the last line (read backwards from the head's
+  end offset), writes the new line(s) with ONE ``os.write`` on an ``O_APPEND`` descriptor,
+  fsyncs, extends the compact range, signs a checkpoint and replaces the head atomically.
+  Nothing is re-read.
+* **Damage stops appends.**  A torn or invalid tail, entries the head does not cover, a
+  file shorter than its head or a head that does not verify raise
+  :class:`LogDamagedError` / :class:`LogTamperedError` naming the command to run.
+* **Repair never rewrites valid data.**  :meth:`EvidenceLog.repair` moves damaged bytes at
+  the end into ``<log>.damaged-<time>`` (nothing is deleted), truncates exactly those bytes,
+  signs whole valid entries that the head did not cover (an append interrupted between
+  writing and signing) unless asked to set them aside too, and records all of it in a
+  ``repair`` entry.  A log shorter than its signed head is not "repaired": that is the
+  evidence of a deletion, and only a backup can restore it.
+* **Key and clock are injectable** for tests; by default the key lives in the data
+  directory's ``keys/`` (see :mod:`citeproof.store.keys`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from citeproof.store.canonical import canonical_bytes
+from citeproof.store.checkpoint import Checkpoint, sign_checkpoint
+from citeproof.store.keys import LogKey, load_or_create_log_key
+from citeproof.store.log_format import (
+    ZERO_HASH,
+    Head,
+    LineProblem,
+    LogDamagedError,
+    LogEntry,
+    LogError,
+    LogLockedError,
+    LogTamperedError,
+    build_line,
+    head_path_for,
+    parse_line,
+    read_head,
+    read_line_ending_at,
+    write_head,
+)
+from citeproof.store.log_format import (
+    datasync as _datasync,
+)
+from citeproof.store.log_format import (
+    file_lock as _file_lock,
+)
+from citeproof.store.log_verify import (
+    ProofBundle,
+    ProofReport,
+    VerifyReport,
+    iter_raw_lines,
+    prove,
+    verify_log,
+    verify_proof,
+)
+from citeproof.store.merkle import CompactRange
+from citeproof.store.paths import resolve_dirs, resolve_log_path
+
+__all__ = [
+    "SUPPORT_VALUES",
+    "EvidenceLog",
+    "LogDamagedError",
+    "LogEntry",
+    "LogError",
+    "LogLockedError",
+    "LogTamperedError",
+    "ProofBundle",
+    "ProofReport",
+    "RepairReport",
+    "VerifyReport",
+    "default_log_path",
+    "verify_proof",
+]
+
+SUPPORT_VALUES = ("supports", "contradicts", "absent")
+MAX_KIND_CHARS = 64
+
+
+class RepairReport(BaseModel):
+    """What :meth:`EvidenceLog.repair` did."""
+
+    model_config = ConfigDict(frozen=True)
+
+    repaired: bool
+    message: str
+    moved_bytes: int = 0
+    moved_to: str | None = None
+    moved_sha256: str | None = None
+    adopted: int = 0
+    entry_seq: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
+def default_log_path(env: Mapping[str, str] | None = None) -> Path:
+    """``CITEPROOF_LOG`` or ``evidence.jsonl`` in the data directory (``env`` defaults to
+    the process environment)."""
+    return resolve_log_path(os.environ if env is None else env)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def format_time(moment: datetime) -> str:
+    """UTC ISO 8601 with microseconds and ``Z``; a naive datetime is refused."""
+    if moment.tzinfo is None:
+        raise ValueError("the log clock must return an aware datetime")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _check_kind(kind: str) -> None:
+    if not kind or len(kind) > MAX_KIND_CHARS or not kind.replace("-", "").isalnum():
+        raise LogError(
+            f"{kind!r} is not a valid entry kind: use letters, digits and '-' "
+            f"(at most {MAX_KIND_CHARS})."
+        )
+
+
+class EvidenceLog:
+    """The log at ``path``; every method takes the lock it needs, so instances may be
+    created freely and shared between threads, and many processes may append at once."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        key: LogKey | Callable[[], LogKey] | None = None,
+        key_dir: Path | None = None,
+        clock: Callable[[], datetime] = _utc_now,
+        lock_timeout: float = 60.0,
+        durable: bool = True,
+    ) -> None:
+        self.path = Path(path)
+        self.head_path = head_path_for(self.path)
+        self.lock_path = self.path.with_name(self.path.name + ".lock")
+        self._key = key
+        self._key_dir = key_dir
+        self._clock = clock
+        self._lock_timeout = lock_timeout
+        self._durable = durable
+        self._trusted_head: Head | None = None
+
+    # ------------------------------------------------------------------ plumbing
+
+    @property
+    def key(self) -> LogKey:
+        """The signing key (loaded, or created in the key directory, on first use)."""
+        if isinstance(self._key, LogKey):
+            return self._key
+        if self._key is not None:
+            self._key = self._key()
+            return self._key
+        key_dir = self._key_dir or resolve_dirs(os.environ).keys
+        self._key = load_or_create_log_key(key_dir)
+        return self._key
+
+    def _locked(self) -> contextlib.AbstractContextManager[None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return _file_lock(self.lock_path, self._lock_timeout, self.path)
+
+    def _verify_head(self, head: Head) -> None:
+        """Check the head's signature, once per distinct head text in this process."""
+        if head != self._trusted_head:
+            head.verify(self.key.verifier)
+            self._trusted_head = head
+
+    def _sign_head(self, acc: CompactRange, end: int, last: str) -> Head:
+        key = self.key
+        text = sign_checkpoint(Checkpoint(key.name, acc.size, acc.root()), key)
+        return Head(acc.size, end, last, tuple(acc.hashes), text)
+
+    def _damaged(self, what: str) -> LogDamagedError:
+        return LogDamagedError(
+            f"the evidence log {self.path} {what}; nothing more is appended until it is "
+            "fixed. See `citeproof log verify`, then run `citeproof log repair`."
+        )
+
+    def _checked_head(self, fd: int) -> Head:
+        """The head after checking it against the file; raise if appending is unsafe."""
+        size = os.fstat(fd).st_size
+        head = read_head(self.head_path)
+        if head is None:
+            if size == 0:
+                return self._sign_head(CompactRange(), 0, ZERO_HASH)
+            raise self._damaged("has no signed head (its .head file is missing)")
+        self._verify_head(head)
+        if size < head.end:
+            raise LogTamperedError(
+                f"the evidence log {self.path} is shorter than its signed head ({size} < "
+                f"{head.end} bytes): entries were removed. Restore it from a backup; "
+                "`citeproof log verify` shows what is missing."
+            )
+        if head.size:
+            raw = read_line_ending_at(fd, head.end)
+            try:
+                last = parse_line(raw)
+            except LineProblem:
+                last = None
+            if last is None or last.hash != head.last or last.seq != head.size:
+                raise LogTamperedError(
+                    f"the last signed entry of {self.path} was altered: run `citeproof "
+                    "log verify` to see where."
+                )
+        if size > head.end:
+            tail = os.pread(fd, min(size - head.end, 1 << 16), head.end)
+            if not tail.endswith(b"\n") and size - head.end <= len(tail):
+                raise self._damaged("ends in a torn (incomplete) line")
+            raise self._damaged(
+                "holds data after its last signed entry (a damaged line, an interrupted "
+                "append, or entries added without the log key)"
+            )
+        return head
+
+    def _open_fd(self) -> int:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+
+    def _append_locked(
+        self, fd: int, head: Head, items: list[tuple[str, Mapping[str, Any]]]
+    ) -> list[LogEntry]:
+        acc = head.compact_range()
+        prev, seq = head.last, head.size
+        now = format_time(self._clock())
+        chunks: list[bytes] = []
+        entries: list[LogEntry] = []
+        for kind, payload in items:
+            seq += 1
+            line, entry = build_line(seq, now, kind, prev, payload)
+            acc.append(line[:-1])
+            chunks.append(line)
+            entries.append(entry)
+            prev = entry.hash
+        data = b"".join(chunks)
+        written = os.write(fd, data)
+        if written != len(data):
+            raise LogDamagedError(
+                f"only {written} of {len(data)} bytes reached {self.path} (disk full?); "
+                "run `citeproof log repair` once there is space."
+            )
+        if self._durable:
+            _datasync(fd)
+        new_head = self._sign_head(acc, head.end + len(data), prev)
+        write_head(self.head_path, new_head, durable=self._durable)
+        self._trusted_head = new_head
+        return entries
+
+    # ------------------------------------------------------------------ writing
+
+    def append(self, kind: str, payload: Mapping[str, Any]) -> LogEntry:
+        """Append one entry; see :meth:`append_many`."""
+        return self.append_many([(kind, payload)])[0]
+
+    def append_many(self, items: Iterable[tuple[str, Mapping[str, Any]]]) -> list[LogEntry]:
+        """Append entries with one lock, one write, one fsync and one head update.
+
+        Payloads are checked (canonical JSON) before the lock is taken, so a bad payload
+        leaves the log untouched.  Raises :class:`LogDamagedError` /
+        :class:`LogTamperedError` when the log must be verified or repaired first.
+        """
+        batch = [(kind, dict(payload)) for kind, payload in items]
+        for kind, payload in batch:
+            _check_kind(kind)
+            canonical_bytes(payload)
+        if not batch:
+            return []
+        with self._locked():
+            fd = self._open_fd()
+            try:
+                return self._append_locked(fd, self._checked_head(fd), list(batch))
+            finally:
+                os.close(fd)
+
+    def annotate(self, seq: int, support: str, by: str, note: str | None = None) -> LogEntry:
+        """Record ``by``'s judgement (supports / contradicts / absent) of entry ``seq``."""
+        if support not in SUPPORT_VALUES:
+            raise LogError(f"--support must be one of {', '.join(SUPPORT_VALUES)}.")
+        if not by.strip():
+            raise LogError("--by must name the person or judge giving the verdict.")
+        target = self.get(seq)
+        payload: dict[str, Any] = {
+            "target": {"seq": target.seq, "hash": target.hash, "kind": target.kind},
+            "support": support,
+            "by": by.strip(),
+        }
+        if note:
+            payload["note"] = note
+        return self.append("annotation", payload)
+
+    # ------------------------------------------------------------------ reading
+
+    def entries(self, start: int = 1) -> Iterator[LogEntry]:
+        """Valid entries from ``start`` on, streamed; stops at the first invalid line."""
+        for lineno, raw in enumerate(iter_raw_lines(self.path), 1):
+            if lineno < start:
+                continue
+            try:
+                yield parse_line(raw)
+            except LineProblem:
+                return
+
+    def last(self, n: int) -> list[LogEntry]:
+        return list(deque(self.entries(), maxlen=n)) if n > 0 else []
+
+    def get(self, seq: int) -> LogEntry:
+        for entry in self.entries(seq):
+            if entry.seq == seq:
+                return entry
+            break
+        raise LogError(
+            f"entry {seq} is not in the evidence log {self.path} (or is damaged); "
+            "`citeproof log show` lists the entries."
+        )
+
+    @property
+    def size(self) -> int:
+        """The number of entries covered by the signed head (0 without a head)."""
+        head = read_head(self.head_path)
+        return head.size if head else 0
+
+    # ------------------------------------------------------------------ checking
+
+    def checkpoint(self) -> str:
+        """The signed checkpoint of the log as last signed (after checking the head)."""
+        head = read_head(self.head_path)
+        if head is None:
+            if self.path.exists() and self.path.stat().st_size:
+                raise self._damaged("has no signed head (its .head file is missing)")
+            return self._sign_head(CompactRange(), 0, ZERO_HASH).checkpoint
+        head.verify(self.key.verifier)
+        return head.checkpoint
+
+    def verify(self, checkpoint: str | None = None) -> VerifyReport:
+        return verify_log(self.path, self.key.verifier, checkpoint)
+
+    def prove(self, seq: int) -> ProofBundle:
+        head = read_head(self.head_path)
+        if head is None:
+            raise self._damaged("has no signed head (its .head file is missing)")
+        return prove(self.path, head, self.key.verifier, seq)
+
+    # ------------------------------------------------------------------ repair
+
+    def repair(self, *, set_aside_unsigned: bool = False) -> RepairReport:
+        """Move a damaged tail aside, sign whole valid entries the head missed, record it.
+
+        ``set_aside_unsigned`` moves entries not covered by the signed head aside too,
+        instead of signing them (use it when they were not written by you).
+        """
+        with self._locked():
+            fd = self._open_fd()
+            try:
+                return self._repair_locked(fd, set_aside_unsigned)
+            finally:
+                os.close(fd)
+
+    def _repair_locked(self, fd: int, set_aside_unsigned: bool) -> RepairReport:
+        size = os.fstat(fd).st_size
+        head = read_head(self.head_path)
+        if head is None:
+            acc, start, prev, reason = CompactRange(), 0, ZERO_HASH, "no signed head"
+        else:
+            head.verify(self.key.verifier)
+            if size < head.end:
+                raise LogTamperedError(
+                    f"the evidence log {self.path} is shorter than its signed head: "
+                    "entries were removed, which repair cannot undo; restore it from a backup."
+                )
+            if head.size:
+                try:
+                    last = parse_line(read_line_ending_at(fd, head.end))
+                except LineProblem:
+                    last = None
+                if last is None or last.hash != head.last:
+                    raise LogTamperedError(
+                        f"signed entries of {self.path} were altered; repair only fixes the "
+                        "tail. Run `citeproof log verify` and restore from a backup."
+                    )
+            acc, start, prev = head.compact_range(), head.end, head.last
+            reason = "data after the last signed entry"
+        if size == start:
+            if head is None and size == 0:
+                return RepairReport(repaired=False, message="the log is empty; nothing to do.")
+            if head is not None:
+                return RepairReport(repaired=False, message="the log is intact; nothing to do.")
+        end, adopted = start, 0
+        if not set_aside_unsigned:
+            for raw in iter_raw_lines(self.path, start):
+                try:
+                    entry = parse_line(raw)
+                except LineProblem:
+                    break
+                if entry.seq != acc.size + 1 or entry.prev != prev:
+                    break
+                acc.append(raw[:-1])
+                prev, end, adopted = entry.hash, end + len(raw), adopted + 1
+        moved = b""
+        moved_path: Path | None = None
+        if end < size:
+            moved = os.pread(fd, size - end, end)
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+            moved_path = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+            out = os.open(moved_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                os.write(out, moved)
+                os.fsync(out)
+            finally:
+                os.close(out)
+            os.ftruncate(fd, end)
+            os.fsync(fd)
+        head = self._sign_head(acc, end, prev)
+        write_head(self.head_path, head, durable=True, sync_dir=True)
+        payload: dict[str, Any] = {
+            "reason": reason,
+            "moved_bytes": len(moved),
+            "moved_to": moved_path.name if moved_path else None,
+            "moved_sha256": hashlib.sha256(moved).hexdigest() if moved_path else None,
+            "adopted_entries": adopted,
+        }
+        if adopted:
+            payload["adopted_to_seq"] = acc.size
+            payload["adopted_root"] = acc.root().hex()
+        (entry,) = self._append_locked(fd, head, [("repair", payload)])
+        parts = []
+        if moved_path:
+            parts.append(f"moved {len(moved)} damaged bytes to {moved_path}")
+        if adopted:
+            parts.append(f"signed {adopted} whole entries the head did not cover")
+        return RepairReport(
+            repaired=True,
+            message="; ".join(parts or ["signed the log"]) + f"; recorded as entry {entry.seq}.",
+            moved_bytes=len(moved),
+            moved_to=str(moved_path) if moved_path else None,
+            moved_sha256=payload["moved_sha256"],
+            adopted=adopted,
+            entry_seq=entry.seq,
+        )

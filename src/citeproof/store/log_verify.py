@@ -1,0 +1,428 @@
+"""Checking the evidence log: the full verification, inclusion proofs and their checking.
+
+Why separate from the writer: verification must work on a log someone else handed over
+(with only its public key and maybe a checkpoint), must never modify anything, and must
+stream: a million entries are checked in one pass with O(log n) memory (a compact range
+for the Merkle root, the previous hash for the chain).
+
+What :func:`verify_log` establishes, in order:
+
+1. every line is a whole, canonical entry whose ``hash`` matches its content, with ``seq``
+   counting up from 1 and ``prev`` naming the previous entry's hash; the FIRST line that
+   is not is reported with the expected and the actual value, and checking stops there;
+2. the signed head verifies with the log key, the first ``head.size`` entries have exactly
+   the signed Merkle root (so an edit with the whole chain recomputed, a deletion, a swap
+   or a truncation is detected), and no entries follow that nobody signed;
+3. with a checkpoint: its signature verifies, and the first ``checkpoint.size`` entries of
+   the current log have exactly its root (the current log extends the checkpoint).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from citeproof.store.checkpoint import Checkpoint, CheckpointError, verify_checkpoint
+from citeproof.store.keys import Verifier, parse_verifier_key
+from citeproof.store.log_format import (
+    ZERO_HASH,
+    Head,
+    LineProblem,
+    LogEntry,
+    LogError,
+    LogTamperedError,
+    head_path_for,
+    parse_line,
+    read_head,
+)
+from citeproof.store.merkle import (
+    EMPTY_ROOT,
+    CompactRange,
+    inclusion_ranges,
+    leaf_hash,
+    range_hashes,
+    verify_inclusion,
+)
+
+__all__ = [
+    "PROOF_FORMAT",
+    "ProofBundle",
+    "ProofReport",
+    "VerifyProblem",
+    "VerifyReport",
+    "iter_raw_lines",
+    "prove",
+    "read_entry_line",
+    "verify_log",
+    "verify_proof",
+]
+
+PROOF_FORMAT: Literal["citeproof-inclusion-proof/v1"] = "citeproof-inclusion-proof/v1"
+
+
+class VerifyProblem(BaseModel):
+    """One thing that does not hold; ``seq``/``line`` locate it, ``expected``/``actual``
+    give the values that differ (hashes, roots, sequence numbers)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    message: str
+    seq: int | None = None
+    line: int | None = None
+    expected: str | None = None
+    actual: str | None = None
+
+
+class VerifyReport(BaseModel):
+    """The result of :func:`verify_log`; ``ok`` is true only when nothing is wrong."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ok: bool
+    path: str
+    entries: int
+    root: str
+    head: Literal["ok", "missing", "invalid"]
+    signed_size: int | None
+    checkpoint_size: int | None = None
+    problems: list[VerifyProblem]
+    notes: list[str] = []
+
+    @property
+    def first_bad(self) -> VerifyProblem | None:
+        return self.problems[0] if self.problems else None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
+class ProofBundle(BaseModel):
+    """An entry, its audit path and a signed checkpoint: checkable without the log."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: Literal["citeproof-inclusion-proof/v1"] = PROOF_FORMAT
+    entry: str
+    leaf_index: int
+    tree_size: int
+    audit_path: list[str]
+    checkpoint: str
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
+class ProofReport(BaseModel):
+    """The result of :func:`verify_proof`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ok: bool
+    reason: str
+    seq: int | None = None
+    kind: str | None = None
+    hash: str | None = None
+    tree_size: int | None = None
+    origin: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
+def _hex(root: bytes | None) -> str | None:
+    return None if root is None else root.hex()
+
+
+def iter_raw_lines(path: Path, start: int = 0) -> Iterator[bytes]:
+    """The file's lines as bytes from offset ``start`` (the last one may lack a newline)."""
+    try:
+        f = path.open("rb")
+    except FileNotFoundError:
+        return
+    with f:
+        f.seek(start)
+        yield from f
+
+
+def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) -> VerifyReport:
+    """Check the log at ``path`` against its signed head and, if given, a checkpoint."""
+    problems: list[VerifyProblem] = []
+    notes: list[str] = []
+    head_state: Literal["ok", "missing", "invalid"] = "ok"
+    head: Head | None = None
+    head_cp: Checkpoint | None = None
+    try:
+        head = read_head(head_path_for(path))
+        if head is None:
+            head_state = "missing"
+        else:
+            head_cp = head.verify(verifier)
+    except LogError as exc:
+        problems.append(VerifyProblem(code="head-invalid", message=str(exc)))
+        head, head_state = None, "invalid"
+    cp: Checkpoint | None = None
+    if checkpoint is not None:
+        try:
+            cp = verify_checkpoint(checkpoint, verifier)
+        except CheckpointError as exc:
+            problems.append(VerifyProblem(code="checkpoint-invalid", message=str(exc)))
+
+    acc = CompactRange()
+    prev, count = ZERO_HASH, 0
+    at_head: tuple[bytes, str] | None = (EMPTY_ROOT, ZERO_HASH) if head and not head.size else None
+    at_cp: bytes | None = EMPTY_ROOT if cp and not cp.size else None
+    first_bad: VerifyProblem | None = None
+    for lineno, raw in enumerate(iter_raw_lines(path), 1):
+        try:
+            entry = parse_line(raw)
+        except LineProblem as p:
+            first_bad = VerifyProblem(
+                code=p.code,
+                message=f"line {lineno} (entry {p.seq or count + 1}): {p.message}.",
+                seq=p.seq or count + 1,
+                line=lineno,
+                expected=p.expected,
+                actual=p.actual,
+            )
+            break
+        if entry.seq != count + 1 or entry.prev != prev:
+            wrong_seq = entry.seq != count + 1
+            first_bad = VerifyProblem(
+                code="seq-gap" if wrong_seq else "chain-broken",
+                message=(
+                    f"line {lineno}: expected entry {count + 1}, found entry {entry.seq} "
+                    "(an entry was deleted, inserted or moved)."
+                    if wrong_seq
+                    else f"line {lineno} (entry {entry.seq}): its prev hash does not name "
+                    "the entry before it (an entry was replaced, deleted or moved)."
+                ),
+                seq=entry.seq,
+                line=lineno,
+                expected=str(count + 1) if wrong_seq else prev,
+                actual=str(entry.seq) if wrong_seq else entry.prev,
+            )
+            break
+        acc.append(raw[:-1])
+        count += 1
+        prev = entry.hash
+        if head is not None and count == head.size:
+            at_head = (acc.root(), entry.hash)
+        if cp is not None and count == cp.size:
+            at_cp = acc.root()
+    if first_bad is not None:
+        problems.insert(0, first_bad)
+
+    if head is not None and head_cp is not None:
+        if at_head is None:
+            problems.append(
+                VerifyProblem(
+                    code="truncated",
+                    message=f"the signed head covers {head.size} entries but only the first "
+                    f"{count} are intact: entries were removed or damaged.",
+                    expected=str(head.size),
+                    actual=str(count),
+                )
+            )
+        elif at_head[0] != head_cp.root:
+            problems.append(
+                VerifyProblem(
+                    code="rewritten",
+                    message=f"the first {head.size} entries do not have the signed Merkle "
+                    "root: an entry was rewritten and the hash chain recomputed after it "
+                    f"(the last signed entry's hash was {head.last}, it is now {at_head[1]}).",
+                    seq=head.size,
+                    expected=head_cp.root.hex(),
+                    actual=at_head[0].hex(),
+                )
+            )
+        if count > head.size and first_bad is None:
+            problems.append(
+                VerifyProblem(
+                    code="unsigned",
+                    message=f"entries {head.size + 1} to {count} are not covered by the "
+                    "signed head: they were appended without the log key, or an append was "
+                    "interrupted; inspect them with `citeproof log show`, then run "
+                    "`citeproof log repair`.",
+                    seq=head.size + 1,
+                    expected=str(head.size),
+                    actual=str(count),
+                )
+            )
+    elif head_state == "missing" and count:
+        if cp is not None and cp.size == count and at_cp == cp.root:
+            notes.append("the log has no signed head; the checkpoint given covers all of it.")
+        else:
+            problems.append(
+                VerifyProblem(
+                    code="head-missing",
+                    message=f"the log has no signed head ({head_path_for(path).name}), so "
+                    f"none of its {count} entries is covered by a signature. If the log "
+                    "was copied, copy its .head file too, or verify it with --checkpoint; "
+                    "`citeproof log repair` signs it as it is.",
+                )
+            )
+
+    if cp is not None:
+        if at_cp is None:
+            problems.append(
+                VerifyProblem(
+                    code="checkpoint-truncated",
+                    message=f"the checkpoint covers {cp.size} entries but the log has only "
+                    f"{count} intact ones: entries were removed since the checkpoint.",
+                    expected=str(cp.size),
+                    actual=str(count),
+                )
+            )
+        elif at_cp != cp.root:
+            problems.append(
+                VerifyProblem(
+                    code="checkpoint-mismatch",
+                    message=f"the log's first {cp.size} entries do not have the checkpoint's "
+                    "root: the log was rewritten, reordered or had entries removed since.",
+                    expected=cp.root.hex(),
+                    actual=at_cp.hex(),
+                )
+            )
+    return VerifyReport(
+        ok=not problems,
+        path=str(path),
+        entries=count,
+        root=acc.root().hex(),
+        head=head_state,
+        signed_size=head.size if head is not None else None,
+        checkpoint_size=cp.size if cp is not None else None,
+        problems=problems,
+        notes=notes,
+    )
+
+
+# --------------------------------------------------------------------------- proofs
+
+
+def read_entry_line(path: Path, seq: int) -> bytes | None:
+    """The raw line of entry ``seq`` (line number ``seq``), or None."""
+    for lineno, raw in enumerate(iter_raw_lines(path), 1):
+        if lineno == seq:
+            return raw
+    return None
+
+
+def _leaf_hashes(path: Path, limit: int) -> Iterator[bytes]:
+    for i, raw in enumerate(iter_raw_lines(path)):
+        if i >= limit:
+            return
+        yield leaf_hash(raw[:-1] if raw.endswith(b"\n") else raw)
+
+
+def prove(path: Path, head: Head, verifier: Verifier, seq: int) -> ProofBundle:
+    """An inclusion proof of entry ``seq`` in the tree of the signed head.
+
+    The proof is checked before it is returned: a log that does not match its head raises
+    :class:`LogTamperedError` instead of handing out a proof that would fail later.
+    """
+    cp = head.verify(verifier)
+    if not 1 <= seq <= head.size:
+        raise LogError(
+            f"entry {seq} is not in the signed log, which holds entries 1 to {head.size}; "
+            "`citeproof log show` lists them."
+        )
+    raw = read_entry_line(path, seq)
+    if raw is None:
+        raise LogTamperedError(f"entry {seq} is missing from the log: run `citeproof log verify`.")
+    try:
+        entry = parse_line(raw)
+    except LineProblem as p:
+        raise LogTamperedError(f"entry {seq} is damaged ({p.message}).") from None
+    ranges = inclusion_ranges(seq - 1, head.size)
+    try:
+        audit = range_hashes(ranges, _leaf_hashes(path, head.size))
+    except ValueError as exc:
+        raise LogTamperedError(f"the log is shorter than its signed head ({exc}).") from exc
+    if entry.seq != seq or not verify_inclusion(
+        leaf_hash(raw[:-1]), seq - 1, head.size, audit, cp.root
+    ):
+        raise LogTamperedError(
+            "the log does not match its signed head, so no proof can be given: run "
+            "`citeproof log verify`."
+        )
+    return ProofBundle(
+        entry=raw[:-1].decode("utf-8"),
+        leaf_index=seq - 1,
+        tree_size=head.size,
+        audit_path=[base64.b64encode(h).decode("ascii") for h in audit],
+        checkpoint=head.checkpoint,
+    )
+
+
+def _fail(reason: str, **kw: Any) -> ProofReport:
+    return ProofReport(ok=False, reason=reason, **kw)
+
+
+def verify_proof(
+    bundle: ProofBundle | Mapping[str, Any] | str, public_key: Verifier | str
+) -> ProofReport:
+    """Check an inclusion-proof bundle with nothing but the log's public key.
+
+    Holds when the checkpoint is signed by the key, the entry line is a valid entry whose
+    position is its leaf index, and the audit path leads from the entry to the signed root.
+    A malformed public key raises :class:`KeyFileError`; everything else is a report.
+    """
+    verifier = public_key if isinstance(public_key, Verifier) else parse_verifier_key(public_key)
+    try:
+        if isinstance(bundle, str):
+            bundle = json.loads(bundle)
+        proof = bundle if isinstance(bundle, ProofBundle) else ProofBundle.model_validate(bundle)
+    except (ValueError, ValidationError) as exc:
+        return _fail(f"the proof bundle is malformed ({str(exc).splitlines()[0]}).")
+    try:
+        cp = verify_checkpoint(proof.checkpoint, verifier)
+    except CheckpointError as exc:
+        return _fail(str(exc), tree_size=proof.tree_size)
+    try:
+        entry: LogEntry = parse_line(proof.entry.encode("utf-8") + b"\n")
+    except LineProblem as p:
+        return _fail(f"the entry in the bundle is not a valid log entry: {p.message}.")
+    info: dict[str, Any] = {
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "hash": entry.hash,
+        "tree_size": cp.size,
+        "origin": cp.origin,
+    }
+    if proof.tree_size != cp.size:
+        return _fail(
+            f"the bundle claims a tree of {proof.tree_size} entries but its checkpoint "
+            f"signs {cp.size}.",
+            **info,
+        )
+    if entry.seq != proof.leaf_index + 1:
+        return _fail(
+            f"the entry is number {entry.seq} but the proof is for position "
+            f"{proof.leaf_index + 1}.",
+            **info,
+        )
+    try:
+        audit = [base64.b64decode(h, validate=True) for h in proof.audit_path]
+    except (binascii.Error, ValueError):
+        return _fail("the audit path is not base64.", **info)
+    if any(len(h) != 32 for h in audit) or not verify_inclusion(
+        leaf_hash(proof.entry.encode("utf-8")), proof.leaf_index, cp.size, audit, cp.root
+    ):
+        return _fail(
+            "the audit path does not lead from the entry to the signed root: the entry or "
+            "the proof was altered.",
+            **info,
+        )
+    return ProofReport(
+        ok=True,
+        reason=f"entry {entry.seq} is in the log {cp.origin} of {cp.size} entries, "
+        "signed by its key.",
+        **info,
+    )

@@ -1,0 +1,146 @@
+"""``citeproof log``: every subcommand through click, on a log in a temporary home."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citeproof.cli.log import log as log_group
+from citeproof.store.log import EvidenceLog
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path))
+    monkeypatch.delenv("CITEPROOF_LOG", raising=False)
+    return tmp_path
+
+
+def run(*args: str, code: int = 0) -> str:
+    result = CliRunner().invoke(log_group, list(args), catch_exceptions=False)
+    assert result.exit_code == code, (args, result.output, result.stderr)
+    return result.stdout
+
+
+def _filled(home: Path, n: int = 5) -> EvidenceLog:
+    log = EvidenceLog(home / "data" / "evidence.jsonl", key_dir=home / "data" / "keys")
+    log.append_many([("check" if i % 2 else "search", {"i": i}) for i in range(n)])
+    return log
+
+
+def test_path_and_key(home: Path) -> None:
+    assert run("path").strip() == str(home / "data" / "evidence.jsonl")
+    assert run("--log", str(home / "x.jsonl"), "path").strip() == str(home / "x.jsonl")
+    key = run("key").strip()
+    assert key.startswith("citeproof-log-") and key.count("+") >= 2
+
+
+def test_citeproof_log_env_chooses_the_file(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CITEPROOF_LOG", str(home / "elsewhere.jsonl"))
+    assert run("path").strip() == str(home / "elsewhere.jsonl")
+
+
+def test_verify_ok_and_failing(home: Path) -> None:
+    log = _filled(home)
+    report = json.loads(run("verify", "--json"))
+    assert report["ok"] and report["entries"] == 5
+    lines = log.path.read_bytes().splitlines(keepends=True)
+    lines[1] = lines[1].replace(b'"i":1', b'"i":9')
+    log.path.write_bytes(b"".join(lines))
+    report = json.loads(run("verify", "--json", code=1))
+    assert report["problems"][0]["code"] == "hash-mismatch"
+    assert report["problems"][0]["seq"] == 2
+
+
+def test_verify_human_output_names_expected_and_actual(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = _filled(home)
+    lines = log.path.read_bytes().splitlines(keepends=True)
+    lines[1] = lines[1].replace(b'"i":1', b'"i":9')
+    log.path.write_bytes(b"".join(lines))
+    monkeypatch.setattr("citeproof.cli._common.want_json", lambda flag: flag)
+    out = run("verify", code=1)
+    assert "FAILED" in out and "expected sha256:" in out and "actual   sha256:" in out
+
+
+def test_checkpoint_then_verify_against_it(home: Path, tmp_path: Path) -> None:
+    log = _filled(home)
+    cp = run("checkpoint")
+    assert cp.split("\n")[1] == "5" and "\u2014 citeproof-log-" in cp
+    cp_file = tmp_path / "cp.txt"
+    cp_file.write_text(cp, encoding="utf-8")
+    log.append("check", {"later": True})
+    assert json.loads(run("verify", "--checkpoint", str(cp_file), "--json"))["ok"]
+    forged = cp.replace("\n5\n", "\n6\n")
+    cp_file.write_text(forged, encoding="utf-8")
+    report = json.loads(run("verify", "--checkpoint", str(cp_file), "--json", code=1))
+    assert report["problems"][0]["code"] == "checkpoint-invalid"
+
+
+def test_prove_and_verify_proof_without_the_log(home: Path, tmp_path: Path) -> None:
+    _filled(home)
+    bundle = json.loads(run("prove", "3"))
+    assert bundle["leaf_index"] == 2 and bundle["tree_size"] == 5
+    key = run("key").strip()
+    proof = tmp_path / "proof.json"
+    proof.write_text(json.dumps(bundle))
+    (home / "data" / "evidence.jsonl").unlink()  # the log is not needed
+    report = json.loads(run("verify-proof", str(proof), "--key", key, "--json"))
+    assert report["ok"] and report["seq"] == 3
+    key_file = tmp_path / "key.pub"
+    key_file.write_text(key + "\n")
+    assert json.loads(run("verify-proof", str(proof), "--key", str(key_file), "--json"))["ok"]
+    bundle["entry"] = bundle["entry"].replace('"i":2', '"i":7')
+    proof.write_text(json.dumps(bundle))
+    assert not json.loads(run("verify-proof", str(proof), "--key", key, "--json", code=1))["ok"]
+    result = CliRunner().invoke(log_group, ["verify-proof", str(proof), "--key", "nonsense"])
+    assert result.exit_code == 2 and "citeproof: error:" in result.stderr
+
+
+def test_prove_out_of_range_is_an_error(home: Path) -> None:
+    _filled(home)
+    result = CliRunner().invoke(log_group, ["prove", "99"])
+    assert result.exit_code == 2 and "not in the signed log" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_annotate_show_and_export(home: Path, tmp_path: Path) -> None:
+    _filled(home)
+    entry = json.loads(run("annotate", "2", "--support", "contradicts", "--by", "Ann", "--json"))
+    assert entry["seq"] == 6 and entry["payload"]["support"] == "contradicts"
+    assert json.loads(run("show", "6", "--json"))["kind"] == "annotation"
+    assert [e["seq"] for e in json.loads(run("show", "--kind", "check", "--json"))] == [2, 4]
+    assert [e["seq"] for e in json.loads(run("show", "--last", "2", "--json"))] == [5, 6]
+    out = tmp_path / "export.jsonl"
+    run("export", "-o", str(out))
+    assert out.read_bytes() == (home / "data" / "evidence.jsonl").read_bytes()
+    assert run("export").encode() == out.read_bytes()
+    cp = tmp_path / "cp"
+    cp.write_text(run("checkpoint"))
+    # The exported copy (no head) verifies against a checkpoint that covers it.
+    report = json.loads(run("--log", str(out), "verify", "--checkpoint", str(cp), "--json"))
+    assert report["ok"] and report["notes"]
+    bad = CliRunner().invoke(log_group, ["annotate", "2", "--support", "maybe", "--by", "x"])
+    assert bad.exit_code == 2
+
+
+def test_damaged_log_then_repair(home: Path) -> None:
+    log = _filled(home)
+    with log.path.open("ab") as f:
+        f.write(b'{"torn')
+    result = CliRunner().invoke(log_group, ["annotate", "1", "--support", "absent", "--by", "x"])
+    assert result.exit_code == 2 and "citeproof log repair" in result.stderr
+    report = json.loads(run("repair", "--json"))
+    assert report["repaired"] and report["moved_bytes"] == 6
+    assert json.loads(run("verify", "--json"))["ok"]
+    assert "nothing to do" in json.loads(run("repair", "--json"))["message"]
+
+
+def test_empty_log(home: Path) -> None:
+    assert json.loads(run("verify", "--json"))["entries"] == 0
+    assert run("checkpoint").split("\n")[1] == "0"
+    assert json.loads(run("show", "--json")) == []
