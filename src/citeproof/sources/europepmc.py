@@ -36,8 +36,10 @@ __all__ = [
     "EpmcRecord",
     "ResultType",
     "SearchPage",
+    "date_query",
     "find_by_doi",
     "full_text_xml",
+    "phrase_search",
     "search",
 ]
 
@@ -241,3 +243,47 @@ async def full_text_xml(client: httpx2.AsyncClient, id_: str) -> SourceOutcome:
             identifier=f"{kind}:{key}",
         ),
     )
+
+
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+
+def date_query(query: str, since: str | None, until: str | None) -> str:
+    """``query`` limited to a first-publication date range (``YYYY-MM-DD`` bounds).
+
+    Europe PMC's ``FIRST_PDATE:[a TO b]`` field, as tekmeria's recorded searches use it; a
+    missing bound is 1800-01-01 or 3000-12-31.  Without dates the query is returned as is.
+    """
+    if since is None and until is None:
+        return query
+    for value in (since, until):
+        if value is not None and not _ISO_DATE.fullmatch(value):
+            raise ValueError(f"{value!r} is not a YYYY-MM-DD date")
+    low, high = since or "1800-01-01", until or "3000-12-31"
+    return f"({query}) AND FIRST_PDATE:[{low} TO {high}]"
+
+
+async def phrase_search(
+    client: httpx2.AsyncClient, words: str, limit: int = 25
+) -> list[EpmcRecord]:
+    """Open-access articles whose text contains ``words`` as an exact phrase.
+
+    A double-quoted phrase is searched in the full text of open-access articles as well as
+    in titles and abstracts; ``OPEN_ACCESS:y`` keeps the articles whose full text can be
+    fetched and verified, and only records with a PMCID are returned.  Double quotes and
+    backslashes inside ``words`` cannot be sent inside a phrase and become spaces.  Raises
+    ``NetworkError`` when the search could not be read.
+    """
+    if not 1 <= limit <= 1000:
+        raise ValueError(f"limit must be between 1 and 1000, not {limit}")
+    phrase = " ".join(words.replace('"', " ").replace("\\", " ").split())
+    if not phrase:
+        raise ValueError("an empty phrase cannot be searched")
+    page = await search(
+        client,
+        f'"{phrase}" AND OPEN_ACCESS:y',
+        page_size=limit,
+        cursor=None,
+        result_type="lite",
+    )
+    return [record for record in page.results if record.pmcid]

@@ -18,15 +18,26 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
+from typing import Any
 
 import httpx2
 
 from citeproof.documents.openfda import label_of, parse_openfda
 from citeproof.errors import BadInputError, CiteproofError
 from citeproof.net.client import redact_url
+from citeproof.net.errors import UpstreamUnavailable
 from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, unavailable
 
-__all__ = ["LABEL_URL", "fetch_label"]
+__all__ = [
+    "LABEL_URL",
+    "LabelSummary",
+    "LabelsPage",
+    "drug_query",
+    "fetch_label",
+    "labels_params",
+    "search_labels",
+]
 
 LABEL_URL = "https://api.fda.gov/drug/label.json"
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.ASCII)
@@ -82,3 +93,131 @@ async def fetch_label(client: httpx2.AsyncClient, set_id: str) -> SourceOutcome:
             title=title,
         ),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Searching labels (``citeproof search openfda``)
+
+#: openFDA serves at most 1,000 results a request and skips at most 25,000.
+MAX_LIMIT = 1000
+MAX_SKIP = 25_000
+_YMD = re.compile(r"[0-9]{8}", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSummary:
+    set_id: str
+    title: str | None = None
+    version: str | None = None
+    effective_time: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LabelsPage:
+    """``total`` is ``meta.results.total``; 0 for openFDA's "No matches found!" 404."""
+
+    total: int
+    labels: list[LabelSummary] = field(default_factory=list)
+
+
+def drug_query(name: str) -> str:
+    """The search for a drug by name: brand, generic or substance name, or (for labels
+    without ``openfda`` annotations) the product data elements — tekmeria's recorded form."""
+    value = " ".join(name.replace('"', " ").split())
+    if not value:
+        raise ValueError("an empty drug name cannot be searched")
+    return (
+        f'openfda.brand_name:"{value}" OR openfda.generic_name:"{value}" OR '
+        f'openfda.substance_name:"{value}" OR '
+        f'(_missing_:openfda AND spl_product_data_elements:"{value}")'
+    )
+
+
+def labels_params(
+    search: str,
+    *,
+    limit: int = 10,
+    skip: int = 0,
+    since: str | None = None,
+    until: str | None = None,
+) -> dict[str, str]:
+    """The label query, exactly as sent; ``since``/``until`` are ``YYYYMMDD`` bounds on the
+    label's ``effective_time``; results newest first."""
+    if not search.strip():
+        raise ValueError("an empty openFDA search cannot be sent")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(f"limit must be between 1 and {MAX_LIMIT}, not {limit}")
+    if not 0 <= skip <= MAX_SKIP:
+        raise ValueError(f"skip must be between 0 and {MAX_SKIP}, not {skip}")
+    query = search
+    if since is not None or until is not None:
+        for value in (since, until):
+            if value is not None and not _YMD.fullmatch(value):
+                raise ValueError(f"{value!r} is not a YYYYMMDD date")
+        query = f"({search}) AND effective_time:[{since or '18000101'} TO {until or '30001231'}]"
+    return {
+        "search": query,
+        "limit": str(limit),
+        "skip": str(skip),
+        "sort": "effective_time:desc",
+    }
+
+
+def _label_summary(raw: dict[str, Any]) -> LabelSummary | None:
+    set_id = raw.get("set_id")
+    if not isinstance(set_id, str) or not set_id.strip():
+        return None
+    names = raw.get("openfda") if isinstance(raw.get("openfda"), dict) else {}
+    assert isinstance(names, dict)
+    title = None
+    for key in ("brand_name", "generic_name"):
+        values = names.get(key)
+        if isinstance(values, list) and values and isinstance(values[0], str):
+            title = values[0]
+            break
+    version = raw.get("version")
+    effective = raw.get("effective_time")
+    return LabelSummary(
+        set_id=set_id.strip().lower(),
+        title=title,
+        version=version if isinstance(version, str) else None,
+        effective_time=effective if isinstance(effective, str) else None,
+    )
+
+
+async def search_labels(client: httpx2.AsyncClient, params: dict[str, str]) -> LabelsPage:
+    """One page of labels for ``params`` (see :func:`labels_params`).
+
+    openFDA answers 404 with ``error.code`` ``NOT_FOUND`` when nothing matches: an empty page.
+    Any other failure raises :class:`~citeproof.net.errors.NetworkError`.
+    """
+
+    def fail(what: str) -> UpstreamUnavailable:
+        return UpstreamUnavailable(
+            f"openFDA {what}; nothing was concluded.", service="openFDA", host="api.fda.gov"
+        )
+
+    response = await client.get(LABEL_URL, params=params)
+    try:
+        payload = json.loads(response.content)
+    except (ValueError, UnicodeDecodeError):
+        payload = None
+    if response.status_code == 404 and isinstance(payload, dict):
+        error = payload.get("error")
+        if isinstance(error, dict) and error.get("code") == "NOT_FOUND":
+            return LabelsPage(total=0)
+    if response.status_code != 200:
+        raise fail(f"answered HTTP {response.status_code} to a label search")
+    if not isinstance(payload, dict):
+        raise fail("answered a label search with a body that is not a JSON object")
+    meta = payload.get("meta")
+    results_meta = meta.get("results") if isinstance(meta, dict) else None
+    total = results_meta.get("total") if isinstance(results_meta, dict) else None
+    if not isinstance(total, int) or isinstance(total, bool):
+        raise fail("answered a label search without meta.results.total")
+    raw_results = payload.get("results")
+    labels = [
+        label for raw in (raw_results if isinstance(raw_results, list) else [])
+        if isinstance(raw, dict) and (label := _label_summary(raw)) is not None
+    ]
+    return LabelsPage(total=total, labels=labels)

@@ -1,0 +1,161 @@
+"""``citeproof search`` and ``citeproof citing``: recorded literature searches.
+
+Module level imports click only, so ``citeproof --help`` stays fast; the search machinery
+(pydantic, httpx2, rich) is imported when a command runs.  Exit codes: 0 when the engine
+answered (with hits or none), 3 when it could not be read (the record says why), 2 for bad
+input.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from citeproof.search import SearchRecord
+
+ENGINES = ("europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda")
+EPILOG = (
+    "Exit codes: 0 the engine answered (hits or none); 2 bad input; 3 the engine could not be read."
+)
+
+_replay = click.option(
+    "--replay",
+    metavar="DIR",
+    envvar="CITEPROOF_REPLAY",
+    type=click.Path(exists=True, file_okay=False),
+    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
+)
+_json = click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the record as JSON (the default when stdout is not a terminal).",
+)
+_offline = click.option(
+    "--offline", is_flag=True, help="Refuse to search (exit 3): a search always needs the network."
+)
+_cursor = click.option(
+    "--cursor", metavar="C", help="Continue a search: the next_cursor a previous one printed."
+)
+
+
+_limit = click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=25,
+    show_default=True,
+    help="Most items to return (each engine has its own maximum).",
+)
+
+
+def _finish(record: SearchRecord, as_json: bool) -> None:
+    from citeproof.cli import _common
+
+    if _common.want_json(as_json):
+        _common.write_json(record.model_dump(mode="json"))
+    else:
+        _render(record)
+    click.get_current_context().exit(3 if record.status == "failed" else 0)
+
+
+def _render(record: SearchRecord) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    hits = "?" if record.hit_count is None else str(record.hit_count)
+    console.print(
+        f"[bold]{record.engine}[/bold] {record.query!r}: {record.status}, "
+        f"{len(record.items)} shown of {hits}",
+        highlight=False,
+    )
+    if record.reason:
+        console.print(record.reason, highlight=False)
+    if record.items:
+        table = Table(show_lines=False)
+        table.add_column("#", justify="right")
+        table.add_column("id", no_wrap=True)
+        table.add_column("year")
+        table.add_column("title / sentence")
+        for number, item in enumerate(record.items, 1):
+            title = item.title or (item.text or "").strip()
+            table.add_row(str(number), item.id, str(item.year or ""), title)
+        console.print(table)
+    if record.next_cursor:
+        console.print(f"next: --cursor {record.next_cursor}", highlight=False)
+
+
+@click.command(
+    short_help="Search a literature database and record what it answered.", epilog=EPILOG
+)
+@click.argument("engine", metavar="ENGINE", type=click.Choice(ENGINES, case_sensitive=False))
+@click.argument("query")
+@_limit
+@_cursor
+@click.option(
+    "--since", metavar="DATE", help="Published on or after DATE (YYYY, YYYY-MM, YYYY-MM-DD)."
+)
+@click.option("--until", metavar="DATE", help="Published on or before DATE (inclusive).")
+@_json
+@_offline
+@_replay
+def search(
+    engine: str,
+    query: str,
+    limit: int,
+    cursor: str | None,
+    since: str | None,
+    until: str | None,
+    as_json: bool,
+    offline: bool,
+    replay: str | None,
+) -> None:
+    """Search ENGINE for QUERY and print the record of the search.
+
+    ENGINE is europepmc, pubmed, litsense (sentences), openalex, clinicaltrials or openfda
+    (a drug name, or openFDA search syntax such as openfda.brand_name:"x"). The record
+    (schema citeproof.search/1) names the endpoint, the parameters sent, the sha256 of every
+    response read, the hit count and the items; a search that failed says why.
+    """
+    from pathlib import Path
+
+    from citeproof.search import search_sync
+
+    record = search_sync(
+        engine,
+        query,
+        limit=limit,
+        cursor=cursor,
+        since=since,
+        until=until,
+        replay_dir=Path(replay) if replay else None,
+        offline=offline,
+    )
+    _finish(record, as_json)
+
+
+@click.command(short_help="List the works that cite a work (OpenAlex).", epilog=EPILOG)
+@click.argument("ident", metavar="IDENT")
+@_limit
+@_cursor
+@_json
+@_offline
+@_replay
+def citing(
+    ident: str, limit: int, cursor: str | None, as_json: bool, offline: bool, replay: str | None
+) -> None:
+    """List the works OpenAlex records as citing IDENT (a DOI, PMID, PMCID or W id)."""
+    from pathlib import Path
+
+    from citeproof.search import citing_sync
+
+    record = citing_sync(
+        ident,
+        limit=limit,
+        cursor=cursor,
+        replay_dir=Path(replay) if replay else None,
+        offline=offline,
+    )
+    _finish(record, as_json)

@@ -1,0 +1,200 @@
+"""PubMed searches through E-utilities: ``esearch`` for the PMIDs, ``esummary`` for titles.
+
+Why two steps: ``esearch`` answers ids only, and a search record is useless to a reader
+without titles.  ``esummary`` is asked by **POST** (``id`` in a form body), in batches of
+:data:`SUMMARY_BATCH`, because a GET with hundreds of ids builds a URL that proxies and
+servers refuse; NCBI's own advice is POST for more than about 200 ids.  E-utilities treat
+a POSTed form exactly like the same parameters in a query string.
+
+Failures are *raised* as :class:`~citeproof.net.errors.NetworkError` (a search is data, not a
+source outcome): the caller (``citeproof.search``) turns them into a "failed" record.  A
+summary batch that fails fails the whole search, so a record never holds titles for some
+hits and silently none for the others.
+
+The client adds ``tool``/``email``/``api_key`` on the wire (``citeproof.net.client``); to a
+POST it adds them to the URL's query, never to the form this module builds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx2
+
+from citeproof.net.errors import UpstreamUnavailable
+
+__all__ = [
+    "ESEARCH_URL",
+    "ESUMMARY_URL",
+    "MAX_RETMAX",
+    "SUMMARY_BATCH",
+    "EsearchPage",
+    "PubmedSummary",
+    "esearch",
+    "esummary",
+]
+
+ESEARCH_URL = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esearch.fcgi"
+ESUMMARY_URL = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esummary.fcgi"
+#: esearch returns at most 10,000 ids per request.
+MAX_RETMAX = 10_000
+#: Ids per esummary POST: small answers, and a failure costs one batch's retry only.
+SUMMARY_BATCH = 200
+
+_SERVICE = "NCBI E-utilities"
+_HOST = "eutils.ncbi.nlm.nih.gov"
+_PMID = re.compile(r"[1-9][0-9]{0,9}", re.ASCII)
+_EUTILS_DATE = re.compile(r"[0-9]{4}(/[0-9]{2}(/[0-9]{2})?)?", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class EsearchPage:
+    """``esearchresult``: the total ``count`` and the PMIDs of this page, in rank order."""
+
+    count: int
+    ids: list[str] = field(default_factory=list)
+    retstart: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PubmedSummary:
+    """What esummary says about one PMID that a search record shows."""
+
+    pmid: str
+    title: str | None = None
+    pubdate: str | None = None
+    doi: str | None = None
+    pmcid: str | None = None
+    pub_types: tuple[str, ...] = ()
+
+    @property
+    def year(self) -> int | None:
+        match = re.match(r"([12][0-9]{3})", self.pubdate or "")
+        return int(match.group(1)) if match else None
+
+
+def _fail(what: str) -> UpstreamUnavailable:
+    return UpstreamUnavailable(
+        f"{_SERVICE} {what}; nothing was concluded.", service=_SERVICE, host=_HOST
+    )
+
+
+def _json(response: httpx2.Response, what: str) -> dict[str, Any]:
+    if response.status_code != 200:
+        raise _fail(f"answered HTTP {response.status_code} to {what}")
+    try:
+        payload = json.loads(response.content)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _fail(f"answered {what} with a body that is not JSON ({exc})") from exc
+    if not isinstance(payload, dict):
+        raise _fail(f"answered {what} with JSON that is not an object")
+    return payload
+
+
+def esearch_params(
+    term: str,
+    *,
+    retmax: int,
+    retstart: int = 0,
+    mindate: str | None = None,
+    maxdate: str | None = None,
+) -> dict[str, str]:
+    """The esearch query, exactly as sent (``retstart`` only past the first page).
+
+    ``mindate``/``maxdate`` are E-utilities dates (``2015``, ``2015/06``, ``2015/06/30``);
+    esearch needs both or neither, so a missing bound is filled with 1800 or 3000.
+    """
+    if not term.strip():
+        raise ValueError("an empty PubMed query cannot be searched")
+    if not 1 <= retmax <= MAX_RETMAX:
+        raise ValueError(f"retmax must be between 1 and {MAX_RETMAX}, not {retmax}")
+    if retstart < 0:
+        raise ValueError(f"retstart must not be negative, not {retstart}")
+    for value in (mindate, maxdate):
+        if value is not None and not _EUTILS_DATE.fullmatch(value):
+            raise ValueError(f"{value!r} is not an E-utilities date (YYYY, YYYY/MM, YYYY/MM/DD)")
+    params = {"db": "pubmed", "term": term, "retmax": str(retmax), "retmode": "json"}
+    if retstart:
+        params["retstart"] = str(retstart)
+    if mindate is not None or maxdate is not None:
+        params["datetype"] = "pdat"
+        params["mindate"] = mindate or "1800"
+        params["maxdate"] = maxdate or "3000"
+    return params
+
+
+async def esearch(client: httpx2.AsyncClient, params: dict[str, str]) -> EsearchPage:
+    """One esearch GET with ``params`` (see :func:`esearch_params`)."""
+    response = await client.get(ESEARCH_URL, params=params)
+    payload = _json(response, "a search")
+    result = payload.get("esearchresult")
+    if not isinstance(result, dict):
+        raise _fail("answered a search without an esearchresult")
+    error = result.get("ERROR") or result.get("error")
+    if isinstance(error, str) and error.strip():
+        raise _fail(f"refused the search: {error.strip()}")
+    try:
+        count = int(result.get("count", ""))
+        retstart = int(result.get("retstart", 0))
+    except (TypeError, ValueError) as exc:
+        raise _fail("answered a search without a numeric count") from exc
+    raw_ids = result.get("idlist")
+    if not isinstance(raw_ids, list):
+        raise _fail("answered a search without an idlist")
+    ids = [str(i) for i in raw_ids if isinstance(i, str | int) and _PMID.fullmatch(str(i))]
+    return EsearchPage(count=count, ids=ids, retstart=retstart)
+
+
+def _summary(pmid: str, raw: dict[str, Any]) -> PubmedSummary:
+    doi = pmcid = None
+    for article_id in raw.get("articleids") or []:
+        if not isinstance(article_id, dict):
+            continue
+        kind, value = article_id.get("idtype"), article_id.get("value")
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if kind == "doi" and doi is None:
+            doi = value.strip().lower()
+        elif kind == "pmc" and pmcid is None and value.strip().upper().startswith("PMC"):
+            pmcid = value.strip().upper()
+    title = raw.get("title")
+    pubdate = raw.get("pubdate")
+    types = raw.get("pubtype")
+    return PubmedSummary(
+        pmid=pmid,
+        title=title.strip() or None if isinstance(title, str) else None,
+        pubdate=pubdate.strip() or None if isinstance(pubdate, str) else None,
+        doi=doi,
+        pmcid=pmcid,
+        pub_types=tuple(t for t in types if isinstance(t, str)) if isinstance(types, list) else (),
+    )
+
+
+async def esummary(
+    client: httpx2.AsyncClient, pmids: Sequence[str], *, batch_size: int = SUMMARY_BATCH
+) -> dict[str, PubmedSummary]:
+    """Summaries for ``pmids``, one POST per batch; PMIDs esummary lacks are absent."""
+    if not 1 <= batch_size <= 500:
+        raise ValueError(f"batch_size must be between 1 and 500, not {batch_size}")
+    wanted = list(dict.fromkeys(p.strip() for p in pmids))
+    for pmid in wanted:
+        if not _PMID.fullmatch(pmid):
+            raise ValueError(f"{pmid!r} is not a PMID")
+    out: dict[str, PubmedSummary] = {}
+    for start in range(0, len(wanted), batch_size):
+        batch = wanted[start : start + batch_size]
+        form = {"db": "pubmed", "id": ",".join(batch), "retmode": "json"}
+        response = await client.post(ESUMMARY_URL, data=form)
+        payload = _json(response, f"esummary of {len(batch)} PMIDs")
+        result = payload.get("result")
+        if not isinstance(result, dict):
+            raise _fail(f"answered esummary of {len(batch)} PMIDs without a result")
+        for pmid in batch:
+            raw = result.get(pmid)
+            if isinstance(raw, dict) and not raw.get("error"):
+                out[pmid] = _summary(pmid, raw)
+    return out

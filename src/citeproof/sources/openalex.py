@@ -1,0 +1,214 @@
+"""OpenAlex works: keyword search, the works that cite a work (``cites:``), and finding a
+work's OpenAlex id from its DOI, PMID or PMCID.
+
+Why OpenAlex for ``citeproof citing``: its ``cites:W…`` filter lists the works whose
+reference lists contain a work, across publishers, with DOIs and PMIDs to check them by.
+
+Paging: the first page is asked without a ``cursor`` parameter (so the answer is OpenAlex's
+page 1, as the recorded answers in the corpus were asked).  Later pages are asked with the
+cursor the previous page returned: OpenAlex's own ``meta.next_cursor`` when it gave one
+(cursor paging, started by passing ``*``), else the next page number as digits, which is
+sent as ``page=N`` (OpenAlex serves the first 10,000 results that way).
+
+Failures are raised as :class:`~citeproof.net.errors.NetworkError`; ``None`` from
+:func:`resolve_work` means OpenAlex answered 404 (it has no work with that id).  The client
+adds ``mailto`` on the wire (``citeproof.net.client``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import quote
+
+import httpx2
+
+from citeproof.net.errors import UpstreamUnavailable
+
+__all__ = [
+    "BASE_URL",
+    "MAX_PER_PAGE",
+    "OpenAlexWork",
+    "WorksPage",
+    "resolve_work",
+    "work_id",
+    "works",
+    "works_params",
+]
+
+BASE_URL = "https://api.openalex.org/"
+MAX_PER_PAGE = 200
+_SERVICE = "OpenAlex"
+_HOST = "api.openalex.org"
+_W_ID = re.compile(r"(?:https?://openalex\.org/)?(W[0-9]{1,12})", re.ASCII | re.IGNORECASE)
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+ExternalKind = Literal["doi", "pmid", "pmcid"]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenAlexWork:
+    """One work: its W id and the external ids OpenAlex lists (DOI lower-case, no URL)."""
+
+    id: str
+    title: str | None = None
+    year: int | None = None
+    doi: str | None = None
+    pmid: str | None = None
+    pmcid: str | None = None
+    is_retracted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WorksPage:
+    count: int
+    results: list[OpenAlexWork] = field(default_factory=list)
+    next_cursor: str | None = None
+
+
+def work_id(value: str) -> str | None:
+    """``W123`` from ``W123``, ``w123`` or ``https://openalex.org/W123``; else ``None``."""
+    match = _W_ID.fullmatch(value.strip())
+    return match.group(1).upper() if match else None
+
+
+def _fail(what: str) -> UpstreamUnavailable:
+    return UpstreamUnavailable(
+        f"{_SERVICE} {what}; nothing was concluded.", service=_SERVICE, host=_HOST
+    )
+
+
+def _strip_prefix(value: Any, *prefixes: str) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip()
+    for prefix in prefixes:
+        if text.lower().startswith(prefix):
+            return text[len(prefix) :] or None
+    return text
+
+
+def _work(raw: dict[str, Any]) -> OpenAlexWork | None:
+    wid = work_id(raw["id"]) if isinstance(raw.get("id"), str) else None
+    if wid is None:
+        return None
+    ids = raw.get("ids") if isinstance(raw.get("ids"), dict) else {}
+    assert isinstance(ids, dict)
+    doi = _strip_prefix(ids.get("doi") or raw.get("doi"), "https://doi.org/", "doi:")
+    pmid = _strip_prefix(ids.get("pmid"), "https://pubmed.ncbi.nlm.nih.gov/")
+    pmcid = _strip_prefix(
+        ids.get("pmcid"),
+        "https://www.ncbi.nlm.nih.gov/pmc/articles/",
+        "https://pmc.ncbi.nlm.nih.gov/articles/",
+    )
+    title = raw.get("title") if isinstance(raw.get("title"), str) else raw.get("display_name")
+    year = raw.get("publication_year")
+    return OpenAlexWork(
+        id=wid,
+        title=title.strip() or None if isinstance(title, str) else None,
+        year=year if isinstance(year, int) and not isinstance(year, bool) else None,
+        doi=doi.lower() if doi else None,
+        pmid=pmid.strip("/") if pmid else None,
+        pmcid=pmcid.strip("/").upper() if pmcid else None,
+        is_retracted=raw.get("is_retracted") is True,
+    )
+
+
+def _payload(response: httpx2.Response, what: str) -> dict[str, Any]:
+    if response.status_code != 200:
+        raise _fail(f"answered HTTP {response.status_code} to {what}")
+    try:
+        payload = json.loads(response.content)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _fail(f"answered {what} with a body that is not JSON ({exc})") from exc
+    if not isinstance(payload, dict):
+        raise _fail(f"answered {what} with JSON that is not an object")
+    return payload
+
+
+def works_params(
+    *,
+    search: str | None = None,
+    cites: str | None = None,
+    per_page: int = 25,
+    cursor: str | None = None,
+    from_date: str | None = None,
+    to_date: str | None = None,
+) -> dict[str, str]:
+    """The ``works`` query, exactly as sent; dates are ``YYYY-MM-DD``."""
+    if not 1 <= per_page <= MAX_PER_PAGE:
+        raise ValueError(f"per_page must be between 1 and {MAX_PER_PAGE}, not {per_page}")
+    filters: list[str] = []
+    if cites is not None:
+        wid = work_id(cites)
+        if wid is None:
+            raise ValueError(f"{cites!r} is not an OpenAlex work id (W123...)")
+        filters.append(f"cites:{wid}")
+    for name, value in (("from_publication_date", from_date), ("to_publication_date", to_date)):
+        if value is not None:
+            if not _DATE.fullmatch(value):
+                raise ValueError(f"{value!r} is not a YYYY-MM-DD date")
+            filters.append(f"{name}:{value}")
+    params: dict[str, str] = {}
+    if search is not None:
+        if not search.strip():
+            raise ValueError("an empty OpenAlex search cannot be sent")
+        params["search"] = search
+    if filters:
+        params["filter"] = ",".join(filters)
+    params["per_page"] = str(per_page)
+    if cursor is not None:
+        if cursor.isdigit():
+            params["page"] = cursor
+        else:
+            params["cursor"] = cursor
+    return params
+
+
+async def works(client: httpx2.AsyncClient, params: dict[str, str]) -> WorksPage:
+    """One page of ``works`` for ``params`` (see :func:`works_params`)."""
+    response = await client.get(BASE_URL + "works", params=params)
+    payload = _payload(response, "a works search")
+    meta = payload.get("meta")
+    count = meta.get("count") if isinstance(meta, dict) else None
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise _fail("answered a works search without meta.count")
+    assert isinstance(meta, dict)
+    raw_results = payload.get("results")
+    results = [
+        work
+        for raw in (raw_results if isinstance(raw_results, list) else [])
+        if isinstance(raw, dict) and (work := _work(raw)) is not None
+    ]
+    next_cursor: str | None = None
+    given = meta.get("next_cursor")
+    if isinstance(given, str) and given and results:
+        next_cursor = given
+    elif "cursor" not in params and results:
+        page = meta.get("page") if isinstance(meta.get("page"), int) else 1
+        per_page = int(params.get("per_page", "25"))
+        assert isinstance(page, int)
+        if page * per_page < min(count, 10_000):
+            next_cursor = str(page + 1)
+    return WorksPage(count=count, results=results, next_cursor=next_cursor)
+
+
+async def resolve_work(
+    client: httpx2.AsyncClient, kind: ExternalKind, value: str
+) -> OpenAlexWork | None:
+    """The work OpenAlex files under ``works/{kind}:{value}``; ``None`` on its 404."""
+    if kind not in ("doi", "pmid", "pmcid"):
+        raise ValueError(f"kind must be doi, pmid or pmcid, not {kind!r}")
+    text = value.strip()
+    if not text or "," in text or "&" in text:
+        raise ValueError(f"{value!r} cannot be looked up in OpenAlex")
+    url = f"{BASE_URL}works/{kind}:{quote(text, safe='/().;:-_')}"
+    response = await client.get(url)
+    if response.status_code == 404:
+        return None
+    work = _work(_payload(response, f"a lookup of {kind}:{text}"))
+    if work is None:
+        raise _fail(f"answered the lookup of {kind}:{text} without a work id")
+    return work
