@@ -39,7 +39,13 @@ if TYPE_CHECKING:
     from citeproof.sources.base import Fetched
     from citeproof.store.cache import Cache, Pin, PinResult
 
-__all__ = ["FetchFailedError", "FetchFailure", "load_identifier"]
+__all__ = [
+    "FetchFailedError",
+    "FetchFailure",
+    "document_for_pin",
+    "load_identifier",
+    "open_cache",
+]
 
 _COVERAGES: Final = frozenset({"full_text", "abstract", "page", "file", "text"})
 
@@ -72,7 +78,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _open_cache() -> Cache:
+def open_cache() -> Cache:
     from citeproof.store.cache import Cache
     from citeproof.store.paths import default_dirs
 
@@ -118,20 +124,38 @@ def _parsed(sha256: str, data: bytes) -> Document:
 def _from_pin(
     identifier: Identifier, pin: Pin, data: bytes, refreshed_from: str | None = None
 ) -> Document:
+    origin = _origin(pin, identifier.raw or identifier.key, refreshed_from)
+    return _parsed(pin.sha256, data).with_origin(origin)
+
+
+def _origin(pin: Pin, shown: str, refreshed_from: str | None = None) -> Origin:
     coverage = pin.meta.get("coverage")
     md5_ok = pin.meta.get("md5_ok")
-    return _parsed(pin.sha256, data).with_origin(Origin(
-        input=identifier.raw or identifier.key,
+    return Origin(
+        input=shown,
         coverage=coverage if coverage in _COVERAGES else "page",
         sha256=pin.sha256,
-        identifier=identifier.key,
+        identifier=pin.key,
         served_by=pin.served_by,
         version=pin.version,
         md5_ok=md5_ok if isinstance(md5_ok, bool) else None,
         url=pin.url,
         retrieved_at=pin.retrieved_at,
         refreshed_from=refreshed_from,
-    ))
+    )
+
+
+def document_for_pin(pin: Pin, data: bytes) -> Document:
+    """A pinned document for a scan over the cache (``--find-source``).
+
+    The parse memo is read but not filled: a scan over hundreds of documents would
+    otherwise evict the few a process is actually checking against.
+    """
+    from citeproof.documents import parse
+
+    memo = _PARSED.get(pin.sha256)
+    document = memo if memo is not None else parse(data, name=None)
+    return document.with_origin(_origin(pin, pin.key))
 
 
 def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime) -> PinResult:
@@ -207,7 +231,7 @@ def load_identifier(
     if cache is None and offline and not _default_cache_exists():
         return _offline_miss(identifier)  # no cache at all: do not create one just to look
     own_cache = cache is None
-    store = _open_cache() if cache is None else cache
+    store = open_cache() if cache is None else cache
     try:
         if not refresh:
             pin = store.lookup(identifier.key)

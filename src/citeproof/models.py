@@ -133,6 +133,35 @@ class SourceInfo(_Model):
     )
 
 
+class FoundElsewhere(_Model):
+    """A document where the quote's words really are, verified with the same matcher."""
+
+    identifier: str = Field(description="The document's cache key, e.g. pmcid:PMC123.")
+    title: str | None = None
+    verdict: Literal["EXACT", "NEAR"]
+    similarity: float | None = Field(default=None, description="For NEAR: as in `near`.")
+    start: int
+    end: int
+    text: str = Field(description="That document's own wording at [start, end).")
+    location: Location | None = None
+    via: Literal["cache", "europepmc", "litsense"] = Field(
+        description="How the candidate was found: the local cache, Europe PMC full-text "
+        "phrase search, or LitSense sentence search."
+    )
+    sha256: str | None = Field(default=None, description="The bytes that were checked.")
+    coverage: Coverage | None = None
+
+
+class SearchedPlace(_Model):
+    """One place ``--find-source`` looked, and what came of it."""
+
+    where: Literal["cache", "europepmc", "litsense"]
+    state: Literal["answered", "failed", "not_asked"]
+    reason: str | None = None
+    candidates: int = Field(default=0, description="Documents it suggested (or held).")
+    verified: int = Field(default=0, description="Candidates the matcher confirmed.")
+
+
 class CheckResult(_Model):
     """The answer to one quote check (schema ``citeproof.check/1``)."""
 
@@ -152,6 +181,14 @@ class CheckResult(_Model):
                              "partial_word, ellipsis_hides_negation, match_in_references, "
                              "match_in_front_matter.")
     source: SourceInfo
+    found_elsewhere: list[FoundElsewhere] | None = Field(
+        default=None,
+        description="With --find-source on a NOT_FOUND or NEAR: documents that verifiably "
+        "hold the words, best first. Null when not asked.",
+    )
+    searched_elsewhere: list[SearchedPlace] | None = Field(
+        default=None, description="With --find-source: where it looked and what each answered."
+    )
     log_seq: int | None = None
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,

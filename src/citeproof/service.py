@@ -51,6 +51,7 @@ __all__ = [
     "check_loaded",
     "check_text",
     "document_blocks",
+    "find_source_for",
     "load",
     "load_source",
     "match_options",
@@ -331,13 +332,15 @@ def check(
     refresh: bool = False,
     replay: str | os.PathLike[str] | None = None,
     expect_sha256: str | None = None,
+    find_source: bool = False,
 ) -> CheckResult:
     """Check one quote against a Document, a path, ``"-"`` (stdin) or an identifier.
 
     Bad input raises a ``CiteproofError`` subclass before any file is read; a source that has
     no text gives the verdict NOT_CHECKABLE (or UNAVAILABLE when it could not be read)
     rather than an error, since that is an answer.  ``expect_sha256`` pins the bytes: a
-    mismatch is NOT_CHECKABLE with both hashes in the reason.
+    mismatch is NOT_CHECKABLE with both hashes in the reason.  ``find_source`` looks for
+    the words elsewhere when the verdict is NOT_FOUND or NEAR (see :func:`find_source_for`).
     """
     options = match_options(near_threshold, max_gap, profile)
     validate_quote(quote)
@@ -345,7 +348,40 @@ def check(
     loaded = load_source(
         source, max_bytes=max_bytes, stdin=stdin, offline=offline, refresh=refresh, replay=replay
     )
-    return check_loaded(quote, loaded, options, expect_sha256=expected)
+    result = check_loaded(quote, loaded, options, expect_sha256=expected)
+    if find_source:
+        result = find_source_for(quote, result, options, offline=offline, replay=replay)
+    return result
+
+
+#: The verdicts after which ``find_source`` looks elsewhere: the words are not (exactly) here.
+FIND_SOURCE_VERDICTS: Final = frozenset({"NOT_FOUND", "NEAR"})
+
+
+def find_source_for(
+    quote: str,
+    result: CheckResult,
+    options: MatchOptions,
+    *,
+    offline: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+) -> CheckResult:
+    """``result`` with ``found_elsewhere``: where the quote's words verifiably are.
+
+    Runs only for NOT_FOUND and NEAR (any other verdict is returned unchanged): first every
+    cached document, then (unless ``offline``) Europe PMC phrase search and LitSense
+    sentence search, each candidate fetched and verified by the matcher.  See
+    :mod:`citeproof.find_source`.
+    """
+    if result.verdict not in FIND_SOURCE_VERDICTS:
+        return result
+    from citeproof.fetching import open_cache
+    from citeproof.find_source import find_elsewhere
+    from citeproof.net.session import mode_from
+
+    mode = mode_from(replay)
+    with open_cache() as cache:
+        return find_elsewhere(quote, result, options, mode=mode, offline=offline, cache=cache)
 
 
 _SHA256_HEX = re.compile(r"[0-9a-f]{64}")

@@ -54,8 +54,18 @@ def bin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shim_dir
 
 
-def _env(bin_dir: Path) -> dict[str, str]:
-    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One CITEPROOF_HOME for every documented command, in page order, so a page can import
+    something in one line and use it in the next, and nothing lands in the user's own dirs."""
+    return tmp_path_factory.mktemp("citeproof-home")
+
+
+def _env(bin_dir: Path, home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEPROOF_")}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    env["CITEPROOF_HOME"] = str(home)
+    return env
 
 
 def test_readme_opens_with_a_description_then_quick_start() -> None:
@@ -115,11 +125,13 @@ def test_docs_have_examples() -> None:
     COMMANDS,
     ids=[f"{d}:{i}" for i, (d, _, _) in enumerate(COMMANDS)],
 )
-def test_doc_command(bin_dir: Path, doc: str, command: str, expected: int) -> None:
+def test_doc_command(
+    bin_dir: Path, home: Path, doc: str, command: str, expected: int
+) -> None:
     done = subprocess.run(
         ["bash", "-c", command],
         cwd=REPO,
-        env=_env(bin_dir),
+        env=_env(bin_dir, home),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         timeout=120,
@@ -144,11 +156,13 @@ def _output_blocks() -> list[tuple[Path, str, str]]:
 
 
 @pytest.mark.parametrize(("path", "command", "body"), _output_blocks())
-def test_documented_output(bin_dir: Path, path: Path, command: str, body: str) -> None:
+def test_documented_output(
+    bin_dir: Path, home: Path, path: Path, command: str, body: str
+) -> None:
     done = subprocess.run(
         ["bash", "-c", command],
         cwd=REPO,
-        env=_env(bin_dir),
+        env=_env(bin_dir, home),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         timeout=120,

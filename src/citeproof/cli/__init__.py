@@ -27,7 +27,12 @@ COMMANDS: dict[str, str] = {
     "check": "citeproof.cli.check:check",
     "text": "citeproof.cli.text:text",
     "cache": "citeproof.cli.cache:cache",
+    "log": "citeproof.cli.log:log",
     "record": "citeproof.cli.record:record",
+    "retraction": "citeproof.cli.retraction:retraction",
+    "retractions": "citeproof.cli.retraction:retractions",
+    "search": "citeproof.cli.search:search",
+    "citing": "citeproof.cli.search:citing",
 }
 
 

@@ -87,6 +87,12 @@ def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | No
     metavar="HEX",
     help="Check only against bytes with this sha256; a mismatch is NOT_CHECKABLE (exit 1).",
 )
+@click.option(
+    "--find-source",
+    is_flag=True,
+    help="On NOT_FOUND or NEAR, look for the words in every cached document, then with Europe "
+    "PMC and LitSense; report only documents the matcher verifies.",
+)
 def check(
     args: tuple[str, ...],
     quote_file: str | None,
@@ -98,6 +104,7 @@ def check(
     refresh: bool,
     replay: str | None,
     expect_sha256: str | None,
+    find_source: bool,
 ) -> None:
     """Check that QUOTE occurs in SOURCE and say where, or what differs.
 
@@ -132,6 +139,10 @@ def check(
         replay=replay,
     )
     result = service.check_loaded(quote, loaded, options, expect_sha256=expected)
+    if find_source:
+        result = service.find_source_for(
+            quote, result, options, offline=offline, replay=replay
+        )
     if _common.want_json(as_json):
         _common.write_json(result.model_dump(mode="json"))
     else:

@@ -281,3 +281,35 @@ def render_check(result: CheckResult, text: str, console: Console | None = None)
                 )
             )
     _source(console, result.source)
+    if result.searched_elsewhere is not None:
+        _elsewhere(console, result)
+
+
+def _elsewhere(console: Console, result: CheckResult) -> None:
+    found = result.found_elsewhere or []
+    if found:
+        table = Table(title="found elsewhere (verified)", title_justify="left", box=None)
+        for column in ("verdict", "document", "where", "text"):
+            table.add_column(column)
+        for hit in found:
+            verdict: str = hit.verdict
+            if hit.similarity is not None:
+                verdict += f" {hit.similarity:.2f}"
+            where = hit.location.region if hit.location is not None else ""
+            document = hit.identifier + (f"\n{_shorten(hit.title)}" if hit.title else "")
+            table.add_row(
+                Text(verdict, style=VERDICT_STYLES.get(hit.verdict, "")),
+                Text(document),
+                Text(f"{where or ''} [{hit.start}:{hit.end}] via {hit.via}"),
+                Text(_shorten(hit.text)),
+            )
+        console.print(table)
+    else:
+        console.print(_line("elsewhere", Text("no other document verifiably holds these words")))
+    for place in result.searched_elsewhere or []:
+        detail = f"{place.state}: {place.verified} of {place.candidates} verified"
+        if place.reason:
+            detail += f" ({place.reason})"
+        style = "yellow" if place.state != "answered" else "dim"
+        console.print(_line(f"  {place.where}", Text(detail, style=style)))
+

@@ -54,7 +54,9 @@ class Mode:
         return self.replay is None
 
 
-def mode_from(replay_dir: str | Path | None, env: Mapping[str, str] | None = None) -> Mode:
+def mode_from(
+    replay_dir: str | os.PathLike[str] | None, env: Mapping[str, str] | None = None
+) -> Mode:
     """The mode for a command: its ``--replay`` option, else the environment."""
     env = os.environ if env is None else env
     if replay_dir is None:

@@ -1,0 +1,67 @@
+"""The search engines ``--find-source`` asks for candidate documents.
+
+Kept apart from :mod:`citeproof.find_source` so the finder's rules (verify every candidate,
+report every place) can be tested with engines given by the test, and so adding an engine
+is one function here.  An engine only *suggests*: each candidate it names is fetched and
+verified by the matcher before anything is reported.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from citeproof.find_source import MAX_REMOTE_CANDIDATES, Candidates
+from citeproof.net.errors import NetworkError
+
+if TYPE_CHECKING:
+    from citeproof.net.session import Session
+
+__all__ = ["europepmc_candidates", "litsense_candidates", "search_words"]
+
+#: Europe PMC phrase queries longer than this many words are cut to their longest stretch.
+_MAX_PHRASE_WORDS = 30
+
+
+def search_words(quote: str) -> str:
+    """The longest stretch of the quote without an ellipsis or bracketed insertion.
+
+    An editorial ``...`` or ``[sic]`` is not in any source, so a phrase search for the whole
+    quote would find nothing; the longest plain fragment is what the source must contain.
+    """
+    from citeproof.match.forms import split_quote
+
+    pieces = split_quote(quote)
+    fragments = [variants[0].strip() for variants in pieces or () if variants[0].strip()]
+    longest = max(fragments, key=len) if fragments else quote
+    words = longest.split()
+    return " ".join(words[:_MAX_PHRASE_WORDS])
+
+
+async def europepmc_candidates(quote: str, session: Session) -> Candidates:
+    """Open-access articles whose full text holds the quote's words as a phrase."""
+    from citeproof.sources import europepmc
+
+    try:
+        records = await europepmc.phrase_search(
+            session.client, search_words(quote), limit=MAX_REMOTE_CANDIDATES * 2
+        )
+    except (NetworkError, ValueError) as err:
+        return Candidates("failed", reason=f"Europe PMC phrase search failed: {err}")
+    return Candidates("answered", tuple(r.pmcid for r in records if r.pmcid))
+
+
+async def litsense_candidates(quote: str, session: Session) -> Candidates:
+    """Articles with the sentences LitSense ranks closest to the quote."""
+    from citeproof.sources import litsense
+
+    try:
+        found = await litsense.sentences(session.client, search_words(quote))
+    except (NetworkError, ValueError) as err:
+        return Candidates("failed", reason=f"LitSense sentence search failed: {err}")
+    ids = []
+    for sentence in found:
+        if sentence.pmcid:
+            ids.append(sentence.pmcid)
+        elif sentence.pmid:
+            ids.append(f"pmid:{sentence.pmid}")
+    return Candidates("answered", tuple(ids))
