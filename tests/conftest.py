@@ -9,7 +9,10 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -52,3 +55,24 @@ def _guarded_connect_ex(self: socket.socket, address: object) -> int:
 
 socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
 socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def _private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Every test gets its own CITEPROOF_HOME, and no CITEPROOF_* setting of the machine.
+
+    Commands write to the cache, the evidence log and the key directory by default; without
+    this a test would write into the user's own directories (and read what earlier runs left
+    there).  A test that needs a particular home sets its own, which wins.
+    """
+    home = tmp_path_factory.mktemp("home")
+    saved = {k: v for k, v in os.environ.items() if k.startswith("CITEPROOF_")}
+    for name in saved:
+        del os.environ[name]
+    os.environ["CITEPROOF_HOME"] = str(home)
+    try:
+        yield home
+    finally:
+        for name in [k for k in os.environ if k.startswith("CITEPROOF_")]:
+            del os.environ[name]
+        os.environ.update(saved)

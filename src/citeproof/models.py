@@ -245,6 +245,11 @@ class CheckResult(_Model):
                              "partial_word, ellipsis_hides_negation, match_in_references, "
                              "match_in_front_matter.")
     source: SourceInfo
+    retraction: RetractionReport | None = Field(
+        default=None,
+        description="The cited work's retraction status from every source, when the source "
+        "is a DOI, PMID or PMCID; null when not asked (a file, text, --no-retraction).",
+    )
     found_elsewhere: list[FoundElsewhere] | None = Field(
         default=None,
         description="With --find-source on a NOT_FOUND or NEAR: documents that verifiably "

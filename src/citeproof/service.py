@@ -333,6 +333,8 @@ def check(
     replay: str | os.PathLike[str] | None = None,
     expect_sha256: str | None = None,
     find_source: bool = False,
+    retraction: bool = False,
+    log: bool | str | os.PathLike[str] = False,
 ) -> CheckResult:
     """Check one quote against a Document, a path, ``"-"`` (stdin) or an identifier.
 
@@ -340,7 +342,9 @@ def check(
     no text gives the verdict NOT_CHECKABLE (or UNAVAILABLE when it could not be read)
     rather than an error, since that is an answer.  ``expect_sha256`` pins the bytes: a
     mismatch is NOT_CHECKABLE with both hashes in the reason.  ``find_source`` looks for
-    the words elsewhere when the verdict is NOT_FOUND or NEAR (see :func:`find_source_for`).
+    the words elsewhere when the verdict is NOT_FOUND or NEAR (see :func:`find_source_for`);
+    ``retraction`` adds the cited work's retraction status (DOI, PMID, PMCID sources);
+    ``log`` appends the evidence line: ``True`` for the default log, or a path.
     """
     options = match_options(near_threshold, max_gap, profile)
     validate_quote(quote)
@@ -351,6 +355,15 @@ def check(
     result = check_loaded(quote, loaded, options, expect_sha256=expected)
     if find_source:
         result = find_source_for(quote, result, options, offline=offline, replay=replay)
+    if retraction:
+        from citeproof.check_steps import add_retraction
+
+        result = add_retraction(result, offline=offline, replay=replay)
+    if log is not False:
+        from citeproof.check_steps import log_check
+        from citeproof.evidence import open_log
+
+        result = log_check(result, options, open_log(None if log is True else log))
     return result
 
 

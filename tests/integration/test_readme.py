@@ -6,7 +6,7 @@
   repository root with bash; a trailing ``# exit N`` gives the expected exit code (else 0).
 * Every ``python`` block in README.md is executed.
 * A ``json`` block after an ``<!-- output-of: COMMAND -->`` marker must equal COMMAND's
-  output.  Run with ``CITEPROOF_UPDATE_DOCS=1`` to rewrite such blocks after a deliberate
+  output.  Run with ``UPDATE_DOCS_OUTPUT=1`` to rewrite such blocks after a deliberate
   change.
 """
 
@@ -157,19 +157,20 @@ def _output_blocks() -> list[tuple[Path, str, str]]:
 
 @pytest.mark.parametrize(("path", "command", "body"), _output_blocks())
 def test_documented_output(
-    bin_dir: Path, home: Path, path: Path, command: str, body: str
+    bin_dir: Path, tmp_path: Path, path: Path, command: str, body: str
 ) -> None:
+    # A fresh home each time: the output (its log_seq, say) must not depend on what ran before.
     done = subprocess.run(
         ["bash", "-c", command],
         cwd=REPO,
-        env=_env(bin_dir, home),
+        env=_env(bin_dir, tmp_path),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         timeout=120,
         check=False,
     )
     actual = done.stdout.decode("utf-8")
-    if os.environ.get("CITEPROOF_UPDATE_DOCS") == "1":  # pragma: no cover - maintenance
+    if os.environ.get("UPDATE_DOCS_OUTPUT") == "1":  # pragma: no cover - maintenance
         text = path.read_text(encoding="utf-8")
         path.write_text(
             text.replace(f"```json\n{body}```", f"```json\n{actual}```"), encoding="utf-8"

@@ -63,7 +63,7 @@ def test_record_a_check_then_replay_it(tmp_path: Path, monkeypatch: pytest.Monke
     seen: list[str] = []
     serve_from(pmc_replay(tmp_path / "live"), monkeypatch, seen)
     out = tmp_path / "fixtures"
-    result = run("record", out, "check", "--json", QUOTE, "PMC3166277")
+    result = run("record", out, "check", "--json", "--no-retraction", QUOTE, "PMC3166277")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["verdict"] == "EXACT"
     assert "recorded 4 response(s)" in result.stderr
@@ -88,7 +88,9 @@ def test_recording_ignores_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyP
     live = pmc_replay(tmp_path / "live")
     assert run("check", "--json", QUOTE, "PMC3166277", "--replay", live).exit_code == 0
     serve_from(live, monkeypatch, seen)
-    result = run("record", tmp_path / "fixtures", "check", "--json", QUOTE, "PMC3166277")
+    result = run(
+        "record", tmp_path / "fixtures", "check", "--json", "--no-retraction", QUOTE, "PMC3166277"
+    )
     assert result.exit_code == 0
     assert len(seen) == 4  # pinned, yet fetched again: a cached copy records nothing
 

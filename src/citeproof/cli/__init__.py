@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "text": "citeproof.cli.text:text",
     "cache": "citeproof.cli.cache:cache",
     "log": "citeproof.cli.log:log",
+    "recheck": "citeproof.cli.recheck:recheck",
     "record": "citeproof.cli.record:record",
     "retraction": "citeproof.cli.retraction:retraction",
     "retractions": "citeproof.cli.retraction:retractions",

@@ -93,6 +93,20 @@ def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | No
     help="On NOT_FOUND or NEAR, look for the words in every cached document, then with Europe "
     "PMC and LitSense; report only documents the matcher verifies.",
 )
+@click.option(
+    "--no-retraction",
+    is_flag=True,
+    help="Do not ask for the cited work's retraction status (asked for DOI, PMID and PMCID "
+    "sources by default).",
+)
+@click.option("--no-log", is_flag=True, help="Do not record this check in the evidence log.")
+@click.option(
+    "--log",
+    "log_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="The evidence log to append to (default: CITEPROOF_LOG, else the data directory's).",
+)
 def check(
     args: tuple[str, ...],
     quote_file: str | None,
@@ -105,6 +119,9 @@ def check(
     replay: str | None,
     expect_sha256: str | None,
     find_source: bool,
+    no_retraction: bool,
+    no_log: bool,
+    log_path: str | None,
 ) -> None:
     """Check that QUOTE occurs in SOURCE and say where, or what differs.
 
@@ -143,10 +160,26 @@ def check(
         result = service.find_source_for(
             quote, result, options, offline=offline, replay=replay
         )
+    if not no_retraction:
+        from citeproof.check_steps import add_retraction
+
+        result = add_retraction(result, offline=offline, replay=replay)
+    log_error = None
+    if not no_log:
+        from citeproof.check_steps import log_check
+        from citeproof.errors import CiteproofError
+        from citeproof.evidence import open_log
+
+        try:
+            result = log_check(result, options, open_log(log_path))
+        except CiteproofError as err:  # the result is still shown; then the log's problem
+            log_error = err
     if _common.want_json(as_json):
         _common.write_json(result.model_dump(mode="json"))
     else:
         from citeproof.cli.render import render_check
 
         render_check(result, loaded.text if isinstance(loaded, Document) else "")
+    if log_error is not None:
+        raise log_error
     click.get_current_context().exit(_common.exit_code(result.verdict))
