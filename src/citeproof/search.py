@@ -8,15 +8,9 @@ are added below the client, see ``citeproof.net.client``), the status, the sha25
 HTTP response the search read, the engine's hit count and one id per item.
 :meth:`SearchRecord.log_payload` is what the evidence log stores.
 
-How the response hashes are captured: a ``response`` event hook on the injected client,
-active only inside a :data:`contextvars.ContextVar` set by :func:`run_search`.  Why a hook and
-not a wrapping transport: the client is injected fully built (retries, rate limit, contact
-parameters), and rebuilding it around a new transport would either drop those layers or
-duplicate them; a hook sees each final response after retries, exactly the bytes the source
-parsed, without any source knowing.  Why a context variable: every asyncio task copies the
-context, so concurrent searches on one shared client each collect their own responses, and
-requests made outside a search (a check on the same client) are not collected.  The hook is
-added once per client and does nothing outside a search.
+The response hashes are captured by a hook on the injected client while a search runs (see
+``citeproof.search_engines``, which also holds each engine's request plan); this module holds
+what every search shares: the record, input checks and the entry points.
 
 Failures: a network failure never raises out of :func:`run_search`; it becomes a record with
 status ``failed`` and the reason.  Bad input (an unknown engine, a limit out of range, a
@@ -32,22 +26,17 @@ from __future__ import annotations
 
 import asyncio
 import calendar
-import contextvars
-import hashlib
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
-from urllib.parse import parse_qsl
 
 import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.errors import BadInputError, CiteproofError
-from citeproof.net.client import redact_url
-from citeproof.net.errors import NetworkError
 
 __all__ = [
     "ENGINES",
@@ -190,36 +179,6 @@ class SearchRecord(_Model):
 
 
 # --------------------------------------------------------------------------------------------
-# Response capture
-
-_COLLECTING: contextvars.ContextVar[list[ResponseDigest] | None] = contextvars.ContextVar(
-    "citeproof_search_responses", default=None
-)
-
-
-async def _collect_response(response: httpx2.Response) -> None:
-    collected = _COLLECTING.get()
-    if collected is None:
-        return
-    await response.aread()
-    collected.append(
-        ResponseDigest(
-            method=response.request.method,
-            url=redact_url(response.request.url),
-            status=response.status_code,
-            sha256=hashlib.sha256(response.content).hexdigest(),
-        )
-    )
-
-
-def _install_hook(client: httpx2.AsyncClient) -> None:
-    hooks = client.event_hooks
-    response_hooks = list(hooks.get("response", []))
-    if _collect_response not in response_hooks:
-        client.event_hooks = {**hooks, "response": [*response_hooks, _collect_response]}
-
-
-# --------------------------------------------------------------------------------------------
 # Input validation (pure)
 
 _DATE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?", re.ASCII)
@@ -305,301 +264,6 @@ def _check_query(query: str) -> str:
     return query
 
 
-def _offset(cursor: str | None, engine: str, top: int) -> int:
-    if cursor is None:
-        return 0
-    if not cursor.strip().isdigit() or int(cursor) > top:
-        raise SearchCursorError(
-            f"--cursor {cursor!r} is not a {engine} cursor: it is a result offset from 0 to "
-            f"{top}, as the previous search printed it in next_cursor."
-        )
-    return int(cursor)
-
-
-# --------------------------------------------------------------------------------------------
-# One engine's request, answer and items
-
-
-@dataclass(frozen=True, slots=True)
-class _Outcome:
-    items: list[SearchItem]
-    hit_count: int | None
-    next_cursor: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    engine: str
-    endpoint: str
-    params: dict[str, str]
-    run: Callable[[httpx2.AsyncClient], Awaitable[_Outcome]]
-
-
-def _year(text: str | None) -> int | None:
-    match = re.match(r"([12][0-9]{3})", text or "")
-    return int(match.group(1)) if match else None
-
-
-def _epmc_plan(query: str, limit: int, cursor: str | None, low: Any, high: Any) -> _Plan:
-    from citeproof.sources import europepmc
-
-    q = europepmc.date_query(
-        query, low.first.isoformat() if low else None, high.last.isoformat() if high else None
-    )
-    if cursor is not None and not cursor.strip():
-        raise SearchCursorError(
-            "--cursor is empty; give the next_cursor a previous search printed."
-        )
-    params: dict[str, str] = {
-        "query": q,
-        "resultType": "lite",
-        "format": "json",
-        "pageSize": str(limit),
-    }
-    if cursor is not None:
-        params["cursorMark"] = cursor
-
-    async def run(client: httpx2.AsyncClient) -> _Outcome:
-        page = await europepmc.search(client, q, page_size=limit, cursor=cursor, result_type="lite")
-        items = []
-        for r in page.results:
-            prefix = {"MED": "pmid", "PMC": "pmcid", "PPR": "ppr"}.get(r.source.upper())
-            items.append(
-                SearchItem(
-                    id=f"{prefix}:{r.id}" if prefix else f"{r.source.lower()}:{r.id}",
-                    title=r.title,
-                    year=_year(r.pub_year),
-                    doi=r.doi,
-                    pmid=r.pmid,
-                    pmcid=r.pmcid,
-                    source=r.source,
-                )
-            )
-        return _Outcome(items, page.hit_count, page.next_cursor)
-
-    return _Plan("europepmc", europepmc.BASE_URL + "search", params, run)
-
-
-def _pubmed_plan(query: str, limit: int, cursor: str | None, low: Any, high: Any) -> _Plan:
-    from citeproof.sources import eutils_search
-
-    start = _offset(cursor, "pubmed", 9_999)
-    params = eutils_search.esearch_params(
-        query,
-        retmax=limit,
-        retstart=start,
-        mindate=low.eutils if low else None,
-        maxdate=high.eutils if high else None,
-    )
-
-    async def run(client: httpx2.AsyncClient) -> _Outcome:
-        page = await eutils_search.esearch(client, params)
-        summaries = await eutils_search.esummary(client, page.ids) if page.ids else {}
-        items = []
-        for pmid in page.ids:
-            s = summaries.get(pmid)
-            items.append(
-                SearchItem(
-                    id=f"pmid:{pmid}",
-                    pmid=pmid,
-                    title=s.title if s else None,
-                    year=s.year if s else None,
-                    doi=s.doi if s else None,
-                    pmcid=s.pmcid if s else None,
-                )
-            )
-        end = start + len(page.ids)
-        more = page.ids and end < min(page.count, 10_000)
-        return _Outcome(items, page.count, str(end) if more else None)
-
-    return _Plan("pubmed", eutils_search.ESEARCH_URL, params, run)
-
-
-def _litsense_plan(query: str, limit: int, cursor: str | None, low: Any, high: Any) -> _Plan:
-    from citeproof.sources import litsense
-
-    if cursor is not None:
-        raise SearchCursorError(
-            "LitSense has no paging (it answers at most 100 sentences); drop --cursor."
-        )
-    if low is not None or high is not None:
-        raise SearchDateError("LitSense cannot filter by date; drop --since and --until.")
-    params = litsense.sentences_params(query)
-
-    async def run(client: httpx2.AsyncClient) -> _Outcome:
-        found = await litsense.sentences(client, query, limit=limit)
-        items = [
-            SearchItem(
-                id=f"pmcid:{s.pmcid}" if s.pmcid else f"pmid:{s.pmid}",
-                pmid=s.pmid,
-                pmcid=s.pmcid,
-                section=s.section,
-                text=s.text,
-                score=s.score,
-            )
-            for s in found
-            if s.pmcid or s.pmid
-        ]
-        return _Outcome(items, None, None)
-
-    return _Plan("litsense", litsense.SENTENCES_URL, params, run)
-
-
-def _openalex_items(results: list[Any]) -> list[SearchItem]:
-    return [
-        SearchItem(
-            id=f"openalex:{w.id}", title=w.title, year=w.year, doi=w.doi, pmid=w.pmid, pmcid=w.pmcid
-        )
-        for w in results
-    ]
-
-
-def _openalex_plan(query: str, limit: int, cursor: str | None, low: Any, high: Any) -> _Plan:
-    from citeproof.sources import openalex
-
-    if cursor is not None and not cursor.strip():
-        raise SearchCursorError(
-            "--cursor is empty; give the next_cursor a previous search printed."
-        )
-    params = openalex.works_params(
-        search=query,
-        per_page=limit,
-        cursor=cursor,
-        from_date=low.first.isoformat() if low else None,
-        to_date=high.last.isoformat() if high else None,
-    )
-
-    async def run(client: httpx2.AsyncClient) -> _Outcome:
-        page = await openalex.works(client, params)
-        return _Outcome(_openalex_items(page.results), page.count, page.next_cursor)
-
-    return _Plan("openalex", openalex.BASE_URL + "works", params, run)
-
-
-def _ctgov_plan(query: str, limit: int, cursor: str | None, low: Any, high: Any) -> _Plan:
-    from citeproof.sources import ctgov
-
-    if cursor is not None and not cursor.strip():
-        raise SearchCursorError(
-            "--cursor is empty; give the next_cursor a previous search printed."
-        )
-    params = ctgov.studies_params(
-        term=query,
-        page_size=limit,
-        page_token=cursor,
-        since=low.first.isoformat() if low else None,
-        until=high.last.isoformat() if high else None,
-    )
-
-    async def run(client: httpx2.AsyncClient) -> _Outcome:
-        page = await ctgov.search_studies(client, params)
-        items = [
-            SearchItem(
-                id=f"nct:{s.nct}", title=s.title, year=_year(s.first_posted), version=s.last_updated
-            )
-            for s in page.studies
-        ]
-        return _Outcome(items, page.total, page.next_page_token)
-
-    return _Plan("clinicaltrials", ctgov.SEARCH_URL, params, run)
-
-
-def _openfda_plan(query: str, limit: int, cursor: str | None, low: Any, high: Any) -> _Plan:
-    from citeproof.sources import openfda
-
-    skip = _offset(cursor, "openfda", openfda.MAX_SKIP)
-    # A bare name is a drug; anything with a field (``a:b``) is openFDA search syntax.
-    search = query if ":" in query else openfda.drug_query(query)
-    params = openfda.labels_params(
-        search,
-        limit=limit,
-        skip=skip,
-        since=low.first.strftime("%Y%m%d") if low else None,
-        until=high.last.strftime("%Y%m%d") if high else None,
-    )
-
-    async def run(client: httpx2.AsyncClient) -> _Outcome:
-        page = await openfda.search_labels(client, params)
-        items = [
-            SearchItem(
-                id=f"setid:{label.set_id}",
-                title=label.title,
-                year=_year(label.effective_time),
-                version=label.version,
-            )
-            for label in page.labels
-        ]
-        end = skip + len(page.labels)
-        more = page.labels and end < page.total and end <= openfda.MAX_SKIP
-        return _Outcome(items, page.total, str(end) if more else None)
-
-    return _Plan("openfda", openfda.LABEL_URL, params, run)
-
-
-_PLANS: dict[str, Callable[[str, int, str | None, Any, Any], _Plan]] = {
-    "europepmc": _epmc_plan,
-    "pubmed": _pubmed_plan,
-    "litsense": _litsense_plan,
-    "openalex": _openalex_plan,
-    "clinicaltrials": _ctgov_plan,
-    "openfda": _openfda_plan,
-}
-
-
-# --------------------------------------------------------------------------------------------
-# Running a plan
-
-
-def _now_text(now: Callable[[], datetime] | None) -> str:
-    return (now or (lambda: datetime.now(UTC)))().astimezone(UTC).isoformat()
-
-
-async def _execute(
-    plan: _Plan,
-    query: str,
-    client: httpx2.AsyncClient,
-    now: Callable[[], datetime] | None,
-    before: Callable[[httpx2.AsyncClient], Awaitable[str | None]] | None = None,
-) -> SearchRecord:
-    _install_hook(client)
-    collected: list[ResponseDigest] = []
-    token = _COLLECTING.set(collected)
-    reason: str | None = None
-    outcome: _Outcome | None = None
-    try:
-        if before is not None:
-            reason = await before(client)
-        if reason is None:
-            outcome = await plan.run(client)
-    except NetworkError as err:
-        reason = str(err)
-    except httpx2.TransportError as err:  # a client not built by make_client
-        reason = (
-            f"{plan.engine} could not be reached ({type(err).__name__}); nothing was concluded."
-        )
-    finally:
-        _COLLECTING.reset(token)
-    base: dict[str, Any] = {
-        "engine": plan.engine,
-        "endpoint": plan.endpoint,
-        "query": query,
-        "params": plan.params,
-        "responses": collected,
-        "retrieved_at": _now_text(now),
-    }
-    if outcome is None:
-        return SearchRecord(status="failed", reason=reason, **base)
-    status: Literal["ok", "empty"] = "ok" if outcome.items else "empty"
-    return SearchRecord(
-        status=status,
-        reason=None if outcome.items else f"{plan.engine} found nothing for this query.",
-        hit_count=outcome.hit_count,
-        items=outcome.items,
-        next_cursor=outcome.next_cursor,
-        **base,
-    )
-
-
 async def run_search(
     engine: str,
     query: str,
@@ -621,11 +285,13 @@ async def run_search(
     _check_query(query)
     _check_limit(name, limit)
     low, high = _window(since, until)
+    from citeproof.search_engines import PLANS, execute
+
     try:
-        plan = _PLANS[name](query, limit, cursor, low, high)
+        plan = PLANS[name](query, limit, cursor, low, high)
     except ValueError as err:  # a source refused a parameter the checks above let through
         raise SearchInputError(f"{name} cannot search this: {err}.") from err
-    return await _execute(plan, query, client, now)
+    return await execute(plan, query, client, now)
 
 
 async def citing(
@@ -642,81 +308,15 @@ async def citing(
     lookup's response is part of the record.  A work OpenAlex does not know gives a
     ``failed`` record saying so.
     """
-    from citeproof.sources import openalex
+    from citeproof.search_engines import citing_plan, execute
 
     _check_limit("openalex", limit)
-    if cursor is not None and not cursor.strip():
-        raise SearchCursorError(
-            "--cursor is empty; give the next_cursor a previous search printed."
-        )
-    wid = openalex.work_id(identifier)
-    lookup: tuple[Literal["doi", "pmid", "pmcid"], str] | None = None
-    if wid is None:
-        from citeproof.identifiers import parse_identifier
-
-        parsed = parse_identifier(identifier)
-        if parsed.kind not in ("doi", "pmid", "pmcid"):
-            raise SearchInputError(
-                f"{identifier!r} is a {parsed.kind}; citing needs a DOI, PMID, PMCID or "
-                "OpenAlex work id (W123...)."
-            )
-        kind: Literal["doi", "pmid", "pmcid"] = parsed.kind
-        lookup = (kind, parsed.value)
-    target = wid or "W0"  # replaced once the lookup answers
-    params = openalex.works_params(cites=target, per_page=limit, cursor=cursor)
-    resolved: dict[str, str] = {}
-
-    async def before(client: httpx2.AsyncClient) -> str | None:
-        if lookup is None:
-            return None
-        work = await openalex.resolve_work(client, *lookup)
-        if work is None:
-            return f"OpenAlex has no work for {lookup[0]}:{lookup[1]}; nothing cites it there."
-        resolved["id"] = work.id
-        params["filter"] = f"cites:{work.id}"
-        return None
-
-    async def run(client: httpx2.AsyncClient) -> _Outcome:
-        page = await openalex.works(client, params)
-        return _Outcome(_openalex_items(page.results), page.count, page.next_cursor)
-
-    plan = _Plan("openalex", openalex.BASE_URL + "works", params, run)
-    record = await _execute(plan, identifier.strip(), client, now, before)
-    if lookup is not None and "id" not in resolved:
-        # The cites: filter was never sent; record the lookup as the parameters.
-        return record.model_copy(
-            update={"endpoint": f"{openalex.BASE_URL}works/{lookup[0]}:{lookup[1]}", "params": {}}
-        )
-    return record
+    plan = citing_plan(identifier, limit, cursor)
+    return await execute(plan, identifier.strip(), client, now)
 
 
 # --------------------------------------------------------------------------------------------
 # Synchronous entry points for the CLI
-
-
-class _FormAsQuery(httpx2.AsyncBaseTransport):
-    """Replays a POSTed form from the recording of the same parameters sent by GET.
-
-    E-utilities treat the two alike, the recordings in the corpus are GETs, and a replay key
-    holds only the URL; so a form POST is looked up as the GET it is equivalent to.
-    """
-
-    def __init__(self, inner: httpx2.AsyncBaseTransport) -> None:
-        self.inner = inner
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        form = request.headers.get("content-type", "").startswith(
-            "application/x-www-form-urlencoded"
-        )
-        if request.method == "POST" and form:
-            body = await request.aread()
-            extra = parse_qsl(body.decode("utf-8"), keep_blank_values=True)
-            url = request.url.copy_with(params=[*request.url.params.multi_items(), *extra])
-            request = httpx2.Request("GET", url, headers=request.headers)
-        return await self.inner.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 def _run_sync(
@@ -734,15 +334,6 @@ def _run_sync(
     mode = mode_from(replay_dir)
 
     async def go() -> SearchRecord:
-        if mode.replay is not None:
-            # The session's replay transport keys on URLs only; esummary's form POST must be
-            # looked up as the equivalent GET (see _FormAsQuery).
-            from citeproof.net.client import make_client
-            from citeproof.net.replay import ReplayTransport
-
-            replay = ReplayTransport.from_folder(mode.replay, skip_incomplete=True)
-            async with make_client(transport=_FormAsQuery(replay)) as client:
-                return await call(client)
         async with open_session(mode) as session:
             return await call(session.client)
 

@@ -3,67 +3,31 @@
 Replayed through ``run_search``/``citing`` with ``ReplayTransport`` where our request is the
 recorded one (litcheck-mcp's Europe PMC, E-utilities esearch, LitSense and OpenAlex
 recordings; tekmeria's openFDA pages).  The recorded esummary was a GET and ours is a form
-POST with the same parameters: it is replayed by looking the POST up as that GET (the same
-adapter ``citeproof search --replay`` uses).  Recordings made with parameters we do not send
-(tekmeria's Europe PMC ``resultType=core&cursorMark=*`` searches and E-utilities
-``sort=relevance`` searches, pyEuropePMC's search bodies) are parsed directly: their bodies
-are served by a MockTransport to our requests, and the test says so.
+POST with the same parameters: the replay transport answers a form POST nobody recorded as a
+POST from the GET of the same parameters (as ``citeproof search --replay`` does).
+Recordings made with parameters we do not send (tekmeria's Europe PMC
+``resultType=core&cursorMark=*`` searches and E-utilities ``sort=relevance`` searches,
+pyEuropePMC's search bodies) are parsed directly: their bodies are served by a
+MockTransport to our requests, and the test says so.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
 
 import httpx2
 import pytest
 
-from citeproof.net.client import make_client
-from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.recordings import load_litcheck, load_tekmeria
 from citeproof.net.replay import ReplayTransport
-from citeproof.search import SearchRecord, _FormAsQuery, citing, run_search
-
-T = TypeVar("T")
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def run(
-    transport: httpx2.AsyncBaseTransport,
-    call: Callable[[httpx2.AsyncClient], Coroutine[Any, Any, T]],
-) -> T:
-    fake = FakeTime()
-
-    async def go() -> T:
-        async with make_client(
-            transport=transport,
-            contact="",
-            api_key="",
-            clock=fake,
-            sleep=fake.sleep,
-            limiter=RateLimiter(clock=fake, sleep=fake.sleep),
-        ) as client:
-            return await call(client)
-
-    return asyncio.run(go())
+from citeproof.search import SearchRecord, citing, run_search
+from replay_clients import litcheck_replay, run
 
 
 @pytest.fixture
 def litcheck(corpus: Path) -> ReplayTransport:
-    return ReplayTransport.from_folder(corpus / "litcheck-fixtures", skip_incomplete=True)
+    return litcheck_replay()
 
 
 def _meta_sha(corpus: Path, name: str) -> str:
@@ -92,7 +56,7 @@ def test_pubmed_search_replays_esearch_and_esummary(
     corpus: Path, litcheck: ReplayTransport
 ) -> None:
     record = run(
-        _FormAsQuery(litcheck),
+        litcheck,
         lambda c: run_search(
             "pubmed", "ELSA-Brasil coronary artery calcium", c, limit=5, since="2015", until="2017"
         ),

@@ -8,29 +8,28 @@ skip with a reason when ``../shared/corpus`` is not beside the repository.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 from collections.abc import Awaitable, Callable, Iterable
-from pathlib import Path
 from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import pytest
 
-from citeproof.net.client import make_client
 from citeproof.net.errors import NetworkError
-from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.recordings import Recording, load_tekmeria
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import europepmc, idconv
 from citeproof.sources.idconv import IdRecord
+from replay_clients import (
+    CORPUS,
+    LITCHECK,
+    built_recording,
+    fake_client,
+    litcheck_replay,
+    needs_corpus,
+)
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-MISSING = "../shared/corpus not found: corpus tests need the shared corpus beside the repository"
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=MISSING)
-
-LITCHECK = CORPUS / "litcheck-fixtures"
 WAKEFIELD = "10.1016/s0140-6736(97)11096-0"
 SAO_PAULO = "10.1590/1516-3180.2016.1344090516"
 
@@ -42,26 +41,6 @@ def run(coro: Awaitable[T]) -> T:
         return await coro
 
     return asyncio.run(main())
-
-
-def litcheck_transport() -> ReplayTransport:
-    return ReplayTransport.from_folder(LITCHECK, skip_incomplete=True)
-
-
-def built_recording(
-    name: str, url: str, body: bytes, *, status: int = 200, content_type: str
-) -> Recording:
-    """A Recording built in the test from a corpus body whose URL the MANIFEST gives."""
-    return Recording(
-        method="GET",
-        url=url,
-        status=status,
-        headers={"content-type": content_type},
-        body=body,
-        body_sha256=hashlib.sha256(body).hexdigest(),
-        date=None,
-        name=name,
-    )
 
 
 def replay(recordings: Iterable[Recording]) -> tuple[httpx2.AsyncClient, ReplayTransport]:
@@ -76,34 +55,13 @@ async def _with(
         return await call(client)
 
 
-class _Clock:
-    """Fake clock and sleep, so retries and rate limits cost no real time."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
 def failing_client() -> httpx2.AsyncClient:
     """The real client stack over a transport that can never connect."""
 
     def handler(request: httpx2.Request) -> httpx2.Response:
         raise httpx2.ConnectError("connection refused", request=request)
 
-    clock = _Clock()
-    return make_client(
-        transport=httpx2.MockTransport(handler),
-        contact="",
-        api_key="",
-        clock=clock,
-        sleep=clock.sleep,
-        limiter=RateLimiter(clock=clock, sleep=clock.sleep),
-    )
+    return fake_client(httpx2.MockTransport(handler))
 
 
 # --- PMC ID converter ------------------------------------------------------------------------
@@ -111,7 +69,7 @@ def failing_client() -> httpx2.AsyncClient:
 
 @needs_corpus
 def test_two_dois_are_one_request_and_the_one_outside_pmc_is_an_error_record() -> None:
-    transport = litcheck_transport()
+    transport = litcheck_replay()
     client = httpx2.AsyncClient(transport=transport)
     records = run(_with(client, lambda c: idconv.convert(c, [SAO_PAULO, WAKEFIELD], "doi")))
     assert transport.used == {"idconv-doi-two": 1}
@@ -137,7 +95,7 @@ def test_two_dois_are_one_request_and_the_one_outside_pmc_is_an_error_record() -
 def test_single_ids_of_each_type(
     requested: str, idtype: idconv.IdType, pmcid: str, pmid: str, doi: str
 ) -> None:
-    transport = litcheck_transport()
+    transport = litcheck_replay()
     client = httpx2.AsyncClient(transport=transport)
     records = run(_with(client, lambda c: idconv.convert(c, [requested], idtype)))
     assert records == {requested: IdRecord(requested, pmcid=pmcid, pmid=pmid, doi=doi)}
@@ -146,7 +104,7 @@ def test_single_ids_of_each_type(
 
 @needs_corpus
 def test_duplicates_and_blanks_are_not_asked_twice() -> None:
-    transport = litcheck_transport()
+    transport = litcheck_replay()
     client = httpx2.AsyncClient(transport=transport)
     ids = [WAKEFIELD, "  ", f" {WAKEFIELD} "]
     records = run(_with(client, lambda c: idconv.convert(c, ids, "doi")))
@@ -223,7 +181,7 @@ def test_idconv_rejects_an_unknown_idtype() -> None:
 
 @needs_corpus
 def test_find_by_doi_replays_the_wakefield_record_as_retracted() -> None:
-    transport = litcheck_transport()
+    transport = litcheck_replay()
     client = httpx2.AsyncClient(transport=transport)
     record = run(_with(client, lambda c: europepmc.find_by_doi(c, WAKEFIELD.upper())))
     assert transport.used == {"epmc-search-doi-10.1016-s0140-6736-97-11096-0": 1}
@@ -242,7 +200,7 @@ def test_find_by_doi_replays_the_wakefield_record_as_retracted() -> None:
 
 @needs_corpus
 def test_lite_search_page() -> None:
-    transport = litcheck_transport()
+    transport = litcheck_replay()
     client = httpx2.AsyncClient(transport=transport)
     page = run(
         _with(

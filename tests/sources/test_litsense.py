@@ -5,63 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Coroutine
-from pathlib import Path
-from typing import Any, TypeVar
 
 import httpx2
 import pytest
 
-from citeproof.net.client import make_client
 from citeproof.net.errors import NetworkError
-from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import litsense
+from replay_clients import run
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-LITCHECK = CORPUS / "litcheck-fixtures"
-needs_corpus = pytest.mark.skipif(
-    not CORPUS.is_dir(),
-    reason="../shared/corpus not found: corpus tests need the shared corpus beside the repository",
-)
 QUERY = "arteriosclerosis functional depletion of large-artery elasticity"
-T = TypeVar("T")
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def run(
-    transport: httpx2.AsyncBaseTransport,
-    call: Callable[[httpx2.AsyncClient], Coroutine[Any, Any, T]],
-) -> T:
-    fake = FakeTime()
-
-    async def go() -> T:
-        async with make_client(
-            transport=transport,
-            contact="",
-            api_key="",
-            clock=fake,
-            sleep=fake.sleep,
-            limiter=RateLimiter(clock=fake, sleep=fake.sleep),
-        ) as client:
-            return await call(client)
-
-    return asyncio.run(go())
-
-
-@needs_corpus
-def test_recorded_sentences_replay() -> None:
-    transport = ReplayTransport.from_folder(LITCHECK, skip_incomplete=True)
+def test_recorded_sentences_replay(litcheck: ReplayTransport) -> None:
+    transport = litcheck
     found = run(transport, lambda c: litsense.sentences(c, QUERY))
     assert transport.refused == []
     assert len(found) == 100
@@ -74,9 +31,8 @@ def test_recorded_sentences_replay() -> None:
     assert len(scores) == 100
 
 
-@needs_corpus
-def test_limit_keeps_the_first_ranked() -> None:
-    transport = ReplayTransport.from_folder(LITCHECK, skip_incomplete=True)
+def test_limit_keeps_the_first_ranked(litcheck: ReplayTransport) -> None:
+    transport = litcheck
     all_found = run(transport, lambda c: litsense.sentences(c, QUERY))
     three = run(transport, lambda c: litsense.sentences(c, QUERY, limit=3))
     assert three == all_found[:3]

@@ -5,57 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Coroutine
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx2
 import pytest
 
-from citeproof.net.client import make_client
 from citeproof.net.errors import NetworkError
-from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import openalex
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-LITCHECK = CORPUS / "litcheck-fixtures"
-needs_corpus = pytest.mark.skipif(
-    not CORPUS.is_dir(),
-    reason="../shared/corpus not found: corpus tests need the shared corpus beside the repository",
-)
-T = TypeVar("T")
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def run(
-    transport: httpx2.AsyncBaseTransport,
-    call: Callable[[httpx2.AsyncClient], Coroutine[Any, Any, T]],
-) -> T:
-    fake = FakeTime()
-
-    async def go() -> T:
-        async with make_client(
-            transport=transport,
-            contact="me@example.org",
-            api_key="",
-            clock=fake,
-            sleep=fake.sleep,
-            limiter=RateLimiter(clock=fake, sleep=fake.sleep),
-        ) as client:
-            return await call(client)
-
-    return asyncio.run(go())
+from replay_clients import run_with_contact as run
 
 
 def answer(payload: Any, status: int = 200) -> httpx2.MockTransport:
@@ -94,9 +52,8 @@ def test_works_params() -> None:
             openalex.works_params(**bad)
 
 
-@needs_corpus
-def test_recorded_cites_page_replays_through_works() -> None:
-    transport = ReplayTransport.from_folder(LITCHECK, skip_incomplete=True)
+def test_recorded_cites_page_replays_through_works(litcheck: ReplayTransport) -> None:
+    transport = litcheck
     page = run(
         transport,
         lambda c: openalex.works(c, openalex.works_params(cites="W2474002222", per_page=25)),

@@ -9,12 +9,9 @@ a 404 for a set-id search) the Recording is built here from real bodies and says
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 import json
 from collections.abc import Callable, Coroutine, Iterable
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx2
 import pytest
@@ -23,18 +20,14 @@ from citeproof.documents.ctgov import parse_ctgov
 from citeproof.documents.openfda import parse_openfda
 from citeproof.documents.pubmed import parse_pubmed
 from citeproof.errors import BadInputError
-from citeproof.net.client import make_client
 from citeproof.net.errors import NetworkError
-from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.recordings import Recording
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources.ctgov import STUDIES_URL, fetch_study
 from citeproof.sources.openfda import fetch_label
 from citeproof.sources.pubmed import EFETCH_URL, efetch_records, fetch_pubmed
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-MISSING = "../shared/corpus not found: corpus tests need the shared corpus beside the repository"
-TEKMERIA = CORPUS / "tekmeria-fixtures"
+from replay_clients import CORPUS, MISSING, TEKMERIA, built_recording
+from replay_clients import run as _run
 
 SET_ID = "7c4deb97-9966-4c8e-9ba6-bb260b71e130"
 NCT = "NCT04363697"
@@ -44,69 +37,15 @@ EMPTY_SET = (
     b"<PubmedArticleSet></PubmedArticleSet>\n"
 )
 
-T = TypeVar("T")
-
-
-class FakeTime:
-    """Clock and sleep for the client: sleeping advances the clock instantly."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-
-def _run(
-    transport: httpx2.AsyncBaseTransport,
-    call: Callable[[httpx2.AsyncClient], Coroutine[Any, Any, T]],
-) -> T:
-    """Run ``call`` with a make_client client on ``transport``: no contact, fake time."""
-    fake = FakeTime()
-
-    async def go() -> T:
-        async with make_client(
-            transport=transport,
-            contact="",
-            api_key="",
-            clock=fake,
-            sleep=fake.sleep,
-            limiter=RateLimiter(clock=fake, sleep=fake.sleep),
-        ) as client:
-            return await call(client)
-
-    return asyncio.run(go())
-
 
 def _recording(url: str, body: bytes, *, status: int = 200, media: str, name: str) -> Recording:
-    return Recording(
-        method="GET",
-        url=url,
-        status=status,
-        headers={"content-type": media},
-        body=body,
-        body_sha256=hashlib.sha256(body).hexdigest(),
-        date=None,
-        name=name,
-    )
+    return built_recording(name, url, body, status=status, content_type=media)
 
 
 def _tekmeria_body(stem: str) -> bytes:
     record = json.loads((TEKMERIA / f"{stem}.json").read_text(encoding="utf-8"))
     body: str = record["body"]
     return body.encode("utf-8")
-
-
-@pytest.fixture(scope="module")
-def tekmeria() -> ReplayTransport:
-    if not TEKMERIA.is_dir():
-        pytest.skip(MISSING)
-    return ReplayTransport.from_folder(TEKMERIA)
 
 
 def _replay(extra: Iterable[Recording]) -> ReplayTransport:

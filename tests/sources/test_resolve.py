@@ -16,21 +16,14 @@ import asyncio
 import hashlib
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
 
 from citeproof.identifiers import parse_identifier
-from citeproof.net.client import make_client
-from citeproof.net.ratelimit import RateLimiter
-from citeproof.net.replay import ReplayTransport
 from citeproof.resolve import Resolution, Step, resolve
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-MISSING = "../shared/corpus not found: corpus tests need the shared corpus beside the repository"
-LITCHECK = CORPUS / "litcheck-fixtures"
+from replay_clients import CORPUS, LITCHECK, MISSING, fake_client, tekmeria_replay
 
 S3 = "pmc-oa-opendata.s3.amazonaws.com"
 IDCONV = "pmc.ncbi.nlm.nih.gov"
@@ -48,19 +41,6 @@ def corpus_bytes(relative: str) -> bytes:
     if not path.is_file():
         pytest.skip(MISSING)
     return path.read_bytes()
-
-
-class FakeTime:
-    """Clock and sleep for the client: sleeping advances the clock instantly."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Net:
@@ -97,20 +77,12 @@ def run(
     transport: httpx2.AsyncBaseTransport,
     web: Net | None = None,
 ) -> Resolution:
-    fake = FakeTime()
     options: dict[str, Any] | None = None
     if web is not None:
         options = {"resolver": _resolver, "transport": web.transport}
 
     async def go() -> Resolution:
-        async with make_client(
-            transport=transport,
-            contact="",
-            api_key="",
-            clock=fake,
-            sleep=fake.sleep,
-            limiter=RateLimiter(clock=fake, sleep=fake.sleep),
-        ) as client:
+        async with fake_client(transport) as client:
             return await resolve(parse_identifier(text), client, web_options=options)
 
     return asyncio.run(go())
@@ -381,10 +353,7 @@ def test_missing_nct_is_not_checkable() -> None:
 
 
 def test_setid_goes_to_openfda() -> None:
-    tekmeria = CORPUS / "tekmeria-fixtures"
-    if not tekmeria.is_dir():
-        pytest.skip(MISSING)
-    transport = ReplayTransport.from_folder(tekmeria)
+    transport = tekmeria_replay()
     result = run("7c4deb97-9966-4c8e-9ba6-bb260b71e130", transport)
     assert result.verdict_hint == "ok"
     assert result.served_by == "openfda"

@@ -5,67 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Coroutine
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx2
 import pytest
 
-from citeproof.net.client import make_client
 from citeproof.net.errors import NetworkError
-from citeproof.net.ratelimit import RateLimiter
-from citeproof.net.recordings import load_tekmeria
-from citeproof.net.replay import ReplayTransport
 from citeproof.sources import ctgov, europepmc, openfda
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-TEKMERIA = CORPUS / "tekmeria-fixtures"
-needs_corpus = pytest.mark.skipif(
-    not CORPUS.is_dir(),
-    reason="../shared/corpus not found: corpus tests need the shared corpus beside the repository",
-)
-T = TypeVar("T")
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def run(
-    transport: httpx2.AsyncBaseTransport,
-    call: Callable[[httpx2.AsyncClient], Coroutine[Any, Any, T]],
-) -> T:
-    fake = FakeTime()
-
-    async def go() -> T:
-        async with make_client(
-            transport=transport,
-            contact="",
-            api_key="",
-            clock=fake,
-            sleep=fake.sleep,
-            limiter=RateLimiter(clock=fake, sleep=fake.sleep),
-        ) as client:
-            return await call(client)
-
-    return asyncio.run(go())
-
-
-def tekmeria(*names: str) -> ReplayTransport:
-    return ReplayTransport([load_tekmeria(TEKMERIA / f"{name}.json") for name in names])
+from replay_clients import needs_corpus, run, tekmeria_replay
 
 
 @needs_corpus
 def test_ctgov_recorded_search_replays() -> None:
-    transport = tekmeria("4e076caa5ebe58bb7d6c16e2")
+    transport = tekmeria_replay("4e076caa5ebe58bb7d6c16e2")
     params = ctgov.studies_params(
         cond="heart failure", intr="dapagliflozin", advanced="AREA[HasResults]true", page_size=50
     )
@@ -103,7 +55,7 @@ def test_ctgov_failures_raise() -> None:
 
 @needs_corpus
 def test_openfda_recorded_pages_replay() -> None:
-    transport = tekmeria("1378bad02d89db51b2cb4ce2", "cfe69e6b6c1752c1a20b492a")
+    transport = tekmeria_replay("1378bad02d89db51b2cb4ce2", "cfe69e6b6c1752c1a20b492a")
     query = openfda.drug_query("warfarin")
 
     async def both(client: httpx2.AsyncClient) -> Any:
@@ -121,7 +73,7 @@ def test_openfda_recorded_pages_replay() -> None:
 
 @needs_corpus
 def test_openfda_no_match_404_is_an_empty_page() -> None:
-    transport = tekmeria("34589af539d8218634455307")
+    transport = tekmeria_replay("34589af539d8218634455307")
     params = openfda.labels_params(openfda.drug_query("zzzqqq not a drug"), limit=10)
     page = run(transport, lambda c: openfda.search_labels(c, params))
     assert transport.refused == [] and page.total == 0 and page.labels == []

@@ -17,8 +17,6 @@ from hypothesis import strategies as st
 
 from citeproof import search
 from citeproof.errors import BadInputError
-from citeproof.net.client import make_client
-from citeproof.net.ratelimit import RateLimiter
 from citeproof.search import (
     SearchCursorError,
     SearchDateError,
@@ -30,38 +28,19 @@ from citeproof.search import (
     citing,
     run_search,
 )
+from replay_clients import run
 
 T = TypeVar("T")
 FIXED = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 Handler = Callable[[httpx2.Request], httpx2.Response]
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
 def run_with(handler: Handler, call: Callable[[httpx2.AsyncClient], Coroutine[Any, Any, T]]) -> T:
-    fake = FakeTime()
-
-    async def go() -> T:
-        async with make_client(
-            transport=httpx2.MockTransport(handler),
-            contact="someone@example.org",
-            api_key="SECRETKEY",
-            clock=fake,
-            sleep=fake.sleep,
-            limiter=RateLimiter(clock=fake, sleep=fake.sleep),
-        ) as client:
-            return await call(client)
-
-    return asyncio.run(go())
+    """The shared fake-time client on ``handler``, with a contact address and an API key that
+    go on the wire and must never reach a record."""
+    return run(
+        httpx2.MockTransport(handler), call, contact="someone@example.org", api_key="SECRETKEY"
+    )
 
 
 def json_response(payload: Any, status: int = 200) -> Callable[[httpx2.Request], httpx2.Response]:

@@ -9,7 +9,8 @@ keys, and ``--replay`` then repeats the command without the network.
 :class:`RecordingTransport` sits *under* the retrying layer (and under the SSRF guard for
 pages), so it sees every attempt: a request answered 503 and then 200 leaves the 200, since
 both are the same request and the later file replaces the earlier. Names are derived from
-the request key, so recording the same request twice overwrites rather than piling up.
+the request key, so recording the same request twice overwrites rather than piling up; the
+key includes a form POST's body, so two esummary batches to one URL are two files.
 
 This is live use only: nothing in the test suite or CI records.
 """
@@ -26,7 +27,7 @@ import httpx2
 
 from citeproof.net.errors import BodyTooLarge
 from citeproof.net.recordings import request_key, write_recording
-from citeproof.net.replay import original_url
+from citeproof.net.replay import form_body, original_url
 from citeproof.net.retry import DEFAULT_MAX_BODY, buffered
 
 __all__ = ["RecordingTransport", "live_transport", "recording_name"]
@@ -34,9 +35,9 @@ __all__ = ["RecordingTransport", "live_transport", "recording_name"]
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
 
 
-def recording_name(method: str, url: str) -> str:
+def recording_name(method: str, url: str, form: str | None = None) -> str:
     """A readable, stable file name for a request: host and path slugs plus a key digest."""
-    key = request_key(method, url)
+    key = request_key(method, url, form=form)
     digest = hashlib.sha256(str(key).encode("utf-8")).hexdigest()[:12]
     host = _SLUG.sub("-", key.host).strip("-")[:40] or "host"
     path = _SLUG.sub("-", key.path).strip("-")[:60]
@@ -84,19 +85,20 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         url = original_url(request)
         host = httpx2.URL(url).host
+        await request.aread()  # a form POST's body is part of its key (read before sending)
+        form = form_body(request)
         response = await self._transport_for(host).handle_async_request(request)
 
         def too_large() -> BodyTooLarge:
             return BodyTooLarge(
-                f"{host} sent a body over the {self._max_body:,} byte limit; it was not "
-                "recorded.",
+                f"{host} sent a body over the {self._max_body:,} byte limit; it was not recorded.",
                 service=host,
                 host=host,
                 limit=self._max_body,
             )
 
         answer = await buffered(response, request, self._max_body, too_large)
-        name = recording_name(request.method, url)
+        name = recording_name(request.method, url, form)
         write_recording(
             self.folder,
             name,
@@ -109,6 +111,7 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
             contact=self._contact,
             secrets=self._secrets,
             provenance="recorded live with citeproof record",
+            form=form,
         )
         self.written.append(name)
         return answer

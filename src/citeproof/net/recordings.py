@@ -5,7 +5,7 @@ and replayed byte for byte (see ``citeproof.net.replay``). Two on-disk formats a
 
 * **litcheck pairs** — ``<name>.body`` (the decoded response bytes) beside
   ``<name>.meta.json`` with ``url``, ``status``, ``headers`` (lower-cased), ``date`` and
-  ``body_sha256`` (optionally ``method`` and ``provenance``). This is also the format
+  ``body_sha256`` (optionally ``method``, ``form`` and ``provenance``). This is also the format
   :func:`write_recording` produces, so ``../shared/corpus/litcheck-fixtures`` replays as is.
 * **tekmeria records** — one JSON object per file with ``url``, ``status``, ``content_type`` and
   ``body`` (the response *text*; it is stored as UTF-8 here and hashed after loading, since the
@@ -14,7 +14,11 @@ and replayed byte for byte (see ``citeproof.net.replay``). Two on-disk formats a
 A request matches a record by :func:`request_key`: method, host, path and query parameters,
 with parameters in any order, percent-encoding decoded, and contact/API-key parameters
 removed — those differ between whoever recorded and whoever replays, and must never be
-written to disk.
+written to disk.  The parameters of an ``application/x-www-form-urlencoded`` POST body count
+as query parameters: without them, two form POSTs to one URL (E-utilities ``esummary`` asked
+for two batches of ids) would be the same request and only one could be replayed.  The
+litcheck format stores that body as ``form`` in the meta JSON; a record without it (every
+GET, and every record made before the field existed) has no form.
 
 This module does file I/O but no network, no clock and no globals: dates are passed in.
 """
@@ -87,14 +91,20 @@ class RequestKey(NamedTuple):
 
 
 def request_key(
-    method: str, url: str, *, contact: str | None = None, secrets: Iterable[str] = ()
+    method: str,
+    url: str,
+    *,
+    form: str | None = None,
+    contact: str | None = None,
+    secrets: Iterable[str] = (),
 ) -> RequestKey:
     """Canonicalise a request so that equivalent spellings of it compare equal.
 
     Percent-encoding is decoded in path and query (``%28`` and ``(`` agree; ``+`` in a query is
     a space, as forms encode it), the host is lower-cased and a default port dropped, query
     parameters are sorted (duplicates kept), and contact/API-key parameters — by name, or
-    because the value is ``contact`` or one of ``secrets`` — are removed.
+    because the value is ``contact`` or one of ``secrets`` — are removed.  ``form`` is a
+    url-encoded request body: its parameters join the query's before sorting and stripping.
     """
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
@@ -106,7 +116,10 @@ def request_key(
     query = tuple(
         sorted(
             (name, value)
-            for name, value in parse_qsl(parts.query, keep_blank_values=True)
+            for name, value in [
+                *parse_qsl(parts.query, keep_blank_values=True),
+                *parse_qsl(form or "", keep_blank_values=True),
+            ]
             if not is_secret_param(name, value, contact, secret_list)
         )
     )
@@ -123,7 +136,8 @@ class Recording:
 
     ``body`` is the decoded response body (no content-encoding); ``body_sha256`` is the hash
     the record claims for it, checked by :meth:`verify`. ``name`` is the record's file stem and
-    ``path`` the file it came from (for error messages), when it came from disk.
+    ``path`` the file it came from (for error messages), when it came from disk.  ``form`` is
+    the url-encoded body of a form POST (without contact/API-key parameters), else ``None``.
     """
 
     method: str
@@ -135,10 +149,11 @@ class Recording:
     date: str | None
     name: str
     path: Path | None = field(default=None, compare=False)
+    form: str | None = None
 
     def key(self, *, contact: str | None = None, secrets: Iterable[str] = ()) -> RequestKey:
         """The :func:`request_key` this recording answers."""
-        return request_key(self.method, self.url, contact=contact, secrets=secrets)
+        return request_key(self.method, self.url, form=self.form, contact=contact, secrets=secrets)
 
     def verify(self) -> None:
         """Raise :class:`BodyHashMismatchError` unless the body hashes to ``body_sha256``.
@@ -191,8 +206,13 @@ def load_litcheck(meta_path: Path) -> Recording:
         raise RecordingError(f"Recording {meta_path} has headers that are not strings.")
     date = record.get("date")
     method = record.get("method", "GET")
-    if not isinstance(method, str) or (date is not None and not isinstance(date, str)):
-        raise RecordingError(f"Recording {meta_path} has an invalid 'method' or 'date'.")
+    form = record.get("form")
+    if (
+        not isinstance(method, str)
+        or (date is not None and not isinstance(date, str))
+        or (form is not None and not isinstance(form, str))
+    ):
+        raise RecordingError(f"Recording {meta_path} has an invalid 'method', 'date' or 'form'.")
     try:
         body = body_path.read_bytes()
     except OSError as exc:
@@ -209,6 +229,7 @@ def load_litcheck(meta_path: Path) -> Recording:
         date=date,
         name=name,
         path=body_path,
+        form=form,
     )
     recording.verify()
     return recording
@@ -306,14 +327,16 @@ def write_recording(
     contact: str | None = None,
     secrets: Iterable[str] = (),
     provenance: str | None = None,
+    form: str | None = None,
 ) -> Recording:
     """Write ``<name>.body`` and ``<name>.meta.json`` in the litcheck format; return it re-read.
 
-    The URL loses its contact/API-key parameters, headers are lower-cased without cookies and
-    without any header whose value carries the contact address or a secret; ``body`` must be
-    the decoded body. Nothing is written if the body itself contains the contact address or a
-    secret (a recording is shared, so it must not leak them), or if ``name`` is not a plain
-    file name.
+    ``form`` is the url-encoded body of a form POST, stored as ``form`` so the replay key
+    tells such POSTs apart.  The URL and the form lose their contact/API-key parameters,
+    headers are lower-cased without cookies and without any header whose value carries the
+    contact address or a secret; ``body`` must be the decoded body. Nothing is written if the
+    body itself contains the contact address or a secret (a recording is shared, so it must
+    not leak them), or if ``name`` is not a plain file name.
     """
     if not _SAFE_NAME.fullmatch(name):
         raise RecordingError(
@@ -343,6 +366,8 @@ def write_recording(
     }
     if provenance is not None:
         meta["provenance"] = provenance
+    if form is not None:
+        meta["form"] = _strip_form(form, contact, secret_list)
     meta_text = json.dumps(meta, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if forms and _contains_secret(meta_text, forms):
         raise RecordingError(
@@ -355,6 +380,12 @@ def write_recording(
     _write_atomic(body_path, body)
     _write_atomic(meta_path, meta_text.encode("utf-8"))
     return load_litcheck(meta_path)
+
+
+def _strip_form(form: str, contact: str | None, secrets: list[str]) -> str:
+    """``form`` without contact/API-key parameters, by the same rule as a URL's query."""
+    stripped = strip_secret_params("?" + form, contact=contact, secrets=secrets)
+    return stripped.partition("?")[2]
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -8,6 +8,11 @@ the code asked for something nobody recorded. Refused requests are also kept in
 :attr:`ReplayTransport.refused`, so a test can assert none happened even when some layer
 swallows the exception.
 
+A form POST (``application/x-www-form-urlencoded``) is keyed with its body's parameters (see
+``citeproof.net.recordings``).  When no POST with that form was recorded, it is answered by a
+recorded GET of the same parameters: the services citeproof POSTs forms to (E-utilities)
+treat the two alike, and older recorders (litcheck's esummary fixtures) recorded the GET.
+
 Recorded bodies are the decoded bytes, so ``content-encoding``, ``transfer-encoding`` and
 ``content-length`` are not replayed (httpx2 sets the length of the body it is given).
 """
@@ -29,7 +34,9 @@ from citeproof.net.recordings import (
     request_key,
 )
 
-__all__ = ["ReplayTransport", "UnrecordedRequestError", "original_url"]
+__all__ = ["ReplayTransport", "UnrecordedRequestError", "form_body", "original_url"]
+
+_FORM_TYPE = "application/x-www-form-urlencoded"
 
 #: Headers describing the wire encoding of the original answer, not the stored body.
 _WIRE_HEADERS: frozenset[str] = frozenset(
@@ -48,6 +55,17 @@ def original_url(request: httpx2.Request) -> str:
     if host and host.encode("ascii", "replace") != request.url.netloc:
         return str(request.url.copy_with(netloc=host.encode("ascii")))
     return str(request.url)
+
+
+def form_body(request: httpx2.Request) -> str | None:
+    """The url-encoded body of a form POST, for its request key; ``None`` for anything else.
+
+    The request body must have been read (``request.read()``/``await request.aread()``).
+    """
+    content_type = request.headers.get("content-type", "")
+    if request.method != "POST" or not content_type.lower().startswith(_FORM_TYPE):
+        return None
+    return request.content.decode("utf-8", errors="replace")
 
 
 class UnrecordedRequestError(RecordingError):
@@ -126,10 +144,14 @@ class ReplayTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         """Recordings never served: a test can use this to spot fixtures that are dead weight."""
         return [r for r in self._by_key.values() if self.used[r.name] == 0]
 
-    def lookup(self, method: str, url: str) -> Recording:
-        """The recording for ``method url``, or :class:`UnrecordedRequestError`."""
-        key = request_key(method, url, contact=self._contact, secrets=self._secrets)
+    def lookup(self, method: str, url: str, *, form: str | None = None) -> Recording:
+        """The recording for ``method url`` (with a POST's ``form`` body), or
+        :class:`UnrecordedRequestError`; an unrecorded form POST falls back to the same
+        parameters recorded as a GET."""
+        key = request_key(method, url, form=form, contact=self._contact, secrets=self._secrets)
         recording = self._by_key.get(key)
+        if recording is None and form is not None and key.method == "POST":
+            recording = self._by_key.get(key._replace(method="GET"))
         if recording is None:
             self.refused.append(key)
             raise UnrecordedRequestError(key, self._nearest(key))
@@ -144,7 +166,7 @@ class ReplayTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         return difflib.get_close_matches(str(key), candidates, n=limit, cutoff=0.0)
 
     def _respond(self, request: httpx2.Request) -> httpx2.Response:
-        recording = self.lookup(request.method, original_url(request))
+        recording = self.lookup(request.method, original_url(request), form=form_body(request))
         headers = [
             (name, value)
             for name, value in recording.headers.items()
@@ -156,8 +178,10 @@ class ReplayTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Answer a sync client's request from the recordings."""
+        request.read()
         return self._respond(request)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         """Answer an async client's request from the recordings."""
+        await request.aread()
         return self._respond(request)

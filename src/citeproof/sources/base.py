@@ -5,17 +5,23 @@ that fetched something; every other outcome carries a reason the result reports,
 sees why the full text was not checked ("not open access", "md5 mismatch", "answered 503
 three times").  A network failure is ``unavailable``, never ``missing``: nothing may be
 concluded from a source that could not be read.
+
+Search sources (``eutils_search``, ``openalex``, ``litsense`` and the search halves of
+``ctgov`` and ``openfda``) answer data rather than outcomes, so a failed read *raises*
+:class:`~citeproof.net.errors.UpstreamUnavailable`; :func:`upstream_failure` and
+:func:`json_answer` are the one way they word and detect it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import httpx2
 
-from citeproof.net.errors import NetworkError
+from citeproof.net.errors import NetworkError, UpstreamUnavailable
 
 Coverage = Literal["full_text", "abstract", "page"]
 OutcomeKind = Literal[
@@ -94,3 +100,37 @@ async def get_or_outcome(
             f"{service} answered HTTP {response.status_code} for {what}; nothing was concluded."
         )
     return response
+
+
+Failure = Callable[[str], UpstreamUnavailable]
+
+
+def upstream_failure(service: str, host: str) -> Failure:
+    """``fail(what)``: the error a search source raises when ``service`` could not be read,
+    worded "<service> <what>; nothing was concluded." so every source says it alike."""
+
+    def fail(what: str) -> UpstreamUnavailable:
+        return UpstreamUnavailable(
+            f"{service} {what}; nothing was concluded.", service=service, host=host
+        )
+
+    return fail
+
+
+def json_answer(response: httpx2.Response, what: str, fail: Failure) -> Any:
+    """The decoded JSON of a 200 answer to ``what``; raises ``fail(...)`` for any other
+    status or a body that is not JSON.  The caller checks the shape it needs."""
+    if response.status_code != 200:
+        raise fail(f"answered HTTP {response.status_code} to {what}")
+    try:
+        return json.loads(response.content)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise fail(f"answered {what} with a body that is not JSON ({exc})") from exc
+
+
+def json_object(response: httpx2.Response, what: str, fail: Failure) -> dict[str, Any]:
+    """:func:`json_answer` that must be a JSON object."""
+    payload = json_answer(response, what, fail)
+    if not isinstance(payload, dict):
+        raise fail(f"answered {what} with JSON that is not an object")
+    return payload

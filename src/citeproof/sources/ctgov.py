@@ -27,8 +27,14 @@ import httpx2
 from citeproof.documents.ctgov import study_of
 from citeproof.errors import BadInputError, CiteproofError
 from citeproof.net.client import redact_url
-from citeproof.net.errors import UpstreamUnavailable
-from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, unavailable
+from citeproof.sources.base import (
+    Fetched,
+    SourceOutcome,
+    get_or_outcome,
+    json_answer,
+    unavailable,
+    upstream_failure,
+)
 
 __all__ = [
     "SEARCH_FIELDS",
@@ -61,7 +67,10 @@ async def fetch_study(client: httpx2.AsyncClient, nct: str) -> SourceOutcome:
     """Fetch one study's v2 JSON; see the module docstring for each outcome."""
     value = _checked_nct(nct)
     response = await get_or_outcome(
-        client, STUDIES_URL + value, service="ClinicalTrials.gov", what=value,
+        client,
+        STUDIES_URL + value,
+        service="ClinicalTrials.gov",
+        what=value,
         missing_reason=f"ClinicalTrials.gov has no study {value}.",
     )
     if isinstance(response, SourceOutcome):
@@ -106,6 +115,7 @@ SEARCH_FIELDS = (
     "StudyFirstPostDate"
 )
 _MAX_PAGE = 1000
+_search_failure = upstream_failure("ClinicalTrials.gov", "clinicaltrials.gov")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 
 
@@ -183,7 +193,8 @@ def _summary(raw: dict[str, Any]) -> StudySummary | None:
     refs = protocol.get("referencesModule")
     ref_list = refs.get("references") if isinstance(refs, dict) else None
     pmids = tuple(
-        str(r["pmid"]) for r in (ref_list if isinstance(ref_list, list) else [])
+        str(r["pmid"])
+        for r in (ref_list if isinstance(ref_list, list) else [])
         if isinstance(r, dict) and isinstance(r.get("pmid"), str | int)
     )
     return StudySummary(
@@ -201,25 +212,13 @@ async def search_studies(client: httpx2.AsyncClient, params: dict[str, str]) -> 
 
     Raises :class:`~citeproof.net.errors.NetworkError` when the answer could not be read.
     """
-    host = "clinicaltrials.gov"
-
-    def fail(what: str) -> UpstreamUnavailable:
-        return UpstreamUnavailable(
-            f"ClinicalTrials.gov {what}; nothing was concluded.",
-            service="ClinicalTrials.gov", host=host,
-        )
-
     response = await client.get(SEARCH_URL, params=params)
-    if response.status_code != 200:
-        raise fail(f"answered HTTP {response.status_code} to a study search")
-    try:
-        payload = json.loads(response.content)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise fail(f"answered a study search with a body that is not JSON ({exc})") from exc
+    payload = json_answer(response, "a study search", _search_failure)
     if not isinstance(payload, dict) or not isinstance(payload.get("studies", []), list):
-        raise fail("answered a study search without a studies list")
+        raise _search_failure("answered a study search without a studies list")
     studies = [
-        summary for raw in payload.get("studies", [])
+        summary
+        for raw in payload.get("studies", [])
         if isinstance(raw, dict) and (summary := _summary(raw)) is not None
     ]
     total = payload.get("totalCount")

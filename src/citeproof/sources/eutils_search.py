@@ -17,7 +17,6 @@ POST it adds them to the URL's query, never to the form this module builds.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from typing import Any
 
 import httpx2
 
-from citeproof.net.errors import UpstreamUnavailable
+from citeproof.sources.base import json_object, upstream_failure
 
 __all__ = [
     "ESEARCH_URL",
@@ -77,22 +76,7 @@ class PubmedSummary:
         return int(match.group(1)) if match else None
 
 
-def _fail(what: str) -> UpstreamUnavailable:
-    return UpstreamUnavailable(
-        f"{_SERVICE} {what}; nothing was concluded.", service=_SERVICE, host=_HOST
-    )
-
-
-def _json(response: httpx2.Response, what: str) -> dict[str, Any]:
-    if response.status_code != 200:
-        raise _fail(f"answered HTTP {response.status_code} to {what}")
-    try:
-        payload = json.loads(response.content)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _fail(f"answered {what} with a body that is not JSON ({exc})") from exc
-    if not isinstance(payload, dict):
-        raise _fail(f"answered {what} with JSON that is not an object")
-    return payload
+_fail = upstream_failure(_SERVICE, _HOST)
 
 
 def esearch_params(
@@ -130,7 +114,7 @@ def esearch_params(
 async def esearch(client: httpx2.AsyncClient, params: dict[str, str]) -> EsearchPage:
     """One esearch GET with ``params`` (see :func:`esearch_params`)."""
     response = await client.get(ESEARCH_URL, params=params)
-    payload = _json(response, "a search")
+    payload = json_object(response, "a search", _fail)
     result = payload.get("esearchresult")
     if not isinstance(result, dict):
         raise _fail("answered a search without an esearchresult")
@@ -189,7 +173,7 @@ async def esummary(
         batch = wanted[start : start + batch_size]
         form = {"db": "pubmed", "id": ",".join(batch), "retmode": "json"}
         response = await client.post(ESUMMARY_URL, data=form)
-        payload = _json(response, f"esummary of {len(batch)} PMIDs")
+        payload = json_object(response, f"esummary of {len(batch)} PMIDs", _fail)
         result = payload.get("result")
         if not isinstance(result, dict):
             raise _fail(f"answered esummary of {len(batch)} PMIDs without a result")

@@ -13,13 +13,12 @@ as :class:`~citeproof.net.errors.NetworkError`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 import httpx2
 
-from citeproof.net.errors import UpstreamUnavailable
+from citeproof.sources.base import json_answer, upstream_failure
 
 __all__ = ["MAX_RESULTS", "SENTENCES_URL", "Sentence", "sentences", "sentences_params"]
 
@@ -40,10 +39,7 @@ class Sentence:
     score: float | None
 
 
-def _fail(what: str) -> UpstreamUnavailable:
-    return UpstreamUnavailable(
-        f"{_SERVICE} {what}; nothing was concluded.", service=_SERVICE, host=_HOST
-    )
+_fail = upstream_failure(_SERVICE, _HOST)
 
 
 def _id(value: Any) -> str | None:
@@ -86,12 +82,7 @@ async def sentences(
     if not 1 <= limit <= MAX_RESULTS:
         raise ValueError(f"limit must be between 1 and {MAX_RESULTS}, not {limit}")
     response = await client.get(SENTENCES_URL, params=sentences_params(query))
-    if response.status_code != 200:
-        raise _fail(f"answered HTTP {response.status_code} to a sentence search")
-    try:
-        payload = json.loads(response.content)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _fail(f"answered a sentence search with a body that is not JSON ({exc})") from exc
+    payload = json_answer(response, "a sentence search", _fail)
     if not isinstance(payload, list):
         raise _fail("answered a sentence search with JSON that is not a list")
     found = [s for raw in payload if isinstance(raw, dict) and (s := _sentence(raw)) is not None]

@@ -17,7 +17,6 @@ adds ``mailto`` on the wire (``citeproof.net.client``).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -25,7 +24,7 @@ from urllib.parse import quote
 
 import httpx2
 
-from citeproof.net.errors import UpstreamUnavailable
+from citeproof.sources.base import json_object, upstream_failure
 
 __all__ = [
     "BASE_URL",
@@ -74,10 +73,7 @@ def work_id(value: str) -> str | None:
     return match.group(1).upper() if match else None
 
 
-def _fail(what: str) -> UpstreamUnavailable:
-    return UpstreamUnavailable(
-        f"{_SERVICE} {what}; nothing was concluded.", service=_SERVICE, host=_HOST
-    )
+_fail = upstream_failure(_SERVICE, _HOST)
 
 
 def _strip_prefix(value: Any, *prefixes: str) -> str | None:
@@ -114,18 +110,6 @@ def _work(raw: dict[str, Any]) -> OpenAlexWork | None:
         pmcid=pmcid.strip("/").upper() if pmcid else None,
         is_retracted=raw.get("is_retracted") is True,
     )
-
-
-def _payload(response: httpx2.Response, what: str) -> dict[str, Any]:
-    if response.status_code != 200:
-        raise _fail(f"answered HTTP {response.status_code} to {what}")
-    try:
-        payload = json.loads(response.content)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _fail(f"answered {what} with a body that is not JSON ({exc})") from exc
-    if not isinstance(payload, dict):
-        raise _fail(f"answered {what} with JSON that is not an object")
-    return payload
 
 
 def works_params(
@@ -170,7 +154,7 @@ def works_params(
 async def works(client: httpx2.AsyncClient, params: dict[str, str]) -> WorksPage:
     """One page of ``works`` for ``params`` (see :func:`works_params`)."""
     response = await client.get(BASE_URL + "works", params=params)
-    payload = _payload(response, "a works search")
+    payload = json_object(response, "a works search", _fail)
     meta = payload.get("meta")
     count = meta.get("count") if isinstance(meta, dict) else None
     if not isinstance(count, int) or isinstance(count, bool):
@@ -208,7 +192,7 @@ async def resolve_work(
     response = await client.get(url)
     if response.status_code == 404:
         return None
-    work = _work(_payload(response, f"a lookup of {kind}:{text}"))
+    work = _work(json_object(response, f"a lookup of {kind}:{text}", _fail))
     if work is None:
         raise _fail(f"answered the lookup of {kind}:{text} without a work id")
     return work

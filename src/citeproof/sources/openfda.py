@@ -26,8 +26,14 @@ import httpx2
 from citeproof.documents.openfda import label_of, parse_openfda
 from citeproof.errors import BadInputError, CiteproofError
 from citeproof.net.client import redact_url
-from citeproof.net.errors import UpstreamUnavailable
-from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, unavailable
+from citeproof.sources.base import (
+    Fetched,
+    SourceOutcome,
+    get_or_outcome,
+    json_object,
+    unavailable,
+    upstream_failure,
+)
 
 __all__ = [
     "LABEL_URL",
@@ -63,7 +69,11 @@ async def fetch_label(client: httpx2.AsyncClient, set_id: str) -> SourceOutcome:
         "sort": "effective_time:desc",
     }
     response = await get_or_outcome(
-        client, LABEL_URL, params=params, service="openFDA", what=f"set id {value}",
+        client,
+        LABEL_URL,
+        params=params,
+        service="openFDA",
+        what=f"set id {value}",
         missing_reason=f"openFDA has no drug label with set id {value}.",
     )
     if isinstance(response, SourceOutcome):
@@ -102,6 +112,7 @@ async def fetch_label(client: httpx2.AsyncClient, set_id: str) -> SourceOutcome:
 MAX_LIMIT = 1000
 MAX_SKIP = 25_000
 _YMD = re.compile(r"[0-9]{8}", re.ASCII)
+_search_failure = upstream_failure("openFDA", "api.fda.gov")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,39 +196,36 @@ def _label_summary(raw: dict[str, Any]) -> LabelSummary | None:
     )
 
 
+def _nothing_matched(response: httpx2.Response) -> bool:
+    """openFDA's 404 for a search that matched nothing (``error.code`` ``NOT_FOUND``), as
+    opposed to any other 404, which is a failure."""
+    try:
+        payload = json.loads(response.content)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    error = payload.get("error") if isinstance(payload, dict) else None
+    return isinstance(error, dict) and error.get("code") == "NOT_FOUND"
+
+
 async def search_labels(client: httpx2.AsyncClient, params: dict[str, str]) -> LabelsPage:
     """One page of labels for ``params`` (see :func:`labels_params`).
 
     openFDA answers 404 with ``error.code`` ``NOT_FOUND`` when nothing matches: an empty page.
     Any other failure raises :class:`~citeproof.net.errors.NetworkError`.
     """
-
-    def fail(what: str) -> UpstreamUnavailable:
-        return UpstreamUnavailable(
-            f"openFDA {what}; nothing was concluded.", service="openFDA", host="api.fda.gov"
-        )
-
     response = await client.get(LABEL_URL, params=params)
-    try:
-        payload = json.loads(response.content)
-    except (ValueError, UnicodeDecodeError):
-        payload = None
-    if response.status_code == 404 and isinstance(payload, dict):
-        error = payload.get("error")
-        if isinstance(error, dict) and error.get("code") == "NOT_FOUND":
-            return LabelsPage(total=0)
-    if response.status_code != 200:
-        raise fail(f"answered HTTP {response.status_code} to a label search")
-    if not isinstance(payload, dict):
-        raise fail("answered a label search with a body that is not a JSON object")
+    if response.status_code == 404 and _nothing_matched(response):
+        return LabelsPage(total=0)
+    payload = json_object(response, "a label search", _search_failure)
     meta = payload.get("meta")
     results_meta = meta.get("results") if isinstance(meta, dict) else None
     total = results_meta.get("total") if isinstance(results_meta, dict) else None
     if not isinstance(total, int) or isinstance(total, bool):
-        raise fail("answered a label search without meta.results.total")
+        raise _search_failure("answered a label search without meta.results.total")
     raw_results = payload.get("results")
     labels = [
-        label for raw in (raw_results if isinstance(raw_results, list) else [])
+        label
+        for raw in (raw_results if isinstance(raw_results, list) else [])
         if isinstance(raw, dict) and (label := _label_summary(raw)) is not None
     ]
     return LabelsPage(total=total, labels=labels)
