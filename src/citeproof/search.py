@@ -153,6 +153,9 @@ class SearchRecord(_Model):
     items: list[SearchItem] = Field(default_factory=list)
     next_cursor: str | None = None
     retrieved_at: str
+    log_seq: int | None = Field(
+        default=None, description="The evidence-log line that recorded this search, or null."
+    )
 
     model_config = ConfigDict(
         frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True

@@ -150,7 +150,8 @@ def test_offline_exits_3() -> None:
     assert result.exit_code == 3 and "--offline" in result.stderr
 
 
-def test_failed_search_exits_3(tmp_path: Path) -> None:
+def gone_folder(tmp_path: Path) -> Path:
+    """A recording of OpenAlex answering 404 to a search for aspirin."""
     folder = tmp_path / "recordings"
     folder.mkdir()
     url = "https://api.openalex.org/works?search=aspirin&per_page=25"
@@ -167,7 +168,44 @@ def test_failed_search_exits_3(tmp_path: Path) -> None:
             }
         )
     )
+    return folder
+
+
+def test_failed_search_exits_3(tmp_path: Path) -> None:
+    folder = gone_folder(tmp_path)
     result = invoke("search", "openalex", "aspirin", "--json", "--replay", str(folder))
     assert result.exit_code == 3
     record = json.loads(result.stdout)
     assert record["status"] == "failed" and "404" in record["reason"]
+
+
+def test_every_search_is_recorded_in_the_log_failed_ones_too(
+    replay: Path, tmp_path: Path
+) -> None:
+    from citeproof.store.log import EvidenceLog
+    from citeproof.store.paths import default_dirs
+
+    done = invoke("citing", "W2474002222", "--json", "--replay", str(replay))
+    record = json.loads(done.stdout)
+    assert record["log_seq"] == 1
+    log = EvidenceLog(default_dirs().log)
+    entry = log.get(1)
+    assert entry.kind == "search"
+    assert entry.payload["engine"] == "openalex" and entry.payload["status"] == "ok"
+    assert entry.payload["ids"] == [item["id"] for item in record["items"]]
+    assert entry.payload["responses"] == [r["sha256"] for r in record["responses"]]
+
+    failed = invoke(
+        "search", "openalex", "aspirin", "--json", "--replay", str(gone_folder(tmp_path))
+    )
+    assert failed.exit_code == 3
+    assert json.loads(failed.stdout)["log_seq"] == 2
+    assert log.get(2).payload["status"] == "failed"
+    assert log.get(2).payload["reason"]
+
+    quiet = invoke("citing", "W2474002222", "--json", "--replay", str(replay), "--no-log")
+    assert json.loads(quiet.stdout)["log_seq"] is None
+    other = tmp_path / "searches.jsonl"
+    invoke("citing", "W2474002222", "--json", "--replay", str(replay), "--log", str(other))
+    assert EvidenceLog(other).get(1).kind == "search"
+    assert log.verify().ok and log.size == 2

@@ -10,6 +10,8 @@ from typing import Any
 
 import click
 
+from citeproof.cli.options import log_options, replay_option
+
 PROFILES = ("t1", "t1+dehyphen")  # == service.PROFILES (a test keeps them equal)
 
 
@@ -75,13 +77,7 @@ def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | No
     is_flag=True,
     help="Fetch an identifier again even when it is pinned, and pin the new bytes.",
 )
-@click.option(
-    "--replay",
-    metavar="DIR",
-    envvar="CITEPROOF_REPLAY",
-    type=click.Path(exists=True, file_okay=False),
-    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
-)
+@replay_option
 @click.option(
     "--expect-sha256",
     metavar="HEX",
@@ -99,14 +95,7 @@ def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | No
     help="Do not ask for the cited work's retraction status (asked for DOI, PMID and PMCID "
     "sources by default).",
 )
-@click.option("--no-log", is_flag=True, help="Do not record this check in the evidence log.")
-@click.option(
-    "--log",
-    "log_path",
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="The evidence log to append to (default: CITEPROOF_LOG, else the data directory's).",
-)
+@log_options("this check")
 def check(
     args: tuple[str, ...],
     quote_file: str | None,

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from citeproof.cli.options import log_options, replay_option
+
 if TYPE_CHECKING:
     from citeproof.recheck import RecheckItem, RecheckReport
 
@@ -25,21 +27,8 @@ if TYPE_CHECKING:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--offline", is_flag=True, help="Re-run against the pinned bytes; fetch nothing.")
-@click.option(
-    "--replay",
-    metavar="DIR",
-    envvar="CITEPROOF_REPLAY",
-    type=click.Path(exists=True, file_okay=False),
-    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
-)
-@click.option("--no-log", is_flag=True, help="Do not record the re-runs in the evidence log.")
-@click.option(
-    "--log",
-    "log_path",
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="The evidence log to read (default: CITEPROOF_LOG, else the data directory's).",
-)
+@replay_option
+@log_options("the re-runs")
 def recheck(
     since: str | None,
     as_json: bool,

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from citeproof.cli.options import replay_option
+
 if TYPE_CHECKING:
     from citeproof.retraction import RetractionReport
     from citeproof.sources.retractionwatch import SnapshotInfo
@@ -73,13 +75,7 @@ def _render(report: RetractionReport) -> None:
     is_flag=True,
     help="Ask no service; only the local Retraction Watch snapshot is consulted.",
 )
-@click.option(
-    "--replay",
-    metavar="DIR",
-    envvar="CITEPROOF_REPLAY",
-    type=click.Path(exists=True, file_okay=False),
-    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
-)
+@replay_option
 def retraction(ident: str, as_json: bool, offline: bool, replay: str | None) -> None:
     """Report the retraction status of IDENT (a DOI, PMID or PMCID).
 

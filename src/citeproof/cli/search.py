@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from citeproof.cli.options import log_options, replay_option
+
 if TYPE_CHECKING:
     from citeproof.search import SearchRecord
 
@@ -20,13 +22,6 @@ EPILOG = (
     "Exit codes: 0 the engine answered (hits or none); 2 bad input; 3 the engine could not be read."
 )
 
-_replay = click.option(
-    "--replay",
-    metavar="DIR",
-    envvar="CITEPROOF_REPLAY",
-    type=click.Path(exists=True, file_okay=False),
-    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
-)
 _json = click.option(
     "--json",
     "as_json",
@@ -50,13 +45,27 @@ _limit = click.option(
 )
 
 
-def _finish(record: SearchRecord, as_json: bool) -> None:
+def _finish(record: SearchRecord, as_json: bool, log_path: str | None) -> None:
+    """Record the search (``log_path`` None: not at all; "": the default log), then print."""
     from citeproof.cli import _common
+    from citeproof.errors import CiteproofError
 
+    log_error = None
+    if log_path is not None:
+        from citeproof.evidence import SEARCH_KIND, open_log
+
+        try:
+            entry = open_log(log_path or None).append(SEARCH_KIND, record.log_payload())
+        except CiteproofError as err:  # the record is still shown; then the log's problem
+            log_error = err
+        else:
+            record = record.model_copy(update={"log_seq": entry.seq})
     if _common.want_json(as_json):
         _common.write_json(record.model_dump(mode="json"))
     else:
         _render(record)
+    if log_error is not None:
+        raise log_error
     click.get_current_context().exit(3 if record.status == "failed" else 0)
 
 
@@ -100,7 +109,8 @@ def _render(record: SearchRecord) -> None:
 @click.option("--until", metavar="DATE", help="Published on or before DATE (inclusive).")
 @_json
 @_offline
-@_replay
+@replay_option
+@log_options("this search")
 def search(
     engine: str,
     query: str,
@@ -111,6 +121,8 @@ def search(
     as_json: bool,
     offline: bool,
     replay: str | None,
+    no_log: bool,
+    log_path: str | None,
 ) -> None:
     """Search ENGINE for QUERY and print the record of the search.
 
@@ -133,7 +145,7 @@ def search(
         replay_dir=Path(replay) if replay else None,
         offline=offline,
     )
-    _finish(record, as_json)
+    _finish(record, as_json, None if no_log else log_path or "")
 
 
 @click.command(short_help="List the works that cite a work (OpenAlex).", epilog=EPILOG)
@@ -142,9 +154,17 @@ def search(
 @_cursor
 @_json
 @_offline
-@_replay
+@replay_option
+@log_options("this search")
 def citing(
-    ident: str, limit: int, cursor: str | None, as_json: bool, offline: bool, replay: str | None
+    ident: str,
+    limit: int,
+    cursor: str | None,
+    as_json: bool,
+    offline: bool,
+    replay: str | None,
+    no_log: bool,
+    log_path: str | None,
 ) -> None:
     """List the works OpenAlex records as citing IDENT (a DOI, PMID, PMCID or W id)."""
     from pathlib import Path
@@ -158,4 +178,4 @@ def citing(
         replay_dir=Path(replay) if replay else None,
         offline=offline,
     )
-    _finish(record, as_json)
+    _finish(record, as_json, None if no_log else log_path or "")

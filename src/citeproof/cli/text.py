@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import click
 
+from citeproof.cli.options import replay_option
+
 
 @click.command(short_help="Print the text extracted from a source, exactly as checked.")
 @click.argument("source")
@@ -19,13 +21,7 @@ import click
 )
 @click.option("--offline", is_flag=True, help="Never fetch: read an identifier's pinned copy only.")
 @click.option("--refresh", is_flag=True, help="Fetch an identifier again even when it is pinned.")
-@click.option(
-    "--replay",
-    metavar="DIR",
-    envvar="CITEPROOF_REPLAY",
-    type=click.Path(exists=True, file_okay=False),
-    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
-)
+@replay_option
 def text(source: str, blocks: bool, offline: bool, refresh: bool, replay: str | None) -> None:
     """Print the text citeproof extracts from SOURCE ('-' for stdin), byte for byte.
 

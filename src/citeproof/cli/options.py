@@ -1,0 +1,40 @@
+"""Options several commands share, defined once so they read and behave the same everywhere.
+
+Imports click only: command modules import this at module level, and ``citeproof --help``
+imports every command module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+replay_option = click.option(
+    "--replay",
+    metavar="DIR",
+    envvar="CITEPROOF_REPLAY",
+    type=click.Path(exists=True, file_okay=False),
+    help="Answer every request from the recorded responses in DIR (env CITEPROOF_REPLAY).",
+)
+
+
+def log_options(what: str) -> Callable[[F], F]:
+    """``--no-log`` and ``--log FILE`` for a command that records ``what`` in the log."""
+
+    def decorate(command: F) -> F:
+        command = click.option(
+            "--log",
+            "log_path",
+            metavar="FILE",
+            type=click.Path(dir_okay=False),
+            help="The evidence log to use (default: CITEPROOF_LOG, else the data directory's).",
+        )(command)
+        return click.option(
+            "--no-log", is_flag=True, help=f"Do not record {what} in the evidence log."
+        )(command)
+
+    return decorate
