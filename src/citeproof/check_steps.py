@@ -57,9 +57,11 @@ def log_check(
     log: EvidenceLog,
     *,
     recheck_of: int | None = None,
+    claim: str | None = None,
 ) -> CheckResult:
     """Append the check's evidence line; ``result`` with ``log_seq`` set to it."""
     from citeproof.evidence import CHECK_KIND, check_payload
 
-    entry = log.append(CHECK_KIND, check_payload(result, options, recheck_of=recheck_of))
+    payload = check_payload(result, options, recheck_of=recheck_of, claim=claim)
+    entry = log.append(CHECK_KIND, payload)
     return result.model_copy(update={"log_seq": entry.seq})

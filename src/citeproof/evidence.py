@@ -44,8 +44,14 @@ def check_payload(
     options: MatchOptions | None = None,
     *,
     recheck_of: int | None = None,
+    claim: str | None = None,
 ) -> dict[str, Any]:
-    """The payload of the ``check`` line for ``result``."""
+    """The payload of the ``check`` line for ``result``.
+
+    ``claim`` is the sentence the quote was offered for, when the caller gives one: kept so a
+    reviewer can later annotate whether the passage supports it (``log annotate``); citeproof
+    itself never judges that.
+    """
     source = result.source
     payload: dict[str, Any] = {
         "schema": result.schema_,
@@ -102,6 +108,8 @@ def check_payload(
         ]
     if recheck_of is not None:
         payload["recheck_of"] = recheck_of
+    if claim is not None:
+        payload["claim"] = claim
     return payload
 
 

@@ -22,6 +22,7 @@ small and puts the cache rules in one place:
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -103,21 +104,26 @@ def _offline_miss(identifier: Identifier) -> FetchFailure:
 
 # Parsed Documents by the sha256 of their bytes: a repeat check of a pinned source in the
 # same process (a notebook, the MCP server, a batch) neither parses nor prepares it again.
+# The lock makes the memo safe for the worker threads of the MCP server and batch; parsing
+# happens outside it, so two threads may parse the same new bytes once each (harmless).
 _PARSED: OrderedDict[str, Document] = OrderedDict()
 _PARSED_KEEP = 16
+_PARSED_LOCK = threading.Lock()
 
 
 def _parsed(sha256: str, data: bytes) -> Document:
     from citeproof.documents import parse
 
-    document = _PARSED.get(sha256)
-    if document is None:
-        document = parse(data, name=None)
+    with _PARSED_LOCK:
+        document = _PARSED.get(sha256)
+        if document is not None:
+            _PARSED.move_to_end(sha256)
+            return document
+    document = parse(data, name=None)
+    with _PARSED_LOCK:
         _PARSED[sha256] = document
         while len(_PARSED) > _PARSED_KEEP:
             _PARSED.popitem(last=False)
-    else:
-        _PARSED.move_to_end(sha256)
     return document
 
 
@@ -153,7 +159,8 @@ def document_for_pin(pin: Pin, data: bytes) -> Document:
     """
     from citeproof.documents import parse
 
-    memo = _PARSED.get(pin.sha256)
+    with _PARSED_LOCK:
+        memo = _PARSED.get(pin.sha256)
     document = memo if memo is not None else parse(data, name=None)
     return document.with_origin(_origin(pin, pin.key))
 

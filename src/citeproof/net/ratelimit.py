@@ -4,8 +4,10 @@ Why a *spacing* limiter rather than a token bucket: the services we call publish
 as "N requests a second" and NCBI in particular penalises bursts, so the politest reading is
 "consecutive requests to one service start at least 1/N s apart". Each ``acquire`` reserves the
 next free slot synchronously (no ``await`` between reading and advancing the slot), so many
-tasks on one event loop can never claim the same slot and no lock is needed. A cancelled waiter
-simply leaves its slot unused, which errs on the polite side.
+tasks on one event loop can never claim the same slot; a plain thread lock around that claim
+covers the event loops of several threads too (the MCP server and batch run checks in worker
+threads, each with its own loop). A cancelled waiter simply leaves its slot unused, which errs
+on the polite side.
 
 Limits are keyed by host, or by host + path prefix where one host serves several services with
 different limits (LitSense lives under ``www.ncbi.nlm.nih.gov/research/litsense2-api``).
@@ -17,6 +19,7 @@ fake clock and sleep.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -90,6 +93,7 @@ class RateLimiter:
         self._clock = clock
         self._sleep = sleep
         self._next_free: dict[str, float] = {}
+        self._lock = threading.Lock()
 
     def reserve(self, key: str, interval: float) -> float:
         """Claim the next slot for ``key``; returns how long to wait before using it.
@@ -98,9 +102,10 @@ class RateLimiter:
         """
         if interval <= 0:
             return 0.0
-        now = self._clock()
-        slot = max(now, self._next_free.get(key, now))
-        self._next_free[key] = slot + interval
+        with self._lock:
+            now = self._clock()
+            slot = max(now, self._next_free.get(key, now))
+            self._next_free[key] = slot + interval
         return slot - now
 
     async def acquire_key(self, key: str, interval: float) -> None:
@@ -118,9 +123,13 @@ class RateLimiter:
 _SHARED: RateLimiter | None = None
 
 
+_SHARED_LOCK = threading.Lock()
+
+
 def shared_limiter() -> RateLimiter:
     """The process-wide limiter every client uses unless given one (tests inject their own)."""
     global _SHARED
-    if _SHARED is None:
-        _SHARED = RateLimiter()
-    return _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = RateLimiter()
+        return _SHARED
