@@ -46,6 +46,7 @@ __all__ = [
     "document_for_pin",
     "load_identifier",
     "open_cache",
+    "pinned_bytes",
 ]
 
 _COVERAGES: Final = frozenset({"full_text", "abstract", "page", "file", "text"})
@@ -125,13 +126,6 @@ def _parsed(sha256: str, data: bytes) -> Document:
         while len(_PARSED) > _PARSED_KEEP:
             _PARSED.popitem(last=False)
     return document
-
-
-def _from_pin(
-    identifier: Identifier, pin: Pin, data: bytes, refreshed_from: str | None = None
-) -> Document:
-    origin = _origin(pin, identifier.raw or identifier.key, refreshed_from)
-    return _parsed(pin.sha256, data).with_origin(origin)
 
 
 def _origin(pin: Pin, shown: str, refreshed_from: str | None = None) -> Origin:
@@ -222,6 +216,30 @@ def load_identifier(
     ``CITEPROOF_REPLAY``) answers every request from recorded responses.  ``cache``
     defaults to the one under :func:`citeproof.store.paths.default_dirs`.
     """
+    found = pinned_bytes(
+        identifier, offline=offline, refresh=refresh, replay_dir=replay_dir, cache=cache, now=now
+    )
+    if isinstance(found, FetchFailure):
+        return found
+    data, origin = found
+    assert origin.sha256 is not None  # a pin always names its bytes
+    return _parsed(origin.sha256, data).with_origin(origin)
+
+
+def pinned_bytes(
+    identifier: Identifier,
+    *,
+    offline: bool = False,
+    refresh: bool = False,
+    replay_dir: Path | None = None,
+    cache: Cache | None = None,
+    now: Callable[[], datetime] | None = None,
+) -> tuple[bytes, Origin] | FetchFailure:
+    """The pinned bytes for ``identifier`` and where they came from, fetching if need be.
+
+    The same rules as :func:`load_identifier`, without parsing: batch ships the bytes to
+    worker processes (or cluster machines), which parse them there.
+    """
     if offline and refresh:
         from citeproof.errors import BadInputError
 
@@ -239,11 +257,12 @@ def load_identifier(
         return _offline_miss(identifier)  # no cache at all: do not create one just to look
     own_cache = cache is None
     store = open_cache() if cache is None else cache
+    shown = identifier.raw or identifier.key
     try:
         if not refresh:
             pin = store.lookup(identifier.key)
             if pin is not None:
-                return _from_pin(identifier, pin, store.get_blob(pin.sha256))
+                return store.get_blob(pin.sha256), _origin(pin, shown)
         if offline:
             return _offline_miss(identifier)
         resolution = _resolve(identifier, mode)
@@ -255,7 +274,7 @@ def load_identifier(
         # Only a refresh of an earlier pin reports a change: a first fetch has nothing to
         # compare with.
         before = pinned.previous_sha256 if refresh else None
-        return _from_pin(identifier, pin, store.get_blob(pin.sha256), before)
+        return store.get_blob(pin.sha256), _origin(pin, shown, before)
     finally:
         if own_cache:
             store.close()

@@ -24,6 +24,7 @@ from citeproof.errors import CiteproofError
 __all__ = ["LazyGroup", "cli", "main"]
 
 COMMANDS: dict[str, str] = {
+    "batch": "citeproof.cli.batch:batch",
     "check": "citeproof.cli.check:check",
     "text": "citeproof.cli.text:text",
     "cache": "citeproof.cli.cache:cache",

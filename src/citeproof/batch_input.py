@@ -1,0 +1,204 @@
+"""Reading a JSONL batch strictly, one line at a time, so one bad line never stops the rest.
+
+A batch file is written by scripts and models, and a batch of 100,000 checks must not fail
+at line 73,412 because of a stray NaN, nor load a 2 GB file into memory to find out.  So the
+input is read as a stream of lines, each parsed on its own, and every problem is that
+line's error record:
+
+* a line over 1 MiB (read in bounded pieces: the rest of an over-long line is skipped, never
+  held in memory);
+* text that is not UTF-8 or not JSON; ``NaN``/``Infinity`` (not JSON, though Python's parser
+  accepts them); an object with a duplicate key (which of the two would be meant?); nesting
+  deeper than 32 levels;
+* a value that is not an object, a missing or empty ``quote`` or ``source``, fields of the
+  wrong type, or unknown fields (``"qoute"`` is a typo, not a request to check nothing).
+
+Pure: takes lines (bytes), returns items or errors.  Blank lines are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any, Final
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_LINE_BYTES",
+    "BatchItem",
+    "LineError",
+    "parse_items",
+    "parse_line",
+    "parse_stream",
+    "read_lines",
+]
+
+MAX_LINE_BYTES: Final = 1024 * 1024
+MAX_DEPTH: Final = 32
+_FIELDS: Final = frozenset({"id", "quote", "source", "claim"})
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem:
+    """One check to run: ``line`` is 1-based; ``id`` is the input's, else the line number."""
+
+    line: int
+    id: str | int
+    quote: str
+    source: str
+    claim: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    """Why a line is not a check; ``id`` when the line had a usable one."""
+
+    line: int
+    code: str
+    message: str
+    id: str | int | None = None
+
+    def record(self) -> dict[str, Any]:
+        """The output line for this error."""
+        return {
+            "id": self.id if self.id is not None else self.line,
+            "line": self.line,
+            "error": {"code": self.code, "message": self.message},
+        }
+
+
+class _Invalid(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _no_constants(name: str) -> Any:
+    raise _Invalid("not_json", f"{name} is not JSON; write null or a string instead")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Invalid("duplicate_key", f"the key {key!r} appears twice in one object")
+        seen[key] = value
+    return seen
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth, iteratively (a recursive walk could itself overflow)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _field(obj: dict[str, Any], name: str, *, required: bool) -> str | None:
+    value = obj.get(name)
+    if value is None:
+        if required:
+            raise _Invalid("missing_field", f"the line has no {name!r}; give it as a string")
+        return None
+    if not isinstance(value, str):
+        raise _Invalid("bad_field", f"{name!r} must be a string, not {type(value).__name__}")
+    if required and not value.strip():
+        raise _Invalid("missing_field", f"{name!r} is empty")
+    return value
+
+
+def _item_id(obj: dict[str, Any], line: int) -> str | int:
+    value = obj.get("id")
+    if value is None:
+        return line
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise _Invalid("bad_field", "'id' must be a string or an integer")
+    return value
+
+
+def parse_line(raw: bytes, line: int) -> BatchItem | LineError | None:
+    """One input line (without its newline) as an item, an error, or None when blank."""
+    if len(raw) > MAX_LINE_BYTES:
+        return LineError(line, "line_too_long", f"the line is over {MAX_LINE_BYTES:,} bytes")
+    if not raw.strip():
+        return None
+    item_id: str | int | None = None
+    try:
+        text = raw.decode("utf-8")
+        try:
+            obj = json.loads(
+                text, object_pairs_hook=_unique_keys, parse_constant=_no_constants
+            )
+        except RecursionError:
+            raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels") from None
+        if _depth(obj) > MAX_DEPTH:
+            raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels")
+        if not isinstance(obj, dict):
+            raise _Invalid("not_an_object", "each line must be a JSON object {quote, source}")
+        item_id = _item_id(obj, line)
+        unknown = sorted(set(obj) - _FIELDS)
+        if unknown:
+            raise _Invalid(
+                "unknown_field",
+                f"unknown field(s) {', '.join(map(repr, unknown))}; a line has "
+                "id, quote, source and claim",
+            )
+        quote = _field(obj, "quote", required=True)
+        source = _field(obj, "source", required=True)
+        assert quote is not None and source is not None
+        return BatchItem(line, item_id, quote, source, _field(obj, "claim", required=False))
+    except UnicodeDecodeError:
+        return LineError(line, "not_utf8", "the line is not UTF-8 text")
+    except _Invalid as err:
+        return LineError(line, err.code, str(err), item_id)
+    except json.JSONDecodeError as err:
+        return LineError(line, "not_json", f"the line is not JSON ({err.msg} at {err.pos})")
+
+
+def read_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """Lines of ``stream`` without newlines; an over-long line is cut short and marked.
+
+    A line over the cap is yielded as its first ``MAX_LINE_BYTES + 1`` bytes (enough for
+    :func:`parse_line` to refuse it) and the rest is read and dropped in bounded pieces.
+    """
+    while True:
+        piece = stream.readline(MAX_LINE_BYTES + 1)
+        if not piece:
+            return
+        if piece.endswith(b"\n"):
+            yield piece[:-1].rstrip(b"\r")
+            continue
+        if len(piece) <= MAX_LINE_BYTES:
+            yield piece  # the last line, without a newline
+            return
+        while True:  # skip the rest of the over-long line
+            more = stream.readline(MAX_LINE_BYTES)
+            if not more or more.endswith(b"\n"):
+                break
+        yield piece
+
+
+def parse_stream(stream: IO[bytes]) -> Iterator[BatchItem | LineError]:
+    """Every non-blank line of ``stream``, parsed."""
+    for number, raw in enumerate(read_lines(stream), 1):
+        parsed = parse_line(raw, number)
+        if parsed is not None:
+            yield parsed
+
+
+def parse_items(items: Iterable[dict[str, Any]]) -> Iterator[BatchItem | LineError]:
+    """Items given in Python (``citeproof.batch.run``), checked by the same rules."""
+    for number, obj in enumerate(items, 1):
+        try:
+            encoded = json.dumps(obj, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError) as err:
+            yield LineError(number, "not_json", f"the item cannot be written as JSON ({err})")
+            continue
+        parsed = parse_line(encoded, number)
+        if parsed is not None:
+            yield parsed

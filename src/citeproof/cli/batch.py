@@ -1,0 +1,272 @@
+"""``citeproof batch``: check a JSONL file of quotes, writing one JSON line per check.
+
+Output lines are written whole (one ``write`` each, on a file opened for appending), so a
+batch killed at any moment leaves whole lines, plus at worst one torn last line that
+``--resume`` cuts off before going on.  Module level imports click only.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import click
+
+from citeproof.cli.options import replay_option
+
+if TYPE_CHECKING:
+    from citeproof.batch import Outcome
+
+
+def _done_ids(path: Path) -> set[str]:
+    """Ids already in ``path`` (as ``json.dumps`` of the id); a torn last line is cut off."""
+    import json
+
+    from citeproof.errors import BadInputError
+
+    if not path.exists():
+        return set()
+    done: set[str] = set()
+    good_end = 0
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, 1):
+            if not raw.endswith(b"\n"):
+                break  # a torn last line: dropped below
+            try:
+                record = json.loads(raw)
+                done.add(json.dumps(record["id"]))
+            except (ValueError, KeyError, TypeError):
+                raise BadInputError(
+                    f"line {number} of {path} is not a result line, so --resume cannot tell "
+                    "what was done; fix or move the file."
+                ) from None
+            good_end += len(raw)
+    if good_end < path.stat().st_size:
+        os.truncate(path, good_end)
+    return done
+
+
+def _input(path: str) -> IO[bytes]:
+    if path == "-":
+        import sys
+
+        return sys.stdin.buffer
+    return Path(path).open("rb")
+
+
+def _count_lines(path: str) -> int | None:
+    if path == "-":
+        return None
+    with open(path, "rb") as fh:
+        return sum(1 for line in fh if line.strip())
+
+
+class _Output:
+    """Result lines, each written with one ``write`` (a file) or written and flushed (stdout)."""
+
+    def __init__(self, output: str, resume: bool) -> None:
+        self._fd: int | None = None
+        if output != "-":
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+            if not resume:
+                flags |= os.O_TRUNC
+            self._fd = os.open(output, flags, 0o644)
+
+    def write(self, record: dict[str, Any]) -> None:
+        import json
+
+        line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        if self._fd is None:
+            from citeproof.cli._common import stdout_bytes
+
+            out = stdout_bytes()
+            out.write(line)
+            out.flush()
+            return
+        view = memoryview(line)
+        while view:  # a regular file takes the line whole; the loop only guards odd files
+            view = view[os.write(self._fd, view) :]
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+
+
+@click.command(
+    short_help="Check a JSONL file of quotes; one JSON result line per check.",
+    epilog="Exit codes: 0 every line has its record in the output; 2 bad usage or input file.",
+)
+@click.argument("input_path", metavar="INPUT", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "-o", "--output", default="-", metavar="FILE", show_default=True,
+    help="Where the result lines go ('-': stdout).",
+)
+@click.option("--resume", is_flag=True, help="Skip the ids already in --output; append the rest.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
+@click.option("--log", "log", is_flag=True, help="Record every check in the evidence log.")
+@click.option(
+    "--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+    help="Worker processes on this machine, or a Dask cluster.",
+)
+@click.option("--workers", type=click.IntRange(min=1), help="Worker processes (default: cores).")
+@click.option("--scheduler", metavar="ADDR", help="A running Dask scheduler, tcp://HOST:PORT.")
+@click.option("--unordered", is_flag=True, help="Write results as they finish, not in input order.")
+@click.option("--offline", is_flag=True, help="Never fetch: identifiers must be pinned.")
+@replay_option
+@click.option("--near-threshold", type=click.FloatRange(0, 1, min_open=True), default=0.90,
+              show_default=True, help="Lowest similarity reported as NEAR.")
+@click.option("--max-gap", type=click.IntRange(min=0), default=3000, show_default=True,
+              help="Most characters an ellipsis may skip.")
+@click.option("--profile", type=click.Choice(["t1", "t1+dehyphen"]), default="t1",
+              show_default=True, help="Normalisation profile.")
+def batch(
+    input_path: str,
+    output: str,
+    resume: bool,
+    quiet: bool,
+    log: bool,
+    executor: str,
+    workers: int | None,
+    scheduler: str | None,
+    unordered: bool,
+    offline: bool,
+    replay: str | None,
+    near_threshold: float,
+    max_gap: int,
+    profile: str,
+) -> None:
+    """Check every line of INPUT ('-': stdin), a JSONL file of {id?, quote, source, claim?}.
+
+    Each output line is the check result (schema citeproof.check/1) plus the input's id (the
+    line number when it has none), or {id, line, error} for a line that is not a valid
+    check. Checks are grouped by source, so each source is fetched and parsed once, and run
+    on worker processes (or a Dask cluster with --executor dask).
+    """
+    from citeproof.batch import Options, run
+    from citeproof.batch_input import parse_stream
+    from citeproof.errors import BadInputError
+
+    if resume and output == "-":
+        raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
+    if scheduler is not None and executor != "dask":
+        raise BadInputError("--scheduler is for --executor dask.")
+    if input_path != "-" and not Path(input_path).is_file():
+        raise BadInputError(f"there is no input file {input_path}; give a JSONL file or '-'.")
+    done = _done_ids(Path(output)) if resume else set()
+    sink = _Output(output, resume)
+    stream = _input(input_path)
+    started = time.monotonic()
+    counts: Counter[str] = Counter()
+    unavailable: Counter[str] = Counter()
+    pending: list[dict[str, Any]] = []
+    try:
+        outcomes = run(
+            parse_stream(stream),
+            options=Options(near_threshold, max_gap, profile),
+            executor=executor,  # type: ignore[arg-type]
+            workers=workers,
+            scheduler=scheduler,
+            ordered=not unordered,
+            offline=offline,
+            replay=replay,
+            with_payload=log,
+            skip=done,
+        )
+        with _progress(quiet, _count_lines(input_path), len(done)) as advance:
+            for outcome in outcomes:
+                if log and outcome.payload is not None:
+                    pending.append(outcome.payload)
+                    if len(pending) >= 200:
+                        _append(pending)
+                sink.write(outcome.record)
+                _tally(outcome, counts, unavailable)
+                advance(counts)
+        _append(pending)
+    finally:
+        if input_path != "-":
+            stream.close()
+        sink.close()
+    if not quiet:
+        _summary(counts, unavailable, time.monotonic() - started, len(done))
+
+
+def _append(pending: list[dict[str, Any]]) -> None:
+    """Record the pending checks in the evidence log with one append."""
+    if not pending:
+        return
+    from citeproof.evidence import CHECK_KIND, open_log
+
+    open_log().append_many([(CHECK_KIND, payload) for payload in pending])
+    pending.clear()
+
+
+def _tally(outcome: Outcome, counts: Counter[str], unavailable: Counter[str]) -> None:
+    if outcome.verdict is None:
+        counts["ERROR"] += 1
+        return
+    counts[outcome.verdict] += 1
+    if outcome.verdict == "UNAVAILABLE":
+        source = outcome.record.get("source") or {}
+        unavailable[f"{source.get('input')}: {outcome.record.get('reason')}"] += 1
+
+
+class _NoProgress:
+    def __enter__(self) -> Any:
+        return lambda counts: None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _progress(quiet: bool, total: int | None, skipped: int) -> Any:
+    import sys
+
+    if quiet or not sys.stderr.isatty():
+        return _NoProgress()
+    from contextlib import contextmanager
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    @contextmanager
+    def bar() -> Any:
+        columns = (
+            TextColumn("checks"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}/s"), TimeRemainingColumn(),
+            TextColumn("{task.fields[verdicts]}"),
+        )
+        with Progress(*columns, transient=True) as progress:
+            remaining = None if total is None else max(total - skipped, 0)
+            task = progress.add_task("checks", total=remaining, rate="0", verdicts="")
+            started = time.monotonic()
+
+            def advance(counts: Counter[str]) -> None:
+                done = sum(counts.values())
+                rate = done / max(time.monotonic() - started, 1e-9)
+                verdicts = " ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+                progress.update(task, completed=done, rate=f"{rate:.0f}", verdicts=verdicts)
+
+            yield advance
+
+    return bar()
+
+
+def _summary(
+    counts: Counter[str], unavailable: Counter[str], seconds: float, skipped: int
+) -> None:
+    total = sum(counts.values())
+    parts = ", ".join(f"{verdict} {n}" for verdict, n in sorted(counts.items())) or "nothing"
+    message = f"citeproof: {total} checked in {seconds:.1f} s: {parts}"
+    if skipped:
+        message += f" ({skipped} already done, skipped)"
+    click.echo(message, err=True)
+    for reason, n in unavailable.most_common(10):
+        click.echo(f"  unavailable ({n}): {reason}", err=True)
