@@ -21,6 +21,7 @@ cannot be read all give that line its own record; nothing stops the batch.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from citeproof.fetching import FetchFailure
     from citeproof.match.types import MatchOptions
 
-__all__ = ["CHUNK_LINES", "Options", "Outcome", "Task", "run", "run_task"]
+__all__ = ["CHUNK_LINES", "Options", "Outcome", "Task", "run", "run_task", "run_tasks"]
 
 CHUNK_LINES: Final = 2000
 #: Identifier sources fetched at once (each host's rate limit still spaces the requests).
@@ -74,12 +75,32 @@ class Task:
 
 @dataclass(slots=True)
 class Outcome:
-    """One output record, with what the evidence log needs (``payload``, when asked)."""
+    """One output line, with what the evidence log needs (``payload``, when asked).
+
+    ``text`` is the record as its JSON line (without the newline): workers serialise it, so
+    what crosses the process boundary is one string, and the writer writes it as it is.
+    """
 
     line: int
-    record: dict[str, Any]
+    text: str
     payload: dict[str, Any] | None = None
     verdict: str | None = None
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The record as a dict (parsed on demand)."""
+        value: dict[str, Any] = json.loads(self.text)
+        return value
+
+
+def _outcome(
+    line: int,
+    record: dict[str, Any],
+    payload: dict[str, Any] | None = None,
+    verdict: str | None = None,
+) -> Outcome:
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return Outcome(line, text, payload, verdict)
 
 
 # ---------------------------------------------------------------------------------- workers
@@ -115,7 +136,7 @@ def run_task(task: Task) -> list[Outcome]:
         document = _document(task)
     except CiteproofError as err:
         return [
-            Outcome(line, _error(line, item_id, "unreadable_source", str(err)))
+            _outcome(line, _error(line, item_id, "unreadable_source", str(err)))
             for line, item_id, _, _ in task.items
         ]
     outcomes = []
@@ -123,12 +144,17 @@ def run_task(task: Task) -> list[Outcome]:
         try:
             result = check_document(quote, document, options)
         except CiteproofError as err:
-            outcomes.append(Outcome(line, _error(line, item_id, "bad_quote", str(err))))
+            outcomes.append(_outcome(line, _error(line, item_id, "bad_quote", str(err))))
             continue
         record = {"id": item_id, **result.model_dump(mode="json")}
         payload = check_payload(result, options, claim=claim) if task.with_payload else None
-        outcomes.append(Outcome(line, record, payload, result.verdict))
+        outcomes.append(_outcome(line, record, payload, result.verdict))
     return outcomes
+
+
+def run_tasks(tasks: list[Task]) -> list[Outcome]:
+    """Several tasks in one call: fewer, larger units for a scheduler to move around."""
+    return [outcome for task in tasks for outcome in run_task(task)]
 
 
 def _error(line: int, item_id: str | int, code: str, message: str) -> dict[str, Any]:
@@ -201,12 +227,14 @@ def _failed_outcomes(
     for item in items:
         if source.failure is None:
             message = source.error or "the source could not be read"
-            outcomes.append(Outcome(item.line, _error(item.line, item.id, "bad_source", message)))
+            outcomes.append(
+                _outcome(item.line, _error(item.line, item.id, "bad_source", message))
+            )
             continue
         result = failure_result(item.quote, source.failure, options.match())
         payload = check_payload(result, options.match(), claim=item.claim) if with_payload else None
         record = {"id": item.id, **result.model_dump(mode="json")}
-        outcomes.append(Outcome(item.line, record, payload, result.verdict))
+        outcomes.append(_outcome(item.line, record, payload, result.verdict))
     return outcomes
 
 
@@ -239,13 +267,13 @@ class _Runner:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
-    def submit(self, task: Task) -> Future[list[Outcome]] | Any:
+    def submit(self, tasks: list[Task]) -> Future[list[Outcome]] | Any:
         if self._client is not None:
-            return self._client.submit(run_task, task, pure=False)
+            return self._client.submit(run_tasks, tasks, pure=False)
         if self._pool is not None:
-            return self._pool.submit(run_task, task)
+            return self._pool.submit(run_tasks, tasks)
         done: Future[list[Outcome]] = Future()
-        done.set_result(run_task(task))
+        done.set_result(run_tasks(tasks))
         return done
 
     def as_completed(self, futures: list[Any]) -> Iterator[Any]:
@@ -266,6 +294,21 @@ class _Runner:
             self._client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def _bundles(tasks: list[Task], count: int) -> list[list[Task]]:
+    """``tasks`` in at most ``count`` bundles of about equal work (checks), largest first.
+
+    One task per source would mean a scheduler round trip per source; a few bundles per
+    worker keep every worker busy with far fewer of them.
+    """
+    bundles: list[list[Task]] = [[] for _ in range(max(1, min(count, len(tasks))))]
+    sizes = [0] * len(bundles)
+    for task in sorted(tasks, key=lambda t: len(t.items), reverse=True):
+        smallest = sizes.index(min(sizes))
+        bundles[smallest].append(task)
+        sizes[smallest] += len(task.items)
+    return [b for b in bundles if b]
 
 
 def _chunks(parsed: Iterable[BatchItem | LineError], size: int) -> Iterator[list[Any]]:
@@ -294,14 +337,14 @@ def _run_chunk(
     with_payload: bool,
     ordered: bool,
 ) -> Iterator[Outcome]:
-    errors = [Outcome(e.line, e.record()) for e in chunk if isinstance(e, LineError)]
+    errors = [_outcome(e.line, e.record()) for e in chunk if isinstance(e, LineError)]
     groups: dict[str, list[BatchItem]] = {}
     for entry in chunk:
         if isinstance(entry, BatchItem):
             groups.setdefault(entry.source, []).append(entry)
     sources = _fetch_all(groups, offline, replay)
     ready: list[Outcome] = list(errors)
-    futures = []
+    tasks = []
     for name, items in groups.items():
         source = sources[name]
         if source.data is None or source.origin is None:
@@ -315,7 +358,8 @@ def _run_chunk(
             items=tuple((i.line, i.id, i.quote, i.claim) for i in items),
             with_payload=with_payload,
         )
-        futures.append(runner.submit(task))
+        tasks.append(task)
+    futures = [runner.submit(bundle) for bundle in _bundles(tasks, runner.workers * 2)]
     if not ordered:
         yield from ready
         for future in runner.as_completed(futures):

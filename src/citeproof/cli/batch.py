@@ -75,10 +75,10 @@ class _Output:
                 flags |= os.O_TRUNC
             self._fd = os.open(output, flags, 0o644)
 
-    def write(self, record: dict[str, Any]) -> None:
-        import json
-
-        line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    def write(self, text: str) -> None:
+        # A lone surrogate (from a "\\ud800" escape in the input) becomes that same escape,
+        # so every line stays valid UTF-8 and valid JSON.
+        line = (text + "\n").encode("utf-8", "backslashreplace")
         if self._fd is None:
             from citeproof.cli._common import stdout_bytes
 
@@ -181,7 +181,7 @@ def batch(
                     pending.append(outcome.payload)
                     if len(pending) >= 200:
                         _append(pending)
-                sink.write(outcome.record)
+                sink.write(outcome.text)
                 _tally(outcome, counts, unavailable)
                 advance(counts)
         _append(pending)
@@ -209,8 +209,9 @@ def _tally(outcome: Outcome, counts: Counter[str], unavailable: Counter[str]) ->
         return
     counts[outcome.verdict] += 1
     if outcome.verdict == "UNAVAILABLE":
-        source = outcome.record.get("source") or {}
-        unavailable[f"{source.get('input')}: {outcome.record.get('reason')}"] += 1
+        record = outcome.record
+        source = record.get("source") or {}
+        unavailable[f"{source.get('input')}: {record.get('reason')}"] += 1
 
 
 class _NoProgress:
