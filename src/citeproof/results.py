@@ -55,7 +55,7 @@ def _origin(document: Document) -> Origin:
     return document.origin or Origin(input=DOCUMENT_INPUT, coverage="text")
 
 
-def _source_info(document: Document) -> SourceInfo:
+def source_info(document: Document) -> SourceInfo:
     from citeproof.models import Refresh, Resolved, SourceInfo
 
     origin, meta = _origin(document), document.meta
@@ -176,7 +176,7 @@ def result_from_match(
         near=near,
         fragments=_fragments(found),
         flags=list(dict.fromkeys(flags)),
-        source=_source_info(document),
+        source=source_info(document),
     )
 
 
@@ -190,7 +190,7 @@ def not_checkable_result(
         reason=reason,
         quote=quote,
         normalisation=options.profile,
-        source=_source_info(document),
+        source=source_info(document),
     )
 
 

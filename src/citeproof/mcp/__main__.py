@@ -1,0 +1,5 @@
+"""``python -m citeproof.mcp``: the same as ``citeproof mcp``."""
+
+from citeproof.cli.mcp import mcp
+
+mcp(prog_name="citeproof mcp")

@@ -1,0 +1,334 @@
+"""Reading a source for a person or an agent who is about to quote it.
+
+A check says whether given words occur; before that, whoever writes needs the words
+themselves, copied from exactly the text a check will read.  :func:`read_source` hands out
+that text a page at a time (an agent's context is small; a paper is not), with the blocks
+that say where each page lies (section, region, PDF page), and :func:`resolve_identifier`
+says what an identifier stands for and which bytes were pinned for it.  Both go through
+``service.load_source`` / ``fetching.load_identifier``, so what they show is what a later
+check of the same source reads, byte for byte, from the same pin in the cache.
+
+An identifier that gave no text is an answer here too (``UNAVAILABLE`` or
+``NOT_CHECKABLE`` with the reason), never an exception: only bad input raises.  The MCP
+server's ``read_source`` and ``resolve_identifier`` tools are thin wrappers of these, and
+``citeproof text`` / ``citeproof resolve`` can render the same models.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from citeproof.errors import BadInputError
+from citeproof.models import Resolved, SourceInfo
+
+if TYPE_CHECKING:
+    from citeproof.documents.model import Document
+    from citeproof.fetching import FetchFailure
+
+__all__ = [
+    "DEFAULT_READ_LIMIT",
+    "MAX_READ_LIMIT",
+    "ResolvedSource",
+    "SourceText",
+    "TextBlock",
+    "load_source_shared",
+    "read_source",
+    "resolve_identifier",
+]
+
+DEFAULT_READ_LIMIT: Final = 20_000
+MAX_READ_LIMIT: Final = 200_000
+
+Availability = Literal["ok", "UNAVAILABLE", "NOT_CHECKABLE"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TextBlock(_Model):
+    """One block of the document that overlaps the page of text returned."""
+
+    index: int = Field(description="Index of the block in the whole document.")
+    start: int = Field(description="Start offset (code points) into the whole text.")
+    end: int = Field(description="End offset, exclusive.")
+    kind: str = Field(description="paragraph, heading, caption, table, list item ...")
+    section: list[str] = Field(default_factory=list, description="Section titles, outermost first.")
+    region: str | None = Field(
+        description="title, abstract, body, caption, table, footnote, references, "
+        "front-matter, back-matter or other."
+    )
+    page: int | None = Field(default=None, description="1-based PDF page, else null.")
+
+
+class SourceText(_Model):
+    """A page of a source's extracted text: the exact characters a check reads."""
+
+    status: Availability = Field(
+        description="ok: text follows; UNAVAILABLE: the source could not be read (nothing "
+        "concluded, try later); NOT_CHECKABLE: it has no text to read (reason says why)."
+    )
+    reason: str | None = Field(default=None, description="Why there is no text, if there is none.")
+    source: SourceInfo | None = Field(
+        default=None, description="Which bytes the text came from (null when none were read)."
+    )
+    start: int = Field(description="Offset of the first character returned.")
+    end: int = Field(description="Offset after the last character returned (exclusive).")
+    total_chars: int = Field(description="Length of the whole extracted text.")
+    next_start: int | None = Field(
+        description="Pass this as start to read the next page; null at the end of the text."
+    )
+    text: str = Field(description="text[start:end] of the whole extracted text, verbatim.")
+    blocks: list[TextBlock] = Field(
+        default_factory=list, description="The blocks that overlap [start, end), in text order."
+    )
+
+
+class ResolvedSource(_Model):
+    """What an identifier resolved to and which bytes are pinned for it, or why none are."""
+
+    status: Literal["RESOLVED", "UNAVAILABLE", "NOT_CHECKABLE"] = Field(
+        description="RESOLVED: text was found and pinned; UNAVAILABLE: a source could not be "
+        "read (network, rate limit ...), nothing concluded; NOT_CHECKABLE: every source "
+        "answered and none serves text (not open access, no abstract, not found)."
+    )
+    reason: str | None = None
+    input: str = Field(description="The identifier as given.")
+    key: str = Field(description="The canonical identifier key, e.g. pmcid:PMC123 or doi:10.x/y.")
+    kind: str = Field(description="doi, pmid, pmcid, nct, setid, ppr or url.")
+    resolved: Resolved = Field(default_factory=Resolved)
+    served_by: str | None = Field(default=None, description="Which service served the text.")
+    coverage: str | None = Field(
+        default=None, description="full_text, abstract or page: how much of the work the text is."
+    )
+    format: str | None = Field(default=None, description="jats, html, pdf or text.")
+    version: str | None = None
+    sha256: str | None = Field(default=None, description="sha256 of the pinned bytes.")
+    md5_ok: bool | None = None
+    licence: str | None = None
+    url: str | None = None
+    title: str | None = None
+    retrieved_at: str | None = None
+    total_chars: int | None = Field(default=None, description="Length of the extracted text.")
+
+
+# Parsed local files by (sha256 of their bytes, file name): a long-lived process (the MCP
+# server) that is asked about the same file again reads and hashes it (cheap) but does not
+# parse and prepare it again (the expensive part).  Pinned identifiers have the same memo in
+# ``citeproof.fetching``.  The lock keeps it safe for the server's worker threads.
+_FILES: OrderedDict[tuple[str, str], Document] = OrderedDict()
+_FILES_KEEP: Final = 16
+_FILES_LOCK = threading.Lock()
+
+
+def _is_file(shown: str) -> bool:
+    try:
+        return Path(shown).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def load_source_shared(
+    source: str | os.PathLike[str],
+    *,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    files: bool = True,
+) -> Document | FetchFailure:
+    """``service.load_source``, except that a local file already parsed is not parsed again.
+
+    The file is read (with the service's size cap and errors) and hashed every time, so a
+    changed file is parsed afresh and the result names the bytes actually read; only the
+    parse is shared.  Everything that is not an existing regular file goes to the service.
+    ``files=False`` accepts identifiers only and never touches the file system (a server
+    whose clients must not read its files).
+    """
+    from citeproof.documents import parse
+    from citeproof.documents.model import Origin
+    from citeproof.service import load_source, read_bytes
+
+    shown = os.fspath(source)
+    if not files:
+        return _load_identifier_only(shown, offline=offline, refresh=refresh, replay=replay)
+    if shown == "-" or not _is_file(shown):
+        return load_source(source, offline=offline, refresh=refresh, replay=replay)
+    data = read_bytes(shown)
+    digest = hashlib.sha256(data).hexdigest()
+    key = (digest, Path(shown).name)
+    with _FILES_LOCK:
+        document = _FILES.get(key)
+        if document is not None:
+            _FILES.move_to_end(key)
+    if document is None:
+        document = parse(data, name=key[1])
+        with _FILES_LOCK:
+            _FILES[key] = document
+            while len(_FILES) > _FILES_KEEP:
+                _FILES.popitem(last=False)
+    origin = Origin(input=shown, coverage="file", served_by="file", sha256=digest)
+    return document.with_origin(origin)
+
+
+def _load_identifier_only(
+    shown: str, *, offline: bool, refresh: bool, replay: str | os.PathLike[str] | None
+) -> Document | FetchFailure:
+    from citeproof.fetching import load_identifier
+    from citeproof.identifiers import looks_like_identifier, parse_identifier
+
+    if not looks_like_identifier(shown):
+        raise BadInputError(
+            f"{shown!r} is not an identifier, and local files are not read here; give a DOI, "
+            "PMID, PMCID, NCT number, openFDA set id, PPR id or URL."
+        )
+    return load_identifier(
+        parse_identifier(shown),
+        offline=offline,
+        refresh=refresh,
+        replay_dir=Path(replay) if replay is not None else None,
+    )
+
+
+def _check_window(start: int, limit: int) -> None:
+    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+        raise BadInputError(
+            f"start must be a whole number of characters, 0 or more, not {start!r}."
+        )
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_READ_LIMIT:
+        raise BadInputError(
+            f"limit must be between 1 and {MAX_READ_LIMIT:,} characters, not {limit!r}."
+        )
+
+
+def read_source(
+    source: str | os.PathLike[str],
+    *,
+    start: int = 0,
+    limit: int = DEFAULT_READ_LIMIT,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    files: bool = True,
+) -> SourceText:
+    """``limit`` characters of ``source``'s extracted text from ``start``, with their blocks.
+
+    ``source`` is a file path or an identifier (fetched once and pinned, as ``check`` does).
+    Offsets are code points into the text ``citeproof text SOURCE`` prints, the same text
+    every check result's offsets index.  A ``start`` past the end is bad input;
+    ``files=False`` refuses local paths (see :func:`load_source_shared`).
+    """
+    from citeproof.documents.model import Document
+    from citeproof.results import source_info
+
+    _check_window(start, limit)
+    loaded = load_source_shared(
+        source, offline=offline, refresh=refresh, replay=replay, files=files
+    )
+    if not isinstance(loaded, Document):
+        status: Availability = "UNAVAILABLE" if loaded.kind == "unavailable" else "NOT_CHECKABLE"
+        return SourceText(
+            status=status,
+            reason=loaded.reason,
+            start=start,
+            end=start,
+            total_chars=0,
+            next_start=None,
+            text="",
+        )
+    text = loaded.text
+    total = len(text)
+    if start > total:
+        raise BadInputError(
+            f"start {start:,} is past the end of the text ({total:,} characters); "
+            "give a start below that."
+        )
+    end = min(total, start + limit)
+    blocks = [
+        TextBlock(
+            index=index,
+            start=block.start,
+            end=block.end,
+            kind=block.kind,
+            section=list(block.section),
+            region=block.region,
+            page=block.page,
+        )
+        for index, block in enumerate(loaded.blocks)
+        if block.start < end and block.end > start
+    ]
+    return SourceText(
+        status="ok",
+        source=source_info(loaded),
+        start=start,
+        end=end,
+        total_chars=total,
+        next_start=end if end < total else None,
+        text=text[start:end],
+        blocks=blocks,
+    )
+
+
+def resolve_identifier(
+    identifier: str,
+    *,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+) -> ResolvedSource:
+    """Resolve ``identifier`` to its best available text and pin the bytes, or say why not.
+
+    A malformed identifier is bad input (``UnknownIdentifierError`` lists the accepted
+    forms).  A pinned identifier is answered from the cache without any request.
+    """
+    from pathlib import Path
+
+    from citeproof.documents.model import Document
+    from citeproof.fetching import load_identifier
+    from citeproof.identifiers import parse_identifier
+
+    if not isinstance(identifier, str) or not identifier.strip():
+        raise BadInputError("the identifier is empty; give a DOI, PMID, PMCID, NCT number or URL.")
+    parsed = parse_identifier(identifier)
+    loaded = load_identifier(
+        parsed,
+        offline=offline,
+        refresh=refresh,
+        replay_dir=Path(replay) if replay is not None else None,
+    )
+    shown = identifier.strip()
+    if not isinstance(loaded, Document):
+        ids = loaded.ids
+        return ResolvedSource(
+            status="UNAVAILABLE" if loaded.kind == "unavailable" else "NOT_CHECKABLE",
+            reason=loaded.reason,
+            input=shown,
+            key=parsed.key,
+            kind=parsed.kind,
+            resolved=Resolved(doi=ids.get("doi"), pmid=ids.get("pmid"), pmcid=ids.get("pmcid")),
+        )
+    origin, meta = loaded.origin, loaded.meta
+    return ResolvedSource(
+        status="RESOLVED",
+        input=shown,
+        key=parsed.key,
+        kind=parsed.kind,
+        resolved=Resolved(doi=meta.doi, pmid=meta.pmid, pmcid=meta.pmcid),
+        served_by=origin.served_by if origin else None,
+        coverage=origin.coverage if origin else None,
+        format=loaded.format,
+        version=origin.version if origin else None,
+        sha256=origin.sha256 if origin else None,
+        md5_ok=origin.md5_ok if origin else None,
+        licence=meta.licence,
+        url=origin.url if origin else None,
+        title=meta.title,
+        retrieved_at=origin.retrieved_at if origin else None,
+        total_chars=len(loaded.text),
+    )

@@ -1,0 +1,71 @@
+"""Helpers for the MCP server tests: a client call, its schema check, the paths used.
+
+Kept out of conftest.py (which holds the fixtures) so test modules can import them; the
+directory has no ``__init__.py`` on purpose, since a package named ``mcp`` would shadow the SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import jsonschema
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "example-article.nxml"
+NOTES = REPO / "examples" / "example-notes.txt"
+CORPUS = REPO.parent / "shared" / "corpus"
+PINNED_KEY = "pmcid:PMC9990001"  # an invented PMCID, pinned by the `pinned` fixture
+
+T = TypeVar("T")
+
+
+def run(fn: Callable[[], Awaitable[T]]) -> T:
+    return anyio.run(fn)
+
+
+def call(server: MCPServer, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    """One tool call through the SDK's in-process client."""
+
+    async def go() -> CallToolResult:
+        async with Client(server) as client:
+            return await client.call_tool(name, arguments)
+
+    return run(go)
+
+
+def output_schema(server: MCPServer, name: str) -> dict[str, Any]:
+    async def go() -> dict[str, Any]:
+        async with Client(server) as client:
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        schema = tools[name].output_schema
+        assert schema is not None, f"{name} has no output schema"
+        return schema
+
+    return run(go)
+
+
+def structured(server: MCPServer, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Call a tool that must succeed; check its structured content against its schema."""
+    result = call(server, name, arguments)
+    assert not result.is_error, result.content
+    data = result.structured_content
+    assert isinstance(data, dict)
+    jsonschema.validate(data, output_schema(server, name))
+    return data
+
+
+def error_text(server: MCPServer, name: str, arguments: dict[str, Any]) -> str:
+    """Call a tool that must fail with a tool error (not a protocol error); its message."""
+    result = call(server, name, arguments)
+    assert result.is_error, result.structured_content
+    assert result.structured_content is None
+    (block,) = result.content
+    text = getattr(block, "text", "")
+    assert text.startswith(f"Error executing tool {name}: ")
+    return text

@@ -1,0 +1,453 @@
+"""Every tool, the resource and the prompt through the SDK's in-process client.
+
+For each tool: it is listed with an output schema, its structured content validates against
+that schema (and parses back into the library's model), bad input is a tool error whose
+message says what to change, and an unreadable source is a verdict, not an error.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_helpers import (
+    CORPUS,
+    EXAMPLE,
+    call,
+    error_text,
+    run,
+    structured,
+)
+
+from citeproof import service
+from citeproof.mcp.outputs import CheckQuotesResult, SupportRecord
+from citeproof.mcp.server import PROMPT_NAME, TOOL_NAMES, build_server
+from citeproof.models import CheckResult, RetractionReport
+from citeproof.reading import ResolvedSource, SourceText
+from citeproof.search import SearchRecord
+from citeproof.store.log import EvidenceLog, default_log_path
+
+EXACT = "Mean sleep onset latency fell by 14 minutes (95% CI 9 to 19) in the walking group"
+NUMBERS_CHANGED = EXACT.replace("14 minutes", "41 minutes")
+
+
+def _text() -> str:
+    return service.load(EXAMPLE).text
+
+
+def _log() -> EvidenceLog:
+    return EvidenceLog(default_log_path())
+
+
+# ------------------------------------------------------------------------------ listing
+
+
+def test_every_tool_is_listed_with_schemas_and_a_front_loaded_description(
+    server: MCPServer,
+) -> None:
+    async def go() -> Any:
+        async with Client(server) as client:
+            return (await client.list_tools()).tools
+
+    tools = {tool.name: tool for tool in run(go)}
+    assert set(tools) == set(TOOL_NAMES)
+    for name, tool in tools.items():
+        assert tool.output_schema is not None and tool.output_schema["type"] == "object", name
+        assert tool.input_schema["type"] == "object"
+        assert tool.description and len(tool.description) > 200, name
+        assert "Side effect" in tool.description or "Read only" in tool.description, name
+        assert tool.annotations is not None and tool.annotations.destructive_hint is False
+    check = tools["check_quote"].description or ""
+    assert check.startswith("Check that QUOTE occurs word for word in SOURCE")
+    for words in ("before presenting", "NEAR", "risk flag", "UNAVAILABLE", "evidence log"):
+        assert words in check
+    assert "never" in check and "support" in check
+    assert tools["check_quote"].input_schema["required"] == ["quote", "source"]
+    props = tools["check_quote"].input_schema["properties"]
+    assert "DOI" in props["source"]["description"]
+    assert tools["verify_log"].annotations is not None
+    assert tools["verify_log"].annotations.read_only_hint is True
+    assert (
+        tools["check_quote"].output_schema
+        == CheckResult.model_json_schema(by_alias=True, mode="serialization")
+        or "verdict" in tools["check_quote"].output_schema["properties"]
+    )
+
+
+# ------------------------------------------------------------------------------ check_quote
+
+
+def test_check_quote_exact_on_a_local_file_writes_an_evidence_line(server: MCPServer) -> None:
+    data = structured(
+        server,
+        "check_quote",
+        {"quote": EXACT, "source": str(EXAMPLE), "claim": "Walking shortened sleep onset."},
+    )
+    result = CheckResult.model_validate(data)
+    assert result.verdict == "EXACT" and data["schema"] == "citeproof.check/1"
+    match = result.matches[0]
+    assert _text()[match.start : match.end] == EXACT
+    assert match.location.region == "abstract"
+    assert result.source.sha256 is not None and result.source.coverage == "file"
+    assert result.log_seq == 1
+    (entry,) = _log().entries()
+    assert entry.kind == "check" and entry.payload["claim"] == "Walking shortened sleep onset."
+    assert entry.payload["verdict"] == "EXACT"
+
+
+def test_check_quote_near_with_changed_numbers_is_flagged(server: MCPServer) -> None:
+    result = CheckResult.model_validate(
+        structured(server, "check_quote", {"quote": NUMBERS_CHANGED, "source": str(EXAMPLE)})
+    )
+    assert result.verdict == "NEAR"
+    assert result.near is not None and "numbers_differ" in result.near.flags
+    assert "14 minutes" in result.near.text
+
+
+def test_check_quote_not_found(server: MCPServer) -> None:
+    result = CheckResult.model_validate(
+        structured(
+            server,
+            "check_quote",
+            {
+                "quote": "cycling doubled the incidence of insomnia in every group",
+                "source": str(EXAMPLE),
+            },
+        )
+    )
+    assert result.verdict == "NOT_FOUND" and result.matches == []
+
+
+def test_an_unreadable_identifier_is_a_verdict_not_an_error() -> None:
+    server = build_server(offline=True)  # nothing pinned: UNAVAILABLE, and no request made
+    result = CheckResult.model_validate(
+        structured(server, "check_quote", {"quote": EXACT, "source": "PMC9990002"})
+    )
+    assert result.verdict == "UNAVAILABLE"
+    assert result.reason and "not in the cache" in result.reason
+    assert result.retraction is not None and result.retraction.status == "UNVERIFIABLE"
+
+
+def test_check_quote_on_a_pinned_identifier_asks_the_retraction_status(
+    server: MCPServer, pinned: str
+) -> None:
+    result = CheckResult.model_validate(
+        structured(server, "check_quote", {"quote": EXACT, "source": "PMC9990001"})
+    )
+    assert result.verdict == "EXACT"
+    assert result.source.identifier == pinned and result.source.served_by == "pmc-oa"
+    assert result.retraction is not None  # asked; replay has no recordings: unverifiable
+    assert result.retraction.status == "UNVERIFIABLE"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"quote": "   ", "source": str(EXAMPLE)}, "the quote is empty"),
+        ({"quote": EXACT, "source": "no/such/file.pdf"}, "does not exist"),
+        ({"quote": EXACT, "source": "-"}, "standard input"),
+        ({"quote": EXACT, "source": ""}, "the source is empty"),
+        ({"quote": EXACT, "source": "PMC0"}, "PMC0"),
+        ({"quote": EXACT}, "source"),
+    ],
+)
+def test_check_quote_bad_input_is_a_tool_error_saying_what_to_change(
+    server: MCPServer, arguments: dict[str, Any], expected: str
+) -> None:
+    assert expected in error_text(server, "check_quote", arguments)
+    assert not default_log_path().exists() or not list(_log().entries())
+
+
+def test_without_file_access_a_path_is_refused(tmp_path: Path) -> None:
+    server = build_server(allow_files=False)
+    message = error_text(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
+    assert "local files are not read here" in message
+    message = error_text(server, "read_source", {"source": str(EXAMPLE)})
+    assert "local files are not read here" in message
+
+
+def test_no_log_writes_nothing() -> None:
+    server = build_server(log=False)
+    data = structured(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
+    assert data["log_seq"] is None
+    assert not default_log_path().exists()
+
+
+# ------------------------------------------------------------------------------ check_quotes
+
+
+def test_check_quotes_isolates_a_bad_item(server: MCPServer) -> None:
+    items = [
+        {"quote": EXACT, "source": str(EXAMPLE), "claim": "c1"},
+        {"quote": "", "source": str(EXAMPLE)},
+        {"quote": NUMBERS_CHANGED, "source": str(EXAMPLE)},
+        {"quote": EXACT, "source": "missing-file.txt"},
+    ]
+    batch = CheckQuotesResult.model_validate(structured(server, "check_quotes", {"items": items}))
+    assert [item.index for item in batch.items] == [0, 1, 2, 3]
+    first, empty, near, missing = batch.items
+    assert first.result is not None and first.result.verdict == "EXACT"
+    assert empty.result is None and empty.error and "empty" in empty.error
+    assert near.result is not None and near.result.verdict == "NEAR"
+    assert missing.error and "does not exist" in missing.error
+    assert batch.errors == 2 and batch.by_verdict == {"EXACT": 1, "NEAR": 1}
+    seqs = sorted(i.result.log_seq for i in batch.items if i.result and i.result.log_seq)
+    assert seqs == [1, 2]
+
+
+def test_check_quotes_refuses_more_than_100(server: MCPServer) -> None:
+    items = [{"quote": EXACT, "source": str(EXAMPLE)}] * 101
+    assert "split them" in error_text(server, "check_quotes", {"items": items})
+
+
+# ------------------------------------------------------------------------------ read_source
+
+
+def test_read_source_pages_through_the_exact_text(server: MCPServer) -> None:
+    text = _text()
+    pieces, start = [], 0
+    while True:
+        page = SourceText.model_validate(
+            structured(
+                server, "read_source", {"source": str(EXAMPLE), "start": start, "limit": 1000}
+            )
+        )
+        assert page.status == "ok" and page.total_chars == len(text)
+        assert page.start == start and page.text == text[page.start : page.end]
+        assert page.blocks and all(b.start < page.end and b.end > page.start for b in page.blocks)
+        pieces.append(page.text)
+        if page.next_start is None:
+            break
+        start = page.next_start
+    assert "".join(pieces) == text and len(pieces) == -(-len(text) // 1000)
+
+
+def test_read_source_blocks_carry_section_and_region(server: MCPServer) -> None:
+    text = _text()
+    at = text.index("Mean sleep onset latency")
+    page = SourceText.model_validate(
+        structured(server, "read_source", {"source": str(EXAMPLE), "start": at, "limit": 20})
+    )
+    (block,) = page.blocks
+    assert block.region == "abstract" and block.section == ["Abstract", "Results"]
+
+
+def test_read_source_errors_and_unavailable(server: MCPServer) -> None:
+    past = len(_text()) + 1
+    message = error_text(server, "read_source", {"source": str(EXAMPLE), "start": past})
+    assert "past the end" in message
+    assert "limit" in error_text(server, "read_source", {"source": str(EXAMPLE), "limit": 0})
+    offline = build_server(offline=True)
+    page = SourceText.model_validate(structured(offline, "read_source", {"source": "PMC9990003"}))
+    assert page.status == "UNAVAILABLE" and page.text == "" and page.reason
+
+
+# ------------------------------------------------------------------------------ resolve
+
+
+def test_resolve_identifier(server: MCPServer, pinned: str) -> None:
+    resolved = ResolvedSource.model_validate(
+        structured(server, "resolve_identifier", {"identifier": "PMC9990001"})
+    )
+    assert resolved.status == "RESOLVED" and resolved.key == pinned and resolved.kind == "pmcid"
+    assert resolved.resolved.doi == "10.5555/citeproof.example.1"
+    assert resolved.coverage == "full_text" and resolved.format == "jats"
+    assert resolved.sha256 and resolved.total_chars == len(_text())
+    offline = build_server(offline=True)
+    missing = ResolvedSource.model_validate(
+        structured(offline, "resolve_identifier", {"identifier": "doi:10.5555/nothing.here"})
+    )
+    assert missing.status == "UNAVAILABLE" and missing.reason and missing.key.startswith("doi:")
+    assert "not" in error_text(server, "resolve_identifier", {"identifier": "hello world"})
+
+
+# ------------------------------------------------------------------------------ retraction
+
+
+def test_retraction_status_offline_is_unverifiable() -> None:
+    server = build_server(offline=True)
+    report = RetractionReport.model_validate(
+        structured(server, "retraction_status", {"identifier": "10.5555/invented.1"})
+    )
+    assert report.status == "UNVERIFIABLE" and report.identifier == "doi:10.5555/invented.1"
+    message = error_text(server, "retraction_status", {"identifier": "NCT01234567"})
+    assert "DOI, PMID or PMCID" in message
+
+
+# ------------------------------------------------------------------------------ searches
+
+
+def test_an_offline_server_refuses_to_search() -> None:
+    server = build_server(offline=True)
+    message = error_text(server, "search_literature", {"engine": "europepmc", "query": "walking"})
+    assert "needs the network" in message
+    assert not default_log_path().exists()
+
+
+def test_search_bad_input_is_a_tool_error(server: MCPServer) -> None:
+    assert "engine" in error_text(server, "search_literature", {"engine": "bing", "query": "x"})
+    message = error_text(
+        server, "search_literature", {"engine": "litsense", "query": "x", "limit": 500}
+    )
+    assert "1 to 100" in message
+    assert "empty" in error_text(server, "search_literature", {"engine": "pubmed", "query": " "})
+    assert "empty" in error_text(server, "citing_papers", {"identifier": " "})
+
+
+def _corpus_replay(tmp_path: Path) -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus not found: the replayed searches need the shared corpus")
+    folder = tmp_path / "replay"
+    folder.mkdir()
+    for name in (
+        "epmc-search-arteriosclerosis-large-artery-elasticity",
+        "openalex-cites-w2474002222",
+    ):
+        for suffix in (".body", ".meta.json"):
+            source = CORPUS / "litcheck-fixtures" / f"{name}{suffix}"
+            (folder / source.name).symlink_to(source)
+    return folder
+
+
+def test_replayed_search_and_citing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: MCPServer
+) -> None:
+    monkeypatch.setenv("CITEPROOF_REPLAY", str(_corpus_replay(tmp_path)))
+    record = SearchRecord.model_validate(
+        structured(
+            server,
+            "search_literature",
+            {"engine": "europepmc", "query": "arteriosclerosis large-artery elasticity"},
+        )
+    )
+    assert record.status == "ok" and record.items and record.next_cursor
+    assert record.log_seq == 1
+    (entry,) = _log().entries()
+    assert entry.kind == "search" and entry.payload["ids"] == [i.id for i in record.items]
+    citing = SearchRecord.model_validate(
+        structured(server, "citing_papers", {"identifier": "W2474002222"})
+    )
+    assert citing.engine == "openalex" and citing.hit_count == 5 and citing.log_seq == 2
+
+
+# ------------------------------------------------------------------------------ log tools
+
+
+def test_verify_log_and_record_support(server: MCPServer) -> None:
+    check = structured(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
+    support = SupportRecord.model_validate(
+        structured(
+            server,
+            "record_support",
+            {
+                "seq": check["log_seq"],
+                "support": "supports",
+                "by": "Dr A. Reviewer",
+                "note": "abstract, results",
+            },
+        )
+    )
+    assert support.seq == 2 and support.target_seq == 1 and support.target_kind == "check"
+    entry = _log().get(2)
+    assert entry.kind == "annotation" and entry.payload["by"] == "Dr A. Reviewer"
+    report = structured(server, "verify_log", {})
+    assert report["ok"] is True and report["entries"] == 2 and report["problems"] == []
+    checkpoint = _log().checkpoint()
+    assert structured(server, "verify_log", {"checkpoint": checkpoint})["ok"] is True
+
+
+def test_record_support_errors(server: MCPServer) -> None:
+    structured(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
+    assert "not in the evidence log" in error_text(
+        server, "record_support", {"seq": 99, "support": "supports", "by": "me"}
+    )
+    assert "--by" in error_text(
+        server, "record_support", {"seq": 1, "support": "absent", "by": "  "}
+    )
+    assert "support" in error_text(
+        server, "record_support", {"seq": 1, "support": "maybe", "by": "me"}
+    )
+
+
+def test_verify_log_reports_a_tampered_log(server: MCPServer) -> None:
+    structured(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
+    path = default_log_path()
+    line = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    line["payload"]["verdict"] = "NOT_FOUND"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    report = structured(server, "verify_log", {})
+    assert report["ok"] is False and report["problems"]
+
+
+# ------------------------------------------------------------------------------ resource, prompt
+
+
+def test_source_resource_reads_the_cache_only(server: MCPServer, pinned: str) -> None:
+    async def go() -> tuple[Any, Any]:
+        async with Client(server) as client:
+            templates = (await client.list_resource_templates()).resource_templates
+            content = await client.read_resource(f"citeproof://source/{pinned}")
+            return templates, content
+
+    templates, content = run(go)
+    assert [t.uri_template for t in templates] == ["citeproof://source/{+identifier}"]
+    (item,) = content.contents
+    assert item.text == _text() and item.mime_type == "text/plain"
+
+    async def missing() -> str:
+        async with Client(server) as client:
+            try:
+                await client.read_resource("citeproof://source/10.5555/never.fetched")
+            except MCPError as err:
+                return str(err)
+        return "no error"
+
+    assert "not in the local cache; call read_source or check_quote" in run(missing)
+
+
+def test_prompt_tells_the_agent_how_to_quote(server: MCPServer) -> None:
+    async def go() -> tuple[Any, Any]:
+        async with Client(server) as client:
+            listed = (await client.list_prompts()).prompts
+            return listed, await client.get_prompt(PROMPT_NAME)
+
+    listed, prompt = run(go)
+    assert [p.name for p in listed] == [PROMPT_NAME]
+    text = prompt.messages[0].content.text
+    for words in ("check_quote", "near.text", "risk flag", "UNAVAILABLE", "Never say that support"):
+        assert words in text
+
+
+def test_call_result_also_carries_json_text(server: MCPServer) -> None:
+    result = call(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
+    (block,) = result.content
+    assert json.loads(getattr(block, "text", ""))["verdict"] == "EXACT"
+
+
+def test_a_changed_file_is_read_again_not_served_from_the_parse_memo(
+    server: MCPServer, tmp_path: Path
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("The first version of this file says that walking helps sleep a lot.\n")
+    quote = "walking helps sleep a lot"
+    first = structured(server, "check_quote", {"quote": quote, "source": str(path)})
+    again = structured(server, "check_quote", {"quote": quote, "source": str(path)})
+    assert first["verdict"] == again["verdict"] == "EXACT"
+    assert first["source"]["sha256"] == again["source"]["sha256"]
+    path.write_text("The second version of this file says that walking does not help at all.\n")
+    changed = structured(server, "check_quote", {"quote": quote, "source": str(path)})
+    assert changed["verdict"] != "EXACT"
+    assert changed["source"]["sha256"] != first["source"]["sha256"]
+
+
+def test_without_file_access_identifiers_still_work(pinned: str) -> None:
+    server = build_server(allow_files=False)
+    data = structured(server, "check_quote", {"quote": EXACT, "source": "PMC9990001"})
+    assert data["verdict"] == "EXACT" and data["source"]["identifier"] == pinned
+    page = structured(server, "read_source", {"source": "PMC9990001", "limit": 50})
+    assert page["text"] == _text()[:50]
