@@ -1,0 +1,259 @@
+"""The audit page in a real browser: it opens from a file, its chips work by mouse and
+keyboard, it logs no errors and asks the network for nothing.
+
+Driven with Playwright's Python package over the system's Chromium, launched by executable
+path (no browser is ever downloaded).  Skipped, with the reason, where either is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citeproof.report import write_audit_html
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright)"
+)
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _chromium() -> str | None:
+    for candidate in (
+        os.environ.get("CITEPROOF_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+CHROMIUM = _chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium executable (install the distribution's chromium package)"
+)
+
+ANSWER = (
+    "# Findings\n\n"
+    'Melatonin shortened sleep onset: "sleep onset latency fell" [pmcid:PMC1/body.p3~ABCDEFGH]. '
+    'The effect was "0.9 in all" [PMID 123]. '
+    "An uncited claim <script>alert(1)</script>."
+)
+
+
+def _report() -> tuple[dict[str, Any], str]:
+    s1 = ANSWER.index("Melatonin")
+    s2 = ANSWER.index("The effect")
+    s3 = ANSWER.index("An uncited")
+    h = ANSWER.index("[pmcid")
+    p = ANSWER.index("[PMID")
+    source = {
+        "input": "pmcid:PMC1",
+        "kind": "jats",
+        "identifier": "pmcid:PMC1",
+        "title": "Example trial",
+        "served_by": "pmc",
+        "coverage": "full_text",
+        "sha256": "cd" * 32,
+        "url": "https://example.org/should-not-load",
+    }
+    exact = {
+        "schema": "citeproof.check/1",
+        "verdict": "EXACT",
+        "quote": "sleep onset latency fell",
+        "matches": [
+            {
+                "start": 14,
+                "end": 38,
+                "normalized_start": 14,
+                "normalized_end": 38,
+                "text": "sleep onset latency fell",
+                "location": {"block": 2, "section": ["Results"], "region": "body"},
+            }
+        ],
+        "source": source,
+        "flags": [],
+    }
+    near = {
+        "schema": "citeproof.check/1",
+        "verdict": "NEAR",
+        "quote": "0.9 in all",
+        "near": {
+            "similarity": 0.9,
+            "start": 0,
+            "end": 11,
+            "text": "0.93 in all",
+            "diff": [
+                {"op": "replace", "quote": "0.9", "source": "0.93"},
+                {"op": "equal", "quote": "in all", "source": "in all"},
+            ],
+            "flags": ["numbers_differ"],
+        },
+        "source": source | {"identifier": "pmid:123", "input": "pmid:123"},
+        "flags": [],
+    }
+    report = {
+        "schema": "citeproof.audit/1",
+        "verdict": "fail",
+        "sentences": [
+            {
+                "index": 0,
+                "text": "# Findings",
+                "status": "not_a_claim",
+                "citations": [],
+                "start": 0,
+                "end": 10,
+            },
+            {
+                "index": 1,
+                "text": ANSWER[s1 : s2 - 1],
+                "status": "cited_ok",
+                "start": s1,
+                "end": s2 - 1,
+                "citations": [
+                    {
+                        "raw": ANSWER[h : ANSWER.index("]", h) + 1],
+                        "kind": "handle",
+                        "target": "pmcid:PMC1/body.p3~ABCDEFGH",
+                        "quote": "sleep onset latency fell",
+                        "verdict": "ok",
+                        "flags": [],
+                        "reason": None,
+                        "check": exact,
+                        "start": h,
+                        "end": ANSWER.index("]", h) + 1,
+                        "passage": "In the trial, sleep onset latency fell by 12 minutes.",
+                    }
+                ],
+            },
+            {
+                "index": 2,
+                "text": ANSWER[s2 : s3 - 1],
+                "status": "cited_problem",
+                "start": s2,
+                "end": s3 - 1,
+                "citations": [
+                    {
+                        "raw": "[PMID 123]",
+                        "kind": "pmid",
+                        "target": "pmid:123",
+                        "quote": "0.9 in all",
+                        "verdict": "misquote",
+                        "flags": ["numbers_differ"],
+                        "reason": "A number differs.",
+                        "check": near,
+                        "start": p,
+                        "end": p + 10,
+                    }
+                ],
+            },
+            {
+                "index": 3,
+                "text": ANSWER[s3:],
+                "status": "uncited",
+                "citations": [],
+                "start": s3,
+                "end": len(ANSWER),
+            },
+        ],
+        "metrics": {
+            "sentences": 4,
+            "claims": 3,
+            "cited_claims": 2,
+            "citations": 2,
+            "citation_validity": 0.5,
+        },
+        "fail_on": ["misquote"],
+        "signature": {"algorithm": "ed25519", "key_id": "demo-key", "value": "x"},
+    }
+    return report, ANSWER
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def test_page_in_chromium(browser: Any, tmp_path: Path) -> None:
+    report, answer = _report()
+    path = write_audit_html(report, answer, tmp_path / "audit.html")
+    url = path.resolve().as_uri()
+    page = browser.new_page()
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+
+    def guard(route: Any) -> None:
+        if route.request.url == url:
+            route.continue_()
+        else:
+            errors.append(f"blocked request: {route.request.url}")
+            route.abort()
+
+    page.route("**/*", guard)
+    page.goto(url)
+
+    header = page.locator("#verdict")
+    assert header.get_attribute("data-verdict") == "fail"
+    assert "FAIL" in header.inner_text().upper()
+    assert "demo-key" in page.locator("#key-id").inner_text()
+
+    # With script on, panels are hidden until a chip is chosen.
+    detail0 = page.locator("#d-0")
+    assert not detail0.is_visible()
+    chip0 = page.locator("#chip-0")
+    assert chip0.get_attribute("aria-expanded") == "false"
+    chip0.click()
+    assert detail0.is_visible()
+    assert chip0.get_attribute("aria-expanded") == "true"
+    mark = detail0.locator("mark.hit")
+    assert mark.is_visible()
+    assert mark.inner_text() == "sleep onset latency fell"
+
+    # Keyboard: focus the second chip and press Enter; then Space closes it again.
+    page.locator("#chip-1").focus()
+    page.keyboard.press("Enter")
+    detail1 = page.locator("#d-1")
+    assert detail1.is_visible() and not detail0.is_visible()
+    assert detail1.locator(".diff del").inner_text() == "0.93"
+    assert detail1.locator(".diff ins").inner_text() == "0.9"
+    page.locator("#chip-1").focus()
+    page.keyboard.press("Space")
+    assert not detail1.is_visible()
+
+    # Hostile text in the answer stayed text and ran nothing.
+    assert "<script>alert(1)</script>" in page.locator("#answer").inner_text()
+
+    # Print shows every panel.
+    page.emulate_media(media="print")
+    assert detail0.is_visible() and detail1.is_visible()
+    assert not page.locator("#show-all").is_visible()
+
+    assert errors == []
+    assert requests == [url]
+    page.close()
