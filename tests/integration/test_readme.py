@@ -37,8 +37,7 @@ def _blocks(markdown: str, language: str) -> list[str]:
 def _quick_start() -> str:
     text = README.read_text(encoding="utf-8")
     section = text.split("\n## Quick start\n", 1)[1].split("\n## ", 1)[0]
-    (block,) = _blocks(section, "sh")
-    return block
+    return _blocks(section, "sh")[0]  # the first block is the two commands
 
 
 @pytest.fixture(scope="module")
@@ -77,24 +76,28 @@ def test_readme_opens_with_a_description_then_quick_start() -> None:
 def test_quick_start_has_exactly_two_command_lines() -> None:
     lines = [line for line in _quick_start().splitlines() if line.strip()]
     assert len(lines) == 2
-    install, check = (part.strip() for part in lines[0].split("&&"))
+    install, demo = (part.strip() for part in lines[0].split("&&"))
     assert install == "pip install ."
-    assert check.startswith("citeproof check ")
+    assert demo == "citeproof demo"
     install, tests = (part.strip() for part in lines[1].split("&&"))
     assert install == 'pip install ".[test]"'
     assert tests == "pytest"
 
 
-def test_quick_start_check_succeeds(bin_dir: Path) -> None:
+def test_quick_start_demo_succeeds(bin_dir: Path, tmp_path: Path) -> None:
     first = _quick_start().splitlines()[0]
-    check = first.split("&&", 1)[1].strip()
-    argv = shlex.split(check)
+    demo = first.split("&&", 1)[1].strip()
+    argv = shlex.split(demo)
     argv[0] = str(bin_dir / "citeproof")
+    # Run from an empty folder: the demo must not need the repository's files.
     done = subprocess.run(
-        argv, cwd=REPO, capture_output=True, stdin=subprocess.DEVNULL, timeout=120, check=False
+        argv, cwd=tmp_path, capture_output=True, stdin=subprocess.DEVNULL, timeout=120,
+        check=False, env=_env(bin_dir, tmp_path / "home"),
     )
     assert done.returncode == 0, done.stderr.decode()
-    assert json.loads(done.stdout)["verdict"] == "EXACT"  # stdout is a pipe: JSON
+    summary = json.loads(done.stdout)  # stdout is a pipe: JSON
+    assert summary["audit"] == "fail"  # the answer holds a forged handle and a misquote
+    assert Path(summary["page"]).is_file()
 
 
 def _commands() -> list[tuple[str, str, int]]:

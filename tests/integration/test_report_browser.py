@@ -257,3 +257,33 @@ def test_page_in_chromium(browser: Any, tmp_path: Path) -> None:
     assert errors == []
     assert requests == [url]
     page.close()
+
+
+def test_the_demo_page_in_chromium(browser: Any, tmp_path: Path) -> None:
+    """The page `citeproof demo` writes: its verdict header, a chip, the highlighted passage."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from citeproof.demo import run_demo
+
+    # Playwright's sync API runs an event loop in this thread; the demo runs its own.
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(run_demo, tmp_path / "demo", say=lambda line: None).result()
+    url = result.page.resolve().as_uri()
+    page = browser.new_page()
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.route("**/*", lambda route: route.continue_() if route.request.url == url
+               else (errors.append(f"blocked request: {route.request.url}"), route.abort()))
+    page.goto(url)
+    assert page.locator("#verdict").get_attribute("data-verdict") == "fail"
+    chip = page.locator("#chip-0")  # the handle citation with its exact quote
+    chip.click()
+    mark = page.locator("#d-0 mark.hit")
+    assert mark.is_visible()
+    assert "fell asleep 12 minutes faster" in mark.inner_text()
+    assert errors == []
+    assert requests == [url]
+    page.close()

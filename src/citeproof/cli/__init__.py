@@ -24,8 +24,10 @@ from citeproof.errors import CiteproofError
 __all__ = ["LazyGroup", "cli", "main"]
 
 COMMANDS: dict[str, str] = {
+    "audit": "citeproof.cli.audit:audit",
     "batch": "citeproof.cli.batch:batch",
     "check": "citeproof.cli.check:check",
+    "demo": "citeproof.cli.demo:demo",
     "text": "citeproof.cli.text:text",
     "cache": "citeproof.cli.cache:cache",
     "log": "citeproof.cli.log:log",
@@ -35,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "record": "citeproof.cli.record:record",
     "retraction": "citeproof.cli.retraction:retraction",
     "retractions": "citeproof.cli.retraction:retractions",
+    "schema": "citeproof.cli.schema:schema",
     "search": "citeproof.cli.search:search",
     "citing": "citeproof.cli.search:citing",
 }

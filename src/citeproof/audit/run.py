@@ -1,0 +1,565 @@
+"""Audit a whole answer: read it, check every citation against its source, build the report.
+
+This is the service level of the audit (I/O allowed); every interface (``citeproof audit``,
+the MCP tool, the conformance suite) calls :func:`audit_answer`.  The rules that decide
+verdicts live in :mod:`citeproof.audit.verdicts` (pure); this module gathers their inputs.
+
+Why it is organised around sources rather than citations: an answer cites a handful of works
+many times, so each distinct source is loaded once (``service.load_source``: pinned bytes,
+parsed once per process), its passages are cut once, the handle secret and the issued-passage
+store are opened once, a quote repeated against the same source is matched once, and the
+retraction status is asked once per work.  That is what keeps a 200-citation answer against
+cached sources well under the 0.2 s budget (``bench/bench_audit.py``).
+
+Handles are resolved here with the same rules, in the same order, as
+:func:`citeproof.issuing.resolve_handle` (malformed, forged, unavailable / unresolvable,
+withdrawn, ok), but with those shared loads; a quote after a handle is checked against the
+passage *as issued*.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from citeproof.audit.model import CLAIM_KINDS, Citation, ParsedAnswer, Quote
+from citeproof.audit.report import (
+    AnswerInfo,
+    AuditReport,
+    CitationReport,
+    QuoteReport,
+    SentenceReport,
+    compute_metrics,
+)
+from citeproof.audit.verdicts import (
+    Outcome,
+    acknowledges_retraction,
+    from_check,
+    from_failure,
+    from_handle,
+    from_item_error,
+    handle_flags,
+    overall_verdict,
+    parse_fail_on,
+    sentence_status,
+    short_quote,
+    worst,
+)
+from citeproof.documents.model import Document
+from citeproof.errors import CiteproofError
+from citeproof.results import source_info
+
+if TYPE_CHECKING:
+    from citeproof.fetching import FetchFailure
+    from citeproof.issuing import HandleStatus
+    from citeproof.match.types import MatchOptions
+    from citeproof.models import CheckResult, RetractionReport, SourceInfo
+    from citeproof.passages import Passage
+    from citeproof.store.keys import LogKey
+    from citeproof.store.passages import IssuedPassage, PassageStore
+
+__all__ = ["AUDIT_KIND", "audit_answer", "audit_parsed", "log_audit"]
+
+#: The evidence-log entry kind of an audit.
+AUDIT_KIND = "audit"
+_RETRACTION_KINDS = frozenset({"doi", "pmid", "pmcid"})
+_NOT_A_WORK = frozenset({"malformed", "forged", "unresolvable"})
+#: DOI prefixes of preprint servers (bioRxiv and medRxiv share 10.1101).
+_PREPRINT_DOI_PREFIXES = ("10.1101/", "10.21203/", "10.20944/", "10.31234/", "10.48550/")
+
+
+@dataclass
+class _Item:
+    """One citation while it is being audited (the report models are frozen)."""
+
+    citation: Citation
+    outcome: Outcome
+    resolved_to: str | None = None
+    quotes: list[QuoteReport] = field(default_factory=list)
+    check: CheckResult | None = None
+    quote: str | None = None
+    handle: HandleStatus | None = None
+    source: SourceInfo | None = None
+    retraction: RetractionReport | None = None
+
+
+class _Sources:
+    """Every source, passage list, handle lookup and quote check, done once per audit."""
+
+    def __init__(
+        self,
+        *,
+        offline: bool,
+        replay: str | os.PathLike[str] | None,
+        options: MatchOptions,
+        find_source: bool,
+    ) -> None:
+        self.offline = offline
+        self.replay = replay
+        self.options = options
+        self.find_source = find_source
+        self._loaded: dict[str, Document | FetchFailure | Outcome] = {}
+        self._passages: dict[int, list[Passage]] = {}
+        self._checks: dict[tuple[int, str], CheckResult | Outcome] = {}
+        self._texts: dict[str, Document] = {}
+        self._key: bytes | None = None
+        self._store: PassageStore | None = None
+        self._store_opened = False
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    # ------------------------------------------------------------------ sources
+
+    def load(self, key: str) -> Document | FetchFailure | Outcome:
+        if key not in self._loaded:
+            from citeproof import service
+
+            try:
+                self._loaded[key] = service.load_source(
+                    key, offline=self.offline, replay=self.replay
+                )
+            except CiteproofError as exc:  # one bad source never rejects the audit
+                verdict: Literal["unavailable", "malformed"] = (
+                    "unavailable" if exc.exit_code == 3 else "malformed"
+                )
+                self._loaded[key] = Outcome(verdict, (), str(exc))
+        return self._loaded[key]
+
+    def passages(self, document: Document) -> list[Passage]:
+        from citeproof.passages import cut_passages
+
+        found = self._passages.get(id(document))
+        if found is None:
+            found = self._passages[id(document)] = cut_passages(document)
+        return found
+
+    def text_document(self, text: str) -> Document:
+        """A passage's words as a Document of their own (memoised by the words)."""
+        document = self._texts.get(text)
+        if document is None:
+            from citeproof import service
+
+            document = self._texts[text] = service.load(text=text)
+        return document
+
+    # ------------------------------------------------------------------ handles
+
+    def handle_secret(self) -> bytes:
+        if self._key is None:
+            from citeproof.store.keys import handle_key
+            from citeproof.store.paths import default_dirs
+
+            self._key = handle_key(default_dirs().keys)
+        return self._key
+
+    def issued(self, handle: str) -> IssuedPassage | None:
+        if not self._store_opened:
+            from citeproof.store.passages import PassageStore, default_store_path
+
+            self._store_opened = True
+            path = default_store_path()
+            self._store = PassageStore(path) if path.exists() else None
+        return self._store.lookup(handle) if self._store is not None else None
+
+    def resolve_handle(self, text: str) -> HandleStatus:
+        """:func:`citeproof.issuing.resolve_handle`, with this audit's shared loads."""
+        from citeproof.handles import MalformedHandleError, parse_handle, passage_sha256, verify
+        from citeproof.issuing import HandleStatus
+        from citeproof.passages import passage_at
+
+        try:
+            handle = parse_handle(text)
+        except MalformedHandleError as exc:
+            return HandleStatus(handle=text, status="malformed", reason=exc.problem)
+        key = self.handle_secret()
+        common: dict[str, Any] = {
+            "handle": text,
+            "canonical": str(handle),
+            "source": handle.identifier.key,
+            "path": handle.path,
+        }
+
+        def status(state: str, reason: str | None = None, **more: Any) -> HandleStatus:
+            data = {**common, "status": state, "reason": reason, **more}
+            return HandleStatus.model_validate(data)
+
+        issued = self.issued(str(handle))
+        fields = _issued_fields(issued)
+        if issued is not None and not verify(key, handle, issued.text_sha256):
+            return status(
+                "forged",
+                "the check code does not verify against the passage as issued (the handle "
+                "secret changed, or the store was altered).",
+            )
+        loaded = self.load(handle.identifier.key)
+        if not isinstance(loaded, Document):
+            state = loaded.verdict if isinstance(loaded, Outcome) else loaded.kind
+            reason = loaded.reason or ""
+            if issued is None:
+                reason = f"not issued here, and its source could not be read to verify it: {reason}"
+            state = "unavailable" if state == "unavailable" else "unresolvable"
+            return status(state, reason, **fields)
+        current = passage_at(self.passages(loaded), handle.path)
+        doc_sha = loaded.origin.sha256 if loaded.origin is not None else None
+        if issued is None:
+            if current is None or not verify(key, handle, passage_sha256(current.text)):
+                return status(
+                    "forged",
+                    "no passage was issued under this handle, and its check code does not "
+                    "verify against the passage at its path.",
+                    current_document_sha256=doc_sha,
+                )
+            return status(
+                "ok",
+                "not issued here; the code verifies against the current passage.",
+                as_issued_text=current.text,
+                as_issued_sha256=passage_sha256(current.text),
+                current_text=current.text,
+                current_document_sha256=doc_sha,
+                start=current.start,
+                end=current.end,
+                text_changed=False,
+            )
+        changed = issued.document_sha256 != doc_sha if issued.document_sha256 and doc_sha else None
+        if current is None:
+            return status(
+                "withdrawn",
+                f"the passage {handle.path} no longer exists in the current document.",
+                current_document_sha256=doc_sha,
+                version_changed=changed,
+                **fields,
+            )
+        return status(
+            "ok",
+            current_text=current.text,
+            current_document_sha256=doc_sha,
+            start=current.start,
+            end=current.end,
+            version_changed=changed,
+            text_changed=current.text != issued.text,
+            **fields,
+        )
+
+    # ------------------------------------------------------------------ quotes
+
+    def check(self, quote: str, document: Document) -> CheckResult | Outcome:
+        """The check of ``quote`` against ``document`` (an Outcome when no matcher ran)."""
+        memo = (id(document), quote)
+        if memo not in self._checks:
+            self._checks[memo] = self._check(quote, document)
+        return self._checks[memo]
+
+    def _check(self, quote: str, document: Document) -> CheckResult | Outcome:
+        from citeproof import service
+        from citeproof.match.normalize import normalize
+        from citeproof.match.types import MIN_QUOTE_CHARS
+
+        try:
+            service.validate_quote(quote)
+        except CiteproofError as exc:
+            return Outcome("malformed", (), f"the quote cannot be checked: {exc}")
+        norm = normalize(quote)
+        if len(norm) < MIN_QUOTE_CHARS and document.text.strip():
+            return short_quote(norm in document.prepared.norm.text)
+        result = service.check_document(quote, document, self.options)
+        if self.find_source:
+            result = service.find_source_for(
+                quote, result, self.options, offline=self.offline, replay=self.replay
+            )
+        return result
+
+
+def _issued_fields(issued: IssuedPassage | None) -> dict[str, Any]:
+    if issued is None:
+        return {}
+    return {
+        "as_issued_text": issued.text,
+        "as_issued_sha256": issued.text_sha256,
+        "issued_at": issued.issued_at,
+        "issued_document_sha256": issued.document_sha256,
+    }
+
+
+def _quote_report(q: Quote, got: CheckResult | Outcome, extra: tuple[str, ...]) -> QuoteReport:
+    if isinstance(got, Outcome):
+        outcome, check = got, None
+    else:
+        outcome, check = from_check(got), got
+    flags = list(dict.fromkeys([*outcome.flags, *extra]))
+    return QuoteReport(
+        text=q.text, kind=q.kind, start=q.start, end=q.end, verdict=outcome.verdict,
+        flags=flags, reason=outcome.reason, check=check,
+    )  # fmt: skip
+
+
+def _with_quotes(item: _Item, reports: list[QuoteReport]) -> None:
+    """The citation's outcome is its worst quote's; flags from every quote are kept."""
+    item.quotes = reports
+    if not reports:
+        return
+    outcomes = [Outcome(r.verdict, tuple(r.flags), r.reason) for r in reports]
+    chosen = worst(outcomes)
+    pick = reports[outcomes.index(chosen)]
+    flags = dict.fromkeys([*chosen.flags, *(f for r in reports for f in r.flags)])
+    item.outcome = Outcome(chosen.verdict, tuple(flags), chosen.reason)
+    item.quote, item.check = pick.text, pick.check
+    # the deciding quote's check object is the citation's `check`; it is not repeated
+    item.quotes = [r.model_copy(update={"check": None}) if r is pick else r for r in reports]
+
+
+def _preprint(key: str | None) -> bool:
+    if key is None:
+        return False
+    kind, _, value = key.partition(":")
+    return kind == "ppr" or (kind == "doi" and value.startswith(_PREPRINT_DOI_PREFIXES))
+
+
+def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: _Sources) -> _Item:
+    quotes = [parsed.quotes[i] for i in c.quotes]
+    sentence = parsed.sentences[c.sentence] if c.sentence >= 0 else None
+    error = c.error or (sentence.error if sentence is not None else None)
+    error = error or next((q.error for q in quotes if q.error is not None), None)
+    if error is not None:
+        return _Item(c, from_item_error(error))
+    if c.kind == "handle":
+        status = sources.resolve_handle(c.target)
+        item = _Item(c, Outcome("ok"), resolved_to=status.source, handle=status)
+        decided = from_handle(status)
+        if decided is not None:
+            item.outcome = decided
+            return item
+        loaded = sources.load(status.source or "")
+        if isinstance(loaded, Document):
+            item.source = source_info(loaded)
+        extra = handle_flags(status)
+        item.outcome = Outcome("ok", extra)
+        passage = sources.text_document(status.as_issued_text or "")
+        reports = []
+        for q in quotes:
+            got = sources.check(q.text, passage)
+            if not isinstance(got, Outcome):
+                source = got.source.model_copy(
+                    update={"input": c.target, "identifier": status.source}
+                )
+                got = got.model_copy(update={"source": source})
+            reports.append(_quote_report(q, got, extra))
+        _with_quotes(item, reports)
+        return item
+    if c.kind == "numbered":
+        assert c.reference is not None  # the parser sets an error otherwise
+        ident = parsed.references[c.reference].identifiers[0]
+    else:
+        assert c.identifier is not None  # only handles, numbers and unknown have none
+        ident = c.identifier
+    item = _Item(c, Outcome("ok"), resolved_to=ident.key)
+    loaded = sources.load(ident.key)
+    if isinstance(loaded, Outcome):
+        item.outcome = loaded
+        return item
+    if not isinstance(loaded, Document):
+        item.outcome = from_failure(loaded.kind, loaded.reason, loaded.ids, has_quote=bool(quotes))
+        return item
+    item.source = source_info(loaded)
+    _with_quotes(item, [_quote_report(q, sources.check(q.text, loaded), ()) for q in quotes])
+    return item
+
+
+def _add_retractions(items: list[_Item], parsed: ParsedAnswer, offline: bool,
+                     replay: str | os.PathLike[str] | None) -> None:  # fmt: skip
+    """Ask once per distinct work (DOI, PMID, PMCID) and flag every citation of it."""
+    from citeproof.retraction import retraction_report
+
+    reports: dict[str, RetractionReport | None] = {}
+    for item in items:
+        key = item.resolved_to
+        if key is None or item.outcome.verdict in _NOT_A_WORK:
+            continue
+        if key.split(":", 1)[0] not in _RETRACTION_KINDS:
+            continue
+        if key not in reports:
+            try:
+                reports[key] = retraction_report(
+                    key, offline=offline, replay_dir=Path(replay) if replay is not None else None
+                )
+            except CiteproofError:
+                reports[key] = None
+        report = reports[key]
+        if report is None:
+            continue
+        item.retraction = report
+        flag = {"RETRACTED": "retracted", "CONCERN": "concern"}.get(report.status)
+        if flag is None:
+            continue
+        flags = [*item.outcome.flags, flag]
+        if flag == "retracted" and acknowledges_retraction(*_own_words(item.citation, parsed)):
+            flags.append("retraction_acknowledged")
+        item.outcome = Outcome(item.outcome.verdict, tuple(dict.fromkeys(flags)),
+                               item.outcome.reason)  # fmt: skip
+
+
+def _own_words(c: Citation, parsed: ParsedAnswer) -> tuple[str | None, str | None]:
+    """The citing sentence and its reference entry without the citations and identifiers
+    themselves (a DOI may contain the word 'retracted' without the writer saying so)."""
+    sentence: str | None = None
+    if c.sentence >= 0:
+        s = parsed.sentences[c.sentence]
+        chars = list(s.raw)
+        for i in s.citations:
+            other = parsed.citations[i]
+            chars[other.start - s.start : other.end - s.start] = " " * (other.end - other.start)
+        sentence = "".join(chars)
+    entry: str | None = None
+    if c.reference is not None:
+        ref = parsed.references[c.reference]
+        entry = ref.raw
+        for ident in ref.identifiers:
+            for token in (ident.raw, ident.value):
+                if token:
+                    entry = re.sub(re.escape(token), " ", entry, flags=re.IGNORECASE)
+    return sentence, entry
+
+
+def _citation_report(item: _Item) -> CitationReport:
+    c, o = item.citation, item.outcome
+    flags = list(o.flags)
+    if _preprint(item.resolved_to) and "preprint" not in flags:
+        flags.append("preprint")
+    return CitationReport(
+        index=c.index, raw=c.raw, kind=c.kind, form=c.form, target=c.target, start=c.start,
+        end=c.end, sentence=c.sentence, number=c.number, reference=c.reference,
+        resolved_to=item.resolved_to, quote=item.quote, verdict=o.verdict, flags=flags,
+        reason=o.reason, check=item.check, quotes=item.quotes, handle=item.handle,
+        source=item.source, retraction=item.retraction,
+    )  # fmt: skip
+
+
+def audit_parsed(
+    parsed: ParsedAnswer,
+    *,
+    answer_sha256: str,
+    offline: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    retraction: bool = True,
+    fail_on: str | list[str] | tuple[str, ...] | None = None,
+    find_source: bool = False,
+    options: MatchOptions | None = None,
+    now: Callable[[], datetime] | None = None,
+) -> AuditReport:
+    """The unsigned report for an answer already parsed (see :func:`audit_answer`)."""
+    from citeproof import __version__, service
+
+    failing = parse_fail_on(fail_on)
+    sources = _Sources(
+        offline=offline, replay=replay, options=options or service.match_options(),
+        find_source=find_source,
+    )  # fmt: skip
+    try:
+        items = [_audit_citation(c, parsed, sources) for c in parsed.citations]
+    finally:
+        sources.close()
+    if retraction:
+        _add_retractions(items, parsed, offline, replay)
+    reports = [_citation_report(item) for item in items]
+    sentences = []
+    for s in parsed.sentences:
+        cits = [reports[i] for i in s.citations]
+        outcomes = [Outcome(r.verdict, tuple(r.flags)) for r in cits]
+        sentences.append(
+            SentenceReport(
+                index=s.index, text=s.raw, status=sentence_status(s.is_claim, outcomes),
+                kind=s.kind, start=s.start, end=s.end, citations=cits,
+                error=s.error.message if s.error is not None else None,
+            )
+        )  # fmt: skip
+    uncited = sum(1 for s in sentences if s.status == "uncited")
+    outcomes = [Outcome(r.verdict, tuple(r.flags)) for r in reports]
+    moment = (now or (lambda: datetime.now(UTC)))().astimezone(UTC)
+    return AuditReport(
+        verdict=overall_verdict(outcomes, uncited, failing),
+        sentences=sentences,
+        metrics=compute_metrics(sentences, CLAIM_KINDS),
+        fail_on=list(failing),
+        answer=AnswerInfo(text=parsed.text, format=parsed.input_format, sha256=answer_sha256),
+        created_at=moment.isoformat().replace("+00:00", "Z"),
+        generator=f"citeproof {__version__}",
+    )
+
+
+def audit_answer(
+    text: str,
+    *,
+    input_format: Literal["auto", "markdown", "json"] = "auto",
+    offline: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    retraction: bool = True,
+    fail_on: str | list[str] | tuple[str, ...] | None = None,
+    sign: bool = True,
+    log: bool | str | os.PathLike[str] = False,
+    find_source: bool = False,
+    key: LogKey | None = None,
+    now: Callable[[], datetime] | None = None,
+) -> AuditReport:
+    """Audit ``text`` (Markdown, plain text or JSON claims) citation by citation.
+
+    ``fail_on`` is a comma list or names of verdicts and flags (default: forged, malformed,
+    unresolvable, misquote, retracted); ``retraction`` asks every cited DOI/PMID/PMCID's
+    retraction status once per work (offline: the local Retraction Watch snapshot only);
+    ``sign`` signs with ``key`` (default: the evidence log's key); ``log`` appends one
+    ``audit`` entry (``True``: the default log, or a path) naming the answer's and the
+    signed report's sha256.  One bad citation never raises: it gets its verdict.
+
+    Raises:
+        BadInputError: the answer is over the size cap or not the documented JSON shape, or
+            ``fail_on`` names something unknown.
+    """
+    from citeproof.audit.parse import parse_answer
+
+    failing = parse_fail_on(fail_on)
+    parsed = parse_answer(text, input_format=input_format)
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    report = audit_parsed(
+        parsed, answer_sha256=digest, offline=offline, replay=replay, retraction=retraction,
+        fail_on=failing, find_source=find_source, now=now,
+    )  # fmt: skip
+    if sign:
+        from citeproof.audit.signing import sign_report
+
+        if key is None:
+            from citeproof.store.keys import load_or_create_log_key
+            from citeproof.store.paths import default_dirs
+
+            key = load_or_create_log_key(default_dirs().keys)
+        report = sign_report(report, key)
+    if log is not False:
+        log_audit(report, None if log is True else log)
+    return report
+
+
+def log_audit(report: AuditReport, path: str | os.PathLike[str] | None = None) -> int:
+    """Append the ``audit`` entry for ``report``; its sequence number.
+
+    ``report_sha256`` is the sha256 of the report's canonical JSON as printed (signature
+    included), so the log commits to exactly the report that was handed out.
+    """
+    from citeproof.audit.signing import report_bytes
+    from citeproof.evidence import open_log
+
+    data = report.model_dump(mode="json")
+    payload = {
+        "schema": report.schema_,
+        "answer_sha256": report.answer.sha256,
+        "verdict": report.verdict,
+        "metrics": data["metrics"],
+        "fail_on": list(report.fail_on),
+        "report_sha256": hashlib.sha256(report_bytes(data)).hexdigest(),
+        "signed_by": report.signature.key_id if report.signature is not None else None,
+    }
+    return open_log(path).append(AUDIT_KIND, payload).seq

@@ -1,0 +1,303 @@
+"""``citeproof audit ANSWER`` and ``citeproof audit verify REPORT``.
+
+Why a group with a default command: ``audit ANSWER`` is what people type, and ``audit verify``
+belongs beside it.  :class:`AuditGroup` sends every invocation whose first word is not a
+subcommand (``verify``) to the hidden ``run`` command, so both read naturally.  The price:
+an answer file literally named ``verify`` must be given as ``./verify``.
+``citeproof audit --help`` shows the audit's own options.
+
+Module level imports click only: ``citeproof --help`` imports this module.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from citeproof.cli.options import log_options, replay_option
+
+if TYPE_CHECKING:
+    from citeproof.audit.report import AuditReport
+
+__all__ = ["AuditGroup", "audit", "exit_code"]
+
+_DEFAULT = "run"
+EXIT_CODES = {"pass": 0, "warn": 0, "fail": 1, "incomplete": 3}
+
+
+def exit_code(verdict: str) -> int:
+    """0 pass or warn, 1 fail, 3 incomplete (a source was unavailable)."""
+    return EXIT_CODES[verdict]
+
+
+class AuditGroup(click.Group):
+    """A group whose first argument, when not a subcommand, is the default command's."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands or args[0] == _DEFAULT:
+            args = [_DEFAULT, *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(
+    cls=AuditGroup,
+    short_help="Audit a whole AI answer, citation by citation.",
+    context_settings={"help_option_names": []},
+)
+def audit() -> None:
+    """Audit an answer (`citeproof audit ANSWER`) or verify a report (`audit verify`)."""
+
+
+class _DefaultCommand(click.Command):
+    """The default command, whose usage line reads ``citeproof audit [OPTIONS] ANSWER``."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        path = ctx.parent.command_path if ctx.parent is not None else ctx.command_path
+        formatter.write_usage(path, " ".join(self.collect_usage_pieces(ctx)))
+
+
+@audit.command(
+    _DEFAULT,
+    cls=_DefaultCommand,
+    hidden=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit codes: 0 pass or warn; 1 fail; 2 usage or bad input; 3 incomplete (a source "
+    "was unavailable). `citeproof audit verify REPORT [--key PUB]` checks a report's "
+    "signature. An answer file named 'verify' is given as ./verify.",
+)
+@click.argument("answer", metavar="ANSWER")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (the default "
+              "when stdout is not a terminal).")  # fmt: skip
+@click.option(
+    "--format",
+    "input_format",
+    type=click.Choice(["auto", "markdown", "json"]),
+    default="auto",
+    show_default=True,
+    help='How to read ANSWER: Markdown/plain text, or JSON claims ({"claims": [...]}).',
+)
+@click.option("--offline", is_flag=True, help="Never fetch: read cited works from the cache "
+              "only (a work that is not pinned is unavailable).")  # fmt: skip
+@replay_option
+@click.option("--no-retraction", is_flag=True, help="Do not ask for the cited works' "
+              "retraction status.")  # fmt: skip
+@click.option(
+    "--fail-on",
+    metavar="LIST",
+    help="Comma list of citation verdicts and flags that fail the audit (also 'uncited'). "
+    "[default: forged,malformed,unresolvable,misquote,retracted]",
+)
+@click.option("--find-source", is_flag=True, help="For a quote not found (or NEAR), look for "
+              "its words in other documents and flag found_elsewhere.")  # fmt: skip
+@click.option(
+    "--html",
+    "html_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Also write the audit as one self-contained web page to FILE.",
+)
+@click.option("--open", "open_page", is_flag=True, help="Open the --html page in a browser.")
+@log_options("this audit")
+def run(
+    answer: str,
+    as_json: bool,
+    input_format: str,
+    offline: bool,
+    replay: str | None,
+    no_retraction: bool,
+    fail_on: str | None,
+    find_source: bool,
+    html_path: str | None,
+    open_page: bool,
+    no_log: bool,
+    log_path: str | None,
+) -> None:
+    """Audit ANSWER (a Markdown or text file, JSON claims, or '-' for stdin).
+
+    Every citation (passage handles, [PMID 123], [PMC123], (doi:10...), URLs, numbered
+    citations with a reference list) gets a verdict: malformed, forged, unresolvable,
+    unavailable, withdrawn, misquote, near_quote or ok; every quote is checked against the
+    cited source. The report (schema citeproof.audit/1) is signed with the log key. A
+    citation without a quote is ok when the work exists: citeproof never judges whether
+    a source supports a claim.
+    """
+    from citeproof.audit.run import audit_answer, log_audit
+    from citeproof.audit.verdicts import parse_fail_on
+    from citeproof.cli import _common
+    from citeproof.errors import CiteproofError
+
+    if open_page and html_path is None:
+        from citeproof.errors import BadInputError
+
+        raise BadInputError("--open opens the --html page; give --html FILE too.")
+    failing = parse_fail_on(fail_on)
+    text = read_answer(answer)
+    report = audit_answer(
+        text,
+        input_format=input_format,  # type: ignore[arg-type]  # click.Choice checked it
+        offline=offline,
+        replay=replay,
+        retraction=not no_retraction,
+        fail_on=failing,
+        find_source=find_source,
+    )
+    log_error: CiteproofError | None = None
+    seq: int | None = None
+    if not no_log:
+        try:
+            seq = log_audit(report, log_path)
+        except CiteproofError as err:  # the report is still shown; then the log's problem
+            log_error = err
+    if _common.want_json(as_json):
+        _common.write_json(report.model_dump(mode="json"))
+    else:
+        render_audit(report)
+    if seq is not None:
+        click.echo(f"citeproof: audit recorded as log entry {seq}.", err=True)
+    if html_path is not None:
+        from citeproof.report.html import write_audit_html
+
+        page = write_audit_html(report.model_dump(mode="json"), text, html_path)
+        click.echo(f"citeproof: audit page written to {page}.", err=True)
+        if open_page:
+            import webbrowser
+
+            webbrowser.open(page.resolve().as_uri())
+    if log_error is not None:
+        raise log_error
+    click.get_current_context().exit(exit_code(report.verdict))
+
+
+def read_answer(path: str) -> str:
+    """The answer in ``path`` ('-': stdin) as text: UTF-8, a BOM dropped."""
+    from citeproof import service
+    from citeproof.audit.parse import MAX_ANSWER_BYTES
+    from citeproof.cli import _common
+    from citeproof.errors import (
+        BadInputError,
+        EncodingError,
+        SourceNotFoundError,
+        SourceTooLargeError,
+    )
+
+    stdin = _common.stdin_bytes("the answer") if path == "-" else None
+    try:
+        data = service.read_bytes(path, max_bytes=MAX_ANSWER_BYTES + 3, stdin=stdin)
+    except SourceTooLargeError:
+        raise BadInputError(
+            f"the answer is over {MAX_ANSWER_BYTES:,} bytes; audit it in parts."
+        ) from None
+    except SourceNotFoundError as err:
+        if path != "-" and not os.path.lexists(path):
+            raise SourceNotFoundError(
+                f"the answer file {path} does not exist; give the path of a Markdown, text "
+                "or JSON claims file (or '-' to read stdin)."
+            ) from None
+        raise err from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        where = "standard input" if path == "-" else path
+        raise EncodingError(
+            f"the answer in {where} is not valid UTF-8; save it as UTF-8 and try again."
+        ) from None
+
+
+@audit.command(
+    "verify",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit codes: 0 the signature is valid; 1 it is not (or the report is unsigned); "
+    "2 usage or bad input.",
+)
+@click.argument("report_path", metavar="REPORT")
+@click.option(
+    "--key",
+    "public_key",
+    metavar="PUB",
+    help="The signer's public key (NAME+HASH+KEY, as `citeproof log key` prints it) or a "
+    "file holding it. [default: this machine's own log key]",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
+    """Check the signature of an audit REPORT (a file, or '-' for stdin).
+
+    Anyone holding the signer's public key can check that no verdict, flag or count was
+    changed after the audit ran.
+    """
+    from citeproof import service
+    from citeproof.audit.signing import load_report_json, verify_report
+    from citeproof.cli import _common
+    from citeproof.store.keys import Verifier, load_or_create_log_key, parse_verifier_key
+
+    stdin = _common.stdin_bytes("the report") if report_path == "-" else None
+    data = load_report_json(service.read_bytes(report_path, stdin=stdin))
+    verifier: Verifier
+    if public_key is not None:
+        verifier = parse_verifier_key(public_key)
+    else:
+        from citeproof.store.paths import default_dirs
+
+        verifier = load_or_create_log_key(default_dirs().keys).verifier
+    result = verify_report(data, verifier)
+    if as_json:
+        _common.write_json(
+            {"valid": result.valid, "reason": result.reason, "key_id": result.key_id,
+             "verdict": result.verdict}
+        )  # fmt: skip
+    else:
+        state = "valid" if result.valid else "INVALID"
+        click.echo(f"{state}: {result.reason}")
+        if result.valid and result.verdict is not None:
+            click.echo(f"signed by {result.key_id}; audit verdict: {result.verdict}")
+    click.get_current_context().exit(0 if result.valid else 1)
+
+
+# ------------------------------------------------------------------------------ rendering
+
+_VERDICT_STYLE = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red",
+                  "incomplete": "bold magenta"}  # fmt: skip
+_STATUS_STYLE = {"cited_ok": "green", "cited_problem": "red", "uncited": "yellow",
+                 "not_a_claim": "dim"}  # fmt: skip
+_CITATION_STYLE = {"ok": "green", "near_quote": "yellow", "withdrawn": "yellow",
+                   "unavailable": "magenta"}  # fmt: skip
+
+
+def render_audit(report: AuditReport, console: Any = None) -> None:
+    """The report for a person at a terminal: the verdict, the counts, then each sentence
+    that is a claim or has citations, with every citation's verdict and reason."""
+    from rich.console import Console
+    from rich.text import Text
+
+    out: Console = console or Console(highlight=False)
+    m = report.metrics
+    head = Text("audit: ")
+    head.append(report.verdict.upper(), style=_VERDICT_STYLE[report.verdict])
+    out.print(head)
+    counts = ", ".join(f"{n} {v}" for v, n in m.by_verdict.items() if n)
+    out.print(
+        f"{m.citations} citations ({counts or 'none'}); {m.cited_claims}/{m.claims} claims "
+        f"cited; {m.quotes_ok}/{m.quotes} quotes ok; {m.fabricated} fabricated; "
+        f"{m.retracted_cited} retracted works cited"
+    )
+    for s in report.sentences:
+        if s.status == "not_a_claim" and not s.citations:
+            continue
+        line = Text(f"\n[{s.index}] ")
+        line.append(s.status, style=_STATUS_STYLE[s.status])
+        line.append("  " + " ".join(s.text.split())[:200])
+        out.print(line)
+        if s.error:
+            out.print(Text(f"    {s.error}", style="red"))
+        for c in s.citations:
+            row = Text("    ")
+            row.append(c.verdict, style=_CITATION_STYLE.get(c.verdict, "bold red"))
+            row.append(f"  {c.raw[:80]}")
+            if c.flags:
+                row.append(f"  [{', '.join(c.flags)}]", style="yellow")
+            out.print(row)
+            if c.reason:
+                out.print(Text(f"      {c.reason}", style="dim"))
+    signed = report.signature.key_id if report.signature is not None else "not signed"
+    out.print(Text(f"\nsigned: {signed}", style="dim"))
