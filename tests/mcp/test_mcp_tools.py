@@ -451,3 +451,48 @@ def test_without_file_access_identifiers_still_work(pinned: str) -> None:
     assert data["verdict"] == "EXACT" and data["source"]["identifier"] == pinned
     page = structured(server, "read_source", {"source": "PMC9990001", "limit": 50})
     assert page["text"] == _text()[:50]
+
+
+# ------------------------------------------------------------------------------ handles, audits
+
+
+def test_find_passages_issues_handles_for_an_identifier(server: MCPServer, pinned: str) -> None:
+    from citeproof.issuing import PassageList
+
+    data = structured(server, "find_passages", {"source": "PMC9990001", "query": "sleep onset"})
+    listed = PassageList.model_validate(data)
+    assert listed.passages and all(p.handle for p in listed.passages)
+    assert listed.passages[0].handle.startswith("pmcid:PMC9990001/")  # type: ignore[union-attr]
+    assert "sleep onset" in listed.passages[0].text.lower()
+    local = PassageList.model_validate(
+        structured(server, "find_passages", {"source": str(EXAMPLE), "limit": 3})
+    )
+    assert len(local.passages) == 3 and all(p.handle is None for p in local.passages)
+    assert call(server, "find_passages", {"source": "PMC9990001", "limit": 0}).is_error
+
+
+def test_audit_answer_judges_each_citation_and_signs_the_report(
+    server: MCPServer, pinned: str
+) -> None:
+    from citeproof.audit.report import AuditReport
+
+    listed = structured(server, "find_passages", {"source": "PMC9990001", "query": "sleep onset"})
+    handle = listed["passages"][0]["handle"]
+    words = listed["passages"][0]["text"].split()[:8]
+    forged = handle[:-1] + ("0" if handle[-1] != "0" else "1")
+    answer = (
+        f'The walkers slept sooner: "{" ".join(words)}" [{handle}].\n'
+        f"The same handle, altered, still looks plausible [{forged}].\n"
+        f'It says "{NUMBERS_CHANGED}" (PMC9990001).\n'
+    )
+    report = AuditReport.model_validate(structured(server, "audit_answer", {"answer": answer}))
+    verdicts = [c.verdict for s in report.sentences for c in s.citations]
+    assert verdicts == ["ok", "forged", "misquote"]
+    assert report.verdict == "fail" and report.signature is not None
+    assert _log().last(1)[0].kind == "audit"
+    relaxed = AuditReport.model_validate(
+        structured(server, "audit_answer", {"answer": answer, "fail_on": ["retracted"]})
+    )
+    assert relaxed.fail_on == ["retracted"]
+    assert relaxed.verdict in ("warn", "pass")  # forged and misquote no longer fail it
+    assert call(server, "audit_answer", {"answer": "   "}).is_error

@@ -131,6 +131,33 @@ RECORD_SUPPORT: Final = (
     "error."
 )
 
+FIND_PASSAGES: Final = (
+    "List the passages of SOURCE (paragraphs, captions, tables, abstract sections) with a "
+    "citation handle for each, ranked by BM25 against QUERY when one is given. Use it to find "
+    "the exact words to quote and cite them as [handle] or [handle \"exact words\"]: a handle "
+    "(scheme:id/path~code) carries a check code only this server's key can make, so "
+    "audit_answer can prove the passage was issued here and still says what it said. Handles "
+    "are issued for DOI, PMID, PMCID, PPR, NCT and openFDA set id sources; a file gets its "
+    "passages without handles. Side effects: fetches and pins the source like check_quote; "
+    "records every issued passage (its text and sha256) in the local handle store."
+)
+
+AUDIT_ANSWER: Final = (
+    "Audit a whole answer before you present it: every citation (passage handles, [PMID 123], "
+    "[PMC123], (doi:10...), URLs, numbered citations with a reference list) gets a verdict — "
+    "malformed, forged (a handle whose code does not verify), unresolvable (names nothing "
+    "that exists), unavailable (could not be read now; nothing is concluded), withdrawn (the "
+    "handle's passage is gone), misquote (NOT_FOUND, NEAR with a risk flag, a match that "
+    "starts or ends mid-word, an ellipsis hiding a negation), near_quote (NEAR without risk "
+    "flags: quote the source's own wording instead), ok — with flags such as retracted, "
+    "concern, version_changed, match_in_references. Each sentence is cited_ok, "
+    "cited_problem, uncited or not_a_claim; the verdict is fail, incomplete, warn or pass. "
+    "Fix every misquote and forged or malformed citation before presenting the answer. What "
+    "it does not check: whether a source supports the sentence citing it. Side effects: "
+    "fetches and pins cited works, asks retraction status, signs the report with the log "
+    "key, writes one audit line to the evidence log."
+)
+
 SOURCE_RESOURCE: Final = (
     "The extracted text of a source that was already checked or read (pinned in the local "
     "cache), by identifier, e.g. citeproof://source/pmcid:PMC123 or citeproof://source/"

@@ -40,6 +40,8 @@ _TOOLS: dict[str, tuple[str, bool, bool, str]] = {
     "citing_papers": (descriptions.CITING_PAPERS, False, True, "Works citing a work"),
     "verify_log": (descriptions.VERIFY_LOG, True, False, "Verify the evidence log"),
     "record_support": (descriptions.RECORD_SUPPORT, False, False, "Record a support verdict"),
+    "find_passages": (descriptions.FIND_PASSAGES, False, True, "Passages with citation handles"),
+    "audit_answer": (descriptions.AUDIT_ANSWER, False, True, "Audit a whole answer"),
 }
 TOOL_NAMES: tuple[str, ...] = tuple(_TOOLS)
 

@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
 from pydantic import Field
 
+from citeproof.audit.report import AuditReport
 from citeproof.errors import BadInputError, CiteproofError
+from citeproof.issuing import PassageList
 from citeproof.mcp.outputs import (
     MAX_BATCH,
     CheckQuotesItem,
@@ -366,6 +368,73 @@ class CiteproofTools:
             )
 
         return _guard(run)
+
+    def find_passages(
+        self,
+        source: Source,
+        query: Annotated[
+            str | None,
+            Field(description="Words to rank the passages by (BM25); omit for document order."),
+        ] = None,
+        limit: Annotated[int, Field(description="Most passages to return (1-200).")] = 20,
+    ) -> PassageList:
+        from citeproof.issuing import passages_for
+
+        def run() -> PassageList:
+            self._check_source(source)
+            if not 1 <= limit <= 200:
+                raise BadInputError(f"limit must be between 1 and 200, not {limit}.")
+            if not self.settings.allow_files:
+                self._identifier_only(source)
+            return passages_for(
+                source,
+                query=query,
+                limit=limit,
+                offline=self.settings.offline,
+                replay=self.settings.replay,
+            )
+
+        return _guard(run)
+
+    def audit_answer(
+        self,
+        answer: Annotated[
+            str,
+            Field(description="The whole answer: Markdown or plain text with its citations, "
+                  'or JSON claims ({"claims": [...]}).'),
+        ],
+        fail_on: Annotated[
+            list[str] | None,
+            Field(description="Citation verdicts and flags that fail the audit (default: "
+                  "forged, malformed, unresolvable, misquote, retracted)."),
+        ] = None,
+    ) -> AuditReport:
+        from citeproof.audit.run import audit_answer, log_audit
+        from citeproof.audit.verdicts import parse_fail_on
+
+        def run() -> AuditReport:
+            if not answer.strip():
+                raise BadInputError("the answer is empty; give the text to audit.")
+            report = audit_answer(
+                answer,
+                offline=self.settings.offline,
+                replay=self.settings.replay,
+                fail_on=parse_fail_on(",".join(fail_on)) if fail_on else None,
+            )
+            if self.settings.log:
+                log_audit(report, self.settings.log_path)
+            return report
+
+        return _guard(run)
+
+    def _identifier_only(self, source: str) -> None:
+        from citeproof.identifiers import looks_like_identifier
+
+        if not looks_like_identifier(source) or Path(source).exists():
+            raise BadInputError(
+                "this server reads identifiers only (--no-files); give a DOI, PMID, PMCID, "
+                "NCT number, openFDA set id, PPR id or URL."
+            )
 
     # ------------------------------------------------------------------ resource
 
