@@ -19,19 +19,22 @@ Pure: takes lines (bytes), returns items or errors.  Blank lines are skipped.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "BatchItem",
     "LineError",
+    "LineProblem",
     "parse_items",
     "parse_line",
+    "parse_object_line",
     "parse_stream",
     "read_lines",
+    "string_field",
 ]
 
 MAX_LINE_BYTES: Final = 1024 * 1024
@@ -68,10 +71,15 @@ class LineError:
         }
 
 
-class _Invalid(ValueError):
+class LineProblem(ValueError):
+    """Raised by an item builder (see :func:`parse_object_line`): that line's error."""
+
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+_Invalid = LineProblem
 
 
 def _no_constants(name: str) -> Any:
@@ -123,6 +131,30 @@ def _item_id(obj: dict[str, Any], line: int) -> str | int:
 
 def parse_line(raw: bytes, line: int) -> BatchItem | LineError | None:
     """One input line (without its newline) as an item, an error, or None when blank."""
+
+    def build(obj: dict[str, Any], item_id: str | int) -> BatchItem:
+        quote = _field(obj, "quote", required=True)
+        source = _field(obj, "source", required=True)
+        assert quote is not None and source is not None
+        return BatchItem(line, item_id, quote, source, _field(obj, "claim", required=False))
+
+    return parse_object_line(raw, line, _FIELDS, build)
+
+
+T = TypeVar("T")
+
+
+def parse_object_line(
+    raw: bytes,
+    line: int,
+    fields: frozenset[str],
+    build: Callable[[dict[str, Any], str | int], T],
+) -> T | LineError | None:
+    """The strict rules for any JSONL batch: ``build(obj, id)`` makes the item.
+
+    ``fields`` are the keys a line may have (``id`` among them); ``build`` raises
+    :class:`LineProblem` (or lets :func:`string_field` raise it) for a field it cannot use.
+    """
     if len(raw) > MAX_LINE_BYTES:
         return LineError(line, "line_too_long", f"the line is over {MAX_LINE_BYTES:,} bytes")
     if not raw.strip():
@@ -138,26 +170,28 @@ def parse_line(raw: bytes, line: int) -> BatchItem | LineError | None:
             raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels") from None
         if _depth(obj) > MAX_DEPTH:
             raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels")
+        wanted = ", ".join(sorted(fields))
         if not isinstance(obj, dict):
-            raise _Invalid("not_an_object", "each line must be a JSON object {quote, source}")
+            raise _Invalid("not_an_object", f"each line must be a JSON object ({wanted})")
         item_id = _item_id(obj, line)
-        unknown = sorted(set(obj) - _FIELDS)
+        unknown = sorted(set(obj) - fields)
         if unknown:
             raise _Invalid(
                 "unknown_field",
-                f"unknown field(s) {', '.join(map(repr, unknown))}; a line has "
-                "id, quote, source and claim",
+                f"unknown field(s) {', '.join(map(repr, unknown))}; a line has {wanted}",
             )
-        quote = _field(obj, "quote", required=True)
-        source = _field(obj, "source", required=True)
-        assert quote is not None and source is not None
-        return BatchItem(line, item_id, quote, source, _field(obj, "claim", required=False))
+        return build(obj, item_id)
     except UnicodeDecodeError:
         return LineError(line, "not_utf8", "the line is not UTF-8 text")
     except _Invalid as err:
         return LineError(line, err.code, str(err), item_id)
     except json.JSONDecodeError as err:
         return LineError(line, "not_json", f"the line is not JSON ({err.msg} at {err.pos})")
+
+
+def string_field(obj: dict[str, Any], name: str, *, required: bool) -> str | None:
+    """A string field of a line, or that line's error (missing, empty, not a string)."""
+    return _field(obj, name, required=required)
 
 
 def read_lines(stream: IO[bytes]) -> Iterator[bytes]:

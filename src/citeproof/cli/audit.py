@@ -99,6 +99,13 @@ class _DefaultCommand(click.Command):
     help="Also write the audit as one self-contained web page to FILE.",
 )
 @click.option("--open", "open_page", is_flag=True, help="Open the --html page in a browser.")
+@click.option("--batch", is_flag=True, help="ANSWER is a JSONL file of {id?, answer, format?}: "
+              "audit every line, one report line each.")  # fmt: skip
+@click.option("-o", "--output", default="-", metavar="FILE", help="With --batch: where the "
+              "report lines go ('-': stdout).")  # fmt: skip
+@click.option("--resume", is_flag=True, help="With --batch: skip the ids already in --output.")
+@click.option("--workers", type=click.IntRange(min=1), help="With --batch: worker processes "
+              "(default: cores).")  # fmt: skip
 @log_options("this audit")
 def run(
     answer: str,
@@ -111,6 +118,10 @@ def run(
     find_source: bool,
     html_path: str | None,
     open_page: bool,
+    batch: bool,
+    output: str,
+    resume: bool,
+    workers: int | None,
     no_log: bool,
     log_path: str | None,
 ) -> None:
@@ -128,6 +139,10 @@ def run(
     from citeproof.cli import _common
     from citeproof.errors import CiteproofError
 
+    if batch:
+        _run_batch(answer, output, resume, workers, offline, replay, not no_retraction, fail_on,
+                   html_path)
+        return
     if open_page and html_path is None:
         from citeproof.errors import BadInputError
 
@@ -168,6 +183,68 @@ def run(
     if log_error is not None:
         raise log_error
     click.get_current_context().exit(exit_code(report.verdict))
+
+
+def _run_batch(
+    answer: str,
+    output: str,
+    resume: bool,
+    workers: int | None,
+    offline: bool,
+    replay: str | None,
+    retraction: bool,
+    fail_on: str | None,
+    html_path: str | None,
+) -> None:
+    """``--batch``: every line of the JSONL file ANSWER, one report line each, in order."""
+    import time
+    from collections import Counter
+    from pathlib import Path
+
+    from citeproof.audit.batch import audit_lines
+    from citeproof.audit.verdicts import parse_fail_on
+    from citeproof.batch_input import read_lines
+    from citeproof.cli.batch import ResultSink, done_ids, open_input
+    from citeproof.errors import BadInputError
+
+    if html_path is not None:
+        raise BadInputError("--html makes one page for one answer; it cannot go with --batch.")
+    if resume and output == "-":
+        raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
+    if answer != "-" and not Path(answer).is_file():
+        raise BadInputError(f"there is no input file {answer}; give a JSONL file or '-'.")
+    failing = parse_fail_on(fail_on)
+    skip = done_ids(Path(output)) if resume else set()
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    started = time.monotonic()
+    verdicts: Counter[str] = Counter()
+    sink = ResultSink(output, resume)
+    stream = open_input(answer)
+    pool = None
+    if count > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        for text, verdict in audit_lines(
+            read_lines(stream), pool=pool, offline=offline, replay=replay,
+            retraction=retraction, fail_on=failing, skip=skip,
+        ):
+            sink.write(text)
+            verdicts[verdict or "error"] += 1
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+        if answer != "-":
+            stream.close()
+        sink.close()
+    parts = ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())) or "nothing"
+    click.echo(
+        f"citeproof: {sum(verdicts.values())} answers audited in "
+        f"{time.monotonic() - started:.1f} s: {parts}",
+        err=True,
+    )
 
 
 def read_answer(path: str) -> str:

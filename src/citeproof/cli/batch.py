@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from citeproof.batch import Outcome
 
 
-def _done_ids(path: Path) -> set[str]:
+def done_ids(path: Path) -> set[str]:
     """Ids already in ``path`` (as ``json.dumps`` of the id); a torn last line is cut off."""
     import json
 
@@ -49,7 +49,7 @@ def _done_ids(path: Path) -> set[str]:
     return done
 
 
-def _input(path: str) -> IO[bytes]:
+def open_input(path: str) -> IO[bytes]:
     if path == "-":
         import sys
 
@@ -64,7 +64,7 @@ def _count_lines(path: str) -> int | None:
         return sum(1 for line in fh if line.strip())
 
 
-class _Output:
+class ResultSink:
     """Result lines, each written with one ``write`` (a file) or written and flushed (stdout)."""
 
     def __init__(self, output: str, resume: bool) -> None:
@@ -155,9 +155,9 @@ def batch(
         raise BadInputError("--scheduler is for --executor dask.")
     if input_path != "-" and not Path(input_path).is_file():
         raise BadInputError(f"there is no input file {input_path}; give a JSONL file or '-'.")
-    done = _done_ids(Path(output)) if resume else set()
-    sink = _Output(output, resume)
-    stream = _input(input_path)
+    done = done_ids(Path(output)) if resume else set()
+    sink = ResultSink(output, resume)
+    stream = open_input(input_path)
     started = time.monotonic()
     counts: Counter[str] = Counter()
     unavailable: Counter[str] = Counter()
