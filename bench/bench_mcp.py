@@ -85,6 +85,8 @@ async def _startup(home: str) -> float:
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
+    from citeproof.mcp.server import TOOL_NAMES
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITEPROOF_")}
     env["CITEPROOF_HOME"] = home
     params = StdioServerParameters(
@@ -94,7 +96,7 @@ async def _startup(home: str) -> float:
     async with Client(params, mode="legacy") as client:
         tools = await client.list_tools()
         elapsed = time.perf_counter() - t0
-    assert len(tools.tools) == 9
+    assert len(tools.tools) == len(TOOL_NAMES)
     return elapsed
 
 

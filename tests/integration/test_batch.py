@@ -187,3 +187,37 @@ def test_the_library_yields_outcomes() -> None:
     ))
     assert [o.record["id"] for o in outcomes] == ["a", 2]
     assert outcomes[0].verdict == "EXACT" and outcomes[1].verdict is None
+
+
+def test_an_existing_dask_scheduler_is_used(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    article = str(EXAMPLES / "example-article.nxml")
+    items = [{"id": n, "quote": ARTICLE_QUOTE, "source": article} for n in range(20)]
+    inp = write_jsonl(tmp_path / "in.jsonl", items)
+    local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
+    assert run("batch", inp, "-o", local, "--workers", "1", "--quiet").exit_code == 0
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        result = run("batch", inp, "-o", remote, "--executor", "dask",
+                     "--scheduler", cluster.scheduler_address, "--quiet")
+        assert result.exit_code == 0, result.output
+        assert cluster.scheduler_address.startswith("tcp://")
+    assert remote.read_bytes() == local.read_bytes()
+    assert run("batch", inp, "--scheduler", "tcp://127.0.0.1:1").exit_code == 2  # needs dask
+
+
+def test_the_progress_bar_counts_checks_and_verdicts() -> None:
+    from collections import Counter
+    from io import StringIO
+
+    from rich.console import Console
+
+    from citeproof.cli.batch import progress_bar
+
+    out = StringIO()
+    console = Console(file=out, force_terminal=True, width=120)
+    with progress_bar(total=4, skipped=1, console=console) as advance:
+        advance(Counter({"EXACT": 2, "NEAR": 1}))
+    shown = out.getvalue()
+    assert "3/3" in shown and "EXACT 2" in shown and "NEAR 1" in shown

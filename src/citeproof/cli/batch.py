@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -227,8 +229,14 @@ def _progress(quiet: bool, total: int | None, skipped: int) -> Any:
 
     if quiet or not sys.stderr.isatty():
         return _NoProgress()
-    from contextlib import contextmanager
+    return progress_bar(total=total, skipped=skipped)
 
+
+@contextmanager
+def progress_bar(
+    *, total: int | None, skipped: int, console: Any = None
+) -> Iterator[Callable[[Counter[str]], None]]:
+    """A rich bar: done/total, the rate, the time left and the verdicts so far."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -237,27 +245,26 @@ def _progress(quiet: bool, total: int | None, skipped: int) -> Any:
         TimeRemainingColumn,
     )
 
-    @contextmanager
-    def bar() -> Any:
-        columns = (
-            TextColumn("checks"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}/s"), TimeRemainingColumn(),
-            TextColumn("{task.fields[verdicts]}"),
-        )
-        with Progress(*columns, transient=True) as progress:
-            remaining = None if total is None else max(total - skipped, 0)
-            task = progress.add_task("checks", total=remaining, rate="0", verdicts="")
-            started = time.monotonic()
+    columns = (
+        TextColumn("checks"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}/s"), TimeRemainingColumn(),
+        TextColumn("{task.fields[verdicts]}"),
+    )
+    options: dict[str, Any] = {"transient": console is None}
+    if console is not None:
+        options["console"] = console
+    with Progress(*columns, **options) as progress:
+        remaining = None if total is None else max(total - skipped, 0)
+        task = progress.add_task("checks", total=remaining, rate="0", verdicts="")
+        started = time.monotonic()
 
-            def advance(counts: Counter[str]) -> None:
-                done = sum(counts.values())
-                rate = done / max(time.monotonic() - started, 1e-9)
-                verdicts = " ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-                progress.update(task, completed=done, rate=f"{rate:.0f}", verdicts=verdicts)
+        def advance(counts: Counter[str]) -> None:
+            done = sum(counts.values())
+            rate = done / max(time.monotonic() - started, 1e-9)
+            verdicts = " ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+            progress.update(task, completed=done, rate=f"{rate:.0f}", verdicts=verdicts)
 
-            yield advance
-
-    return bar()
+        yield advance
 
 
 def _summary(
