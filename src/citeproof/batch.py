@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -105,24 +104,15 @@ def _outcome(
 
 # ---------------------------------------------------------------------------------- workers
 
-_WORKER_DOCS: OrderedDict[str, Document] = OrderedDict()
-_WORKER_KEEP: Final = 32
-
-
 def _document(task: Task) -> Document:
-    from citeproof.documents import parse
+    """The task's source, parsed once per worker process (see :mod:`citeproof.parse_memo`)."""
+    from citeproof.parse_memo import parsed
 
-    key = task.origin.sha256 or ""
-    document = _WORKER_DOCS.get(key) if key else None
-    if document is None:
-        document = parse(task.data, name=task.name)
-        if key:
-            _WORKER_DOCS[key] = document
-            while len(_WORKER_DOCS) > _WORKER_KEEP:
-                _WORKER_DOCS.popitem(last=False)
-    else:
-        _WORKER_DOCS.move_to_end(key)
-    return document.with_origin(task.origin)
+    if task.origin.sha256 is None:
+        from citeproof.documents import parse
+
+        return parse(task.data, name=task.name).with_origin(task.origin)
+    return parsed(task.origin.sha256, task.data, task.name).with_origin(task.origin)
 
 
 def run_task(task: Task) -> list[Outcome]:

@@ -22,8 +22,6 @@ small and puts the cache rules in one place:
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -103,31 +101,6 @@ def _offline_miss(identifier: Identifier) -> FetchFailure:
     )
 
 
-# Parsed Documents by the sha256 of their bytes: a repeat check of a pinned source in the
-# same process (a notebook, the MCP server, a batch) neither parses nor prepares it again.
-# The lock makes the memo safe for the worker threads of the MCP server and batch; parsing
-# happens outside it, so two threads may parse the same new bytes once each (harmless).
-_PARSED: OrderedDict[str, Document] = OrderedDict()
-_PARSED_KEEP = 16
-_PARSED_LOCK = threading.Lock()
-
-
-def _parsed(sha256: str, data: bytes) -> Document:
-    from citeproof.documents import parse
-
-    with _PARSED_LOCK:
-        document = _PARSED.get(sha256)
-        if document is not None:
-            _PARSED.move_to_end(sha256)
-            return document
-    document = parse(data, name=None)
-    with _PARSED_LOCK:
-        _PARSED[sha256] = document
-        while len(_PARSED) > _PARSED_KEEP:
-            _PARSED.popitem(last=False)
-    return document
-
-
 def _origin(pin: Pin, shown: str, refreshed_from: str | None = None) -> Origin:
     coverage = pin.meta.get("coverage")
     md5_ok = pin.meta.get("md5_ok")
@@ -152,9 +125,9 @@ def document_for_pin(pin: Pin, data: bytes) -> Document:
     otherwise evict the few a process is actually checking against.
     """
     from citeproof.documents import parse
+    from citeproof.parse_memo import peek
 
-    with _PARSED_LOCK:
-        memo = _PARSED.get(pin.sha256)
+    memo = peek(pin.sha256)
     document = memo if memo is not None else parse(data, name=None)
     return document.with_origin(_origin(pin, pin.key))
 
@@ -223,7 +196,9 @@ def load_identifier(
         return found
     data, origin = found
     assert origin.sha256 is not None  # a pin always names its bytes
-    return _parsed(origin.sha256, data).with_origin(origin)
+    from citeproof.parse_memo import parsed
+
+    return parsed(origin.sha256, data).with_origin(origin)
 
 
 def pinned_bytes(

@@ -16,10 +16,7 @@ server's ``read_source`` and ``resolve_identifier`` tools are thin wrappers of t
 
 from __future__ import annotations
 
-import hashlib
 import os
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
 
@@ -119,22 +116,6 @@ class ResolvedSource(_Model):
     total_chars: int | None = Field(default=None, description="Length of the extracted text.")
 
 
-# Parsed local files by (sha256 of their bytes, file name): a long-lived process (the MCP
-# server) that is asked about the same file again reads and hashes it (cheap) but does not
-# parse and prepare it again (the expensive part).  Pinned identifiers have the same memo in
-# ``citeproof.fetching``.  The lock keeps it safe for the server's worker threads.
-_FILES: OrderedDict[tuple[str, str], Document] = OrderedDict()
-_FILES_KEEP: Final = 16
-_FILES_LOCK = threading.Lock()
-
-
-def _is_file(shown: str) -> bool:
-    try:
-        return Path(shown).is_file()
-    except (OSError, ValueError):
-        return False
-
-
 def load_source_shared(
     source: str | os.PathLike[str],
     *,
@@ -143,38 +124,15 @@ def load_source_shared(
     replay: str | os.PathLike[str] | None = None,
     files: bool = True,
 ) -> Document | FetchFailure:
-    """``service.load_source``, except that a local file already parsed is not parsed again.
-
-    The file is read (with the service's size cap and errors) and hashed every time, so a
-    changed file is parsed afresh and the result names the bytes actually read; only the
-    parse is shared.  Everything that is not an existing regular file goes to the service.
+    """``service.load_source`` (which parses the same bytes once per process), except that
     ``files=False`` accepts identifiers only and never touches the file system (a server
-    whose clients must not read its files).
-    """
-    from citeproof.documents import parse
-    from citeproof.documents.model import Origin
-    from citeproof.service import load_source, read_bytes
+    whose clients must not read its files)."""
+    from citeproof.service import load_source
 
     shown = os.fspath(source)
     if not files:
         return _load_identifier_only(shown, offline=offline, refresh=refresh, replay=replay)
-    if shown == "-" or not _is_file(shown):
-        return load_source(source, offline=offline, refresh=refresh, replay=replay)
-    data = read_bytes(shown)
-    digest = hashlib.sha256(data).hexdigest()
-    key = (digest, Path(shown).name)
-    with _FILES_LOCK:
-        document = _FILES.get(key)
-        if document is not None:
-            _FILES.move_to_end(key)
-    if document is None:
-        document = parse(data, name=key[1])
-        with _FILES_LOCK:
-            _FILES[key] = document
-            while len(_FILES) > _FILES_KEEP:
-                _FILES.popitem(last=False)
-    origin = Origin(input=shown, coverage="file", served_by="file", sha256=digest)
-    return document.with_origin(origin)
+    return load_source(source, offline=offline, refresh=refresh, replay=replay)
 
 
 def _load_identifier_only(

@@ -133,11 +133,12 @@ def _not_found(shown: str) -> SourceNotFoundError:
 
 
 def _parse(data: bytes, name: str | None, origin: Origin) -> Document:
-    from citeproof.documents import parse
+    """The Document for a file's or stdin's bytes; the same bytes are parsed once per process
+    (see :mod:`citeproof.parse_memo`), and the result names these bytes and this origin."""
+    from citeproof.parse_memo import parsed
 
-    document = parse(data, name=name)
-    document.origin = origin
-    return document
+    assert origin.sha256 is not None  # the caller hashed the bytes
+    return parsed(origin.sha256, data, name).with_origin(origin)
 
 
 def read_bytes(

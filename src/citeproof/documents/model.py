@@ -104,21 +104,33 @@ class Document:
     origin: Origin | None = None
     _prepared: Prepared | None = field(default=None, init=False, repr=False)
     _block_starts: list[int] | None = field(default=None, init=False, repr=False)
+    _shared: Document | None = field(default=None, init=False, repr=False)
+    """The Document this one was copied from by :meth:`with_origin`, which holds the
+    prepared state they share."""
 
     @property
     def prepared(self) -> Prepared:
-        """The matcher's view of the text, built once."""
+        """The matcher's view of the text, built once (on first use, not at load)."""
         if self._prepared is None:
-            from citeproof.match.prepare import prepare
+            if self._shared is not None:
+                self._prepared = self._shared.prepared
+            else:
+                from citeproof.match.prepare import prepare
 
-            self._prepared = prepare(self.text, markers=self.markers, dehyphen=self.dehyphen)
+                self._prepared = prepare(
+                    self.text, markers=self.markers, dehyphen=self.dehyphen
+                )
         return self._prepared
 
     def with_origin(self, origin: Origin) -> Document:
         """A copy that says where its bytes came from and shares this Document's prepared
-        matcher state, so the same bytes are parsed and prepared once per process."""
+        matcher state (built once, by whichever copy is checked first), so the same bytes
+        are parsed and prepared once per process; a copy only read for its text never
+        prepares it."""
         copy = replace(self, origin=origin)
-        copy._prepared = self.prepared
+        root = self._shared if self._shared is not None else self
+        copy._shared = root
+        copy._prepared = root._prepared
         return copy
 
     def block_at(self, offset: int) -> int | None:
