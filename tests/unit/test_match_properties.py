@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from citeproof.match.normalize import normalize
 from citeproof.match.prepare import prepare
 from citeproof.match.quote import find_quote
 from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions
+
+# doc_and_span() rejects spans that cut a bracketed group or are too short; on some seeds it
+# rejects enough to trip hypothesis's filter_too_much check (seen on CI-like loaded runs),
+# which says nothing about the matcher.
+SPAN_CHECKS = [HealthCheck.too_slow, HealthCheck.filter_too_much]
 
 WORDS = st.sampled_from(
     "the of and a to in is was that for with as by on not patients were "
@@ -85,7 +90,7 @@ def cuts_a_bracket(quote: str) -> bool:
 
 
 @given(doc_and_span())
-@settings(deadline=None)
+@settings(deadline=None, suppress_health_check=SPAN_CHECKS)
 def test_any_span_is_exact_at_its_own_offsets(case: tuple[str, int, int]) -> None:
     text, a, b = case
     quote = text[a:b]
@@ -97,7 +102,7 @@ def test_any_span_is_exact_at_its_own_offsets(case: tuple[str, int, int]) -> Non
 
 
 @given(doc_and_span(), st.data())
-@settings(deadline=None)
+@settings(deadline=None, suppress_health_check=SPAN_CHECKS)
 def test_typographic_variants_are_exact_at_the_same_offsets(
     case: tuple[str, int, int], data: st.DataObject
 ) -> None:
@@ -126,7 +131,7 @@ def test_offsets_are_monotonic_and_inside_the_text(text: str, quote: str) -> Non
 
 
 @given(doc_and_span(), st.data())
-@settings(deadline=None)
+@settings(deadline=None, suppress_health_check=SPAN_CHECKS)
 def test_one_changed_word_is_never_exact(
     case: tuple[str, int, int], data: st.DataObject
 ) -> None:
