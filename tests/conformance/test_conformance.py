@@ -266,13 +266,7 @@ def test_the_matcher_agrees_with_the_planted_quote_verdicts(built: Built) -> Non
 
 #: Categories where the audit and the oracle disagree and the oracle is judged right; each
 #: entry says why, and goes when the audit is fixed (strict: a fix makes the test XPASS).
-KNOWN_DISAGREEMENTS: dict[str, str] = {
-    "marker_inside_quote": (
-        "a citation marker copied inside quotation marks (“... beds [12] stayed ...”) is read "
-        "as the answer's own numbered citation, so it comes out unresolvable; the design says "
-        "a source's markers do not break a match whether or not the quote includes them"
-    ),
-}
+KNOWN_DISAGREEMENTS: dict[str, str] = {}
 
 
 def _category_params() -> list[Any]:

@@ -265,10 +265,14 @@ def scan_block(
         _mask(chars, m.start(), m.end())
 
     groups: list[tuple[int, int, CitationForm]] = []
+    # A bracketed number inside quotation marks is the source's own citation marker, copied
+    # with the words (the matcher ignores it), not a citation of the answer's.
+    quoted = find_quotes(work())
     for m in _BRACKET_RE.finditer(work()):
         content = m.group(1)
         s, e = start + m.start(), start + m.end()
-        consumed = _bracket(content, s, e, reference_numbers, add)
+        in_quote = any(a <= m.start() and m.end() <= b for a, b in quoted)
+        consumed = _bracket(content, s, e, reference_numbers, add, in_quote=in_quote)
         if consumed:
             _mask(chars, m.start(), m.end())
         else:
@@ -305,10 +309,14 @@ def _bracket(
     e: int,
     reference_numbers: frozenset[int] | None,
     add: Callable[[RawCitation], None],
+    *,
+    in_quote: bool = False,
 ) -> bool:
     """Classify one innermost bracket; True when it became a citation."""
     numbers_match = _NUMBERS_RE.fullmatch(content)
     raw_spec = numbers_match.group(1) if numbers_match is not None else None
+    if raw_spec is not None and in_quote:
+        return False
     if raw_spec is not None:
         numbers = _numbers(raw_spec)
         known = reference_numbers or frozenset()
