@@ -46,7 +46,7 @@ from citeproof.handles import (
     passage_sha256,
     verify,
 )
-from citeproof.passages import cut_passages, passage_at, rank_passages
+from citeproof.passages import Passage, cut_passages, passage_at, rank_passages
 from citeproof.store.passages import IssuedPassage, PassageStore, default_store_path
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "PassageItem",
     "PassageList",
     "PassageSource",
+    "judge_handle",
     "passages_for",
     "resolve_handle",
 ]
@@ -308,11 +309,43 @@ def resolve_handle(
 ) -> HandleStatus:
     """What ``handle_text`` names now: malformed, forged, unavailable, unresolvable,
     withdrawn or ok (see the module docstring for the order and the meaning)."""
+    store_path = default_store_path()
+
+    def issued_for(handle: str) -> IssuedPassage | None:
+        if not store_path.exists():
+            return None
+        with PassageStore(store_path) as store:
+            return store.lookup(handle)
+
+    return judge_handle(
+        handle_text,
+        key=_key,
+        issued_for=issued_for,
+        load=lambda handle: _load_handle_source(
+            handle, offline=offline, refresh=refresh, replay=replay
+        ),
+    )
+
+
+SourceFailure = tuple[Literal["unavailable", "unresolvable"], str]
+
+
+def judge_handle(
+    handle_text: str,
+    *,
+    key: Callable[[], bytes],
+    issued_for: Callable[[str], IssuedPassage | None],
+    load: Callable[[Handle], Document | SourceFailure],
+    passages: Callable[[Document], list[Passage]] = cut_passages,
+) -> HandleStatus:
+    """The decision of :func:`resolve_handle`, with the store, the loading and the passage
+    cutting given by the caller: an audit resolves many handles against the same few
+    documents and shares those (``citeproof.audit.run``); the rules live here only."""
     try:
         handle = parse_handle(handle_text)
     except MalformedHandleError as exc:
         return HandleStatus(handle=handle_text, status="malformed", reason=exc.problem)
-    key = _key()
+    secret = key()
     common: dict[str, Any] = {
         "handle": handle_text,
         "canonical": str(handle),
@@ -323,27 +356,23 @@ def resolve_handle(
     def status(state: HandleState, reason: str | None = None, **fields: Any) -> HandleStatus:
         return HandleStatus.model_validate({**common, "status": state, "reason": reason, **fields})
 
-    store_path = default_store_path()
-    issued: IssuedPassage | None = None
-    if store_path.exists():
-        with PassageStore(store_path) as store:
-            issued = store.lookup(str(handle))
-    if issued is not None and not verify(key, handle, issued.text_sha256):
+    issued = issued_for(str(handle))
+    if issued is not None and not verify(secret, handle, issued.text_sha256):
         return status(
             "forged",
             "the check code does not verify against the passage as issued (the handle "
             "secret changed, or the store was altered).",
         )
-    loaded = _load_handle_source(handle, offline=offline, refresh=refresh, replay=replay)
+    loaded = load(handle)
     if not isinstance(loaded, Document):
         kind, reason = loaded
         if issued is None:
             reason = f"not issued here, and its source could not be read to verify it: {reason}"
         return status(kind, reason, **_issued_fields(issued))
-    current = passage_at(cut_passages(loaded), handle.path)
+    current = passage_at(passages(loaded), handle.path)
     doc_sha = loaded.origin.sha256 if loaded.origin is not None else None
     if issued is None:
-        if current is None or not verify(key, handle, passage_sha256(current.text)):
+        if current is None or not verify(secret, handle, passage_sha256(current.text)):
             return status(
                 "forged",
                 "no passage was issued under this handle, and its check code does not verify "

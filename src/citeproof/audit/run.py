@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from citeproof.audit.model import CLAIM_KINDS, Citation, ParsedAnswer, Quote
 from citeproof.audit.report import (
@@ -171,84 +171,22 @@ class _Sources:
 
     def resolve_handle(self, text: str) -> HandleStatus:
         """:func:`citeproof.issuing.resolve_handle`, with this audit's shared loads."""
-        from citeproof.handles import MalformedHandleError, parse_handle, passage_sha256, verify
-        from citeproof.issuing import HandleStatus
-        from citeproof.passages import passage_at
+        from citeproof.handles import Handle
+        from citeproof.issuing import SourceFailure, judge_handle
 
-        try:
-            handle = parse_handle(text)
-        except MalformedHandleError as exc:
-            return HandleStatus(handle=text, status="malformed", reason=exc.problem)
-        key = self.handle_secret()
-        common: dict[str, Any] = {
-            "handle": text,
-            "canonical": str(handle),
-            "source": handle.identifier.key,
-            "path": handle.path,
-        }
-
-        def status(state: str, reason: str | None = None, **more: Any) -> HandleStatus:
-            data = {**common, "status": state, "reason": reason, **more}
-            return HandleStatus.model_validate(data)
-
-        issued = self.issued(str(handle))
-        fields = _issued_fields(issued)
-        if issued is not None and not verify(key, handle, issued.text_sha256):
-            return status(
-                "forged",
-                "the check code does not verify against the passage as issued (the handle "
-                "secret changed, or the store was altered).",
-            )
-        loaded = self.load(handle.identifier.key)
-        if not isinstance(loaded, Document):
+        def load(handle: Handle) -> Document | SourceFailure:
+            loaded = self.load(handle.identifier.key)
+            if isinstance(loaded, Document):
+                return loaded
             state = loaded.verdict if isinstance(loaded, Outcome) else loaded.kind
-            reason = loaded.reason or ""
-            if issued is None:
-                reason = f"not issued here, and its source could not be read to verify it: {reason}"
-            state = "unavailable" if state == "unavailable" else "unresolvable"
-            return status(state, reason, **fields)
-        current = passage_at(self.passages(loaded), handle.path)
-        doc_sha = loaded.origin.sha256 if loaded.origin is not None else None
-        if issued is None:
-            if current is None or not verify(key, handle, passage_sha256(current.text)):
-                return status(
-                    "forged",
-                    "no passage was issued under this handle, and its check code does not "
-                    "verify against the passage at its path.",
-                    current_document_sha256=doc_sha,
-                )
-            return status(
-                "ok",
-                "not issued here; the code verifies against the current passage.",
-                as_issued_text=current.text,
-                as_issued_sha256=passage_sha256(current.text),
-                current_text=current.text,
-                current_document_sha256=doc_sha,
-                start=current.start,
-                end=current.end,
-                text_changed=False,
+            kind: Literal["unavailable", "unresolvable"] = (
+                "unavailable" if state in ("unavailable", "UNAVAILABLE") else "unresolvable"
             )
-        changed = issued.document_sha256 != doc_sha if issued.document_sha256 and doc_sha else None
-        if current is None:
-            return status(
-                "withdrawn",
-                f"the passage {handle.path} no longer exists in the current document.",
-                current_document_sha256=doc_sha,
-                version_changed=changed,
-                **fields,
-            )
-        return status(
-            "ok",
-            current_text=current.text,
-            current_document_sha256=doc_sha,
-            start=current.start,
-            end=current.end,
-            version_changed=changed,
-            text_changed=current.text != issued.text,
-            **fields,
-        )
+            return kind, loaded.reason or ""
 
-    # ------------------------------------------------------------------ quotes
+        return judge_handle(
+            text, key=self.handle_secret, issued_for=self.issued, load=load, passages=self.passages
+        )
 
     def check(self, quote: str, document: Document) -> CheckResult | Outcome:
         """The check of ``quote`` against ``document`` (an Outcome when no matcher ran)."""
@@ -275,17 +213,6 @@ class _Sources:
                 quote, result, self.options, offline=self.offline, replay=self.replay
             )
         return result
-
-
-def _issued_fields(issued: IssuedPassage | None) -> dict[str, Any]:
-    if issued is None:
-        return {}
-    return {
-        "as_issued_text": issued.text,
-        "as_issued_sha256": issued.text_sha256,
-        "issued_at": issued.issued_at,
-        "issued_document_sha256": issued.document_sha256,
-    }
 
 
 def _quote_report(q: Quote, got: CheckResult | Outcome, extra: tuple[str, ...]) -> QuoteReport:
