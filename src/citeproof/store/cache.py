@@ -46,20 +46,18 @@ import os
 import re
 import sqlite3
 import tempfile
-import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from citeproof.errors import CiteproofError
 from citeproof.redact import strip_secret_params
+from citeproof.store.sqlite import SQLiteStore
 
 SCHEMA_VERSION = 1
 DEFAULT_MEDIA_TYPE = "application/octet-stream"
-BUSY_TIMEOUT_MS = 10_000
 
 #: Query parameters that carry the user's contact address or an API key.  Compared
 #: case-insensitively after percent-decoding the parameter name.
@@ -229,7 +227,7 @@ def _check_sha256(value: object) -> str:
 # --------------------------------------------------------------------------- the cache
 
 
-class Cache:
+class Cache(SQLiteStore):
     """A content-addressed store of fetched sources with pins from source keys to bytes.
 
     Open it on a file path (created, with its directory, if missing) and use it as a
@@ -237,79 +235,24 @@ class Cache:
     threads; they serialise on one lock around one connection.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self._lock = threading.RLock()
-        try:
-            self._conn = sqlite3.connect(
-                self.path,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,  # explicit transactions only
-                check_same_thread=False,
-            )
-        except sqlite3.Error as exc:
-            raise CacheError(f"Cannot open the cache at {self.path}: {exc}.") from exc
-        try:
-            self._setup()
-        except sqlite3.DatabaseError as exc:
-            self._conn.close()
-            raise CacheCorruptError(
-                f"The cache at {self.path} is not a usable SQLite database ({exc}); "
-                "move it aside and citeproof will start a new one."
-            ) from exc
-        except BaseException:
-            self._conn.close()
-            raise
+    SCHEMA = _SCHEMA
+    SCHEMA_VERSION = SCHEMA_VERSION
+    PRAGMAS = ("PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL")
 
-    # -- lifecycle
+    def _open_error(self, exc: Exception) -> Exception:
+        return CacheError(f"Cannot open the cache at {self.path}: {exc}.")
 
-    def _setup(self) -> None:
-        conn = self._conn
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self.journal_mode: str = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA synchronous = NORMAL")  # durable enough in WAL mode
-        with self._write():
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            if version == 0:
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            elif version > SCHEMA_VERSION:
-                raise CacheError(
-                    f"The cache at {self.path} was written by a newer citeproof (schema "
-                    f"{version}, this version reads {SCHEMA_VERSION}); upgrade citeproof."
-                )
+    def _corrupt_error(self, exc: Exception) -> Exception:
+        return CacheCorruptError(
+            f"The cache at {self.path} is not a usable SQLite database ({exc}); "
+            "move it aside and citeproof will start a new one."
+        )
 
-    def close(self) -> None:
-        """Close the connection; the WAL is checkpointed by SQLite on last close."""
-        with self._lock:
-            self._conn.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taken up front so concurrent writers wait, not fail."""
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+    def _newer_error(self, version: int) -> Exception:
+        return CacheError(
+            f"The cache at {self.path} was written by a newer citeproof (schema "
+            f"{version}, this version reads {SCHEMA_VERSION}); upgrade citeproof."
+        )
 
     # -- blobs
 

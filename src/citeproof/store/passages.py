@@ -21,17 +21,12 @@ Decisions:
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sqlite3
-import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 from citeproof.errors import CiteproofError
+from citeproof.store.sqlite import SQLiteStore
 
 __all__ = [
     "HANDLES_DB_NAME",
@@ -43,7 +38,6 @@ __all__ = [
 
 HANDLES_DB_NAME = "handles.sqlite3"
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT_MS = 10_000
 
 _SCHEMA = """
 CREATE TABLE issued (
@@ -94,86 +88,35 @@ def default_store_path() -> Path:
     return default_dirs().data / HANDLES_DB_NAME
 
 
-class PassageStore:
+class PassageStore(SQLiteStore):
     """Issued passages by canonical handle; safe across threads and processes.
 
     Open it on a file path (created, with its directory, if missing) and use it as a context
     manager, or call :meth:`close`.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self._lock = threading.RLock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._conn = sqlite3.connect(
-                self.path,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-        except (OSError, sqlite3.Error) as exc:
-            raise PassageStoreError(
-                f"cannot open the issued-passage store at {self.path} ({exc}); check that "
-                "the data directory is writable."
-            ) from exc
-        try:
-            self._setup()
-        except sqlite3.DatabaseError as exc:
-            self._conn.close()
-            raise PassageStoreError(
-                f"the issued-passage store at {self.path} is not a usable SQLite database "
-                f"({exc}); restore it from a backup (handles issued from it cannot be "
-                "compared with their text as issued without it)."
-            ) from exc
-        except BaseException:
-            self._conn.close()
-            raise
+    SCHEMA = _SCHEMA
+    SCHEMA_VERSION = SCHEMA_VERSION
 
-    def _setup(self) -> None:
-        conn = self._conn
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self.journal_mode: str = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
-        conn.execute("PRAGMA synchronous = NORMAL")
-        with self._write():
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            if version == 0:
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            elif version > SCHEMA_VERSION:
-                raise PassageStoreError(
-                    f"the issued-passage store at {self.path} was written by a newer "
-                    f"citeproof (schema {version}, this version reads {SCHEMA_VERSION}); "
-                    "upgrade citeproof."
-                )
+    def _open_error(self, exc: Exception) -> Exception:
+        return PassageStoreError(
+            f"cannot open the issued-passage store at {self.path} ({exc}); check that "
+            "the data directory is writable."
+        )
 
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+    def _corrupt_error(self, exc: Exception) -> Exception:
+        return PassageStoreError(
+            f"the issued-passage store at {self.path} is not a usable SQLite database "
+            f"({exc}); restore it from a backup (handles issued from it cannot be "
+            "compared with their text as issued without it)."
+        )
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+    def _newer_error(self, version: int) -> Exception:
+        return PassageStoreError(
+            f"the issued-passage store at {self.path} was written by a newer "
+            f"citeproof (schema {version}, this version reads {SCHEMA_VERSION}); "
+            "upgrade citeproof."
+        )
 
     def record(self, passages: Iterable[IssuedPassage]) -> int:
         """Store issued passages in one transaction; returns how many were new.
