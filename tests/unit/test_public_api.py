@@ -14,6 +14,7 @@ PUBLIC = [
     "CiteproofError",
     "Document",
     "__version__",
+    "audit",
     "check",
     "check_text",
     "load",
