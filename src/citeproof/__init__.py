@@ -6,7 +6,6 @@ The public API is small and pinned by a test (``__all__``)::
     doc = citeproof.load("paper.nxml")            # or load("-"), load(text="...")
     r = citeproof.check("the quoted words", doc)   # a CheckResult (schema citeproof.check/1)
     r = citeproof.check_text("the quoted words", "the source text")
-    report = citeproof.audit(answer_text)           # an AuditReport (schema citeproof.audit/1)
 
 Every name is resolved lazily (PEP 562 module ``__getattr__``): ``import citeproof`` must stay
 cheap because the command line imports this package before it knows which command runs, and
@@ -30,7 +29,6 @@ __all__ = [
     "CiteproofError",
     "Document",
     "__version__",
-    "audit",
     "check",
     "check_text",
     "load",
@@ -39,7 +37,6 @@ __all__ = [
 # name -> (module, attribute); imported on first access only.
 _LAZY: dict[str, tuple[str, str]] = {
     "load": ("citeproof.service", "load"),
-    "audit": ("citeproof.audit.run", "audit_answer"),
     "check": ("citeproof.service", "check"),
     "check_text": ("citeproof.service", "check_text"),
     "Document": ("citeproof.documents.model", "Document"),

@@ -14,7 +14,6 @@ PUBLIC = [
     "CiteproofError",
     "Document",
     "__version__",
-    "audit",
     "check",
     "check_text",
     "load",
