@@ -28,6 +28,7 @@ from citeproof.net.errors import (
 from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.retry import deadline, parse_retry_after
 from citeproof.redact import SECRET_PARAMS
+from replay_clients import FakeTime
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 PMC_S3 = "https://pmc-oa-opendata.s3.amazonaws.com/PMC1.1/PMC1.1.txt"
@@ -35,19 +36,8 @@ EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esearch.fcgi?db=pubmed&t
 Handler = Callable[[httpx2.Request], httpx2.Response]
 
 
-class Recorder:
-    """Injected sleep and clock: records every sleep and advances time by it, instantly."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
+# The injected clock and sleep: sleeping advances the clock instantly.
+Recorder = FakeTime
 
 
 def _client(handler: Handler, rec: Recorder, **kwargs: object) -> httpx2.AsyncClient:

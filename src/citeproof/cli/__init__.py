@@ -21,7 +21,7 @@ import click
 
 from citeproof.errors import CiteproofError
 
-__all__ = ["LazyGroup", "cli", "main"]
+__all__ = ["LazyGroup", "cli", "main", "report_error"]
 
 COMMANDS: dict[str, str] = {
     "audit": "citeproof.cli.audit:audit",
@@ -71,10 +71,15 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except CiteproofError as exc:
-            # One line, whatever the message holds: scripts read stderr line by line.
-            message = " ".join(str(exc).split()) or type(exc).__name__
-            click.echo(f"citeproof: error: {message}", err=True)
-            ctx.exit(exc.exit_code)
+            report_error(ctx, exc)
+
+
+def report_error(ctx: click.Context, exc: CiteproofError) -> None:
+    """Print an expected failure as one line on stderr and exit with its code."""
+    # One line, whatever the message holds: scripts read stderr line by line.
+    message = " ".join(str(exc).split()) or type(exc).__name__
+    click.echo(f"citeproof: error: {message}", err=True)
+    ctx.exit(exc.exit_code)
 
 
 @click.group(

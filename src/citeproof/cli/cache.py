@@ -26,17 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from citeproof.cli.options import json_option
+
 if TYPE_CHECKING:
     from citeproof.store.cache import Cache, Pin
 
 EXIT_NEGATIVE = 1
 
-_JSON_OPTION = click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print JSON (the default when stdout is not a terminal).",
-)
 
 
 @contextlib.contextmanager
@@ -109,7 +105,7 @@ def path_cmd() -> None:
 
 @cache.command("ls")
 @click.option("--prefix", metavar="P", help="Only keys that start with P (e.g. 'pmcid:').")
-@_JSON_OPTION
+@json_option
 def ls_cmd(prefix: str | None, as_json: bool) -> None:
     """List pins: key, sha256 (first 12), size, version, served_by, retrieved_at."""
     with _open_cache() as c:
@@ -132,7 +128,7 @@ def ls_cmd(prefix: str | None, as_json: bool) -> None:
 
 @cache.command("show")
 @click.argument("key")
-@_JSON_OPTION
+@json_option
 def show_cmd(key: str, as_json: bool) -> None:
     """Show every field of KEY's pin and whether its bytes still match their sha256.
 
@@ -165,7 +161,7 @@ def show_cmd(key: str, as_json: bool) -> None:
     help="Drop pins retrieved before this time (with a time zone, e.g. 2026-01-31T00:00:00Z).",
 )
 @click.option("--key", "keys", multiple=True, metavar="KEY", help="Drop this pin (repeatable).")
-@_JSON_OPTION
+@json_option
 def prune_cmd(older_than: str | None, keys: tuple[str, ...], as_json: bool) -> None:
     """Drop the chosen pins, then every blob no pin refers to.
 
@@ -186,7 +182,7 @@ def prune_cmd(older_than: str | None, keys: tuple[str, ...], as_json: bool) -> N
 
 
 @cache.command("verify")
-@_JSON_OPTION
+@json_option
 def verify_cmd(as_json: bool) -> None:
     """Re-hash every stored blob; exit 1 and list them if any no longer match.
 
@@ -214,7 +210,7 @@ def verify_cmd(as_json: bool) -> None:
 @cache.command("export")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--key", "keys", multiple=True, metavar="KEY", help="Export only this pin.")
-@_JSON_OPTION
+@json_option
 def export_cmd(file: str, keys: tuple[str, ...], as_json: bool) -> None:
     """Write pins (all, or the --key ones) and their bytes to the zip FILE."""
     from citeproof.store.cache import CacheError
@@ -234,7 +230,7 @@ def export_cmd(file: str, keys: tuple[str, ...], as_json: bool) -> None:
     is_flag=True,
     help="When a key is already pinned to different bytes, take the file's pin.",
 )
-@_JSON_OPTION
+@json_option
 def import_cmd(file: str, replace: bool, as_json: bool) -> None:
     """Add the pins and bytes in the export FILE, after verifying all of it.
 

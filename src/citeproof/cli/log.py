@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from citeproof.cli.options import json_option
 from citeproof.errors import CiteproofError
 
 if TYPE_CHECKING:
@@ -28,24 +29,18 @@ if TYPE_CHECKING:
 
 EXIT_NEGATIVE = 1
 
-_JSON_OPTION = click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print JSON (the default when stdout is not a terminal).",
-)
 
 
 class _LogGroup(click.Group):
     """Prints expected failures as one line, also when the group is run on its own."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from citeproof.cli import report_error
+
         try:
             return super().invoke(ctx)
         except CiteproofError as exc:
-            message = " ".join(str(exc).split()) or type(exc).__name__
-            click.echo(f"citeproof: error: {message}", err=True)
-            ctx.exit(exc.exit_code)
+            report_error(ctx, exc)
 
 
 def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
@@ -111,7 +106,7 @@ def path_cmd(ctx: click.Context) -> None:
     type=click.Path(dir_okay=False, allow_dash=True),
     help="Also prove the log extends this checkpoint ('-' reads stdin).",
 )
-@_JSON_OPTION
+@json_option
 @click.pass_context
 def verify_cmd(ctx: click.Context, checkpoint_file: str | None, as_json: bool) -> None:
     """Check every entry, the hash chain, the signed head and (optionally) a checkpoint.
@@ -186,7 +181,7 @@ def prove_cmd(ctx: click.Context, seq: int) -> None:
     metavar="PUBKEY",
     help="The log's public key, or a file holding it (from `citeproof log key`).",
 )
-@_JSON_OPTION
+@json_option
 @click.pass_context
 def verify_proof_cmd(ctx: click.Context, bundle: str, public_key: str, as_json: bool) -> None:
     """Check a proof from `log prove` without the log.  Exits 0 when it holds, 1 otherwise."""
@@ -205,7 +200,7 @@ def verify_proof_cmd(ctx: click.Context, bundle: str, public_key: str, as_json: 
     is_flag=True,
     help="Move entries the signed head does not cover aside too, instead of signing them.",
 )
-@_JSON_OPTION
+@json_option
 @click.pass_context
 def repair_cmd(ctx: click.Context, set_aside_unsigned: bool, as_json: bool) -> None:
     """Move a damaged tail aside (into LOG.damaged-TIME) and record a repair entry.
@@ -227,7 +222,7 @@ def repair_cmd(ctx: click.Context, set_aside_unsigned: bool, as_json: bool) -> N
 )
 @click.option("--by", required=True, metavar="NAME", help="Who judges (a person or a judge).")
 @click.option("--note", metavar="TEXT", help="A free-text note.")
-@_JSON_OPTION
+@json_option
 @click.pass_context
 def annotate_cmd(
     ctx: click.Context, seq: int, support: str, by: str, note: str | None, as_json: bool
@@ -241,7 +236,7 @@ def annotate_cmd(
 @click.argument("seq", type=click.IntRange(min=1), required=False)
 @click.option("--kind", metavar="K", help="Only entries of this kind (check, search, ...).")
 @click.option("--last", type=click.IntRange(min=1), metavar="N", help="Only the last N.")
-@_JSON_OPTION
+@json_option
 @click.pass_context
 def show_cmd(
     ctx: click.Context, seq: int | None, kind: str | None, last: int | None, as_json: bool

@@ -13,6 +13,13 @@ import click
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+json_option = click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON (the default when stdout is not a terminal).",
+)
+
 replay_option = click.option(
     "--replay",
     metavar="DIR",
