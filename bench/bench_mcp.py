@@ -13,6 +13,9 @@ read and hashed on every call (its parse is shared, see ``reading.load_source_sh
 
 Start-up: the SDK's stdio client starts ``python -m citeproof.mcp`` (what ``citeproof mcp``
 runs) and the clock stops when the tools/list answer arrives; the median of several starts.
+For scale, the same is timed for a bare SDK server with one tool (``_BARE_SERVER``): what
+any server built on the official SDK pays on this machine before it does anything of its
+own (mostly importing the SDK), so the row after it is citeproof's own share.
 
     python bench/bench_mcp.py [--runs N] [--starts N] [--quick]
 
@@ -100,6 +103,27 @@ async def _startup(home: str) -> float:
     return elapsed
 
 
+_BARE_SERVER = """
+from mcp.server.mcpserver import MCPServer
+server = MCPServer("bare")
+@server.tool()
+def echo(text: str) -> str:
+    return text
+server.run()
+"""
+
+
+async def _bare_startup() -> float:
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    params = StdioServerParameters(command=sys.executable, args=["-c", _BARE_SERVER])
+    t0 = time.perf_counter()
+    async with Client(params, mode="legacy") as client:
+        await client.list_tools()
+        return time.perf_counter() - t0
+
+
 def _row(name: str, value: str, target: str = "") -> None:
     print(f"| {name} | {value} | {target} |")
 
@@ -152,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             f"<= {STARTUP_TARGET_S:g} s {'PASS' if ok else 'FAIL'}",
         )
         _row("start to tools/list, slowest", f"{max(startup):.2f} s")
+        bare = statistics.median(anyio.run(_bare_startup) for _ in range(starts))
+        _row(f"the same for a bare SDK server with one tool, median of {starts}", f"{bare:.2f} s")
+        _row("citeproof's own share of the start (difference of medians)", f"{median - bare:.2f} s")
     return 1 if failed and not args.quick else 0
 
 

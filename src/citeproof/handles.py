@@ -13,7 +13,7 @@ Grammar (``scheme:id[.vN]/path~code``):
 * ``.vN`` pins a PMC article version and is accepted for ``pmcid`` only: a DOI may itself
   end in ``.v2``, so reading a version off any other scheme would be ambiguous.
 * ``path`` is what follows the **last** ``/``: dot-separated segments of ``a-z``, ``0-9`` and
-  ``-`` (``body.results.p4``, ``abstract.2``, ``caption.fig2``, ``table.t1``).
+  ``-`` (``body.results.p4``, ``abstract.2``, ``caption.fig2``, ``table.t1.r3``).
 * ``code`` is 8 Crockford base32 characters.  Reading is case-insensitive and maps Crockford's
   aliases (``O`` to ``0``, ``I`` and ``L`` to ``1``); the canonical form is upper case.
 

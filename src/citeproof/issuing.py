@@ -47,6 +47,7 @@ from citeproof.handles import (
     verify,
 )
 from citeproof.passages import Passage, cut_passages, passage_at, rank_passages
+from citeproof.schema_style import compact_nullable
 from citeproof.store.passages import IssuedPassage, PassageStore, default_store_path
 
 __all__ = [
@@ -67,7 +68,9 @@ HandleState = Literal["ok", "malformed", "forged", "unavailable", "unresolvable"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", populate_by_name=True, json_schema_extra=compact_nullable
+    )
 
 
 class PassageSource(_Model):
@@ -93,6 +96,10 @@ class PassageItem(_Model):
         "(a local file, standard input, a web page)."
     )
     path: str
+    kind: str = Field(
+        description="paragraph, caption, table-row (one row of a table, its cells separated "
+        "by blank lines), table (a table whose rows are not known), list-item, quote ..."
+    )
     text: str
     section: list[str]
     region: Region
@@ -254,6 +261,7 @@ def passages_for(
         PassageItem(
             handle=str(h) if h is not None else None,
             path=r.passage.path,
+            kind=r.passage.kind,
             text=r.passage.text,
             section=list(r.passage.section),
             region=r.passage.region,

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from citeproof.schema_style import compact_nullable
+
 Verdict = Literal["EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "NOT_CHECKABLE", "UNAVAILABLE"]
 VERDICTS: tuple[Verdict, ...] = (
     "EXACT",
@@ -26,7 +28,7 @@ CHECK_SCHEMA = "citeproof.check/1"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
 
 
 class Location(_Model):

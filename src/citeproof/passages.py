@@ -1,18 +1,22 @@
 """The citable passages of a Document, each with a stable path, and BM25 ranking over them.
 
 Why passages, not blocks: a handle must name something a reader can quote and a model can
-cite, so headings, titles, front matter and reference lists are not passages, and a table
+cite, so headings, titles, front matter and reference lists are not passages, and a table row
 (whose cells are separate blocks, because cells are what a reader quotes) is cited as one
-passage.  Pure: a function of the Document alone, so the same bytes always give the same
-passages with the same paths, which is what lets a handle issued today resolve tomorrow.
+passage: a row is the unit a table's statements come in.  Pure: a function of the Document
+alone, so the same bytes always give the same passages with the same paths, which is what
+lets a handle issued today resolve tomorrow.
 
 Paths (every segment ``a-z0-9-``, segments joined by ``.``):
 
 * abstract paragraphs: ``abstract.N`` (N counts abstract passages from 1, in text order);
 * figure and table captions: ``caption.figN`` / ``caption.tN`` when the caption's label says
   "Figure N" / "Table N", else ``caption.N`` (N counts captions);
-* tables (a run of consecutive cell blocks): ``table.tN`` with the number of the table's
-  caption label just before it, else its ordinal among tables;
+* table rows: ``table.tN.rM`` -- N is the number of the table's caption label just before
+  it (else its ordinal among tables), M the row's ordinal in the table from 1 (the header row
+  included, as readers count rows).  A table is a run of consecutive cell blocks; its rows come
+  from the parser (``Block.row``; the JATS and HTML parsers record them).  Cells without a
+  row number make the whole table one passage, ``table.tN``;
 * everything else: ``REGION.SECTION.pN`` -- the region (``body``, ``back-matter``,
   ``footnote`` ...), the slug of the innermost section title (left out when there is none)
   and the passage's ordinal under that prefix, e.g. ``body.results.p4``.
@@ -158,26 +162,42 @@ def cut_passages(document: Document) -> list[Passage]:
     paths = _Paths()
     out: list[Passage] = []
     for previous, group in _runs(document.blocks, text):
-        first, last = group[0], group[-1]
-        if first.kind == "cell":
-            path = _table_path(previous, text, paths)
-            kind = "table"
-        else:
-            path = _block_path(first, text, paths)
-            kind = first.kind
-        out.append(
-            Passage(
-                path=path,
-                text=text[first.start : last.end],
-                start=first.start,
-                end=last.end,
-                kind=kind,
-                region=first.region,
-                section=first.section,
-                page=first.page,
-            )
-        )
+        if group[0].kind != "cell":
+            out.append(_passage(_block_path(group[0], text, paths), group[0].kind, group, text))
+            continue
+        table = _table_path(previous, text, paths)
+        rows = _rows(group)
+        if len(rows) == 1 and group[0].row is None:
+            out.append(_passage(table, "table", group, text))
+            continue
+        for number, row in enumerate(rows, 1):
+            out.append(_passage(paths.claim(f"{table}.r{number}"), "table-row", row, text))
     return out
+
+
+def _passage(path: str, kind: str, group: Sequence[Block], text: str) -> Passage:
+    first, last = group[0], group[-1]
+    return Passage(
+        path=path,
+        text=text[first.start : last.end],
+        start=first.start,
+        end=last.end,
+        kind=kind,
+        region=first.region,
+        section=first.section,
+        page=first.page,
+    )
+
+
+def _rows(cells: Sequence[Block]) -> list[list[Block]]:
+    """Consecutive cells with the same ``row`` (None counts as one row)."""
+    rows: list[list[Block]] = []
+    for cell in cells:
+        if rows and rows[-1][-1].row == cell.row:
+            rows[-1].append(cell)
+        else:
+            rows.append([cell])
+    return rows
 
 
 def _table_path(previous: Block | None, text: str, paths: _Paths) -> str:

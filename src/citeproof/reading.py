@@ -24,10 +24,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.errors import BadInputError
 from citeproof.models import Resolved, SourceInfo
+from citeproof.schema_style import compact_nullable
 
 if TYPE_CHECKING:
     from citeproof.documents.model import Document
     from citeproof.fetching import FetchFailure
+    from citeproof.store.cache import Cache
 
 __all__ = [
     "DEFAULT_READ_LIMIT",
@@ -47,7 +49,7 @@ Availability = Literal["ok", "UNAVAILABLE", "NOT_CHECKABLE"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
 
 
 class TextBlock(_Model):
@@ -123,20 +125,29 @@ def load_source_shared(
     refresh: bool = False,
     replay: str | os.PathLike[str] | None = None,
     files: bool = True,
+    cache: Cache | None = None,
 ) -> Document | FetchFailure:
     """``service.load_source`` (which parses the same bytes once per process), except that
     ``files=False`` accepts identifiers only and never touches the file system (a server
-    whose clients must not read its files)."""
+    whose clients must not read its files).  ``cache``: an open cache to read pins from (a
+    long-lived server keeps one), else the default one, opened for this call."""
     from citeproof.service import load_source
 
     shown = os.fspath(source)
     if not files:
-        return _load_identifier_only(shown, offline=offline, refresh=refresh, replay=replay)
-    return load_source(source, offline=offline, refresh=refresh, replay=replay)
+        return _load_identifier_only(
+            shown, offline=offline, refresh=refresh, replay=replay, cache=cache
+        )
+    return load_source(source, offline=offline, refresh=refresh, replay=replay, cache=cache)
 
 
 def _load_identifier_only(
-    shown: str, *, offline: bool, refresh: bool, replay: str | os.PathLike[str] | None
+    shown: str,
+    *,
+    offline: bool,
+    refresh: bool,
+    replay: str | os.PathLike[str] | None,
+    cache: Cache | None,
 ) -> Document | FetchFailure:
     from citeproof.fetching import load_identifier
     from citeproof.identifiers import looks_like_identifier, parse_identifier
@@ -151,6 +162,7 @@ def _load_identifier_only(
         offline=offline,
         refresh=refresh,
         replay_dir=Path(replay) if replay is not None else None,
+        cache=cache,
     )
 
 

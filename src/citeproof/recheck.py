@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.errors import BadInputError
+from citeproof.schema_style import compact_nullable
 
 if TYPE_CHECKING:
     from citeproof.models import CheckResult
@@ -35,7 +36,7 @@ _ALARMING: Final = frozenset({"RETRACTED", "CONCERN"})
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
 
 
 class Snapshot(_Model):

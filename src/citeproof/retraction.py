@@ -137,24 +137,51 @@ async def retraction_status(
     a DOI, PMID or PMCID; every source failure is reported in the report.
     """
     work = _kind(identifier)
+    if client is None:
+        return offline_retraction_status(work, rw_db=rw_db, today=today, known=known)
     ids = Ids(work, known)
     reports: dict[str, SourceReport] = {}
-    if client is None:
-        for name in ("pmc", "crossref", "pubmed", "europepmc"):
-            reports[name] = SourceReport(
-                source=name, state="not_asked", reason="offline: no request was made"
-            )
-    else:
-        asked, epmc = await resolve_ids(client, ids, skip_idconv=known is not None)
-        found = await asyncio.gather(
-            pmc_report(client, ids),
-            crossref_report(client, ids),
-            pubmed_report(client, ids),
-            already(epmc) if asked else europepmc_lookup(client, ids),
-        )
-        for report in found[:3]:
-            reports[report.source] = report
-        reports["europepmc"] = europepmc_report(found[3], ids)
+    asked, epmc = await resolve_ids(client, ids, skip_idconv=known is not None)
+    found = await asyncio.gather(
+        pmc_report(client, ids),
+        crossref_report(client, ids),
+        pubmed_report(client, ids),
+        already(epmc) if asked else europepmc_lookup(client, ids),
+    )
+    for report in found[:3]:
+        reports[report.source] = report
+    reports["europepmc"] = europepmc_report(found[3], ids)
+    return _decided(work, ids, reports, rw_db, today)
+
+
+def offline_retraction_status(
+    identifier: Identifier | str,
+    *,
+    rw_db: Path | None,
+    today: date,
+    known: Mapping[str, str] | None = None,
+) -> RetractionReport:
+    """The offline report: no network source is asked, only the Retraction Watch snapshot.
+
+    Synchronous, because nothing in it waits: a server answering many checks should not
+    start an event loop per check only to consult a local SQLite file.
+    """
+    work = _kind(identifier)
+    ids = Ids(work, known)
+    reports = {
+        name: SourceReport(source=name, state="not_asked", reason="offline: no request was made")
+        for name in ("pmc", "crossref", "pubmed", "europepmc")
+    }
+    return _decided(work, ids, reports, rw_db, today)
+
+
+def _decided(
+    work: Identifier,
+    ids: Ids,
+    reports: dict[str, SourceReport],
+    rw_db: Path | None,
+    today: date,
+) -> RetractionReport:
     reports["retractionwatch"] = retractionwatch_report(rw_db, ids)
     ordered = [reports[name] for name in SOURCES]
     status, as_of, reason = decide(ordered, today)
@@ -191,7 +218,7 @@ def retraction_report(
     day = today if today is not None else datetime.now(UTC).date()
     db = rw_db if rw_db is not None else default_db_path()
     if offline:
-        return asyncio.run(retraction_status(work, None, rw_db=db, today=day, known=known))
+        return offline_retraction_status(work, rw_db=db, today=day, known=known)
     mode = mode_from(replay_dir)
 
     async def run() -> RetractionReport:

@@ -37,6 +37,7 @@ import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.errors import BadInputError, CiteproofError
+from citeproof.schema_style import compact_nullable
 
 __all__ = [
     "ENGINES",
@@ -109,7 +110,7 @@ class SearchOfflineError(CiteproofError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
 
 
 class ResponseDigest(_Model):

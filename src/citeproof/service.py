@@ -41,6 +41,7 @@ from citeproof.results import failure_result, not_checkable_result, result_from_
 if TYPE_CHECKING:
     from citeproof.fetching import FetchFailure
     from citeproof.models import CheckResult
+    from citeproof.store.cache import Cache
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -211,13 +212,14 @@ def load_source(
     offline: bool = False,
     refresh: bool = False,
     replay: str | os.PathLike[str] | None = None,
+    cache: Cache | None = None,
 ) -> Document | FetchFailure:
     """Like ``load`` for a source, but an identifier that gave no text is a FetchFailure.
 
     A string that is an existing path (or ``"-"``) is read as a file; otherwise, when it
     looks like an identifier, it is parsed (a malformed one is bad input, listing the
     accepted forms) and fetched or read from the cache (``offline``, ``refresh``,
-    ``replay``: see ``citeproof.fetching.load_identifier``).
+    ``replay``, ``cache``: see ``citeproof.fetching.load_identifier``).
     """
     if isinstance(source, Document):
         return source
@@ -235,6 +237,7 @@ def load_source(
                 offline=offline,
                 refresh=refresh,
                 replay_dir=Path(replay) if replay is not None else None,
+                cache=cache,
             )
     data = read_bytes(shown, max_bytes=max_bytes, stdin=stdin)
     if shown == STDIN:

@@ -159,7 +159,7 @@ def test_a_removed_passage_is_withdrawn(tmp_path: Path, issued: dict[str, str]) 
     from citeproof import service
 
     service.load_source("PMC3166277", refresh=True, replay=changed)
-    answer = f"Gone [{issued['table.t3']}]. Kept [{issued['abstract.2']}].\n"
+    answer = f"Gone [{issued['table.t3.r2']}]. Kept [{issued['abstract.2']}].\n"
     code, report = audit_json(tmp_path, answer, "--no-retraction")
     gone, kept = citations(report)
     assert gone["verdict"] == "withdrawn" and "version_changed" in gone["flags"]

@@ -62,7 +62,7 @@ def test_a_local_file_gets_passages_without_handles() -> None:
     data = run_json(str(EXAMPLE))
     assert data["schema"] == "citeproof.passages/1"
     assert data["source"]["identifier"] is None
-    assert data["total"] == 17 and len(data["passages"]) == 17
+    assert data["total"] == 20 and len(data["passages"]) == 20
     assert all(p["handle"] is None for p in data["passages"])
     assert data["passages"][0]["path"] == "abstract.1"
     assert not default_store_path().exists()  # nothing issued, nothing stored
@@ -71,7 +71,8 @@ def test_a_local_file_gets_passages_without_handles() -> None:
 def test_query_and_limit_rank_with_bm25() -> None:
     data = run_json(str(EXAMPLE), "--query", "Pittsburgh sleep quality", "--limit", "2")
     assert data["query"] == "Pittsburgh sleep quality"
-    assert data["passages"][0]["path"] == "table.t1"
+    assert data["passages"][0]["path"] == "table.t1.r4"
+    assert data["passages"][0]["kind"] == "table-row"
     assert len(data["passages"]) == 2
     assert data["passages"][0]["score"] >= data["passages"][1]["score"] > 0
 
@@ -116,7 +117,7 @@ def test_human_rendering_shows_handles(
     result = run("PMC3166277", "--offline", "--query", "holin", "--limit", "3")
     assert result.exit_code == 0, result.output
     assert "pmcid:PMC3166277/" in result.output
-    assert "3 of 61 passages matching the query" in result.output
+    assert "3 of 112 passages matching the query" in result.output
     plain = run(str(EXAMPLE), "--limit", "2")
     assert "abstract.1" in plain.output and "no handles" in plain.output
 
@@ -243,7 +244,7 @@ def changed_replay(tmp_path: Path, edit: Any) -> Path:
 def test_a_passage_gone_after_a_refresh_is_withdrawn(
     issued: dict[str, Any], tmp_path: Path
 ) -> None:
-    item = by_path(issued, "table.t3")
+    item = by_path(issued, "table.t3.r2")
     kept = by_path(issued, "abstract.2")
 
     def drop_table_3(text: str) -> str:

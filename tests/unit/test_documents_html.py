@@ -127,6 +127,19 @@ def test_reference_sections_and_navigation_regions() -> None:
     assert find(doc, "v").kind == "cell"
 
 
+def test_cells_carry_their_row() -> None:
+    doc = parse(
+        "<table><thead><tr><th>Group</th><th>n</th></tr></thead>"
+        "<tbody><tr><td>A</td><td>1</td></tr><tr><td>B</td><td>2</td></tr></tbody></table>"
+        "<p>After.</p>"
+    )
+    rows = {doc.text[b.start : b.end]: b.row for b in doc.blocks}
+    assert rows["Group"] == rows["n"] is not None
+    assert rows["A"] == rows["1"] != rows["Group"]
+    assert rows["B"] == rows["2"] not in (rows["A"], rows["Group"])
+    assert rows["After."] is None
+
+
 def test_content_outside_main_is_other() -> None:
     doc = parse("<div>Menu</div><main><h1>Title</h1><p>Text.</p></main><div>Legal</div>")
     assert [(t, b.region) for t, b in zip(texts(doc), doc.blocks, strict=True)] == [

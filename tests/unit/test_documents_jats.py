@@ -199,6 +199,27 @@ def test_captions_cells_and_table_footnotes(doc: Document) -> None:
     assert find(doc, "Figure 1 A duck.").section == ("Introduction",)
 
 
+def test_cells_carry_their_row(doc: Document) -> None:
+    cells = select(doc, region="table", kind="cell")
+    rows = [b.row for b in cells]
+    assert rows[0] is not None and rows[0] == rows[1]  # Species, n: the header row
+    assert rows[2] == rows[3] != rows[0]  # Mallard, 12a: the next row
+    assert all(b.row is None for b in doc.blocks if b.kind != "cell")
+
+
+def test_oasis_table_rows_are_recorded() -> None:
+    data = b"""<article><body><sec><title>R</title><table-wrap><label>Table 2</label>
+      <oasis:table xmlns:oasis="http://www.niso.org/standards/z39-96/ns/oasis-exchange/table">
+      <oasis:tgroup cols="2"><oasis:tbody>
+      <oasis:row><oasis:entry>a</oasis:entry><oasis:entry>b</oasis:entry></oasis:row>
+      <oasis:row><oasis:entry>c</oasis:entry><oasis:entry>d</oasis:entry></oasis:row>
+      </oasis:tbody></oasis:tgroup></oasis:table></table-wrap></sec></body></article>"""
+    doc = parse_jats(data)
+    cells = {doc.text[b.start : b.end]: b.row for b in doc.blocks if b.kind == "cell"}
+    assert set(cells) == {"a", "b", "c", "d"}
+    assert cells["a"] == cells["b"] != cells["c"] == cells["d"]
+
+
 def test_back_matter_footnotes_and_references(doc: Document) -> None:
     ack = find(doc, "Thanks to all.")
     assert (ack.region, ack.section) == ("back-matter", ("Acknowledgements",))

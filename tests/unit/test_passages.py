@@ -45,7 +45,10 @@ def test_example_article_paths(example: Document) -> None:
         "body.results.p2",
         "caption.fig1",
         "caption.t1",
-        "table.t1",
+        "table.t1.r1",
+        "table.t1.r2",
+        "table.t1.r3",
+        "table.t1.r4",
         "body.discussion.p1",
         "back-matter.acknowledgements.p1",
     ]
@@ -56,9 +59,12 @@ def test_passages_slice_the_document_text(example: Document) -> None:
     for p in passages:
         assert example.text[p.start : p.end] == p.text
         assert valid_path(p.path)
-    table = passage_at(passages, "table.t1")
-    assert table is not None and table.kind == "table" and table.region == "table"
-    assert "Sleep onset latency, minutes" in table.text and table.text.endswith("8.9")
+    row = passage_at(passages, "table.t1.r4")
+    assert row is not None and row.kind == "table-row" and row.region == "table"
+    assert row.text.startswith("Pittsburgh Sleep Quality Index") and row.text.endswith("8.9")
+    header = passage_at(passages, "table.t1.r1")
+    assert header is not None and header.text.startswith("Outcome")
+    assert "Sleep onset latency" not in header.text
     abstract = passage_at(passages, "abstract.3")
     assert abstract is not None and abstract.section == ("Abstract", "Results")
     assert passage_at(passages, "body.results.p9") is None
@@ -111,6 +117,41 @@ def test_repeated_labels_and_sections_get_unique_paths() -> None:
     ]
 
 
+def _table_doc(rows: list[list[tuple[str, int | None]]], caption: str | None) -> Document:
+    parts: list[tuple[str, str, int | None]] = []
+    if caption is not None:
+        parts.append((caption, "caption", None))
+    parts += [(words, "cell", row) for cells in rows for words, row in cells]
+    parts.append(("After the table.", "paragraph", None))
+    text, blocks = "", []
+    for words, kind, row in parts:
+        region = "table" if kind == "cell" else "caption" if kind == "caption" else "body"
+        blocks.append(Block(len(text), len(text) + len(words), kind, (), region, row=row))  # type: ignore[arg-type]
+        text += words + "\n\n"
+    return _doc(text, blocks)
+
+
+def test_each_table_row_is_a_passage_numbered_within_its_table() -> None:
+    doc = _table_doc(
+        [[("Group", 7), ("n", 7)], [("Walking", 8), ("12", 8)], [("Control", 9), ("11", 9)]],
+        "Table 2. Participants.",
+    )
+    passages = cut_passages(doc)
+    rows = [p for p in passages if p.kind == "table-row"]
+    assert [p.path for p in rows] == ["table.t2.r1", "table.t2.r2", "table.t2.r3"]
+    assert [p.text for p in rows] == ["Group\n\nn", "Walking\n\n12", "Control\n\n11"]
+    for p in passages:
+        assert doc.text[p.start : p.end] == p.text
+    unlabelled = cut_passages(_table_doc([[("a", 1)], [("b", 2)]], None))
+    assert [p.path for p in unlabelled if p.kind == "table-row"] == ["table.t1.r1", "table.t1.r2"]
+
+
+def test_a_table_without_row_numbers_is_one_passage() -> None:
+    doc = _table_doc([[("a", None), ("b", None)]], "Table 4. Plain.")
+    tables = [p for p in cut_passages(doc) if p.region == "table"]
+    assert [(p.path, p.kind, p.text) for p in tables] == [("table.t4", "table", "a\n\nb")]
+
+
 def test_slug() -> None:
     assert slug("Methods and Materials") == "methods-and-materials"
     assert slug("2.1 Día ñ") == "2-1-dia-n"
@@ -146,7 +187,7 @@ def test_no_query_is_document_order(example: Document) -> None:
 def test_bm25_ranks_the_passage_about_the_query_first(example: Document) -> None:
     passages = cut_passages(example)
     ranked = rank_passages(passages, "Pittsburgh Sleep Quality Index", 5)
-    assert ranked[0].passage.path == "table.t1"
+    assert ranked[0].passage.path == "table.t1.r4"
     scores = [r.score for r in ranked]
     assert all(s is not None for s in scores)
     assert scores == sorted(scores, reverse=True)  # type: ignore[type-var]

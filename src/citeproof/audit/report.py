@@ -29,6 +29,7 @@ from citeproof.audit.verdicts import (
 )
 from citeproof.issuing import HandleStatus
 from citeproof.models import CheckResult, RetractionReport, SourceInfo
+from citeproof.schema_style import compact_nullable
 
 __all__ = [
     "SCHEMA",
@@ -46,7 +47,9 @@ SCHEMA = "citeproof.audit/1"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", populate_by_name=True, json_schema_extra=compact_nullable
+    )
 
 
 class QuoteReport(_Model):

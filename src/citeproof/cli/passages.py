@@ -48,7 +48,7 @@ def passages(
     refresh: bool,
     replay: str | None,
 ) -> None:
-    """List the passages of SOURCE (paragraphs, captions, tables, abstract sections).
+    """List the passages of SOURCE (paragraphs, captions, table rows, abstract sections).
 
     SOURCE is a file or an identifier (fetched and pinned as `citeproof check` does). With
     --query, passages sharing a word with the query are ranked by BM25, best first;

@@ -104,6 +104,8 @@ class Context:
     guard: bool = False
     """Insert a space at child-element boundaries where two words would otherwise touch
     (citation fields such as ``<surname>Smith</surname><given-names>J</given-names>``)."""
+    row: int | None = None
+    """The table row the text is in (see ``Block.row``)."""
 
 
 class DocBuilder:
@@ -228,7 +230,9 @@ class DocBuilder:
         self._parts.append(text)
         self._pos += len(text)
         ctx = self._resolve(self.ctx) if self._resolve else self.ctx
-        self.blocks.append(Block(start, self._pos, ctx.kind, ctx.section, ctx.region))
+        self.blocks.append(
+            Block(start, self._pos, ctx.kind, ctx.section, ctx.region, row=ctx.row)
+        )
         if self._marks:
             spans = [(max(a - lead, 0), min(b - lead, len(text))) for a, b in self._marks]
             for a, b in merge_markers(text, [s for s in spans if s[0] < s[1]]):

@@ -152,6 +152,7 @@ class _Walker:
         )
         self.title_h1 = self._find_title()
         self.stack: list[tuple[int, str]] = []
+        self.rows = 0
         self.b = DocBuilder(Context("paragraph", "body"), resolve=self._resolve)
 
     def run(self) -> Document:
@@ -192,7 +193,7 @@ class _Walker:
                 region = "other" if region == "body" else region
                 break
         kind = "reference" if region == "references" and ctx.kind == "list-item" else ctx.kind
-        return Context(kind, region, section, ctx.single)
+        return Context(kind, region, section, ctx.single, row=ctx.row)
 
     # --- the walk -----------------------------------------------------------------------
 
@@ -206,7 +207,7 @@ class _Walker:
         tag = tag.lower()
         region = self._region(el, tag, ctx.region)
         if region != ctx.region:
-            ctx = Context(ctx.kind, region, ctx.section, ctx.single)
+            ctx = Context(ctx.kind, region, ctx.section, ctx.single, row=ctx.row)
         if tag in _HEADINGS:
             self._heading(el, tag, ctx, depth)
         elif tag == "br":
@@ -219,7 +220,7 @@ class _Walker:
             kind, reg = _SINGLE[tag]
             if reg is None or ctx.region in ("other", "references"):
                 reg = ctx.region
-            self._block(el, Context(kind, reg, single=True), depth)
+            self._block(el, Context(kind, reg, single=True, row=ctx.row), depth)
         elif tag in _BLOCKS:
             if ctx.single:
                 self.b.soft_break()
@@ -229,7 +230,11 @@ class _Walker:
                 kind = "quote" if tag == "blockquote" else "paragraph"
                 table = tag in ("table", "thead", "tbody", "tfoot", "tr")
                 reg = "table" if table and ctx.region not in ("other", "references") else None
-                self._block(el, Context(kind, reg or ctx.region), depth)
+                row = ctx.row
+                if tag == "tr":
+                    self.rows += 1
+                    row = self.rows
+                self._block(el, Context(kind, reg or ctx.region, row=row), depth)
         elif tag in ("sup", "a") and self._is_marker(el, tag):
             self.b.open_marker()
             self.children(el, ctx, depth)

@@ -110,6 +110,7 @@ class _Walker:
     def __init__(self) -> None:
         self.b = DocBuilder(Context("paragraph", "body"))
         self.capturing = 0
+        self.rows = 0
         self.handlers: dict[str, Handler] = {
             **dict.fromkeys(_SECTIONS, self._sec),
             **dict.fromkeys(_CAPTIONED, self._captioned),
@@ -130,6 +131,8 @@ class _Walker:
             "alternatives": self._alternatives,
             "disp-formula": self._formula,
             "break": lambda el, ctx, d: self.b.soft_break(),
+            "tr": self._row,  # an XHTML table row
+            "row": self._row,  # an OASIS (CALS) table row
             "tex-math": lambda el, ctx, d: self.b.add(_tex_body("".join(el.itertext()))),
             "math": lambda el, ctx, d: self.b.add(_math_text(el)),
         }
@@ -328,7 +331,12 @@ class _Walker:
 
     def _context_block(self, el: etree._Element, ctx: Context, depth: int) -> None:
         kind, region, single = _BLOCKS[local_name(el)]
-        self._block(el, Context(kind, region or ctx.region, ctx.section, single=single), depth)
+        inner = Context(kind, region or ctx.region, ctx.section, single=single, row=ctx.row)
+        self._block(el, inner, depth)
+
+    def _row(self, el: etree._Element, ctx: Context, depth: int) -> None:
+        self.rows += 1
+        self.children(el, replace(ctx, row=self.rows), depth)
 
     def _fn(self, el: etree._Element, ctx: Context, depth: int) -> None:
         if self.capturing:  # a footnote inside a title is not part of the title

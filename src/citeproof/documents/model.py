@@ -49,6 +49,9 @@ class Block:
 
     ``kind`` names the element it came from (paragraph, heading, title, caption, cell,
     footnote, reference, page ...); ``section`` is the path of section titles above it.
+    ``row`` is set on table cells by parsers that see the table's rows (JATS, HTML): cells
+    of one row share the number, which is unique in the document, so a table row can be cited
+    as one passage.
     """
 
     start: int
@@ -57,6 +60,7 @@ class Block:
     section: tuple[str, ...] = ()
     region: Region = "body"
     page: int | None = None
+    row: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,7 +132,7 @@ RECORD_SUPPORT: Final = (
 )
 
 FIND_PASSAGES: Final = (
-    "List the passages of SOURCE (paragraphs, captions, tables, abstract sections) with a "
+    "List the passages of SOURCE (paragraphs, captions, table rows, abstract sections) with a "
     "citation handle for each, ranked by BM25 against QUERY when one is given. Use it to find "
     "the exact words to quote and cite them as [handle] or [handle \"exact words\"]: a handle "
     "(scheme:id/path~code) carries a check code only this server's key can make, so "

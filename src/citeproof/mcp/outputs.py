@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.models import CheckResult
 from citeproof.reading import ResolvedSource, SourceText, TextBlock
+from citeproof.schema_style import compact_nullable
 
 __all__ = [
     "MAX_BATCH",
@@ -32,7 +33,7 @@ MAX_BATCH: Final = 100
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
 
 
 class QuoteItem(_Model):

@@ -15,6 +15,8 @@ none is ``readOnlyHint`` except ``verify_log``, ``read_source``, ``resolve_ident
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from citeproof.mcp import descriptions
@@ -69,12 +71,21 @@ def build_server(settings: ToolSettings | None = None, **kwargs: Any) -> MCPServ
     elif kwargs:
         raise TypeError("give settings or keyword arguments, not both")
     tools = CiteproofTools(settings)
+
+    @contextlib.asynccontextmanager
+    async def closing_tools(_: MCPServer) -> AsyncIterator[dict[str, Any]]:
+        try:
+            yield {}
+        finally:
+            tools.close()
+
     server: MCPServer = MCPServer(
         SERVER_NAME,
         title="citeproof",
         instructions=descriptions.INSTRUCTIONS,
         version=_version(),
         log_level="WARNING",
+        lifespan=closing_tools,
     )
     for name, (description, read_only, open_world, title) in _TOOLS.items():
         server.add_tool(

@@ -16,6 +16,7 @@ are decided here:
 from __future__ import annotations
 
 import os
+import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +45,7 @@ from citeproof.search import SearchRecord
 from citeproof.store.log_verify import VerifyReport
 
 if TYPE_CHECKING:
+    from citeproof.store.cache import Cache
     from citeproof.store.log import EvidenceLog
 
 __all__ = ["BATCH_WORKERS", "CiteproofTools", "ToolSettings", "tool_error"]
@@ -111,13 +113,38 @@ class CiteproofTools:
 
     def __init__(self, settings: ToolSettings | None = None) -> None:
         self.settings = settings or ToolSettings()
+        self._held_lock = threading.Lock()
+        self._log: EvidenceLog | None = None
+        self._cache: Cache | None = None
 
     # ------------------------------------------------------------------ helpers
 
     def _open_log(self) -> EvidenceLog:
-        from citeproof.evidence import open_log
+        """The server's one log object, so its key is loaded and its signed head checked
+        once rather than on every append (each append still takes the file lock and reads
+        the head again, so entries other processes wrote are seen)."""
+        with self._held_lock:
+            if self._log is None:
+                from citeproof.evidence import open_log
 
-        return open_log(self.settings.log_path)
+                self._log = open_log(self.settings.log_path)
+            return self._log
+
+    def _held_cache(self) -> Cache:
+        """The server's one cache connection (thread-safe), instead of an open per check."""
+        with self._held_lock:
+            if self._cache is None:
+                from citeproof.fetching import open_cache
+
+                self._cache = open_cache()
+            return self._cache
+
+    def close(self) -> None:
+        """Close the held cache connection; the next call opens it again."""
+        with self._held_lock:
+            if self._cache is not None:
+                self._cache.close()
+                self._cache = None
 
     def _check_source(self, source: str) -> None:
         if source == "-":
@@ -144,6 +171,7 @@ class CiteproofTools:
             offline=settings.offline,
             replay=settings.replay,
             files=settings.allow_files,
+            cache=self._held_cache(),
         )
         result = service.check_loaded(quote, loaded, options)
         if find_source:

@@ -34,15 +34,14 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from typing import TYPE_CHECKING
 
 from citeproof.errors import BadInputError, CiteproofError
+
+# cryptography is imported where a key is used, not here: the MCP server and the CLI import
+# this module for its types at start-up, and the library costs about 30 ms to import.
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 __all__ = [
     "HANDLE_KEY_ENV",
@@ -88,6 +87,9 @@ class Verifier:
         return key_hash(self.name, self.public)
 
     def verify(self, message: bytes, signature: bytes) -> bool:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
         try:
             Ed25519PublicKey.from_public_bytes(self.public).verify(signature, message)
         except (InvalidSignature, ValueError):
@@ -115,6 +117,8 @@ class LogKey:
     @classmethod
     def generate(cls, name: str | None = None) -> LogKey:
         """A fresh key that is not stored anywhere (tests, throw-away logs)."""
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         return cls.from_private(Ed25519PrivateKey.generate(), name)
 
     @property
@@ -130,6 +134,8 @@ class LogKey:
 
 
 def _public_bytes(private: Ed25519PrivateKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
     return private.public_key().public_bytes(
         encoding=serialization.Encoding.Raw, format=serialization.PublicFormat.Raw
     )
@@ -229,6 +235,9 @@ def _read_secret(path: Path) -> bytes:
 
 def load_or_create_log_key(key_dir: Path) -> LogKey:
     """The log signing key stored in ``key_dir``, created (mode 0600) on first use."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     path = key_dir / LOG_KEY_FILE
     if not path.exists():
         private = Ed25519PrivateKey.generate()

@@ -40,6 +40,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from citeproof.schema_style import compact_nullable
 from citeproof.store.canonical import canonical_bytes
 from citeproof.store.checkpoint import Checkpoint, sign_checkpoint
 from citeproof.store.keys import LogKey, load_or_create_log_key
@@ -100,7 +101,7 @@ MAX_KIND_CHARS = 64
 class RepairReport(BaseModel):
     """What :meth:`EvidenceLog.repair` did."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_extra=compact_nullable)
 
     repaired: bool
     message: str

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from citeproof.schema_style import compact_nullable
 from citeproof.store.checkpoint import Checkpoint, CheckpointError, verify_checkpoint
 from citeproof.store.keys import Verifier, parse_verifier_key
 from citeproof.store.log_format import (
@@ -70,7 +71,7 @@ class VerifyProblem(BaseModel):
     """One thing that does not hold; ``seq``/``line`` locate it, ``expected``/``actual``
     give the values that differ (hashes, roots, sequence numbers)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_extra=compact_nullable)
 
     code: str
     message: str
@@ -83,7 +84,7 @@ class VerifyProblem(BaseModel):
 class VerifyReport(BaseModel):
     """The result of :func:`verify_log`; ``ok`` is true only when nothing is wrong."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_extra=compact_nullable)
 
     ok: bool
     path: str
@@ -106,7 +107,7 @@ class VerifyReport(BaseModel):
 class ProofBundle(BaseModel):
     """An entry, its audit path and a signed checkpoint: checkable without the log."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
 
     format: Literal["citeproof-inclusion-proof/v1"] = PROOF_FORMAT
     entry: str
@@ -122,7 +123,7 @@ class ProofBundle(BaseModel):
 class ProofReport(BaseModel):
     """The result of :func:`verify_proof`."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_extra=compact_nullable)
 
     ok: bool
     reason: str

@@ -72,6 +72,12 @@ class SQLiteStore:
         self.journal_mode: str = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
         for pragma in self.PRAGMAS:
             conn.execute(pragma)
+        # Reading the version first spares each open of an existing file a write transaction.
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > self.SCHEMA_VERSION:
+            raise self._newer_error(version)
+        if version == self.SCHEMA_VERSION:
+            return
         with self._write():
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             if version == 0:
