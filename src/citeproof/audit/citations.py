@@ -287,9 +287,10 @@ def scan_block(
         else:
             groups.append((s, e, "paren"))
 
-    for ch_index, ch in enumerate(chars):
-        if ch == "*":
-            chars[ch_index] = " "  # emphasis markers never belong to an identifier
+    if "*" in chars:
+        for ch_index, ch in enumerate(chars):
+            if ch == "*":
+                chars[ch_index] = " "  # emphasis markers never belong to an identifier
     for s, e, ident in _bare_identifiers(work()):
         form: CitationForm = "bare"
         inner = [g for g in groups if g[0] < start + s and start + e < g[1]]

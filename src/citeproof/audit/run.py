@@ -5,13 +5,13 @@ the MCP tool, the conformance suite) calls :func:`audit_answer`.  The rules that
 verdicts live in :mod:`citeproof.audit.verdicts` (pure); this module gathers their inputs.
 
 Why it is organised around sources rather than citations: an answer cites a handful of works
-many times, so each distinct source is loaded once (``service.load_source``: pinned bytes,
-parsed once per process), its passages are cut once, the handle secret and the issued-passage
-store are opened once, a quote repeated against the same source is matched once, and the
-retraction status is asked once per work.  That is what keeps a 200-citation answer against
-cached sources well under the 0.2 s budget (``bench/bench_audit.py``).
+many times, so each distinct source is loaded, described and cut into passages once, a quote
+repeated against the same source is matched once (:class:`citeproof.audit.sources.Sources`),
+and the retraction status is asked once per work.  That, and sentence splitting that does not
+redo work (:mod:`citeproof.audit.sentences`), keeps a 200-citation answer against cached
+sources within the 0.2 s budget (``bench/bench_audit.py``).
 
-Handles are resolved here with the same rules, in the same order, as
+Handles are resolved (``Sources.resolve_handle``) with the same rules, in the same order, as
 :func:`citeproof.issuing.resolve_handle` (malformed, forged, unavailable / unresolvable,
 withdrawn, ok), but with those shared loads; a quote after a handle is checked against the
 passage *as issued*.
@@ -37,6 +37,7 @@ from citeproof.audit.report import (
     SentenceReport,
     compute_metrics,
 )
+from citeproof.audit.sources import Sources
 from citeproof.audit.verdicts import (
     Outcome,
     acknowledges_retraction,
@@ -48,21 +49,16 @@ from citeproof.audit.verdicts import (
     overall_verdict,
     parse_fail_on,
     sentence_status,
-    short_quote,
     worst,
 )
 from citeproof.documents.model import Document
 from citeproof.errors import CiteproofError
-from citeproof.results import source_info
 
 if TYPE_CHECKING:
-    from citeproof.fetching import FetchFailure
     from citeproof.issuing import HandleStatus
     from citeproof.match.types import MatchOptions
     from citeproof.models import CheckResult, RetractionReport, SourceInfo
-    from citeproof.passages import Passage
     from citeproof.store.keys import LogKey
-    from citeproof.store.passages import IssuedPassage, PassageStore
 
 __all__ = ["AUDIT_KIND", "audit_answer", "audit_parsed", "log_audit"]
 
@@ -87,132 +83,6 @@ class _Item:
     handle: HandleStatus | None = None
     source: SourceInfo | None = None
     retraction: RetractionReport | None = None
-
-
-class _Sources:
-    """Every source, passage list, handle lookup and quote check, done once per audit."""
-
-    def __init__(
-        self,
-        *,
-        offline: bool,
-        replay: str | os.PathLike[str] | None,
-        options: MatchOptions,
-        find_source: bool,
-    ) -> None:
-        self.offline = offline
-        self.replay = replay
-        self.options = options
-        self.find_source = find_source
-        self._loaded: dict[str, Document | FetchFailure | Outcome] = {}
-        self._passages: dict[int, list[Passage]] = {}
-        self._checks: dict[tuple[int, str], CheckResult | Outcome] = {}
-        self._texts: dict[str, Document] = {}
-        self._key: bytes | None = None
-        self._store: PassageStore | None = None
-        self._store_opened = False
-
-    def close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-
-    # ------------------------------------------------------------------ sources
-
-    def load(self, key: str) -> Document | FetchFailure | Outcome:
-        if key not in self._loaded:
-            from citeproof import service
-
-            try:
-                self._loaded[key] = service.load_source(
-                    key, offline=self.offline, replay=self.replay
-                )
-            except CiteproofError as exc:  # one bad source never rejects the audit
-                verdict: Literal["unavailable", "malformed"] = (
-                    "unavailable" if exc.exit_code == 3 else "malformed"
-                )
-                self._loaded[key] = Outcome(verdict, (), str(exc))
-        return self._loaded[key]
-
-    def passages(self, document: Document) -> list[Passage]:
-        from citeproof.passages import cut_passages
-
-        found = self._passages.get(id(document))
-        if found is None:
-            found = self._passages[id(document)] = cut_passages(document)
-        return found
-
-    def text_document(self, text: str) -> Document:
-        """A passage's words as a Document of their own (memoised by the words)."""
-        document = self._texts.get(text)
-        if document is None:
-            from citeproof import service
-
-            document = self._texts[text] = service.load(text=text)
-        return document
-
-    # ------------------------------------------------------------------ handles
-
-    def handle_secret(self) -> bytes:
-        if self._key is None:
-            from citeproof.store.keys import handle_key
-            from citeproof.store.paths import default_dirs
-
-            self._key = handle_key(default_dirs().keys)
-        return self._key
-
-    def issued(self, handle: str) -> IssuedPassage | None:
-        if not self._store_opened:
-            from citeproof.store.passages import PassageStore, default_store_path
-
-            self._store_opened = True
-            path = default_store_path()
-            self._store = PassageStore(path) if path.exists() else None
-        return self._store.lookup(handle) if self._store is not None else None
-
-    def resolve_handle(self, text: str) -> HandleStatus:
-        """:func:`citeproof.issuing.resolve_handle`, with this audit's shared loads."""
-        from citeproof.handles import Handle
-        from citeproof.issuing import SourceFailure, judge_handle
-
-        def load(handle: Handle) -> Document | SourceFailure:
-            loaded = self.load(handle.identifier.key)
-            if isinstance(loaded, Document):
-                return loaded
-            state = loaded.verdict if isinstance(loaded, Outcome) else loaded.kind
-            kind: Literal["unavailable", "unresolvable"] = (
-                "unavailable" if state in ("unavailable", "UNAVAILABLE") else "unresolvable"
-            )
-            return kind, loaded.reason or ""
-
-        return judge_handle(
-            text, key=self.handle_secret, issued_for=self.issued, load=load, passages=self.passages
-        )
-
-    def check(self, quote: str, document: Document) -> CheckResult | Outcome:
-        """The check of ``quote`` against ``document`` (an Outcome when no matcher ran)."""
-        memo = (id(document), quote)
-        if memo not in self._checks:
-            self._checks[memo] = self._check(quote, document)
-        return self._checks[memo]
-
-    def _check(self, quote: str, document: Document) -> CheckResult | Outcome:
-        from citeproof import service
-        from citeproof.match.normalize import normalize
-        from citeproof.match.types import MIN_QUOTE_CHARS
-
-        try:
-            service.validate_quote(quote)
-        except CiteproofError as exc:
-            return Outcome("malformed", (), f"the quote cannot be checked: {exc}")
-        norm = normalize(quote)
-        if len(norm) < MIN_QUOTE_CHARS and document.text.strip():
-            return short_quote(norm in document.prepared.norm.text)
-        result = service.check_document(quote, document, self.options)
-        if self.find_source:
-            result = service.find_source_for(
-                quote, result, self.options, offline=self.offline, replay=self.replay
-            )
-        return result
 
 
 def _quote_report(q: Quote, got: CheckResult | Outcome, extra: tuple[str, ...]) -> QuoteReport:
@@ -249,7 +119,7 @@ def _preprint(key: str | None) -> bool:
     return kind == "ppr" or (kind == "doi" and value.startswith(_PREPRINT_DOI_PREFIXES))
 
 
-def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: _Sources) -> _Item:
+def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: Sources) -> _Item:
     quotes = [parsed.quotes[i] for i in c.quotes]
     sentence = parsed.sentences[c.sentence] if c.sentence >= 0 else None
     error = c.error or (sentence.error if sentence is not None else None)
@@ -265,7 +135,7 @@ def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: _Sources) -> _It
             return item
         loaded = sources.load(status.source or "")
         if isinstance(loaded, Document):
-            item.source = source_info(loaded)
+            item.source = sources.source_info(loaded)
         extra = handle_flags(status)
         item.outcome = Outcome("ok", extra)
         passage = sources.text_document(status.as_issued_text or "")
@@ -294,7 +164,7 @@ def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: _Sources) -> _It
     if not isinstance(loaded, Document):
         item.outcome = from_failure(loaded.kind, loaded.reason, loaded.ids, has_quote=bool(quotes))
         return item
-    item.source = source_info(loaded)
+    item.source = sources.source_info(loaded)
     _with_quotes(item, [_quote_report(q, sources.check(q.text, loaded), ()) for q in quotes])
     return item
 
@@ -384,7 +254,7 @@ def audit_parsed(
     from citeproof import __version__, service
 
     failing = parse_fail_on(fail_on)
-    sources = _Sources(
+    sources = Sources(
         offline=offline, replay=replay, options=options or service.match_options(),
         find_source=find_source,
     )  # fmt: skip

@@ -27,6 +27,14 @@ Rules (documented for the audit; tests pin each one):
 * If pysbd fails or its output cannot be aligned with the text, a simple punctuation splitter is
   used instead; very long blocks are cut into windows first, because pysbd's cost grows faster
   than linearly.
+
+Speed: pysbd is most of the cost of reading an answer (about a millisecond per short
+paragraph), so its cuts are remembered per window text, process-wide and bounded
+(:data:`CUTS_KEEP_CHARS`).  The cuts are a pure function of the window's text, so a repeated
+paragraph (an answer audited again after an edit, the same boilerplate across answers) gets
+exactly the cuts it would have got.  A fresh ``pysbd.Segmenter`` is made per window: making one
+costs microseconds, and one shared by the MCP server's worker threads would mix their texts
+(``segment`` keeps the text being split on the object).
 """
 
 from __future__ import annotations
@@ -34,13 +42,23 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 import pysbd  # type: ignore[import-untyped]
 
-__all__ = ["Block", "BlockKind", "lead_in_end", "scan_blocks", "split_lines", "split_sentences"]
+__all__ = [
+    "CUTS_KEEP_CHARS",
+    "Block",
+    "BlockKind",
+    "lead_in_end",
+    "scan_blocks",
+    "split_lines",
+    "split_sentences",
+]
 
 BlockKind = Literal[
     "paragraph",
@@ -229,7 +247,6 @@ def lead_in_end(text: str, start: int, end: int) -> int | None:
 # --------------------------------------------------------------------------------------------
 # Sentences
 
-_SEGMENTER = pysbd.Segmenter(language="en", clean=False, char_span=False)
 _TO_SPACE = str.maketrans({ch: " " for ch in "\r\n\t\f\v\u2028\u2029\x85"})
 _FALLBACK_CUT_RE = re.compile(r"(?<=[.!?])[\"”’)\]]*\s+(?=[A-Z\"“(\[])")
 _WINDOW_CUT_RE = re.compile(r"(?<=[a-z]{3}[.!?])\s+(?=[A-Z])")
@@ -242,10 +259,90 @@ def _fallback_cuts(text: str) -> list[int]:
     return [m.end() for m in _FALLBACK_CUT_RE.finditer(text)]
 
 
+#: Characters of window text whose pysbd cuts are remembered (about 1-4 MB of keys).
+CUTS_KEEP_CHARS: Final = 1_000_000
+_CUTS: OrderedDict[str, tuple[int, ...]] = OrderedDict()
+_CUTS_LOCK = threading.Lock()
+_cuts_chars = 0
+
+
 def _pysbd_cuts(text: str) -> list[int]:
-    """Offsets in ``text`` where pysbd starts a new sentence (the first sentence excluded)."""
+    """Offsets in ``text`` where pysbd starts a new sentence (the first sentence excluded),
+    remembered per text (see the module's note on speed)."""
+    global _cuts_chars
+    with _CUTS_LOCK:
+        known = _CUTS.get(text)
+        if known is not None:
+            _CUTS.move_to_end(text)
+            return list(known)
+    cuts = _pysbd_cuts_uncached(text)
+    if len(text) <= CUTS_KEEP_CHARS // 4:
+        with _CUTS_LOCK:
+            if text not in _CUTS:
+                _CUTS[text] = tuple(cuts)
+                _cuts_chars += len(text)
+                while _cuts_chars > CUTS_KEEP_CHARS:
+                    _cuts_chars -= len(_CUTS.popitem(last=False)[0])
+    return cuts
+
+
+def _segment(text: str) -> list[str]:
+    """``pysbd.Segmenter(language="en", clean=False, char_span=False).segment(text)``.
+
+    pysbd's ``segment`` ends by finding each sentence in the text with a regex built from
+    that sentence, so every new sentence compiles a pattern; a hundred of them per answer
+    evict pysbd's own few hundred rule patterns from ``re``'s cache, which are then compiled
+    again for every paragraph (half the cost of splitting a new answer).  For the pysbd
+    release whose ``segment`` :func:`_locate` reproduces (the dependency pins ``<0.4``) the
+    sentences are located with ``str.find`` instead; any other release is called as is.
+    """
+    segmenter = pysbd.Segmenter(language="en", clean=False, char_span=False)
+    if getattr(pysbd, "__version__", None) != "0.3.4":
+        return list(segmenter.segment(text))
+    if not text:
+        return []
+    sentences = segmenter.processor(text).process()
+    located = _locate(sentences, text)
+    if located is None:
+        return list(segmenter.segment(text))
+    return located
+
+
+def _locate(sentences: Sequence[object], text: str) -> list[str] | None:
+    r"""pysbd 0.3.4's ``Segmenter.sentences_with_char_spans`` (``sent``s only), without a
+    regex per sentence; None for input it was not written for (its caller then asks pysbd).
+
+    pysbd runs ``re.finditer(re.escape(sent) + r"\s*", text)`` and keeps, for each sentence,
+    the first match ending after the previous kept one.  A match there is the sentence's
+    literal text at some position plus all the whitespace after it (``\s`` in a str pattern
+    is exactly ``str.isspace``), and finditer looks for the next match from the end of the
+    last, so the same walk with ``str.find`` yields the same matches in the same order.
+    """
+    pieces: list[str] = []
+    prior_end = 0
+    size = len(text)
+    for sent in sentences:
+        if not isinstance(sent, str) or not sent:
+            return None  # an empty pattern matches empty strings: leave that to pysbd
+        pos = 0
+        while True:
+            found = text.find(sent, pos)
+            if found < 0:
+                break
+            end = found + len(sent)
+            while end < size and text[end].isspace():
+                end += 1
+            if end > prior_end:
+                pieces.append(text[found:end])
+                prior_end = end
+                break
+            pos = end
+    return pieces
+
+
+def _pysbd_cuts_uncached(text: str) -> list[int]:
     try:
-        pieces = _SEGMENTER.segment(text)
+        pieces = _segment(text)
     except Exception:  # pysbd is third-party regex code; never let it sink an audit
         return _fallback_cuts(text)
     cuts: list[int] = []
