@@ -242,6 +242,8 @@ class EvidenceLog:
     def _append_locked(
         self, fd: int, head: Head, items: list[tuple[str, Mapping[str, Any]]]
     ) -> list[LogEntry]:
+        """Write ``items`` after ``head``; their payloads are JSON types already (checked by
+        :meth:`append_many`, or built by :meth:`repair` from its own values)."""
         acc = head.compact_range()
         prev, seq = head.last, head.size
         now = format_time(self._clock())
@@ -249,7 +251,7 @@ class EvidenceLog:
         entries: list[LogEntry] = []
         for kind, payload in items:
             seq += 1
-            line, entry = build_line(seq, now, kind, prev, payload)
+            line, entry = build_line(seq, now, kind, prev, payload, checked=True)
             acc.append(line[:-1])
             chunks.append(line)
             entries.append(entry)

@@ -98,9 +98,19 @@ class LogEntry:
 
 
 def build_line(
-    seq: int, time: str, kind: str, prev: str, payload: Mapping[str, Any]
+    seq: int,
+    time: str,
+    kind: str,
+    prev: str,
+    payload: Mapping[str, Any],
+    *,
+    checked: bool = False,
 ) -> tuple[bytes, LogEntry]:
-    """The bytes of one entry line (newline included) and the entry."""
+    """The bytes of one entry line (newline included) and the entry.
+
+    ``checked``: the payload already passed :func:`canonical_bytes`, so the type walk is not
+    repeated (the fields around it are this function's own strings and integers).
+    """
     data = dict(payload)
     body: dict[str, Any] = {
         "v": FORMAT_VERSION,
@@ -111,7 +121,7 @@ def build_line(
         "payload": data,
     }
     try:
-        hashed = canonical_bytes(body)
+        hashed = canonical_bytes(body, checked=checked)
     except CanonicalJSONError as exc:
         raise CanonicalJSONError(f"the {kind} entry's payload cannot be logged: {exc}") from exc
     digest = "sha256:" + hashlib.sha256(hashed).hexdigest()
