@@ -41,6 +41,10 @@ _NEGATIONS = frozenset(
     "not no never neither nor none nobody nothing nowhere without cannot lack lacks "
     "lacked lacking absent absence fail fails failed unable non".split()
 )
+#: Words that start with "non" without negating what follows.
+_NOT_NON_PREFIXED = frozenset(
+    "nonetheless nonce nonagenarian nonagenarians nonane nonanoic nonary nonillion".split()
+)
 _WORDS = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _NOT_WORD = re.compile(r"[\W_]+")
 
@@ -76,11 +80,19 @@ def numeric_tokens(s: str) -> list[str]:
 
 
 def negation_tokens(s: str) -> list[str]:
+    """The negating words of ``s``, one token per word.
+
+    A ``non`` prefix gives the token ``non`` however it is written (``non-smokers`` is split
+    at the hyphen into ``non`` and ``smokers``; ``nonsmokers`` is one word), so a quote that
+    only hyphenates differently is not a changed negation; ``nonetheless`` and the like are
+    not negations at all.
+    """
     out = []
     for w in _WORDS.findall(s.lower()):
         if w in _NEGATIONS or w.endswith("n't"):
             out.append(w)
-    out.extend(m.group() for m in re.finditer(r"\bnon-?(?=\w)", s.lower()))
+        elif w.startswith("non") and len(w) > 4 and w not in _NOT_NON_PREFIXED:
+            out.append("non")
     return out
 
 
