@@ -27,10 +27,12 @@ from mcp_helpers import (
 from citeproof import service
 from citeproof.mcp.outputs import CheckQuotesResult, SupportRecord
 from citeproof.mcp.server import PROMPT_NAME, TOOL_NAMES, build_server
+from citeproof.mcp.tools import CiteproofTools, ToolSettings
 from citeproof.models import CheckResult, RetractionReport
 from citeproof.reading import ResolvedSource, SourceText
 from citeproof.search import SearchRecord
 from citeproof.store.log import EvidenceLog, default_log_path
+from citeproof.store.paths import default_dirs
 
 EXACT = "Mean sleep onset latency fell by 14 minutes (95% CI 9 to 19) in the walking group"
 NUMBERS_CHANGED = EXACT.replace("14 minutes", "41 minutes")
@@ -131,6 +133,33 @@ def test_an_unreadable_identifier_is_a_verdict_not_an_error() -> None:
     assert result.verdict == "UNAVAILABLE"
     assert result.reason and "not in the cache" in result.reason
     assert result.retraction is not None and result.retraction.status == "UNVERIFIABLE"
+    assert not default_dirs().cache_db.exists()  # offline never creates a cache
+
+
+def test_one_cache_connection_serves_every_check_until_closed(pinned: str) -> None:
+    tools = CiteproofTools(ToolSettings(offline=True, log=False))
+    assert tools._check(EXACT, "PMC9990001", None, False).verdict == "EXACT"
+    held = tools._cache
+    assert held is not None
+    assert tools._check(EXACT, "PMC9990001", None, False).verdict == "EXACT"
+    assert tools._cache is held
+    tools.close()
+    assert tools._cache is None
+    assert tools._check(EXACT, "PMC9990001", None, False).verdict == "EXACT"  # reopened
+    assert tools._cache is not None and tools._cache is not held
+    tools.close()
+
+
+def test_the_server_closes_its_tools_when_a_session_ends(
+    monkeypatch: pytest.MonkeyPatch, pinned: str
+) -> None:
+    closed: list[CiteproofTools] = []
+    monkeypatch.setattr(CiteproofTools, "close", lambda self: closed.append(self))
+    server = build_server(offline=True, log=False)
+    assert call(server, "check_quote", {"quote": EXACT, "source": "PMC9990001"})
+    assert len(closed) == 1  # one client session: one server run
+    assert call(server, "check_quote", {"quote": EXACT, "source": "PMC9990001"})
+    assert len(closed) == 2 and closed[0] is closed[1]  # the same tools, reopened lazily
 
 
 def test_check_quote_on_a_pinned_identifier_asks_the_retraction_status(

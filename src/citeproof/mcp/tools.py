@@ -130,12 +130,16 @@ class CiteproofTools:
                 self._log = open_log(self.settings.log_path)
             return self._log
 
-    def _held_cache(self) -> Cache:
-        """The server's one cache connection (thread-safe), instead of an open per check."""
+    def _held_cache(self) -> Cache | None:
+        """The server's one cache connection (thread-safe), instead of an open per check;
+        None offline while there is no cache yet (offline never creates one)."""
         with self._held_lock:
             if self._cache is None:
                 from citeproof.fetching import open_cache
+                from citeproof.store.paths import default_dirs
 
+                if self.settings.offline and not default_dirs().cache_db.exists():
+                    return None
                 self._cache = open_cache()
             return self._cache
 
