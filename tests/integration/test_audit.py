@@ -294,6 +294,10 @@ def test_verify_a_report_and_detect_tampering(tmp_path: Path, issued: dict[str, 
     not_a_report = tmp_path / "x.json"
     not_a_report.write_text("[]")
     assert run("audit", "verify", str(not_a_report)).exit_code == 2
+    missing = run("audit", "verify", str(tmp_path / "nothing.json"))
+    assert missing.exit_code == 2
+    assert "the report file" in missing.output and "citeproof audit --json" in missing.output
+    assert "PDF" not in missing.output
 
 
 def test_audit_is_logged_unless_no_log(tmp_path: Path, issued: dict[str, str]) -> None:

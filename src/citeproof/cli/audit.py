@@ -306,10 +306,20 @@ def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
     from citeproof import service
     from citeproof.audit.signing import load_report_json, verify_report
     from citeproof.cli import _common
+    from citeproof.errors import SourceNotFoundError
     from citeproof.store.keys import Verifier, load_or_create_log_key, parse_verifier_key
 
     stdin = _common.stdin_bytes("the report") if report_path == "-" else None
-    data = load_report_json(service.read_bytes(report_path, stdin=stdin))
+    try:
+        raw = service.read_bytes(report_path, stdin=stdin)
+    except SourceNotFoundError as err:
+        if report_path != "-" and not os.path.lexists(report_path):
+            raise SourceNotFoundError(
+                f"the report file {report_path} does not exist; give the file "
+                "`citeproof audit --json` wrote (or '-' to read stdin)."
+            ) from None
+        raise err from None
+    data = load_report_json(raw)
     verifier: Verifier
     if public_key is not None:
         verifier = parse_verifier_key(public_key)
