@@ -334,7 +334,9 @@ def parse_claims_json(text: str) -> ParsedAnswer:
 
 
 def _json_citation(ref: str, start: int, end: int, quote: tuple[int, int] | None) -> RawCitation:
-    if looks_like_handle(ref, quoted=True) or "~" in ref:
+    # The same rule as a bare bracket in Markdown: a check code, or a handle scheme with a
+    # path, means a handle; "doi:10.1/x", "pmid:123" and URLs are plain identifiers.
+    if "~" in ref or looks_like_handle(ref):
         problem = handle_problem(ref)
         error = ItemError("malformed_handle", problem) if problem else None
         return RawCitation(start, end, "handle", "json", ref, quote=quote, error=error)

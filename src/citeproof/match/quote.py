@@ -366,13 +366,15 @@ def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -
     results = []
     found_all = True
     for f in frags:
-        occ = f.occurrences(0, len(hay), False)
-        if occ:
-            span = _layer_span(prep, *occ[0])
-            results.append(FragmentMatch(f.text, "EXACT", span, 1.0))
-        elif f.near is not None:
+        # A fragment placed by its NEAR match reports that match: ``occurrences`` would
+        # return the NEAR span as if the fragment's own words were there.
+        occ = f.occurrences(0, len(hay), False) if f.near is None else []
+        if f.near is not None:
             results.append(FragmentMatch(f.text, "NEAR", f.near.span, f.near.similarity,
                                          flags=f.near.flags))
+        elif occ:
+            span = _layer_span(prep, *occ[0])
+            results.append(FragmentMatch(f.text, "EXACT", span, 1.0))
         else:
             found_all = False
             results.append(FragmentMatch(f.text, "NOT_FOUND", None, None))
