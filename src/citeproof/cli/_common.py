@@ -64,6 +64,23 @@ def write_json(obj: Any, *, indent: int | None = 2) -> None:
     out.flush()
 
 
+def read_input(path: str, what: str, give: str, *, max_bytes: int | None = None) -> bytes:
+    """The bytes of the file at ``path`` (``-``: stdin) that holds ``what`` ("the answer").
+
+    ``service.read_bytes`` speaks of sources ("give the path of a PDF ..."); a command that
+    reads something else names it instead: "the answer file X does not exist; ``give``".
+    """
+    from citeproof import service
+
+    stdin = stdin_bytes(what) if path == "-" else None
+    try:
+        return service.read_bytes(path, max_bytes=max_bytes, stdin=stdin)
+    except SourceNotFoundError:
+        if path == "-" or os.path.lexists(path):
+            raise
+        raise SourceNotFoundError(f"{what} file {path} does not exist; {give}") from None
+
+
 def read_quote_file(path: str) -> str:
     """The quote in ``path`` (``-`` for stdin): UTF-8, one final line break dropped.
 
@@ -74,16 +91,9 @@ def read_quote_file(path: str) -> str:
 
     limit = 4 * service.MAX_QUOTE_CHARS + 4  # UTF-8 takes at most 4 bytes a character, + BOM
     try:
-        stdin = stdin_bytes("the quote") if path == "-" else None
-        data = service.read_bytes(path, max_bytes=limit, stdin=stdin)
+        data = read_input(path, "the quote", "check the path.", max_bytes=limit)
     except SourceTooLargeError:
         raise service.quote_too_long() from None
-    except SourceNotFoundError:
-        if path == "-" or os.path.exists(path):
-            raise
-        raise SourceNotFoundError(
-            f"the quote file {path} does not exist; check the path."
-        ) from None
     try:
         quote = data.decode("utf-8-sig")
     except UnicodeDecodeError:

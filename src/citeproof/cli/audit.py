@@ -249,30 +249,21 @@ def _run_batch(
 
 def read_answer(path: str) -> str:
     """The answer in ``path`` ('-': stdin) as text: UTF-8, a BOM dropped."""
-    from citeproof import service
     from citeproof.audit.parse import MAX_ANSWER_BYTES
     from citeproof.cli import _common
     from citeproof.errors import (
         BadInputError,
         EncodingError,
-        SourceNotFoundError,
         SourceTooLargeError,
     )
 
-    stdin = _common.stdin_bytes("the answer") if path == "-" else None
+    give = "give the path of a Markdown, text or JSON claims file (or '-' to read stdin)."
     try:
-        data = service.read_bytes(path, max_bytes=MAX_ANSWER_BYTES + 3, stdin=stdin)
+        data = _common.read_input(path, "the answer", give, max_bytes=MAX_ANSWER_BYTES + 3)
     except SourceTooLargeError:
         raise BadInputError(
             f"the answer is over {MAX_ANSWER_BYTES:,} bytes; audit it in parts."
         ) from None
-    except SourceNotFoundError as err:
-        if path != "-" and not os.path.lexists(path):
-            raise SourceNotFoundError(
-                f"the answer file {path} does not exist; give the path of a Markdown, text "
-                "or JSON claims file (or '-' to read stdin)."
-            ) from None
-        raise err from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -303,23 +294,12 @@ def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
     Anyone holding the signer's public key can check that no verdict, flag or count was
     changed after the audit ran.
     """
-    from citeproof import service
     from citeproof.audit.signing import load_report_json, verify_report
     from citeproof.cli import _common
-    from citeproof.errors import SourceNotFoundError
     from citeproof.store.keys import Verifier, load_or_create_log_key, parse_verifier_key
 
-    stdin = _common.stdin_bytes("the report") if report_path == "-" else None
-    try:
-        raw = service.read_bytes(report_path, stdin=stdin)
-    except SourceNotFoundError as err:
-        if report_path != "-" and not os.path.lexists(report_path):
-            raise SourceNotFoundError(
-                f"the report file {report_path} does not exist; give the file "
-                "`citeproof audit --json` wrote (or '-' to read stdin)."
-            ) from None
-        raise err from None
-    data = load_report_json(raw)
+    give = "give the file `citeproof audit --json` wrote (or '-' to read stdin)."
+    data = load_report_json(_common.read_input(report_path, "the report", give))
     verifier: Verifier
     if public_key is not None:
         verifier = parse_verifier_key(public_key)
