@@ -44,6 +44,7 @@ __all__ = [
     "document_for_pin",
     "load_identifier",
     "open_cache",
+    "open_cache_for",
     "pinned_bytes",
 ]
 
@@ -83,6 +84,14 @@ def open_cache() -> Cache:
     from citeproof.store.paths import default_dirs
 
     return Cache(default_dirs().cache_db)
+
+
+def open_cache_for(*, offline: bool) -> Cache | None:
+    """The default cache for a process that keeps one open across many loads (a server, an
+    audit); None offline while there is none, because offline never creates a cache."""
+    if offline and not _default_cache_exists():
+        return None
+    return open_cache()
 
 
 def _default_cache_exists() -> bool:

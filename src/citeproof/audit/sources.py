@@ -102,15 +102,12 @@ class Sources:
         the cache would not open, so every load reports that as it would alone)."""
         if not self._cache_opened:
             self._cache_opened = True
-            from citeproof.store.paths import default_dirs
+            from citeproof.fetching import open_cache_for
 
-            if not self.offline or default_dirs().cache_db.exists():
-                from citeproof.fetching import open_cache
-
-                try:
-                    self._cache = open_cache()
-                except Exception:  # each load meets (and reports) the problem on its own
-                    self._cache = None
+            try:
+                self._cache = open_cache_for(offline=self.offline)
+            except Exception:  # each load meets (and reports) the problem on its own
+                self._cache = None
         return self._cache
 
     def load(self, key: str) -> Document | FetchFailure | Outcome:

@@ -135,12 +135,9 @@ class CiteproofTools:
         None offline while there is no cache yet (offline never creates one)."""
         with self._held_lock:
             if self._cache is None:
-                from citeproof.fetching import open_cache
-                from citeproof.store.paths import default_dirs
+                from citeproof.fetching import open_cache_for
 
-                if self.settings.offline and not default_dirs().cache_db.exists():
-                    return None
-                self._cache = open_cache()
+                self._cache = open_cache_for(offline=self.settings.offline)
             return self._cache
 
     def close(self) -> None:
