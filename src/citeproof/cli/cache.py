@@ -40,24 +40,19 @@ def _open_cache() -> Iterator[Cache]:
     """Open the cache at ``default_dirs().cache_db`` (creating its directory on first use).
 
     Why the wrapper: SQLite reports a damaged file only when a query touches the damage,
-    long after opening; turning every ``sqlite3.DatabaseError`` into
-    :class:`CacheCorruptError` gives the user one line saying the cache is corrupt instead
-    of a traceback.
+    long after opening; turning every ``sqlite3.DatabaseError`` into the cache's own error
+    (corrupt, or locked by another process) gives the user one line instead of a traceback.
     """
     import sqlite3
 
-    from citeproof.store.cache import Cache, CacheCorruptError
+    from citeproof.store.cache import Cache
     from citeproof.store.paths import default_dirs
 
-    path = default_dirs().cache_db
-    try:
-        with Cache(path) as cache:
+    with Cache(default_dirs().cache_db) as cache:
+        try:
             yield cache
-    except sqlite3.DatabaseError as exc:
-        raise CacheCorruptError(
-            f"The cache at {path} is corrupt ({exc}); move it aside and citeproof will "
-            "start a new one."
-        ) from exc
+        except sqlite3.DatabaseError as exc:
+            raise cache.error_for(exc) from exc
 
 
 def _pin_dict(pin: Pin) -> dict[str, Any]:

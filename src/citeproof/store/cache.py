@@ -54,7 +54,7 @@ from typing import Any
 
 from citeproof.errors import CiteproofError
 from citeproof.redact import strip_secret_params
-from citeproof.store.sqlite import SQLiteStore
+from citeproof.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore
 
 SCHEMA_VERSION = 1
 DEFAULT_MEDIA_TYPE = "application/octet-stream"
@@ -246,6 +246,12 @@ class Cache(SQLiteStore):
         return CacheCorruptError(
             f"The cache at {self.path} is not a usable SQLite database ({exc}); "
             "move it aside and citeproof will start a new one."
+        )
+
+    def _busy_error(self, exc: Exception) -> Exception:
+        return CacheError(
+            f"The cache at {self.path} stayed locked by another process for over "
+            f"{BUSY_TIMEOUT_MS // 1000} s ({exc}); try again when that process has finished."
         )
 
     def _newer_error(self, version: int) -> Exception:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeproof.errors import CiteproofError
-from citeproof.store.sqlite import SQLiteStore
+from citeproof.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore
 
 __all__ = [
     "HANDLES_DB_NAME",
@@ -109,6 +109,13 @@ class PassageStore(SQLiteStore):
             f"the issued-passage store at {self.path} is not a usable SQLite database "
             f"({exc}); restore it from a backup (handles issued from it cannot be "
             "compared with their text as issued without it)."
+        )
+
+    def _busy_error(self, exc: Exception) -> Exception:
+        return PassageStoreError(
+            f"the issued-passage store at {self.path} stayed locked by another process "
+            f"for over {BUSY_TIMEOUT_MS // 1000} s ({exc}); try again when that process "
+            "has finished."
         )
 
     def _newer_error(self, version: int) -> Exception:
