@@ -17,6 +17,9 @@ quotes, numbered citations through a reference list, and citations without quote
   remembered (``citeproof.audit.sentences``), so this is the cost of the checks and the
   report more than of reading the answer: it flatters, and is shown for comparison only;
 * ``warm+retraction``: with retraction asked once per work from the local snapshot (offline);
+* ``HTML view``: rendering the first answer's report as the audit page (``--html``), the
+  template already compiled, as a process writing many pages would see (not a target of its
+  own; it used to be a timed test, and timings belong here);
 * the whole conformance suite (``pytest tests/conformance`` in a fresh process, wall time;
   issue target: at most 30 s), skipped with ``--quick``.
 
@@ -174,6 +177,15 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             audit_answer(answer, offline=True, retraction=True)
             with_retraction.append(time.perf_counter() - t0)
+        from citeproof.report.html import render_audit_html
+
+        report_json = report.model_dump(mode="json")
+        render_audit_html(report_json, answer)  # compiles the template
+        render = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            render_audit_html(report_json, answer)
+            render.append(time.perf_counter() - t0)
     m = report.metrics
     print(
         f"answer: {m.sentences} sentences, {m.claims} claims, {m.citations} citations, "
@@ -184,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"warm, a new answer each time, median of {runs}: {median:.3f} s (target {TARGET_S} s)")
     print(f"warm, the same answer again, median: {statistics.median(warm):.3f} s")
     print(f"warm+retraction (offline snapshot) median: {statistics.median(with_retraction):.3f} s")
+    print(f"HTML view of that report, median: {statistics.median(render):.3f} s")
     print(
         "warm phases (median): "
         + ", ".join(f"{name} {statistics.median(times):.3f} s" for name, times in phases.items())

@@ -13,7 +13,6 @@ import io
 import itertools
 import json
 import re
-import time
 import unicodedata
 from collections.abc import Iterator
 from functools import cache
@@ -166,8 +165,8 @@ def test_line_end_compounds_keep_their_hyphen() -> None:
     assert "self-care" in parsed("hindawi-rrp-2010-157939.pdf").text
 
 
-def test_fifty_pages_parse_quickly() -> None:
-    """A generous guard (measured about 0.25-0.5 s); bench/ has the real numbers."""
+def test_fifty_pages_parse() -> None:
+    """A 50-page file like the one ``bench/bench_match.py`` times ``check`` on."""
     import pypdfium2 as pdfium
 
     merged = pdfium.PdfDocument.new()
@@ -185,9 +184,5 @@ def test_fifty_pages_parse_quickly() -> None:
         for source in sources:
             source.close()
     data = buffer.getvalue()
-    parse_pdf(data)  # warm pdfium's font caches
-    started = time.perf_counter()
     doc = parse_pdf(data)
-    elapsed = time.perf_counter() - started
     assert doc.pages == 50 and len(doc.text) > 200_000
-    assert elapsed < 1.5, f"50 pages took {elapsed:.2f} s"

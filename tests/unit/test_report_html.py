@@ -7,7 +7,6 @@ tests pin the page to the contract rather than to one audit implementation.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -443,7 +442,8 @@ def test_minimal_report() -> None:
     )
 
 
-def test_large_report_renders_quickly() -> None:
+def test_a_large_report_renders_every_chip() -> None:
+    """100 sentences and 200 citations (bench/bench_audit.py times the rendering)."""
     report, _ = sample()
     one = report["sentences"][0]
     sentences = [
@@ -459,11 +459,7 @@ def test_large_report_renders_quickly() -> None:
     ]
     big, big_answer = build(sentences)
     assert sum(len(s["citations"]) for s in big["sentences"]) == 200
-    render_audit_html(big, big_answer)  # warm the template cache
-    started = time.perf_counter()
     page = render_audit_html(big, big_answer)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 1.0, elapsed
     assert len(parse(page).cssselect("button.chip")) == 200
 
 
