@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from citeproof.errors import CiteproofError
 from citeproof.report import render_audit_html, write_audit_html
-from citeproof.report.html import CSP, shown
+from citeproof.report.html import CSP
+from citeproof.report.view import shown
 
 HOSTILE = [
     "<script>alert(1)</script>",

@@ -1,0 +1,474 @@
+"""The audit page's content: a report (plain JSON data) turned into what the template shows.
+
+Kept apart from :mod:`citeproof.report.html`, which only renders and writes, so this half is
+pure and can be read on its own:
+
+* Invisible characters that change how text reads (bidi overrides, zero-width marks, control
+  characters) are shown as visible ``[U+XXXX]`` tokens (:func:`shown`): an audit view must not
+  let a quote look different from what it is.
+* The report is taken as plain JSON data (``report.model_dump(mode="json")``), so a page can be
+  made from a report file written earlier.  Fields beyond the contract (spans, the passage as
+  issued) are used when present and found by tolerant lookups; without them the page falls
+  back to locating text, and as a last resort lists the sentences on their own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+__all__ = ["CitationView", "Piece", "SentenceView", "answer_text", "build_view", "shown"]
+
+_VERDICT_WORDS: dict[str, tuple[str, str]] = {
+    "pass": ("Pass", "Every claim is cited and every citation holds."),
+    "warn": ("Warning", "Nothing failed, but some claims are uncited or quotes only near."),
+    "fail": (
+        "Fail",
+        "At least one citation is forged, broken, unresolvable or misquoted, "
+        "or cites a retracted work.",
+    ),
+    "incomplete": ("Incomplete", "A source could not be read, so the audit could not finish."),
+}
+
+#: Citation verdict -> (label, glyph, CSS class).  Classes come only from this table.
+_CITATION_VERDICTS: dict[str, tuple[str, str, str]] = {
+    "ok": ("OK", "\u2713", "v-ok"),
+    "near_quote": ("Near quote", "\u2248", "v-near"),
+    "misquote": ("Misquote", "\u2717", "v-bad"),
+    "forged": ("Forged", "\u2717", "v-bad"),
+    "malformed": ("Malformed", "\u2717", "v-bad"),
+    "unresolvable": ("Unresolvable", "\u2717", "v-bad"),
+    "unavailable": ("Unavailable", "?", "v-gone"),
+    "withdrawn": ("Withdrawn", "?", "v-gone"),
+}
+
+_SENTENCE_STATUS: dict[str, tuple[str, str]] = {
+    "cited_ok": ("cited, holds", "s-ok"),
+    "cited_problem": ("cited, problem", "s-problem"),
+    "uncited": ("uncited claim", "s-uncited"),
+    "not_a_claim": ("not a claim", "s-none"),
+}
+
+_METRICS: tuple[tuple[str, str, bool], ...] = (
+    ("sentences", "Sentences", False),
+    ("claims", "Claims", False),
+    ("cited_claims", "Cited claims", False),
+    ("citations", "Citations", False),
+    ("quotes", "Quotes", False),
+    ("quotes_ok", "Quotes that hold", False),
+    ("citation_validity", "Citation validity", True),
+    ("quote_accuracy", "Quote accuracy", True),
+    ("claim_coverage", "Claim coverage", True),
+    ("fabricated", "Fabricated", False),
+    ("retracted_cited", "Retracted works cited", False),
+)
+
+_SOURCE_FIELDS: tuple[tuple[str, str], ...] = (
+    ("identifier", "Identifier"),
+    ("title", "Title"),
+    ("input", "Input"),
+    ("kind", "Format"),
+    ("served_by", "Served by"),
+    ("version", "Version"),
+    ("coverage", "Coverage"),
+    ("sha256", "SHA-256"),
+    ("url", "URL"),
+    ("retrieved_at", "Retrieved"),
+    ("licence", "Licence"),
+)
+
+_PASSAGE_KEYS = ("passage", "as_issued", "as_issued_text", "passage_as_issued", "issued_text")
+
+# Controls that change how text reads without being seen: C0/C1 controls (but tab and line
+# breaks), bidi embeddings, overrides and isolates, zero-width characters, and the BOM.
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
+)
+
+
+def shown(text: object) -> str:
+    """``text`` as a string, every invisible control replaced by a visible ``[U+XXXX]``."""
+    s = "" if text is None else str(text)
+    return _INVISIBLE.sub(lambda m: f"[U+{ord(m.group()):04X}]", s)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A run of text; ``mark`` says how it is highlighted (``""``: plainly)."""
+
+    text: str
+    mark: str = ""
+
+
+@dataclass(slots=True)
+class CitationView:
+    number: int
+    raw: str
+    kind: str
+    target: str
+    verdict: str
+    label: str
+    glyph: str
+    css: str
+    flags: list[str]
+    reason: str
+    quote: str
+    check_verdict: str
+    check_reason: str
+    evidence_title: str
+    evidence: list[Piece]
+    similarity: str
+    diff: list[Piece]
+    near_flags: list[str]
+    location: str
+    fragments: list[tuple[str, str]]
+    passage: list[Piece]
+    source: list[tuple[str, str]]
+    retraction: dict[str, Any] | None
+    elsewhere: list[str]
+
+
+@dataclass(slots=True)
+class SentenceView:
+    index: int
+    status: str
+    label: str
+    css: str
+    #: Runs of the sentence's text, with the citations' chips after their raw text.
+    parts: list[tuple[str, list[CitationView]]] = field(default_factory=list)
+
+
+def _s(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _seq(value: Any) -> Sequence[Any]:
+    return value if isinstance(value, list | tuple) else ()
+
+
+def _span(item: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The item's ``start``/``end`` (or ``span``), when they are sane integers."""
+    start, end = item.get("start"), item.get("end")
+    span = item.get("span")
+    if isinstance(span, Mapping):
+        start, end = span.get("start"), span.get("end")
+    elif isinstance(span, list | tuple) and len(span) == 2:
+        start, end = span
+    if isinstance(start, bool) or not isinstance(start, int) or not isinstance(end, int):
+        return None
+    return (start, end) if 0 <= start <= end else None
+
+
+def _highlight(text: str, span: tuple[int, int] | None, needle: str, css: str) -> list[Piece]:
+    """``text`` with the run at ``span`` (if it holds ``needle``) or else ``needle`` marked."""
+    if span is not None and needle and text[span[0] : span[1]] == needle:
+        start, end = span
+    else:
+        start = text.find(needle) if needle else -1
+        if start < 0:
+            return [Piece(shown(text))]
+        end = start + len(needle)
+    pieces = [
+        Piece(shown(text[:start])),
+        Piece(shown(text[start:end]), css),
+        Piece(shown(text[end:])),
+    ]
+    return [p for p in pieces if p.text]
+
+
+def _evidence(passage: str, found: Mapping[str, Any], css: str) -> list[Piece]:
+    """The passage with ``found`` marked in it, or ``found`` alone when no passage came."""
+    text = _s(found.get("text"))
+    if passage:
+        return _highlight(passage, _span(found), text, css)
+    return [Piece("\u2026 "), Piece(shown(text), css), Piece(" \u2026")]
+
+
+def _location(loc: Mapping[str, Any]) -> str:
+    bits: list[str] = []
+    if loc.get("region"):
+        bits.append(_s(loc["region"]))
+    section = [_s(x) for x in _seq(loc.get("section"))]
+    if section:
+        bits.append(" \u203a ".join(section))
+    if isinstance(loc.get("page"), int):
+        bits.append(f"page {loc['page']}")
+    return shown(", ".join(bits))
+
+
+def _diff(ops: Sequence[Any]) -> list[Piece]:
+    out: list[Piece] = []
+    for raw_op in ops:
+        op = _map(raw_op)
+        kind, quote, source = _s(op.get("op")), _s(op.get("quote")), _s(op.get("source"))
+        if kind == "equal":
+            out.append(Piece(shown(source or quote)))
+        elif kind == "replace":
+            out += [Piece(shown(source), "del"), Piece(shown(quote), "ins")]
+        elif kind == "insert":
+            out.append(Piece(shown(quote), "ins"))
+        elif kind == "delete":
+            out.append(Piece(shown(source), "del"))
+        out.append(Piece(" "))
+    return out[:-1] if out else out
+
+
+def _passage_text(cit: Mapping[str, Any]) -> str:
+    for key in _PASSAGE_KEYS:
+        value = cit.get(key)
+        if isinstance(value, str) and value:
+            return value
+        if isinstance(value, Mapping):
+            for inner in ("text", "as_issued_text", "as_issued"):
+                if isinstance(value.get(inner), str) and value[inner]:
+                    return str(value[inner])
+    handle = _map(cit.get("handle"))
+    return _s(handle.get("as_issued_text"))
+
+
+def _retraction(check: Mapping[str, Any]) -> dict[str, Any] | None:
+    rep = _map(check.get("retraction"))
+    status = _s(rep.get("status"))
+    if not rep or status in ("", "NOT_RETRACTED_AS_OF"):
+        return None
+    by = []
+    notices = []
+    for src in map(_map, _seq(rep.get("sources"))):
+        said = [
+            w
+            for w, key in (("retracted", "retracted"), ("concern", "concern"))
+            if src.get(key) is True
+        ]
+        state = _s(src.get("state"))
+        by.append(shown(f"{_s(src.get('source'))}: {', '.join(said) if said else state}"))
+        for n in map(_map, [*_seq(src.get("notices")), *_seq(src.get("corrections"))]):
+            bits = [_s(n.get(k)) for k in ("kind", "date", "doi", "pmid", "source", "url")]
+            notices.append(shown(" \u00b7 ".join(b for b in bits if b)))
+    return {
+        "status": shown(status),
+        "reason": shown(rep.get("reason")),
+        "by": by,
+        "notices": notices,
+        "as_of": shown(rep.get("as_of")),
+    }
+
+
+def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
+    verdict = _s(cit.get("verdict"))
+    label, glyph, css = _CITATION_VERDICTS.get(verdict, (verdict or "unknown", "\u2022", "v-unk"))
+    check = _map(cit.get("check"))
+    if not check:  # a report may keep the checks per quote only
+        check = next(
+            (_map(q.get("check")) for q in map(_map, _seq(cit.get("quotes"))) if q.get("check")), {}
+        )
+    passage = _passage_text(cit)
+    matches = [_map(m) for m in _seq(check.get("matches"))]
+    near = _map(check.get("near"))
+    evidence: list[Piece] = []
+    title, location, similarity = "", "", ""
+    diff: list[Piece] = []
+    if matches:
+        first = matches[0]
+        title = "The quote, found in the source"
+        evidence = _evidence(passage, first, "hit")
+        location = _location(_map(first.get("location")))
+        if len(matches) > 1:
+            location = shown(f"{location} (and {len(matches) - 1} more place(s))".lstrip(" "))
+    elif near:
+        title = "The closest passage in the source"
+        evidence = _evidence(passage, near, "near")
+        sim = near.get("similarity")
+        similarity = f"{sim:.2f}" if isinstance(sim, int | float) else ""
+        diff = _diff(_seq(near.get("diff")))
+        location = _location(_map(near.get("location")))
+    elif passage:
+        title = "The passage as issued"
+        evidence = [Piece(shown(passage))]
+    src = _map(check.get("source")) or _map(cit.get("source"))
+    source = [
+        (name, shown(src.get(key)))
+        for key, name in _SOURCE_FIELDS
+        if src.get(key) and not (key == "input" and src.get(key) == src.get("identifier"))
+    ]
+    fragments = [
+        (shown(_map(f).get("quote")), shown(_map(f).get("verdict")))
+        for f in _seq(check.get("fragments"))
+    ]
+    elsewhere = []
+    for fe in map(_map, _seq(check.get("found_elsewhere"))):
+        bits = [_s(fe.get(k)) for k in ("identifier", "title", "verdict") if fe.get(k)]
+        elsewhere.append(shown(" \u00b7 ".join(bits) + f": \u201c{_s(fe.get('text'))}\u201d"))
+    return CitationView(
+        number=number,
+        raw=shown(cit.get("raw")),
+        kind=shown(cit.get("kind")),
+        target=shown(cit.get("target")),
+        verdict=shown(verdict),
+        label=shown(label),
+        glyph=glyph,
+        css=css,
+        flags=[shown(f) for f in _seq(cit.get("flags"))],
+        reason=shown(cit.get("reason")),
+        quote=shown(cit.get("quote")),
+        check_verdict=shown(check.get("verdict")),
+        check_reason=shown(check.get("reason")),
+        evidence_title=title,
+        evidence=evidence,
+        similarity=similarity,
+        diff=diff,
+        near_flags=[shown(f) for f in _seq(near.get("flags"))],
+        location=location,
+        fragments=fragments,
+        passage=[Piece(shown(passage))] if passage and not evidence else [],
+        source=source,
+        retraction=_retraction(check) or _retraction(cit),
+        elsewhere=elsewhere,
+    )
+
+
+def _place_sentences(sentences: Sequence[Mapping[str, Any]], answer: str) -> list[tuple[int, int]]:
+    """Each sentence's span in ``answer``; empty if any cannot be placed in reading order."""
+    placed: list[tuple[int, int]] = []
+    cursor = 0
+    for sent in sentences:
+        text = _s(sent.get("text"))
+        span = _span(sent)
+        if (
+            span
+            and span[0] >= cursor
+            and span[1] <= len(answer)
+            and (not text or answer[span[0] : span[1]] == text)
+        ):
+            placed.append(span)
+        else:
+            at = answer.find(text, cursor) if text else -1
+            if at < 0:
+                return []
+            placed.append((at, at + len(text)))
+        cursor = placed[-1][1]
+    return placed
+
+
+def _sentence_parts(
+    text: str, offset: int, cits: Sequence[tuple[Mapping[str, Any], CitationView]]
+) -> list[tuple[str, list[CitationView]]]:
+    """Split a sentence into runs, each followed by the chips of citations ending there."""
+    anchors: dict[int, list[CitationView]] = {}
+    cursor = 0
+    for cit, view in cits:
+        raw = _s(cit.get("raw"))
+        span = _span(cit)
+        end: int | None = None
+        if span and offset <= span[0] and span[1] <= offset + len(text):
+            end = span[1] - offset
+        elif span and span[1] <= len(text) and (not raw or text[span[0] : span[1]] == raw):
+            end = span[1]
+        elif raw:
+            at = text.find(raw, cursor)
+            at = at if at >= 0 else text.find(raw)
+            end = at + len(raw) if at >= 0 else None
+        end = len(text) if end is None else end
+        cursor = max(cursor, end)
+        anchors.setdefault(end, []).append(view)
+    parts: list[tuple[str, list[CitationView]]] = []
+    start = 0
+    for end in sorted(anchors):
+        parts.append((shown(text[start:end]), anchors[end]))
+        start = end
+    if start < len(text) or not parts:
+        parts.append((shown(text[start:]), []))
+    return parts
+
+
+def _percent(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "\u2014"
+    return f"{value * 100:.1f}%" if value <= 1 else f"{value:.1f}"
+
+
+def build_view(
+    report: Mapping[str, Any], answer: str, generated_at: str | None
+) -> dict[str, Any]:
+    """Everything the template shows for ``report`` and ``answer``; escaping is the template's."""
+    sentences = [_map(s) for s in _seq(report.get("sentences"))]
+    spans = _place_sentences(sentences, answer)
+    numbered = 0
+    rows: list[SentenceView] = []
+    all_cits: list[CitationView] = []
+    for i, sent in enumerate(sentences):
+        status = _s(sent.get("status"))
+        if status not in _SENTENCE_STATUS:
+            status = "unknown"
+        label, css = _SENTENCE_STATUS.get(status, ("status unknown", "s-none"))
+        cits = []
+        for cit in map(_map, _seq(sent.get("citations"))):
+            view = _citation(numbered, cit)
+            numbered += 1
+            cits.append((cit, view))
+            all_cits.append(view)
+        text = answer[spans[i][0] : spans[i][1]] if spans else _s(sent.get("text"))
+        index = sent.get("index")
+        row = SentenceView(
+            index=index if isinstance(index, int) else i,
+            status=shown(status),
+            label=shown(label),
+            css=css,
+        )
+        row.parts = _sentence_parts(text, spans[i][0] if spans else 0, cits)
+        rows.append(row)
+    flow: list[tuple[str, SentenceView | None]] = []
+    if spans:
+        cursor = 0
+        for (start, end), row in zip(spans, rows, strict=True):
+            if start > cursor:
+                flow.append((shown(answer[cursor:start]), None))
+            flow.append(("", row))
+            cursor = end
+        if cursor < len(answer):
+            flow.append((shown(answer[cursor:]), None))
+    verdict = _s(report.get("verdict"))
+    words = _VERDICT_WORDS.get(verdict, (verdict or "Unknown", "The report names no verdict."))
+    metrics = _map(report.get("metrics"))
+    metric_rows = [
+        (name, _percent(metrics.get(key)) if ratio else shown(metrics.get(key, "\u2014")))
+        for key, name, ratio in _METRICS
+        if key in metrics
+    ]
+    by_verdict = [(shown(k), shown(v)) for k, v in _map(metrics.get("by_verdict")).items()]
+    signature = _map(report.get("signature"))
+    when = (
+        generated_at
+        or _s(report.get("generated_at"))
+        or _s(report.get("created_at"))
+        or datetime.now(UTC).isoformat(timespec="seconds")
+    )
+    return {
+        "schema": shown(report.get("schema")),
+        "verdict": verdict if verdict in _VERDICT_WORDS else "unknown",
+        "verdict_label": shown(words[0]),
+        "verdict_words": shown(words[1]),
+        "metrics": metric_rows,
+        "by_verdict": by_verdict,
+        "fail_on": [shown(x) for x in _seq(report.get("fail_on"))],
+        "key_id": shown(signature.get("key_id")),
+        "algorithm": shown(signature.get("algorithm")),
+        "generated_at": shown(when),
+        "flow": flow,
+        "rows": rows,
+        "placed": bool(spans),
+        "citations": all_cits,
+        "statuses": list(_SENTENCE_STATUS.values()),
+        "report": report,
+    }
+
+
+def answer_text(report: Mapping[str, Any]) -> str:
+    """The audited answer as the report carries it (``answer.text``), or ``""``."""
+    return _s(_map(report.get("answer")).get("text"))
