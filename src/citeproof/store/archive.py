@@ -17,13 +17,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from citeproof.redact import strip_secret_params
-from citeproof.store.cache import (
-    DEFAULT_MEDIA_TYPE,
-    Cache,
+from citeproof.store.cache import DEFAULT_MEDIA_TYPE, Cache
+from citeproof.store.cache_records import (
     CacheError,
     CacheImportError,
     Pin,
-    _check_sha256,
+    check_sha256,
     normalize_timestamp,
     sha256_hex,
 )
@@ -134,7 +133,7 @@ def _read_export_zip(
         if not isinstance(entry, dict):
             raise _refuse(path, "a blob entry is not an object")
         try:
-            digest = _check_sha256(entry.get("sha256"))
+            digest = check_sha256(entry.get("sha256"))
         except CacheError as exc:
             raise _refuse(path, f"a blob entry has a bad sha256 ({exc})") from exc
         size = entry.get("size")

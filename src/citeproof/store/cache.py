@@ -40,29 +40,51 @@ Decisions:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import re
 import sqlite3
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from citeproof.errors import CiteproofError
 from citeproof.redact import strip_secret_params
+from citeproof.store.cache_records import (
+    CacheCorruptError,
+    CacheError,
+    CacheImportError,
+    CacheMissError,
+    ImportReport,
+    Pin,
+    PinConflict,
+    PinResult,
+    PruneResult,
+    normalize_timestamp,
+    parse_utc,
+    scrub_meta,
+    sha256_hex,
+)
 from citeproof.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore
+
+__all__ = [
+    "DEFAULT_MEDIA_TYPE",
+    "SCHEMA_VERSION",
+    "Cache",
+    "CacheCorruptError",
+    "CacheError",
+    "CacheImportError",
+    "CacheMissError",
+    "ImportReport",
+    "Pin",
+    "PinConflict",
+    "PinResult",
+    "PruneResult",
+    "normalize_timestamp",
+    "sha256_hex",
+]
 
 SCHEMA_VERSION = 1
 DEFAULT_MEDIA_TYPE = "application/octet-stream"
-
-#: Query parameters that carry the user's contact address or an API key.  Compared
-#: case-insensitively after percent-decoding the parameter name.
-
-_SHA256_RE = re.compile(r"[0-9a-f]{64}")
 
 _SCHEMA = """
 CREATE TABLE blobs (
@@ -82,146 +104,6 @@ CREATE TABLE pins (
 );
 CREATE INDEX pins_sha256 ON pins(sha256);
 """
-
-
-# --------------------------------------------------------------------------- errors
-
-
-class CacheError(CiteproofError):
-    """The cache cannot be used as asked (wrong schema version, missing entry, bad input)."""
-
-
-class CacheCorruptError(CacheError):
-    """Stored bytes no longer match their hash, or the cache file is not a usable database.
-
-    Raised instead of returning damaged bytes: a quote checked against corrupted text would
-    give a confident wrong answer.  Fetching the source again (``--refresh``) repairs it.
-    """
-
-
-class CacheMissError(CacheError):
-    """A blob or pin that was asked for is not in the cache."""
-
-
-class CacheImportError(CacheError):
-    """An export file was refused: malformed, truncated or tampered with.  Nothing was imported."""
-
-
-# --------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True, slots=True)
-class Pin:
-    """Which bytes a source key resolved to, and where and when they came from."""
-
-    key: str
-    sha256: str
-    size: int
-    media_type: str
-    version: str | None
-    retrieved_at: str
-    url: str | None
-    served_by: str | None
-    meta: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class PinResult:
-    """What :meth:`Cache.pin` did.
-
-    ``changed`` is true only when the key was pinned before *and* to different bytes, which
-    is what ``--refresh`` reports; a first pin has ``previous_sha256 = None`` and
-    ``changed = False``.
-    """
-
-    sha256: str
-    changed: bool
-    previous_sha256: str | None
-
-    @property
-    def is_new(self) -> bool:
-        """True when the key had no pin before."""
-        return self.previous_sha256 is None
-
-
-@dataclass(frozen=True, slots=True)
-class PruneResult:
-    """What :meth:`Cache.prune` removed."""
-
-    pins_removed: int
-    blobs_removed: int
-    bytes_freed: int
-
-
-@dataclass(frozen=True, slots=True)
-class PinConflict:
-    """An imported pin whose key is already pinned here to different bytes."""
-
-    key: str
-    existing_sha256: str
-    incoming_sha256: str
-    replaced: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ImportReport:
-    """What :meth:`Cache.import_from` did; conflicts are listed, never resolved silently."""
-
-    blobs_added: int
-    pins_added: int
-    pins_unchanged: int
-    conflicts: tuple[PinConflict, ...]
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def sha256_hex(data: bytes) -> str:
-    """The lowercase hex sha256 of ``data``: the blob's identity."""
-    return hashlib.sha256(data).hexdigest()
-
-
-def _scrub_meta(value: Any) -> Any:
-    """Strip secrets from every URL-looking string inside a JSON value."""
-    if isinstance(value, str):
-        if value.startswith(("http://", "https://")):
-            return strip_secret_params(value)
-        return value
-    if isinstance(value, Mapping):
-        return {str(k): _scrub_meta(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_scrub_meta(v) for v in value]
-    return value
-
-
-def normalize_timestamp(value: str) -> str:
-    """Parse an ISO 8601 timestamp with a time zone and return it in UTC with a ``Z``.
-
-    A time zone is required: a naive time is ambiguous, and pins are compared by age.
-    """
-    try:
-        parsed = datetime.fromisoformat(value)
-    except (TypeError, ValueError) as exc:
-        raise CacheError(
-            f"retrieved_at {value!r} is not an ISO 8601 timestamp; "
-            "pass e.g. '2026-01-31T12:00:00Z'."
-        ) from exc
-    if parsed.tzinfo is None or parsed.utcoffset() is None:
-        raise CacheError(
-            f"retrieved_at {value!r} has no time zone; pass a UTC time such as "
-            "'2026-01-31T12:00:00Z'."
-        )
-    return parsed.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
-def _parse_utc(value: str) -> datetime:
-    return datetime.fromisoformat(value).astimezone(UTC)
-
-
-def _check_sha256(value: object) -> str:
-    if not isinstance(value, str) or not _SHA256_RE.fullmatch(value):
-        raise CacheError(f"{value!r} is not a lowercase hex sha256.")
-    return value
 
 
 # --------------------------------------------------------------------------- the cache
@@ -369,7 +251,7 @@ class Cache(SQLiteStore):
     def _meta_json(meta: Mapping[str, Any] | None) -> str:
         try:
             return json.dumps(
-                _scrub_meta(dict(meta or {})),
+                scrub_meta(dict(meta or {})),
                 sort_keys=True,
                 ensure_ascii=False,
                 allow_nan=False,
@@ -451,13 +333,13 @@ class Cache(SQLiteStore):
         Ages are compared as UTC instants in Python, not as strings, so differing precision
         in stored timestamps cannot mis-order them.
         """
-        cutoff = _parse_utc(normalize_timestamp(older_than)) if older_than is not None else None
+        cutoff = parse_utc(normalize_timestamp(older_than)) if older_than is not None else None
         key_set = set(keys) if keys is not None else set()
         with self._write() as conn:
             doomed: list[str] = list(key_set)
             if cutoff is not None:
                 for key, when in conn.execute("SELECT key, retrieved_at FROM pins"):
-                    if _parse_utc(when) < cutoff:
+                    if parse_utc(when) < cutoff:
                         doomed.append(key)
             pins_removed = 0
             for key in set(doomed):
