@@ -119,12 +119,15 @@ class OffsetMap:
 
     def from_original(self, p: int) -> int:
         """First normalised position whose original span starts at or after ``p``."""
-        k = bisect.bisect_right(self.orig_starts, p) - 1
-        if k < 0:
+        last = bisect.bisect_right(self.orig_starts, p) - 1
+        if last < 0:
             return 0
+        # Characters of one cluster can be pieces of their own that share its span: the
+        # answer inside or past it is after its last piece, at its start its first piece.
+        nxt = self.norm_starts[last + 1] if last + 1 < len(self.norm_starts) else self.norm_len
+        k = last
         while k > 0 and self.orig_starts[k - 1] == self.orig_starts[k]:
-            k -= 1  # characters of one cluster share its span: take the first
-        nxt = self.norm_starts[k + 1] if k + 1 < len(self.norm_starts) else self.norm_len
+            k -= 1
         if p >= self.orig_ends[k]:
             return nxt
         if self._linear(k):
