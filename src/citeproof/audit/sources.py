@@ -178,7 +178,7 @@ class Sources:
                 return loaded
             state = loaded.verdict if isinstance(loaded, Outcome) else loaded.kind
             kind: Literal["unavailable", "unresolvable"] = (
-                "unavailable" if state in ("unavailable", "UNAVAILABLE") else "unresolvable"
+                "unavailable" if state == "unavailable" else "unresolvable"
             )
             return kind, loaded.reason or ""
 
