@@ -127,4 +127,3 @@ def test_an_unwritable_place_is_refused(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(PassageStoreError, match="cannot open"):
         PassageStore(blocker / "sub" / "h.sqlite3")
-
