@@ -119,14 +119,20 @@ def _verify(
 def scan_cache(
     quote: str,
     options: MatchOptions,
-    cache: Cache,
+    cache: Cache | None,
     *,
     exclude: Iterable[str],
     floor: float,
 ) -> tuple[list[FoundElsewhere], SearchedPlace]:
-    """Check the quote against every cached document except the ``exclude`` keys/sha256s."""
+    """Check the quote against every cached document except the ``exclude`` keys/sha256s.
+
+    ``cache`` is None offline when no cache exists yet: nothing is cached, so nothing is
+    checked (and none is created just to look).
+    """
     from citeproof.fetching import document_for_pin
 
+    if cache is None:
+        return [], SearchedPlace(where="cache", state="answered", reason="nothing is cached yet")
     skip = set(exclude)
     pins = [p for p in cache.list_pins() if p.key not in skip and p.sha256 not in skip]
     pins.sort(key=lambda p: p.retrieved_at, reverse=True)
@@ -246,10 +252,14 @@ def find_elsewhere(
     *,
     mode: Mode,
     offline: bool,
-    cache: Cache,
+    cache: Cache | None,
     providers: Sequence[tuple[Where, Provider]] | None = None,
 ) -> CheckResult:
-    """``cited`` with ``found_elsewhere`` and ``searched_elsewhere`` filled in."""
+    """``cited`` with ``found_elsewhere`` and ``searched_elsewhere`` filled in.
+
+    ``cache`` may be None only ``offline`` (no cache exists yet); a search pins what it
+    fetches, so it needs one.
+    """
     exclude = _cited_keys(cited)
     floor = _better_than(cited)
     found, cache_place = scan_cache(quote, options, cache, exclude=exclude, floor=floor)
@@ -261,6 +271,8 @@ def find_elsewhere(
             for w, _ in engines
         ]
     elif engines:
+        if cache is None:
+            raise ValueError("find_elsewhere needs a cache unless offline")
         more, remote_places = asyncio.run(
             _search_all(engines, quote, options, mode, cache, exclude, floor)
         )

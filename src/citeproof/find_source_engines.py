@@ -12,11 +12,18 @@ from typing import TYPE_CHECKING
 
 from citeproof.find_source import MAX_REMOTE_CANDIDATES, Candidates
 from citeproof.net.errors import NetworkError
+from citeproof.net.recordings import RecordingError
 
 if TYPE_CHECKING:
     from citeproof.net.session import Session
 
 __all__ = ["europepmc_candidates", "litsense_candidates", "search_words"]
+
+#: What makes a search a ``failed`` place rather than an error of the whole check: the
+#: service could not be reached or answered nonsense, or ``--replay`` has no recording of
+#: this search (the same rule as for a candidate that could not be read: say so, go on; an
+#: audit must not fail as a whole for one citation's search).
+_SEARCH_FAILURES = (NetworkError, RecordingError, ValueError)
 
 #: Europe PMC phrase queries longer than this many words are cut to their longest stretch.
 _MAX_PHRASE_WORDS = 30
@@ -45,7 +52,7 @@ async def europepmc_candidates(quote: str, session: Session) -> Candidates:
         records = await europepmc.phrase_search(
             session.client, search_words(quote), limit=MAX_REMOTE_CANDIDATES * 2
         )
-    except (NetworkError, ValueError) as err:
+    except _SEARCH_FAILURES as err:
         return Candidates("failed", reason=f"Europe PMC phrase search failed: {err}")
     return Candidates("answered", tuple(r.pmcid for r in records if r.pmcid))
 
@@ -56,7 +63,7 @@ async def litsense_candidates(quote: str, session: Session) -> Candidates:
 
     try:
         found = await litsense.sentences(session.client, search_words(quote))
-    except (NetworkError, ValueError) as err:
+    except _SEARCH_FAILURES as err:
         return Candidates("failed", reason=f"LitSense sentence search failed: {err}")
     ids = []
     for sentence in found:

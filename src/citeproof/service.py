@@ -392,12 +392,15 @@ def find_source_for(
     """
     if result.verdict not in FIND_SOURCE_VERDICTS:
         return result
-    from citeproof.fetching import open_cache
+    from citeproof.fetching import open_cache_for
     from citeproof.find_source import find_elsewhere
     from citeproof.net.session import mode_from
 
     mode = mode_from(replay)
-    with open_cache() as cache:
+    cache = open_cache_for(offline=offline)
+    if cache is None:  # offline, and nothing was ever cached: look, but create nothing
+        return find_elsewhere(quote, result, options, mode=mode, offline=True, cache=None)
+    with cache:
         return find_elsewhere(quote, result, options, mode=mode, offline=offline, cache=cache)
 
 

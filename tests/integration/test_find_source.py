@@ -93,6 +93,19 @@ def test_without_the_flag_or_on_exact_nothing_is_searched(tmp_path: Path) -> Non
     assert exact["found_elsewhere"] is None and exact["searched_elsewhere"] is None
 
 
+def test_offline_without_a_cache_looks_but_creates_none(tmp_path: Path) -> None:
+    cited = tmp_path / "cited.txt"
+    cited.write_text(CITED)
+    code, result = check_json("--offline", "--find-source", MISQUOTE, cited)
+    assert code == 1 and result["verdict"] == "NOT_FOUND"
+    assert result["found_elsewhere"] == []
+    cache_place, *engines = result["searched_elsewhere"]
+    assert cache_place["where"] == "cache" and cache_place["state"] == "answered"
+    assert cache_place["candidates"] == 0 and cache_place["reason"] == "nothing is cached yet"
+    assert [p["state"] for p in engines] == ["not_asked", "not_asked"]
+    assert not default_dirs().cache_db.exists()
+
+
 def test_a_near_elsewhere_is_reported_only_when_closer_than_the_cited_one(
     tmp_path: Path,
 ) -> None:
@@ -208,3 +221,16 @@ def test_a_failed_search_is_failed_not_empty() -> None:
         found = asyncio.run(_session(httpx2.MockTransport(unavailable))(engine, "some words here"))
         assert found.state == "failed"
         assert "503" in (found.reason or "")
+
+
+def test_a_search_the_replay_did_not_record_is_failed_and_named() -> None:
+    """Under ``--replay``, a search with no recording is a place that could not be searched
+    (its reason names the request), like a candidate that could not be read; it never turns
+    the whole check (or an audit of many citations) into an error."""
+    empty = ReplayTransport([])
+    engines = ((europepmc_candidates, "Europe PMC"), (litsense_candidates, "LitSense"))
+    for engine, name in engines:
+        found = asyncio.run(_session(empty)(engine, "some words here"))
+        assert found.state == "failed"
+        assert found.identifiers == ()
+        assert name in (found.reason or "") and "was not recorded" in (found.reason or "")

@@ -41,8 +41,7 @@ from citeproof.audit.verdicts import VERDICTS, CitationVerdict
 from citeproof.net.recordings import write_recording
 from citeproof.sources.ctgov import STUDIES_URL
 from citeproof.sources.retractionwatch import import_csv
-from citeproof.store.cache import Cache
-from citeproof.store.paths import default_dirs
+from pinned import pin_text
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 SOURCE = (
@@ -58,16 +57,7 @@ RETRACTED_DOI = "doi:10.5555/invented.retracted.1"
 
 def pin(*keys: str, text: str = SOURCE) -> None:
     """Pin ``text`` as the full text of each key in this test's own cache (no network)."""
-    with Cache(default_dirs().cache_db) as cache:
-        for key in keys:
-            cache.pin(
-                key,
-                text.encode(),
-                retrieved_at="2026-01-02T03:04:05Z",
-                media_type="text/plain",
-                served_by="doi",
-                meta={"coverage": "full_text"},
-            )
+    pin_text(*keys, text=text)
 
 
 @pytest.fixture(autouse=True)
