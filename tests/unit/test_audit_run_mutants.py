@@ -611,6 +611,34 @@ def test_a_retracted_work_is_flagged_on_every_citation_and_asked_once(
 
 
 @pytest.mark.usefixtures("snapshot")
+@pytest.mark.usefixtures("snapshot")
+def test_a_failed_lookup_for_one_work_does_not_stop_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A work whose retraction status cannot be had carries no retraction; a retracted work
+    cited after it is still flagged (the lookup failing is that work's, not the audit's)."""
+    import citeproof.retraction
+    from citeproof.errors import CiteproofError
+
+    failing = "doi:10.5555/fails.first"
+    real = citeproof.retraction.retraction_report
+
+    def flaky(key: str, **kw: Any) -> Any:
+        if key == failing:
+            raise CiteproofError("retraction sources could not be read")
+        return real(key, **kw)
+
+    monkeypatch.setattr(citeproof.retraction, "retraction_report", flaky)
+    pin(failing, RETRACTED_DOI)
+    report = audit_offline(
+        f'First "{EXACT}" [{failing}]. Then "{EXACT}" [{RETRACTED_DOI}].\n', retraction=True
+    )
+    first, second = report.citations()
+    assert first.verdict == "ok" and first.retraction is None and first.flags == []
+    assert second.retraction is not None and second.retraction.status == "RETRACTED"
+    assert second.flags == ["retracted"]
+
+
 def test_saying_the_work_is_retracted_acknowledges_it() -> None:
     pin(RETRACTED_DOI)
     report = audit_offline(
