@@ -611,7 +611,6 @@ def test_a_retracted_work_is_flagged_on_every_citation_and_asked_once(
 
 
 @pytest.mark.usefixtures("snapshot")
-@pytest.mark.usefixtures("snapshot")
 def test_a_failed_lookup_for_one_work_does_not_stop_the_others(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -639,6 +638,7 @@ def test_a_failed_lookup_for_one_work_does_not_stop_the_others(
     assert second.flags == ["retracted"]
 
 
+@pytest.mark.usefixtures("snapshot")
 def test_saying_the_work_is_retracted_acknowledges_it() -> None:
     pin(RETRACTED_DOI)
     report = audit_offline(
