@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from citeproof.net.session import Mode
     from citeproof.resolve import Resolution
     from citeproof.sources.base import Fetched
-    from citeproof.store.cache import Cache, Pin, PinResult
+    from citeproof.store.cache import Cache
+    from citeproof.store.cache_records import Pin, PinResult
 
 __all__ = [
     "FetchFailedError",

@@ -20,9 +20,8 @@ import pytest
 
 from citeproof.errors import CiteproofError
 from citeproof.redact import strip_secret_params
-from citeproof.store.cache import (
-    SCHEMA_VERSION,
-    Cache,
+from citeproof.store.cache import SCHEMA_VERSION, Cache
+from citeproof.store.cache_records import (
     CacheCorruptError,
     CacheError,
     CacheImportError,

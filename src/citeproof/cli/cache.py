@@ -29,7 +29,8 @@ import click
 from citeproof.cli.options import json_option
 
 if TYPE_CHECKING:
-    from citeproof.store.cache import Cache, Pin
+    from citeproof.store.cache import Cache
+    from citeproof.store.cache_records import Pin
 
 EXIT_NEGATIVE = 1
 
@@ -129,7 +130,7 @@ def show_cmd(key: str, as_json: bool) -> None:
 
     Exits 1 when the bytes are corrupt, 2 when KEY is not pinned.
     """
-    from citeproof.store.cache import CacheCorruptError, CacheMissError
+    from citeproof.store.cache_records import CacheCorruptError, CacheMissError
 
     with _open_cache() as c:
         pin = c.lookup(key)
@@ -208,7 +209,7 @@ def verify_cmd(as_json: bool) -> None:
 @json_option
 def export_cmd(file: str, keys: tuple[str, ...], as_json: bool) -> None:
     """Write pins (all, or the --key ones) and their bytes to the zip FILE."""
-    from citeproof.store.cache import CacheError
+    from citeproof.store.cache_records import CacheError
 
     with _open_cache() as c:
         try:

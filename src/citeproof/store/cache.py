@@ -52,7 +52,6 @@ from citeproof.redact import strip_secret_params
 from citeproof.store.cache_records import (
     CacheCorruptError,
     CacheError,
-    CacheImportError,
     CacheMissError,
     ImportReport,
     Pin,
@@ -66,22 +65,7 @@ from citeproof.store.cache_records import (
 )
 from citeproof.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore
 
-__all__ = [
-    "DEFAULT_MEDIA_TYPE",
-    "SCHEMA_VERSION",
-    "Cache",
-    "CacheCorruptError",
-    "CacheError",
-    "CacheImportError",
-    "CacheMissError",
-    "ImportReport",
-    "Pin",
-    "PinConflict",
-    "PinResult",
-    "PruneResult",
-    "normalize_timestamp",
-    "sha256_hex",
-]
+__all__ = ["DEFAULT_MEDIA_TYPE", "SCHEMA_VERSION", "Cache"]
 
 SCHEMA_VERSION = 1
 DEFAULT_MEDIA_TYPE = "application/octet-stream"

@@ -2,7 +2,7 @@
 
 Kept apart from :mod:`citeproof.store.cache` (the SQLite store itself) so the export format
 (:mod:`citeproof.store.archive`) and callers can use the records without the store, and
-each module stays small.  :mod:`citeproof.store.cache` re-exports every public name here.
+each module stays small.
 """
 
 from __future__ import annotations
