@@ -382,13 +382,15 @@ def find_source_for(
     *,
     offline: bool = False,
     replay: str | os.PathLike[str] | None = None,
+    cache: Cache | None = None,
 ) -> CheckResult:
     """``result`` with ``found_elsewhere``: where the quote's words verifiably are.
 
     Runs only for NOT_FOUND and NEAR (any other verdict is returned unchanged): first every
     cached document, then (unless ``offline``) Europe PMC phrase search and LitSense
     sentence search, each candidate fetched and verified by the matcher.  See
-    :mod:`citeproof.find_source`.
+    :mod:`citeproof.find_source`.  ``cache`` is a cache the caller keeps open (an audit, a
+    server); without it the default cache is opened for this call.
     """
     if result.verdict not in FIND_SOURCE_VERDICTS:
         return result
@@ -397,6 +399,8 @@ def find_source_for(
     from citeproof.net.session import mode_from
 
     mode = mode_from(replay)
+    if cache is not None:
+        return find_elsewhere(quote, result, options, mode=mode, offline=offline, cache=cache)
     cache = open_cache_for(offline=offline)
     if cache is None:  # offline, and nothing was ever cached: look, but create nothing
         return find_elsewhere(quote, result, options, mode=mode, offline=True, cache=None)

@@ -208,6 +208,7 @@ class Sources:
         result = service.check_document(quote, document, self.options)
         if self.find_source:
             result = service.find_source_for(
-                quote, result, self.options, offline=self.offline, replay=self.replay
+                quote, result, self.options, offline=self.offline, replay=self.replay,
+                cache=self.cache(),
             )
         return result

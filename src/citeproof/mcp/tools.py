@@ -177,7 +177,8 @@ class CiteproofTools:
         result = service.check_loaded(quote, loaded, options)
         if find_source:
             result = service.find_source_for(
-                quote, result, options, offline=settings.offline, replay=settings.replay
+                quote, result, options, offline=settings.offline, replay=settings.replay,
+                cache=self._held_cache(),
             )
         result = add_retraction(result, offline=settings.offline, replay=settings.replay)
         if not settings.log:
