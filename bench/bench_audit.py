@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from citeproof.issuing import PassageItem
+    from citeproof.handles.registry import PassageItem
 
 REPO = Path(__file__).resolve().parents[1]
 ARTICLES = ("PMC3166277", "PMC1790863", "PMC2994229", "PMC3460867", "PMC3574550")
@@ -64,7 +64,7 @@ def _pin(shared: Path) -> None:
 
 
 def _listings() -> dict[str, list[PassageItem]]:
-    from citeproof.issuing import passages_for
+    from citeproof.handles.registry import passages_for
 
     return {p: passages_for(p, offline=True, limit=40).passages for p in ARTICLES}
 
@@ -112,7 +112,7 @@ def _cold(answer: str, home: str) -> float:
     """The first audit in a fresh process (the articles pinned, nothing parsed yet).
 
     A child process, because a process that listed the passages has parsed the articles
-    into its parse memo (``citeproof.parse_memo``), which keeps them for its lifetime.
+    into its parse memo (``citeproof.loading.memo``), which keeps them for its lifetime.
     """
     path = Path(home) / "answer.md"
     path.write_text(answer, encoding="utf-8")
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             audit_answer(answer, offline=True, retraction=True)
             with_retraction.append(time.perf_counter() - t0)
-        from citeproof.report.html import render_audit_html
+        from citeproof.report.page import render_audit_html
 
         report_json = report.model_dump(mode="json")
         render_audit_html(report_json, answer)  # compiles the template

@@ -24,8 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from citeproof.evidence.log import EvidenceLog
 from citeproof.store.keys import LogKey
-from citeproof.store.log import EvidenceLog
 
 APPEND_TARGET_MS = 2.0
 VERIFY_TARGET_S = 3.0
@@ -36,7 +36,7 @@ _VERIFY = """
 import json, sys, time
 from cryptography.hazmat.primitives import serialization
 from citeproof.store.keys import LogKey
-from citeproof.store.log import EvidenceLog
+from citeproof.evidence.log import EvidenceLog
 key = LogKey.from_private(serialization.load_pem_private_key(open(sys.argv[2], "rb").read(), None))
 t = time.perf_counter()
 report = EvidenceLog(sys.argv[1], key=key).verify()

@@ -42,7 +42,7 @@ STARTUP_TARGET_S = 1.5
 
 
 def _pin() -> None:
-    from citeproof.fetching import open_cache
+    from citeproof.loading.pins import open_cache
 
     with open_cache() as cache:
         cache.pin(

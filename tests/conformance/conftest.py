@@ -106,7 +106,7 @@ def _retraction_csv(path: Path, the_plan: Plan) -> None:
 
 def build(home: Path) -> Built:
     """Pin, issue, alter and render (``home`` must be the active CITEPROOF_HOME)."""
-    from citeproof.issuing import passages_for
+    from citeproof.handles.registry import passages_for
     from citeproof.sources.retractionwatch import import_csv
     from citeproof.store.cache import Cache
     from citeproof.store.paths import default_dirs

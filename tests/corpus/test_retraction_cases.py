@@ -29,7 +29,7 @@ import pytest
 
 from citeproof.net.recordings import Recording, load_folder, load_tekmeria
 from citeproof.net.replay import ReplayTransport
-from citeproof.retraction import RetractionReport, SourceReport, retraction_status
+from citeproof.retraction.status import RetractionReport, SourceReport, retraction_status
 
 TODAY = date(2026, 11, 30)
 WAKEFIELD = "10.1016/s0140-6736(97)11096-0"

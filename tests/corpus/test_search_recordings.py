@@ -21,7 +21,7 @@ import pytest
 
 from citeproof.net.recordings import load_litcheck, load_tekmeria
 from citeproof.net.replay import ReplayTransport
-from citeproof.search import SearchRecord, citing, run_search
+from citeproof.search.queries import SearchRecord, citing, run_search
 from replay_clients import litcheck_replay, run
 
 

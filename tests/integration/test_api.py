@@ -72,7 +72,7 @@ def test_load_many_check_many_reuses_prepared_state(monkeypatch: pytest.MonkeyPa
     third = citeproof.check("nothing like this sentence is anywhere in the article", doc)
     assert (first.verdict, second.verdict, third.verdict) == ("EXACT", "NEAR", "NOT_FOUND")
     # Once, or not at all when an earlier load of the same bytes in this process (another
-    # test) already prepared them: see citeproof.parse_memo.
+    # test) already prepared them: see citeproof.loading.memo.
     assert len(calls) <= 1
     again = citeproof.load(ARTICLE)
     assert again is not doc and again.prepared is doc.prepared  # shared, not rebuilt

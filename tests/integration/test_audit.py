@@ -19,8 +19,8 @@ from click.testing import CliRunner, Result
 
 from citeproof.audit.run import audit_answer
 from citeproof.cli import COMMANDS, LazyGroup
-from citeproof.issuing import passages_for
-from citeproof.store.log import default_log_path
+from citeproof.evidence.log import default_log_path
+from citeproof.handles.registry import passages_for
 from pmc_replay import QUOTE, jats, pmc_replay
 
 REPO = Path(__file__).resolve().parents[2]
@@ -301,7 +301,7 @@ def test_verify_a_report_and_detect_tampering(tmp_path: Path, issued: dict[str, 
 
 
 def test_audit_is_logged_unless_no_log(tmp_path: Path, issued: dict[str, str]) -> None:
-    from citeproof.evidence import open_log
+    from citeproof.evidence.payloads import open_log
 
     _, report = audit_json(tmp_path, "Claim [PMC3166277].\n", "--no-retraction")
     entries = [e for e in open_log().entries() if e.kind == "audit"]

@@ -21,9 +21,9 @@ from click.testing import CliRunner, Result
 import citeproof
 from citeproof import batch
 from citeproof.cli import cli
+from citeproof.evidence.log import EvidenceLog
 from citeproof.match.normalize import normalize
 from citeproof.match.types import MIN_QUOTE_CHARS
-from citeproof.store.log import EvidenceLog
 from citeproof.store.paths import default_dirs
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,8 +16,8 @@ from click.testing import CliRunner, Result
 
 import citeproof
 from citeproof.cli import cli
+from citeproof.evidence.log import EvidenceLog
 from citeproof.store.cache import Cache
-from citeproof.store.log import EvidenceLog
 from citeproof.store.paths import default_dirs
 from pmc_replay import QUOTE, pmc_replay
 

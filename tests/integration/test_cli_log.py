@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from citeproof.cli.log import log as log_group
-from citeproof.store.log import EvidenceLog
+from citeproof.evidence.log import EvidenceLog
 
 
 @pytest.fixture

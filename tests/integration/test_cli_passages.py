@@ -19,9 +19,9 @@ from click.testing import CliRunner, Result
 
 from citeproof.cli import _common
 from citeproof.cli.passages import passages
-from citeproof.handles import CROCKFORD, parse_handle
-from citeproof.issuing import passages_for, resolve_handle
-from citeproof.store.passages import PassageStore, default_store_path
+from citeproof.handles.grammar import CROCKFORD, parse_handle
+from citeproof.handles.registry import passages_for, resolve_handle
+from citeproof.store.issued import PassageStore, default_store_path
 from pmc_replay import QUOTE, jats, pmc_replay
 
 REPO = Path(__file__).resolve().parents[2]

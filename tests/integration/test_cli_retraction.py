@@ -138,7 +138,7 @@ def test_import_then_offline_lookup(home: Path) -> None:
 
 def test_readable_rendering(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from citeproof.cli import retraction as module
-    from citeproof.retraction import retraction_report
+    from citeproof.retraction.status import retraction_report
     from citeproof.sources.retractionwatch import import_csv
 
     db = home / "rw.sqlite3"

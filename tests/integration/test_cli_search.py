@@ -182,7 +182,7 @@ def test_failed_search_exits_3(tmp_path: Path) -> None:
 def test_every_search_is_recorded_in_the_log_failed_ones_too(
     replay: Path, tmp_path: Path
 ) -> None:
-    from citeproof.store.log import EvidenceLog
+    from citeproof.evidence.log import EvidenceLog
     from citeproof.store.paths import default_dirs
 
     done = invoke("citing", "W2474002222", "--json", "--replay", str(replay))

@@ -19,12 +19,12 @@ from click.testing import CliRunner, Result
 
 from citeproof import service
 from citeproof.cli import cli
-from citeproof.find_source import Candidates, find_elsewhere
-from citeproof.find_source_engines import europepmc_candidates, litsense_candidates, search_words
 from citeproof.net.client import make_client
 from citeproof.net.recordings import load_litcheck
 from citeproof.net.replay import ReplayTransport
 from citeproof.net.session import Mode, Session
+from citeproof.search.candidates import europepmc_candidates, litsense_candidates, search_words
+from citeproof.search.finder import Candidates, find_elsewhere
 from citeproof.store.cache import Cache
 from citeproof.store.paths import default_dirs
 from pmc_replay import CORPUS, MISSING, QUOTE, pmc_replay

@@ -13,8 +13,8 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from citeproof.evidence.log import EvidenceLog
 from citeproof.store.keys import LogKey
-from citeproof.store.log import EvidenceLog
 
 WORKERS = 8
 PER_WORKER = 500
@@ -71,7 +71,7 @@ _LOOP = """
 import sys
 from cryptography.hazmat.primitives import serialization
 from citeproof.store.keys import LogKey
-from citeproof.store.log import EvidenceLog
+from citeproof.evidence.log import EvidenceLog
 key = LogKey.from_private(serialization.load_pem_private_key(open(sys.argv[2], "rb").read(), None))
 log = EvidenceLog(sys.argv[1], key=key)
 i = 0

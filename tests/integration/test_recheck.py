@@ -15,9 +15,9 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from citeproof.cli import cli
-from citeproof.recheck import since_time
+from citeproof.evidence.log import EvidenceLog
+from citeproof.evidence.recheck import since_time
 from citeproof.store.cache import Cache
-from citeproof.store.log import EvidenceLog
 from citeproof.store.paths import default_dirs
 from pmc_replay import QUOTE, jats, pmc_replay
 

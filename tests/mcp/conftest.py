@@ -33,7 +33,7 @@ def server() -> MCPServer:
 @pytest.fixture
 def pinned() -> str:
     """Pin the example article in the cache under an invented PMCID; return its key."""
-    from citeproof.fetching import open_cache
+    from citeproof.loading.pins import open_cache
 
     with open_cache() as cache:
         cache.pin(

@@ -25,9 +25,9 @@ from mcp_helpers import EXAMPLE, REPO, run
 
 from citeproof import service
 from citeproof.cli.mcp import mcp as mcp_command
+from citeproof.evidence.log import EvidenceLog, default_log_path
 from citeproof.mcp.http import check_http_settings, is_loopback
 from citeproof.mcp.server import TOOL_NAMES
-from citeproof.store.log import EvidenceLog, default_log_path
 
 TOKEN = "test-token-0123456789abcdef"
 EXACT = "Mean sleep onset latency fell by 14 minutes (95% CI 9 to 19) in the walking group"

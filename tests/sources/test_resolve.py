@@ -1,4 +1,4 @@
-"""The best-available-text chain (``citeproof.resolve``), offline.
+"""The best-available-text chain (``citeproof.loading.chain``), offline.
 
 Every API answer comes from an ``httpx2.MockTransport`` routed by host and path (so a test can
 assert which services were *not* asked), on a ``make_client`` client with a fake clock, fake
@@ -22,7 +22,7 @@ import httpx2
 import pytest
 
 from citeproof.identifiers import parse_identifier
-from citeproof.resolve import Resolution, Step, resolve
+from citeproof.loading.chain import Resolution, Step, resolve
 from replay_clients import CORPUS, LITCHECK, MISSING, fake_client, tekmeria_replay
 
 S3 = "pmc-oa-opendata.s3.amazonaws.com"

@@ -36,7 +36,7 @@ from citeproof.audit.verdicts import (
     worst,
 )
 from citeproof.errors import BadInputError
-from citeproof.issuing import HandleStatus
+from citeproof.handles.registry import HandleStatus
 from citeproof.models import CheckResult, FoundElsewhere, Fragment, Near, WordBoundaries
 from citeproof.store.keys import LogKey
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from citeproof.audit.answer import ParsedAnswer
 from citeproof.audit.assemble import MAX_ANSWER_BYTES
-from citeproof.audit.model import ParsedAnswer
 from citeproof.audit.parse import parse_answer, parse_claims_json, parse_markdown
 from citeproof.errors import BadInputError
 

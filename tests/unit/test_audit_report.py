@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeproof.audit.report import AuditReport, SentenceReport, compute_metrics
 from citeproof.audit.run import audit_answer
 from citeproof.audit.signing import (
     key_id,
@@ -26,6 +25,7 @@ from citeproof.audit.signing import (
 )
 from citeproof.audit.verdicts import VERDICTS
 from citeproof.errors import BadInputError
+from citeproof.models.audit import AuditReport, SentenceReport, compute_metrics
 from citeproof.store.keys import LogKey
 
 KEY = LogKey.generate("test-key")
@@ -152,7 +152,7 @@ def test_any_tampered_field_is_invalid(path: tuple[Any, ...]) -> None:
 
 
 def test_report_bytes_are_canonical_json() -> None:
-    from citeproof.store.canonical import canonical_bytes
+    from citeproof.evidence.canonical import canonical_bytes
 
     assert report_bytes(SIGNED) == canonical_bytes(SIGNED)
     odd = {"b": [1.5, "é\u2028", None, True], "a": {"z": -0.0, "y": "\U0001f600"}}

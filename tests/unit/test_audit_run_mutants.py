@@ -23,21 +23,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeproof.audit import sentences
-from citeproof.audit import sources as audit_sources
+from citeproof.audit import works as audit_sources
+from citeproof.audit.answer import CLAIM_KINDS
 from citeproof.audit.assemble import MAX_QUOTE_CHARS, MAX_SENTENCE_CHARS, Draft, assemble
 from citeproof.audit.citations import RawCitation
-from citeproof.audit.model import CLAIM_KINDS
 from citeproof.audit.parse import parse_answer
-from citeproof.audit.report import (
+from citeproof.audit.run import audit_answer
+from citeproof.audit.sentences import lead_in_end, scan_blocks, split_lines, split_sentences
+from citeproof.audit.verdicts import VERDICTS, CitationVerdict
+from citeproof.models.audit import (
     AuditReport,
     CitationReport,
     QuoteReport,
     SentenceReport,
     compute_metrics,
 )
-from citeproof.audit.run import audit_answer
-from citeproof.audit.sentences import lead_in_end, scan_blocks, split_lines, split_sentences
-from citeproof.audit.verdicts import VERDICTS, CitationVerdict
 from citeproof.net.recordings import write_recording
 from citeproof.sources.ctgov import STUDIES_URL
 from citeproof.sources.retractionwatch import import_csv
@@ -583,16 +583,16 @@ def snapshot() -> None:
 def test_a_retracted_work_is_flagged_on_every_citation_and_asked_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import citeproof.retraction
+    import citeproof.retraction.status
 
     asked: list[str] = []
-    real = citeproof.retraction.retraction_report
+    real = citeproof.retraction.status.retraction_report
 
     def counting(key: str, **kw: Any) -> Any:
         asked.append(key)
         return real(key, **kw)
 
-    monkeypatch.setattr(citeproof.retraction, "retraction_report", counting)
+    monkeypatch.setattr(citeproof.retraction.status, "retraction_report", counting)
     pin(RETRACTED_DOI)
     report = audit_offline(
         f'Compost helps "{EXACT}" [{RETRACTED_DOI}]. Again [{RETRACTED_DOI}]. '
@@ -616,18 +616,18 @@ def test_a_failed_lookup_for_one_work_does_not_stop_the_others(
 ) -> None:
     """A work whose retraction status cannot be had carries no retraction; a retracted work
     cited after it is still flagged (the lookup failing is that work's, not the audit's)."""
-    import citeproof.retraction
+    import citeproof.retraction.status
     from citeproof.errors import CiteproofError
 
     failing = "doi:10.5555/fails.first"
-    real = citeproof.retraction.retraction_report
+    real = citeproof.retraction.status.retraction_report
 
     def flaky(key: str, **kw: Any) -> Any:
         if key == failing:
             raise CiteproofError("retraction sources could not be read")
         return real(key, **kw)
 
-    monkeypatch.setattr(citeproof.retraction, "retraction_report", flaky)
+    monkeypatch.setattr(citeproof.retraction.status, "retraction_report", flaky)
     pin(failing, RETRACTED_DOI)
     report = audit_offline(
         f'First "{EXACT}" [{failing}]. Then "{EXACT}" [{RETRACTED_DOI}].\n', retraction=True
@@ -706,7 +706,7 @@ def test_created_at_is_utc_and_the_generator_names_the_version() -> None:
     assert report.generator == f"citeproof {__version__}"
     assert report.answer.format == "markdown" and report.verdict == "warn"
     assert report.sentences[0].status == "uncited"
-    from citeproof.store.log import default_log_path
+    from citeproof.evidence.log import default_log_path
 
     assert not default_log_path().exists()  # logging is asked for, not the default
     as_text = audit_answer('{"claims": []}', input_format="markdown", sign=False)
@@ -718,7 +718,7 @@ def test_created_at_is_utc_and_the_generator_names_the_version() -> None:
 
 def test_the_log_entry_commits_to_the_signed_report(tmp_path: Path) -> None:
     from citeproof.audit.signing import key_id, report_bytes
-    from citeproof.evidence import open_log
+    from citeproof.evidence.payloads import open_log
     from citeproof.store.keys import LogKey
 
     key = LogKey.generate("run-mutants")
@@ -740,7 +740,7 @@ def test_the_log_entry_commits_to_the_signed_report(tmp_path: Path) -> None:
     last = [e for e in open_log(path).entries() if e.kind == "audit"][-1]
     assert unsigned.signature is None and last.payload["signed_by"] is None
     assert last.payload["verdict"] == "fail"
-    from citeproof.store.log import default_log_path
+    from citeproof.evidence.log import default_log_path
 
     audit_answer(answer, offline=True, sign=False, log=True)
     assert [e.kind for e in open_log(default_log_path()).entries()] == ["audit"]
@@ -750,7 +750,7 @@ def test_the_log_entry_commits_to_the_signed_report(tmp_path: Path) -> None:
 
 
 def issue(key: str) -> str:
-    from citeproof.issuing import passages_for
+    from citeproof.handles.registry import passages_for
 
     listing = passages_for(key, offline=True, limit=10)
     handle = listing.passages[0].handle

@@ -1,4 +1,4 @@
-"""The audit's sources (:mod:`citeproof.audit.sources`): what mutation testing found unpinned.
+"""The audit's sources (:mod:`citeproof.audit.works`): what mutation testing found unpinned.
 
 Groups: an issued handle whose source can no longer be read (the failure's kind and words
 reach the handle's verdict); the matcher options an audit is given (they decide NEAR against
@@ -23,15 +23,15 @@ import pytest
 
 from citeproof import service
 from citeproof.audit import sentences
-from citeproof.audit import sources as audit_sources
+from citeproof.audit import works as audit_sources
 from citeproof.audit.parse import parse_answer
-from citeproof.audit.report import AuditReport
 from citeproof.audit.run import audit_answer, audit_parsed
-from citeproof.audit.sources import TEXT_DOCUMENTS_KEEP_CHARS
+from citeproof.audit.works import TEXT_DOCUMENTS_KEEP_CHARS
 from citeproof.errors import BadInputError
+from citeproof.models.audit import AuditReport
 from citeproof.net.errors import NetworkError
 from citeproof.net.recordings import write_recording
-from citeproof.store.passages import default_store_path
+from citeproof.store.issued import default_store_path
 from citeproof.store.paths import default_dirs
 from pinned import pin_text
 
@@ -55,7 +55,7 @@ def pin(key: str, text: str = SOURCE) -> None:
 
 def issue(key: str) -> str:
     """The handle of ``key``'s first passage, issued (and stored) offline."""
-    from citeproof.issuing import passages_for
+    from citeproof.handles.registry import passages_for
 
     handle = passages_for(key, offline=True, limit=10).passages[0].handle
     assert handle is not None
@@ -215,7 +215,7 @@ def test_an_offline_audit_creates_no_cache_and_no_passage_store() -> None:
 def test_when_the_shared_cache_will_not_open_each_load_opens_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from citeproof import fetching
+    from citeproof.loading import pins as fetching
 
     pin(KEY)
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citeproof import service
-from citeproof.audit.model import ItemError
+from citeproof.audit.answer import ItemError
 from citeproof.audit.verdicts import (
     DEFAULT_FAIL_ON,
     FLAGS,
@@ -26,7 +26,7 @@ from citeproof.audit.verdicts import (
     worst,
 )
 from citeproof.errors import BadInputError
-from citeproof.issuing import HandleStatus
+from citeproof.handles.registry import HandleStatus
 
 SOURCE = (
     "In the trial, the treatment reduced mortality by 30% over five years. "

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeproof.store.canonical import CanonicalJSONError, canonical_bytes, canonical_text
+from citeproof.evidence.canonical import CanonicalJSONError, canonical_bytes, canonical_text
 
 json_values = st.recursive(
     st.none()

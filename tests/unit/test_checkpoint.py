@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from citeproof.store.checkpoint import (
+from citeproof.evidence.checkpoint import (
     Checkpoint,
     CheckpointError,
     parse_checkpoint,

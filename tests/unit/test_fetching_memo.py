@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from citeproof.documents.model import Document
-from citeproof.fetching import load_identifier
 from citeproof.identifiers import parse_identifier
+from citeproof.loading.pins import load_identifier
 from citeproof.store.cache import Cache
 
 JATS = (

@@ -10,7 +10,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from citeproof.errors import BadInputError
-from citeproof.handles import (
+from citeproof.handles.grammar import (
     CROCKFORD,
     SCHEMES,
     Handle,

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.store.canonical import CanonicalJSONError
-from citeproof.store.keys import LogKey
-from citeproof.store.log import (
+from citeproof.evidence.canonical import CanonicalJSONError
+from citeproof.evidence.lines import ZERO_HASH, head_path_for, read_head
+from citeproof.evidence.log import (
     EvidenceLog,
     LogDamagedError,
     LogError,
@@ -21,8 +21,8 @@ from citeproof.store.log import (
     default_log_path,
     verify_proof,
 )
-from citeproof.store.log_format import ZERO_HASH, head_path_for, read_head
-from citeproof.store.merkle import leaf_hash, root_of
+from citeproof.evidence.merkle import leaf_hash, root_of
+from citeproof.store.keys import LogKey
 
 
 def _clock() -> Iterator[datetime]:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from citeproof.evidence.lines import ZERO_HASH, build_line
+from citeproof.evidence.log import EvidenceLog, LogDamagedError, LogError
+from citeproof.evidence.verify import VerifyReport
 from citeproof.store.keys import LogKey
-from citeproof.store.log import EvidenceLog, LogDamagedError, LogError
-from citeproof.store.log_format import ZERO_HASH, build_line
-from citeproof.store.log_verify import VerifyReport
 
 N = 10
 
@@ -198,7 +198,7 @@ def test_checkpoint_with_a_forged_signature(
     assert "forged or altered" in report.problems[0].message
     # A checkpoint signed by another key under the log's name.
     impostor = LogKey.generate(victim.key.name)
-    from citeproof.store.checkpoint import Checkpoint, sign_checkpoint
+    from citeproof.evidence.checkpoint import Checkpoint, sign_checkpoint
 
     fake = sign_checkpoint(Checkpoint(victim.key.name, 3, b"\0" * 32), impostor)
     assert _codes(victim.verify(fake)) == ["checkpoint-invalid"]

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeproof.store import merkle
-from citeproof.store.merkle import (
+from citeproof.evidence import merkle
+from citeproof.evidence.merkle import (
     EMPTY_ROOT,
     CompactRange,
     consistency_proof,

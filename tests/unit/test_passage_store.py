@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from citeproof.handles import passage_sha256
-from citeproof.store.passages import (
+from citeproof.handles.grammar import passage_sha256
+from citeproof.store.issued import (
     HANDLES_DB_NAME,
     IssuedPassage,
     PassageStore,

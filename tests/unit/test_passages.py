@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from citeproof.documents import parse
 from citeproof.documents.model import Block, Document
 from citeproof.documents.plain import document_from_string
-from citeproof.handles import valid_path
-from citeproof.passages import (
+from citeproof.handles.grammar import valid_path
+from citeproof.handles.passages import (
     cut_passages,
     passage_at,
     rank_passages,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from citeproof.errors import CiteproofError
 from citeproof.report import render_audit_html, write_audit_html
-from citeproof.report.html import CSP
+from citeproof.report.page import CSP
 from citeproof.report.view import shown
 
 HOSTILE = [
@@ -524,7 +524,7 @@ def test_any_answer_renders_every_citation_as_text(
 def test_a_real_audit_renders(tmp_path: Path) -> None:
     """The page built from the audit's own report (not a hand-made dict)."""
     run = pytest.importorskip("citeproof.audit.run", reason="the audit is not built yet")
-    from citeproof.issuing import passages_for
+    from citeproof.handles.registry import passages_for
     from pmc_replay import QUOTE, pmc_replay
 
     replay = pmc_replay(tmp_path / "replay")

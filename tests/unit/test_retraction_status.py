@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citeproof.errors import BadInputError
-from citeproof.retraction import (
+from citeproof.retraction.status import (
     SOURCES,
     RetractionReport,
     SourceReport,

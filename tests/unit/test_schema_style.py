@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ConfigDict
 
 from citeproof.models import CheckResult
-from citeproof.schema_style import compact_nullable
+from citeproof.models.base import compact_nullable
 
 
 class Inner(BaseModel):

@@ -1,4 +1,4 @@
-"""citeproof.search: record building, the log payload, failed and empty records, input
+"""citeproof.search.queries: record building, the log payload, failed and empty records, input
 validation and fault injection, all on ``httpx2.MockTransport`` (no network, no corpus)."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeproof import search
 from citeproof.errors import BadInputError
-from citeproof.search import (
+from citeproof.search import queries as search
+from citeproof.search.queries import (
     SearchCursorError,
     SearchDateError,
     SearchInputError,

@@ -121,7 +121,7 @@ def test_nul_in_path() -> None:
 def test_identifiers_go_to_the_cache_not_the_disk(
     identifier: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from citeproof.fetching import FetchFailedError
+    from citeproof.loading.pins import FetchFailedError
 
     monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path))
     with pytest.raises(FetchFailedError, match="--offline forbids fetching") as info:

@@ -15,7 +15,7 @@ import pytest
 from citeproof.errors import CiteproofError
 from citeproof.store import sqlite as sqlite_store
 from citeproof.store.cache import Cache
-from citeproof.store.passages import PassageStore
+from citeproof.store.issued import PassageStore
 from citeproof.store.sqlite import SQLiteStore
 
 STORES = [pytest.param(PassageStore, id="passages"), pytest.param(Cache, id="cache")]

@@ -12,8 +12,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from citeproof.audit.citations import RawCitation
-from citeproof.audit.model import (
+from citeproof.audit.answer import (
     CLAIM_KINDS,
     Citation,
     InputFormat,
@@ -25,6 +24,7 @@ from citeproof.audit.model import (
     Sentence,
     SentenceKind,
 )
+from citeproof.audit.citations import RawCitation
 from citeproof.audit.references import ReferenceSection
 
 __all__ = ["MAX_ANSWER_BYTES", "MAX_QUOTE_CHARS", "MAX_SENTENCE_CHARS", "Draft", "assemble"]

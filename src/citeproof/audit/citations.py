@@ -41,7 +41,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from citeproof.audit.model import CitationForm, CitationKind, ItemError
+from citeproof.audit.answer import CitationForm, CitationKind, ItemError
 from citeproof.identifiers import (
     Identifier,
     UnknownIdentifierError,
@@ -68,7 +68,8 @@ MAX_NUMBERS_PER_BRACKET = 100
 
 @dataclass(frozen=True, slots=True)
 class RawCitation:
-    """A citation before the answer-wide numbering (see :class:`citeproof.audit.model.Citation`)."""
+    """A citation before the answer-wide numbering (see
+    :class:`citeproof.audit.answer.Citation`)."""
 
     start: int
     end: int
@@ -111,8 +112,9 @@ def looks_like_handle(token: str, *, quoted: bool = False) -> bool:
 def handle_problem(token: str) -> str | None:
     """A coarse reason the handle can never be valid, or None.
 
-    Deliberately looser than the grammar in :mod:`citeproof.handles`, which stays the authority
-    (the audit parses every handle with it): this only catches what no handle can look like.
+    Deliberately looser than the grammar in :mod:`citeproof.handles.grammar`, which stays the
+    authority (the audit parses every handle with it): this only catches what no handle can look
+    like.
     """
     scheme, sep, rest = token.partition(":")
     if not sep or scheme.lower() not in HANDLE_SCHEMES:

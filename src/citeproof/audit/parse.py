@@ -48,6 +48,7 @@ import json
 from collections.abc import Sequence
 from typing import Literal
 
+from citeproof.audit.answer import ItemError, ParsedAnswer, SentenceKind
 from citeproof.audit.assemble import (
     MAX_ANSWER_BYTES,
     MAX_QUOTE_CHARS,
@@ -63,7 +64,6 @@ from citeproof.audit.citations import (
     looks_like_handle,
     scan_block,
 )
-from citeproof.audit.model import ItemError, ParsedAnswer, SentenceKind
 from citeproof.audit.references import find_reference_section
 from citeproof.audit.sentences import Block, lead_in_end, scan_blocks, split_sentences
 from citeproof.errors import BadInputError

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citeproof.audit.model import ItemError
+from citeproof.audit.answer import ItemError
 from citeproof.audit.sentences import Block, split_lines
 from citeproof.identifiers import Identifier, find_identifiers
 

@@ -6,13 +6,13 @@ verdicts live in :mod:`citeproof.audit.verdicts` (pure); this module gathers the
 
 Why it is organised around sources rather than citations: an answer cites a handful of works
 many times, so each distinct source is loaded, described and cut into passages once, a quote
-repeated against the same source is matched once (:class:`citeproof.audit.sources.Sources`),
+repeated against the same source is matched once (:class:`citeproof.audit.works.Sources`),
 and the retraction status is asked once per work.  That, and sentence splitting that does not
 redo work (:mod:`citeproof.audit.sentences`), keeps a 200-citation answer against cached
 sources within the 0.2 s budget (``bench/bench_audit.py``).
 
 Handles are resolved (``Sources.resolve_handle``) with the same rules, in the same order, as
-:func:`citeproof.issuing.resolve_handle` (malformed, forged, unavailable / unresolvable,
+:func:`citeproof.handles.registry.resolve_handle` (malformed, forged, unavailable / unresolvable,
 withdrawn, ok), but with those shared loads; a quote after a handle is checked against the
 passage *as issued*.
 """
@@ -28,16 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from citeproof.audit.model import CLAIM_KINDS, Citation, ParsedAnswer, Quote
-from citeproof.audit.report import (
-    AnswerInfo,
-    AuditReport,
-    CitationReport,
-    QuoteReport,
-    SentenceReport,
-    compute_metrics,
-)
-from citeproof.audit.sources import Sources
+from citeproof.audit.answer import CLAIM_KINDS, Citation, ParsedAnswer, Quote
 from citeproof.audit.verdicts import (
     Outcome,
     acknowledges_retraction,
@@ -51,11 +42,20 @@ from citeproof.audit.verdicts import (
     sentence_status,
     worst,
 )
+from citeproof.audit.works import Sources
 from citeproof.documents.model import Document
 from citeproof.errors import CiteproofError
+from citeproof.models.audit import (
+    AnswerInfo,
+    AuditReport,
+    CitationReport,
+    QuoteReport,
+    SentenceReport,
+    compute_metrics,
+)
 
 if TYPE_CHECKING:
-    from citeproof.issuing import HandleStatus
+    from citeproof.handles.registry import HandleStatus
     from citeproof.match.types import MatchOptions
     from citeproof.models import CheckResult, RetractionReport, SourceInfo
     from citeproof.store.keys import LogKey
@@ -172,7 +172,7 @@ def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: Sources) -> _Ite
 def _add_retractions(items: list[_Item], parsed: ParsedAnswer, offline: bool,
                      replay: str | os.PathLike[str] | None) -> None:  # fmt: skip
     """Ask once per distinct work (DOI, PMID, PMCID) and flag every citation of it."""
-    from citeproof.retraction import retraction_report
+    from citeproof.retraction.status import retraction_report
 
     reports: dict[str, RetractionReport | None] = {}
     for item in items:
@@ -347,7 +347,7 @@ def log_audit(report: AuditReport, path: str | os.PathLike[str] | None = None) -
     included), so the log commits to exactly the report that was handed out.
     """
     from citeproof.audit.signing import report_bytes
-    from citeproof.evidence import open_log
+    from citeproof.evidence.payloads import open_log
 
     data = report.model_dump(mode="json")
     payload = {

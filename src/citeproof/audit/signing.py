@@ -7,7 +7,7 @@ audit ran, without the secret.
 
 Decisions:
 
-* **What is signed**: the canonical JSON (:mod:`citeproof.store.canonical`) of the report
+* **What is signed**: the canonical JSON (:mod:`citeproof.evidence.canonical`) of the report
   object exactly as printed, minus its ``signature`` field.  Verification works on the JSON
   as read, never on a re-parsed model, so a field a newer or older reader does not know is
   still covered and cannot be stripped unnoticed.
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from citeproof.errors import BadInputError
-from citeproof.store.canonical import canonical_bytes
+from citeproof.evidence.canonical import canonical_bytes
 
 if TYPE_CHECKING:
-    from citeproof.audit.report import AuditReport
+    from citeproof.models.audit import AuditReport
     from citeproof.store.keys import LogKey, Verifier
 
 __all__ = [
@@ -84,7 +84,7 @@ def signed_bytes(data: dict[str, Any]) -> bytes:
 
 def sign_report(report: AuditReport, key: LogKey) -> AuditReport:
     """``report`` with ``signature`` set (any earlier signature is replaced)."""
-    from citeproof.audit.report import Signature
+    from citeproof.models.audit import Signature
 
     unsigned = report.model_copy(update={"signature": None})
     data = unsigned.model_dump(mode="json")

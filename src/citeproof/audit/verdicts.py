@@ -56,8 +56,8 @@ from typing import TYPE_CHECKING, Final, Literal
 from citeproof.errors import BadInputError
 
 if TYPE_CHECKING:
-    from citeproof.audit.model import ItemError
-    from citeproof.issuing import HandleStatus
+    from citeproof.audit.answer import ItemError
+    from citeproof.handles.registry import HandleStatus
     from citeproof.models import CheckResult
 
 __all__ = [
@@ -172,7 +172,7 @@ def handle_flags(status: HandleStatus) -> tuple[str, ...]:
 
 
 def from_failure(kind: str, reason: str, ids: Mapping[str, str], *, has_quote: bool) -> Outcome:
-    """The verdict for a source that gave no text (a :class:`~citeproof.fetching.FetchFailure`).
+    """The verdict for a source that gave no text (a :class:`~citeproof.loading.pins.FetchFailure`).
 
     ``unavailable`` failures stay unavailable.  ``not_checkable`` means every service asked
     answered: when none of them knew another identifier of the work, it does not exist

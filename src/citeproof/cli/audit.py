@@ -19,7 +19,7 @@ import click
 from citeproof.cli.options import log_options, replay_option
 
 if TYPE_CHECKING:
-    from citeproof.audit.report import AuditReport
+    from citeproof.models.audit import AuditReport
 
 __all__ = ["AuditGroup", "audit", "exit_code"]
 
@@ -172,7 +172,7 @@ def run(
     if seq is not None:
         click.echo(f"citeproof: audit recorded as log entry {seq}.", err=True)
     if html_path is not None:
-        from citeproof.report.html import write_audit_html
+        from citeproof.report.page import write_audit_html
 
         page = write_audit_html(report.model_dump(mode="json"), text, html_path)
         click.echo(f"citeproof: audit page written to {page}.", err=True)
@@ -201,9 +201,9 @@ def _run_batch(
     from collections import Counter
     from pathlib import Path
 
-    from citeproof.audit.batch import audit_lines
     from citeproof.audit.verdicts import parse_fail_on
-    from citeproof.batch_input import read_lines
+    from citeproof.batch.audits import audit_lines
+    from citeproof.batch.lines import read_lines
     from citeproof.cli.batch import ResultSink, done_ids, open_input
     from citeproof.errors import BadInputError
 

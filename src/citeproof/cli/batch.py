@@ -148,7 +148,7 @@ def batch(
     on worker processes (or a Dask cluster with --executor dask).
     """
     from citeproof.batch import Options, run
-    from citeproof.batch_input import parse_stream
+    from citeproof.batch.lines import parse_stream
     from citeproof.errors import BadInputError
 
     if resume and output == "-":
@@ -199,7 +199,7 @@ def _append(pending: list[dict[str, Any]]) -> None:
     """Record the pending checks in the evidence log with one append."""
     if not pending:
         return
-    from citeproof.evidence import CHECK_KIND, open_log
+    from citeproof.evidence.payloads import CHECK_KIND, open_log
 
     open_log().append_many([(CHECK_KIND, payload) for payload in pending])
     pending.clear()

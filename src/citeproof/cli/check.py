@@ -150,14 +150,14 @@ def check(
             quote, result, options, offline=offline, replay=replay
         )
     if not no_retraction:
-        from citeproof.check_steps import add_retraction
+        from citeproof.service.steps import add_retraction
 
         result = add_retraction(result, offline=offline, replay=replay)
     log_error = None
     if not no_log:
-        from citeproof.check_steps import log_check
         from citeproof.errors import CiteproofError
-        from citeproof.evidence import open_log
+        from citeproof.evidence.payloads import open_log
+        from citeproof.service.steps import log_check
 
         try:
             result = log_check(result, options, open_log(log_path))

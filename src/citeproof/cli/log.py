@@ -25,7 +25,7 @@ from citeproof.cli.options import json_option
 from citeproof.errors import CiteproofError
 
 if TYPE_CHECKING:
-    from citeproof.store.log import EvidenceLog, LogEntry
+    from citeproof.evidence.log import EvidenceLog, LogEntry
 
 EXIT_NEGATIVE = 1
 
@@ -56,14 +56,14 @@ def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
 def _log(ctx: click.Context) -> EvidenceLog:
     from pathlib import Path
 
-    from citeproof.store.log import EvidenceLog, default_log_path
+    from citeproof.evidence.log import EvidenceLog, default_log_path
 
     chosen = ctx.find_root().params.get("log_path") or (ctx.obj or {}).get("log_path")
     return EvidenceLog(Path(chosen) if chosen else default_log_path())
 
 
 def _entry_line(entry: LogEntry) -> str:
-    from citeproof.store.canonical import canonical_text
+    from citeproof.evidence.canonical import canonical_text
 
     payload = canonical_text(entry.payload, checked=True)
     if len(payload) > 100:
@@ -137,7 +137,7 @@ def verify_cmd(ctx: click.Context, checkpoint_file: str | None, as_json: bool) -
 def _read_text(path: str, what: str) -> str:
     import sys
 
-    from citeproof.store.log import LogError
+    from citeproof.evidence.log import LogError
 
     try:
         if path == "-":
@@ -185,7 +185,7 @@ def prove_cmd(ctx: click.Context, seq: int) -> None:
 @click.pass_context
 def verify_proof_cmd(ctx: click.Context, bundle: str, public_key: str, as_json: bool) -> None:
     """Check a proof from `log prove` without the log.  Exits 0 when it holds, 1 otherwise."""
-    from citeproof.store.log import verify_proof
+    from citeproof.evidence.log import verify_proof
 
     report = verify_proof(_read_text(bundle, "proof bundle"), public_key)
     line = ("ok: " if report.ok else "FAILED: ") + report.reason
@@ -270,7 +270,7 @@ def export_cmd(ctx: click.Context, output: str | None) -> None:
     """
     import sys
 
-    from citeproof.store.log import LogError
+    from citeproof.evidence.log import LogError
 
     evidence = _log(ctx)
     try:

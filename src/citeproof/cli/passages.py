@@ -1,8 +1,8 @@
 """``citeproof passages``: the citable passages of a source, with handles, ranked by a query.
 
 Module level imports click only (see ``citeproof.cli``); the work is done by
-:func:`citeproof.issuing.passages_for`, so the CLI, the library and the MCP server issue the
-same handles.
+:func:`citeproof.handles.registry.passages_for`, so the CLI, the library and the MCP server
+issue the same handles.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import click
 from citeproof.cli.options import replay_option
 
 if TYPE_CHECKING:
-    from citeproof.issuing import PassageList
+    from citeproof.handles.registry import PassageList
 
 PREVIEW_CHARS = 160
 
@@ -57,7 +57,7 @@ def passages(
     can verify; a local file's passages have none. JSON: schema citeproof.passages/1.
     """
     from citeproof.cli import _common
-    from citeproof.issuing import passages_for
+    from citeproof.handles.registry import passages_for
 
     if source == "-":
         raise click.UsageError("passages reads a file or an identifier, not standard input.")

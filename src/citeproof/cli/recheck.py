@@ -12,7 +12,7 @@ import click
 from citeproof.cli.options import log_options, replay_option
 
 if TYPE_CHECKING:
-    from citeproof.recheck import RecheckItem, RecheckReport
+    from citeproof.evidence.recheck import RecheckItem, RecheckReport
 
 
 @click.command(
@@ -46,9 +46,9 @@ def recheck(
     quote moved, and whether a retraction or expression of concern appeared since. Each
     re-run is itself recorded (a check line with recheck_of) unless --no-log.
     """
-    from citeproof import recheck as rechecking
     from citeproof.cli import _common
-    from citeproof.evidence import open_log
+    from citeproof.evidence import recheck as rechecking
+    from citeproof.evidence.payloads import open_log
 
     log = open_log(log_path)
     if not log.path.exists():

@@ -15,7 +15,7 @@ import click
 from citeproof.cli.options import replay_option
 
 if TYPE_CHECKING:
-    from citeproof.retraction import RetractionReport
+    from citeproof.retraction.status import RetractionReport
     from citeproof.sources.retractionwatch import SnapshotInfo
 
 EXIT_CODES = {"NOT_RETRACTED_AS_OF": 0, "RETRACTED": 1, "CONCERN": 1, "UNVERIFIABLE": 3}
@@ -86,7 +86,7 @@ def retraction(ident: str, as_json: bool, offline: bool, replay: str | None) -> 
     every source that applies answered) or UNVERIFIABLE. JSON schema: citeproof.retraction/1.
     """
     from citeproof.cli import _common
-    from citeproof.retraction import retraction_report
+    from citeproof.retraction.status import retraction_report
 
     report = retraction_report(
         ident, offline=offline, replay_dir=Path(replay) if replay is not None else None

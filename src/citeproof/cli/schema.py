@@ -21,7 +21,7 @@ SCHEMAS = ("audit", "check")
 def report_schema(name: str) -> dict[str, Any]:
     """The JSON schema of ``citeproof.audit/1`` (``audit``) or ``citeproof.check/1``."""
     if name == "audit":
-        from citeproof.audit.report import AuditReport
+        from citeproof.models.audit import AuditReport
 
         model: Any = AuditReport
         schema_id = "citeproof.audit/1"

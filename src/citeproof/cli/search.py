@@ -15,7 +15,7 @@ import click
 from citeproof.cli.options import log_options, replay_option
 
 if TYPE_CHECKING:
-    from citeproof.search import SearchRecord
+    from citeproof.search.queries import SearchRecord
 
 ENGINES = ("europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda")
 EPILOG = (
@@ -52,7 +52,7 @@ def _finish(record: SearchRecord, as_json: bool, log_path: str | None) -> None:
 
     log_error = None
     if log_path is not None:
-        from citeproof.evidence import SEARCH_KIND, open_log
+        from citeproof.evidence.payloads import SEARCH_KIND, open_log
 
         try:
             entry = open_log(log_path or None).append(SEARCH_KIND, record.log_payload())
@@ -133,7 +133,7 @@ def search(
     """
     from pathlib import Path
 
-    from citeproof.search import search_sync
+    from citeproof.search.queries import search_sync
 
     record = search_sync(
         engine,
@@ -169,7 +169,7 @@ def citing(
     """List the works OpenAlex records as citing IDENT (a DOI, PMID, PMCID or W id)."""
     from pathlib import Path
 
-    from citeproof.search import citing_sync
+    from citeproof.search.queries import citing_sync
 
     record = citing_sync(
         ident,

@@ -169,10 +169,10 @@ def _step(result: DemoResult, say: Callable[[str], None], name: str, outcome: st
 def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None:
     from citeproof import service
     from citeproof.audit.run import audit_answer
-    from citeproof.evidence import open_log
-    from citeproof.issuing import passages_for
-    from citeproof.report.html import write_audit_html
-    from citeproof.retraction import retraction_report
+    from citeproof.evidence.payloads import open_log
+    from citeproof.handles.registry import passages_for
+    from citeproof.report.page import write_audit_html
+    from citeproof.retraction.status import retraction_report
     from citeproof.sources.retractionwatch import import_csv
 
     csv = folder / "retraction-watch-demo.csv"

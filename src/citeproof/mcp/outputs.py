@@ -4,7 +4,7 @@ Every tool returns a pydantic model so that the SDK publishes an output schema a
 structured content a client can validate; these are the few results that exist only at
 the tool boundary (a batch of checks with per-item errors, an annotation receipt).  The
 check contract itself is ``citeproof.models.CheckResult``; the reading models live in
-``citeproof.reading`` so the CLI can render them too.
+``citeproof.service.reading`` so the CLI can render them too.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.models import CheckResult
-from citeproof.reading import ResolvedSource, SourceText, TextBlock
-from citeproof.schema_style import compact_nullable
+from citeproof.models.base import compact_nullable
+from citeproof.service.reading import ResolvedSource, SourceText, TextBlock
 
 __all__ = [
     "MAX_BATCH",

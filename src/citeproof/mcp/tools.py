@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
 from pydantic import Field
 
-from citeproof.audit.report import AuditReport
 from citeproof.errors import BadInputError, CiteproofError
-from citeproof.issuing import PassageList
+from citeproof.evidence.verify import VerifyReport
+from citeproof.handles.registry import PassageList
 from citeproof.mcp.outputs import (
     MAX_BATCH,
     CheckQuotesItem,
@@ -40,13 +40,13 @@ from citeproof.mcp.outputs import (
 # The return annotations are what the SDK turns into output schemas, so these models are
 # imported at run time (the SDK evaluates the annotations when the tools are registered).
 from citeproof.models import CheckResult, RetractionReport
-from citeproof.reading import ResolvedSource, SourceText
-from citeproof.search import SearchRecord
-from citeproof.store.log_verify import VerifyReport
+from citeproof.models.audit import AuditReport
+from citeproof.search.queries import SearchRecord
+from citeproof.service.reading import ResolvedSource, SourceText
 
 if TYPE_CHECKING:
+    from citeproof.evidence.log import EvidenceLog
     from citeproof.store.cache import Cache
-    from citeproof.store.log import EvidenceLog
 
 __all__ = ["BATCH_WORKERS", "CiteproofTools", "ToolSettings", "tool_error"]
 
@@ -125,7 +125,7 @@ class CiteproofTools:
         the head again, so entries other processes wrote are seen)."""
         with self._held_lock:
             if self._log is None:
-                from citeproof.evidence import open_log
+                from citeproof.evidence.payloads import open_log
 
                 self._log = open_log(self.settings.log_path)
             return self._log
@@ -135,7 +135,7 @@ class CiteproofTools:
         None offline while there is no cache yet (offline never creates one)."""
         with self._held_lock:
             if self._cache is None:
-                from citeproof.fetching import open_cache_for
+                from citeproof.loading.pins import open_cache_for
 
                 self._cache = open_cache_for(offline=self.settings.offline)
             return self._cache
@@ -160,8 +160,8 @@ class CiteproofTools:
 
     def _check(self, quote: str, source: str, claim: str | None, find_source: bool) -> CheckResult:
         from citeproof import service
-        from citeproof.check_steps import add_retraction, log_check
-        from citeproof.reading import load_source_shared
+        from citeproof.service.reading import load_source_shared
+        from citeproof.service.steps import add_retraction, log_check
 
         settings = self.settings
         options = service.match_options()
@@ -194,7 +194,7 @@ class CiteproofTools:
     def _record_search(self, record: SearchRecord) -> SearchRecord:
         if not self.settings.log:
             return record
-        from citeproof.evidence import SEARCH_KIND
+        from citeproof.evidence.payloads import SEARCH_KIND
 
         entry = self._open_log().append(SEARCH_KIND, record.log_payload())
         return record.model_copy(update={"log_seq": entry.seq})
@@ -267,7 +267,7 @@ class CiteproofTools:
         ] = 0,
         limit: Annotated[int, Field(description="Most characters to return (1-200000).")] = 20_000,
     ) -> SourceText:
-        from citeproof.reading import read_source
+        from citeproof.service.reading import read_source
 
         def run() -> SourceText:
             self._check_source(source)
@@ -283,7 +283,7 @@ class CiteproofTools:
         return _guard(run)
 
     def resolve_identifier(self, identifier: Identifier) -> ResolvedSource:
-        from citeproof.reading import resolve_identifier
+        from citeproof.service.reading import resolve_identifier
 
         return _guard(
             lambda: resolve_identifier(
@@ -295,7 +295,7 @@ class CiteproofTools:
         self,
         identifier: Annotated[str, Field(description="A DOI, PMID or PMCID.")],
     ) -> RetractionReport:
-        from citeproof.retraction import retraction_report
+        from citeproof.retraction.status import retraction_report
 
         def run() -> RetractionReport:
             if not identifier.strip():
@@ -321,7 +321,7 @@ class CiteproofTools:
             str | None, Field(description="Published on or before (inclusive), same forms.")
         ] = None,
     ) -> SearchRecord:
-        from citeproof.search import search_sync
+        from citeproof.search.queries import search_sync
 
         def run() -> SearchRecord:
             record = search_sync(
@@ -346,7 +346,7 @@ class CiteproofTools:
         limit: Annotated[int, Field(description="Most items to return (1-200).")] = 25,
         cursor: Cursor = None,
     ) -> SearchRecord:
-        from citeproof.search import citing_sync
+        from citeproof.search.queries import citing_sync
 
         def run() -> SearchRecord:
             if not identifier.strip():
@@ -408,7 +408,7 @@ class CiteproofTools:
         ] = None,
         limit: Annotated[int, Field(description="Most passages to return (1-200).")] = 20,
     ) -> PassageList:
-        from citeproof.issuing import passages_for
+        from citeproof.handles.registry import passages_for
 
         def run() -> PassageList:
             self._check_source(source)
@@ -473,8 +473,8 @@ class CiteproofTools:
         from mcp.server.mcpserver.exceptions import ResourceError
 
         from citeproof.documents.model import Document
-        from citeproof.fetching import load_identifier
         from citeproof.identifiers import parse_identifier
+        from citeproof.loading.pins import load_identifier
 
         try:
             parsed = parse_identifier(identifier)

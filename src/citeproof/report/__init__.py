@@ -8,6 +8,6 @@ without re-running the audit, and the audit code never depends on templates.
 
 from __future__ import annotations
 
-from citeproof.report.html import render_audit_html, write_audit_html
+from citeproof.report.page import render_audit_html, write_audit_html
 
 __all__ = ["render_audit_html", "write_audit_html"]

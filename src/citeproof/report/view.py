@@ -1,6 +1,6 @@
 """The audit page's content: a report (plain JSON data) turned into what the template shows.
 
-Kept apart from :mod:`citeproof.report.html`, which only renders and writes, so this half is
+Kept apart from :mod:`citeproof.report.page`, which only renders and writes, so this half is
 pure and can be read on its own:
 
 * Invisible characters that change how text reads (bidi overrides, zero-width marks, control

@@ -48,7 +48,7 @@ class StoreDirs:
 
     @property
     def log(self) -> Path:
-        """The default evidence log (see :mod:`citeproof.store.log`); ``CITEPROOF_LOG`` wins."""
+        """The default evidence log (see :mod:`citeproof.evidence.log`); ``CITEPROOF_LOG`` wins."""
         return self.data / LOG_FILE_NAME
 
     @property

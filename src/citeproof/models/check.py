@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from citeproof.schema_style import compact_nullable
+from citeproof.models.base import compact_nullable
 
 Verdict = Literal["EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "NOT_CHECKABLE", "UNAVAILABLE"]
 VERDICTS: tuple[Verdict, ...] = (

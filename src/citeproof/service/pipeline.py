@@ -9,7 +9,7 @@ around them and holds the rules about inputs.
 
 Local files, stdin and text given directly are read here; a source that is not an
 existing file but names a work (DOI, PMID, PMCID, NCT, openFDA set id, PPR, URL) is fetched,
-or read from its pin in the cache, by ``citeproof.fetching``.  ``--expect-sha256`` is
+or read from its pin in the cache, by ``citeproof.loading.pins``.  ``--expect-sha256`` is
 checked here, after loading, so it works for files and identifiers alike.
 """
 
@@ -36,10 +36,10 @@ from citeproof.match.types import (
     DEFAULT_NEAR_THRESHOLD,
     MatchOptions,
 )
-from citeproof.results import failure_result, not_checkable_result, result_from_match
+from citeproof.service.results import failure_result, not_checkable_result, result_from_match
 
 if TYPE_CHECKING:
-    from citeproof.fetching import FetchFailure
+    from citeproof.loading.pins import FetchFailure
     from citeproof.models import CheckResult
     from citeproof.store.cache import Cache
 
@@ -135,8 +135,8 @@ def _not_found(shown: str) -> SourceNotFoundError:
 
 def _parse(data: bytes, name: str | None, origin: Origin) -> Document:
     """The Document for a file's or stdin's bytes; the same bytes are parsed once per process
-    (see :mod:`citeproof.parse_memo`), and the result names these bytes and this origin."""
-    from citeproof.parse_memo import parsed
+    (see :mod:`citeproof.loading.memo`), and the result names these bytes and this origin."""
+    from citeproof.loading.memo import parsed
 
     assert origin.sha256 is not None  # the caller hashed the bytes
     return parsed(origin.sha256, data, name).with_origin(origin)
@@ -199,7 +199,7 @@ def load(
     )
     if isinstance(loaded, Document):
         return loaded
-    from citeproof.fetching import FetchFailedError
+    from citeproof.loading.pins import FetchFailedError
 
     raise FetchFailedError(loaded)
 
@@ -219,7 +219,7 @@ def load_source(
     A string that is an existing path (or ``"-"``) is read as a file; otherwise, when it
     looks like an identifier, it is parsed (a malformed one is bad input, listing the
     accepted forms) and fetched or read from the cache (``offline``, ``refresh``,
-    ``replay``, ``cache``: see ``citeproof.fetching.load_identifier``).
+    ``replay``, ``cache``: see ``citeproof.loading.pins.load_identifier``).
     """
     if isinstance(source, Document):
         return source
@@ -230,7 +230,7 @@ def load_source(
         from citeproof.identifiers import looks_like_identifier, parse_identifier
 
         if looks_like_identifier(shown):
-            from citeproof.fetching import load_identifier
+            from citeproof.loading.pins import load_identifier
 
             return load_identifier(
                 parse_identifier(shown),
@@ -360,12 +360,12 @@ def check(
     if find_source:
         result = find_source_for(quote, result, options, offline=offline, replay=replay)
     if retraction:
-        from citeproof.check_steps import add_retraction
+        from citeproof.service.steps import add_retraction
 
         result = add_retraction(result, offline=offline, replay=replay)
     if log is not False:
-        from citeproof.check_steps import log_check
-        from citeproof.evidence import open_log
+        from citeproof.evidence.payloads import open_log
+        from citeproof.service.steps import log_check
 
         result = log_check(result, options, open_log(None if log is True else log))
     return result
@@ -389,14 +389,14 @@ def find_source_for(
     Runs only for NOT_FOUND and NEAR (any other verdict is returned unchanged): first every
     cached document, then (unless ``offline``) Europe PMC phrase search and LitSense
     sentence search, each candidate fetched and verified by the matcher.  See
-    :mod:`citeproof.find_source`.  ``cache`` is a cache the caller keeps open (an audit, a
+    :mod:`citeproof.search.finder`.  ``cache`` is a cache the caller keeps open (an audit, a
     server); without it the default cache is opened for this call.
     """
     if result.verdict not in FIND_SOURCE_VERDICTS:
         return result
-    from citeproof.fetching import open_cache_for
-    from citeproof.find_source import find_elsewhere
+    from citeproof.loading.pins import open_cache_for
     from citeproof.net.session import mode_from
+    from citeproof.search.finder import find_elsewhere
 
     mode = mode_from(replay)
     if cache is not None:

@@ -1,6 +1,6 @@
 """The search engines ``--find-source`` asks for candidate documents.
 
-Kept apart from :mod:`citeproof.find_source` so the finder's rules (verify every candidate,
+Kept apart from :mod:`citeproof.search.finder` so the finder's rules (verify every candidate,
 report every place) can be tested with engines given by the test, and so adding an engine
 is one function here.  An engine only *suggests*: each candidate it names is fetched and
 verified by the matcher before anything is reported.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citeproof.find_source import MAX_REMOTE_CANDIDATES, Candidates
 from citeproof.net.errors import NetworkError
 from citeproof.net.recordings import RecordingError
+from citeproof.search.finder import MAX_REMOTE_CANDIDATES, Candidates
 
 if TYPE_CHECKING:
     from citeproof.net.session import Session

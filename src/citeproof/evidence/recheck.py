@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.errors import BadInputError
-from citeproof.schema_style import compact_nullable
+from citeproof.models.base import compact_nullable
 
 if TYPE_CHECKING:
+    from citeproof.evidence.log import EvidenceLog, LogEntry
     from citeproof.models import CheckResult
-    from citeproof.store.log import EvidenceLog, LogEntry
 
 __all__ = ["RECHECK_SCHEMA", "RecheckItem", "RecheckReport", "Snapshot", "recheck", "since_time"]
 
@@ -147,7 +147,7 @@ def _rerun(
 ) -> CheckResult | str:
     """The check re-run against fresh bytes, or why it cannot be."""
     from citeproof import service
-    from citeproof.check_steps import add_retraction
+    from citeproof.service.steps import add_retraction
 
     source = payload.get("source") or {}
     shown = source.get("input")
@@ -182,8 +182,8 @@ def recheck(
 
     ``record`` appends each re-run to ``log`` as a ``check`` line with ``recheck_of``.
     """
-    from citeproof.check_steps import log_check
     from citeproof.service import match_options
+    from citeproof.service.steps import log_check
 
     for entry in _latest_checks(log.entries(), since):
         payload = entry.payload

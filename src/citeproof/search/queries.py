@@ -9,7 +9,7 @@ HTTP response the search read, the engine's hit count and one id per item.
 :meth:`SearchRecord.log_payload` is what the evidence log stores.
 
 The response hashes are captured by a hook on the injected client while a search runs (see
-``citeproof.search_engines``, which also holds each engine's request plan); this module holds
+``citeproof.search.engines``, which also holds each engine's request plan); this module holds
 what every search shares: the record, input checks and the entry points.
 
 Failures: a network failure never raises out of :func:`run_search`; it becomes a record with
@@ -37,7 +37,7 @@ import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.errors import BadInputError, CiteproofError
-from citeproof.schema_style import compact_nullable
+from citeproof.models.base import compact_nullable
 
 __all__ = [
     "ENGINES",
@@ -289,7 +289,7 @@ async def run_search(
     _check_query(query)
     _check_limit(name, limit)
     low, high = _window(since, until)
-    from citeproof.search_engines import PLANS, execute
+    from citeproof.search.engines import PLANS, execute
 
     try:
         plan = PLANS[name](query, limit, cursor, low, high)
@@ -312,7 +312,7 @@ async def citing(
     lookup's response is part of the record.  A work OpenAlex does not know gives a
     ``failed`` record saying so.
     """
-    from citeproof.search_engines import citing_plan, execute
+    from citeproof.search.engines import citing_plan, execute
 
     _check_limit("openalex", limit)
     plan = citing_plan(identifier, limit, cursor)
@@ -355,7 +355,7 @@ def search_sync(
     replay_dir: Path | None = None,
     offline: bool = False,
 ) -> SearchRecord:
-    """:func:`run_search` on a client built like ``citeproof.fetching`` builds one.
+    """:func:`run_search` on a client built like ``citeproof.loading.pins`` builds one.
 
     ``replay_dir`` (default: ``CITEPROOF_REPLAY``) answers every request from recordings.
     Input is validated before the client is built, so bad input never opens a connection.
@@ -381,7 +381,7 @@ def citing_sync(
     replay_dir: Path | None = None,
     offline: bool = False,
 ) -> SearchRecord:
-    """:func:`citing` on a client built like ``citeproof.fetching`` builds one."""
+    """:func:`citing` on a client built like ``citeproof.loading.pins`` builds one."""
     _check_limit("openalex", limit)
 
     async def call(client: httpx2.AsyncClient) -> SearchRecord:

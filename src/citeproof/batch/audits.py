@@ -19,7 +19,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Final
 
-from citeproof.batch_input import LineError, LineProblem, parse_object_line, string_field
+from citeproof.batch.lines import LineError, LineProblem, parse_object_line, string_field
 
 __all__ = ["AnswerItem", "audit_lines", "parse_answer_line"]
 

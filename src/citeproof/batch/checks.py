@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from citeproof.batch_input import BatchItem, LineError
+from citeproof.batch.lines import BatchItem, LineError
 
 if TYPE_CHECKING:
     from citeproof.documents.model import Document, Origin
-    from citeproof.fetching import FetchFailure
+    from citeproof.loading.pins import FetchFailure
     from citeproof.match.types import MatchOptions
 
 __all__ = ["CHUNK_LINES", "Options", "Outcome", "Task", "run", "run_task", "run_tasks"]
@@ -105,8 +105,8 @@ def _outcome(
 # ---------------------------------------------------------------------------------- workers
 
 def _document(task: Task) -> Document:
-    """The task's source, parsed once per worker process (see :mod:`citeproof.parse_memo`)."""
-    from citeproof.parse_memo import parsed
+    """The task's source, parsed once per worker process (see :mod:`citeproof.loading.memo`)."""
+    from citeproof.loading.memo import parsed
 
     if task.origin.sha256 is None:
         from citeproof.documents import parse
@@ -118,7 +118,7 @@ def _document(task: Task) -> Document:
 def run_task(task: Task) -> list[Outcome]:
     """Check every quote of ``task`` against its source: the function workers run."""
     from citeproof.errors import CiteproofError
-    from citeproof.evidence import check_payload
+    from citeproof.evidence.payloads import check_payload
     from citeproof.service import check_document
 
     options = task.options.match()
@@ -170,8 +170,8 @@ def _read_source(source: str, offline: bool, replay: str | None) -> _Source:
     from citeproof import service
     from citeproof.documents.model import Origin
     from citeproof.errors import CiteproofError
-    from citeproof.fetching import FetchFailure, pinned_bytes
     from citeproof.identifiers import looks_like_identifier, parse_identifier
+    from citeproof.loading.pins import FetchFailure, pinned_bytes
 
     try:
         path = Path(source)
@@ -210,8 +210,8 @@ def _failed_outcomes(
     source: _Source, items: list[BatchItem], options: Options, with_payload: bool
 ) -> list[Outcome]:
     """Every check of a source that could not be read: a verdict, or an error record."""
-    from citeproof.evidence import check_payload
-    from citeproof.results import failure_result
+    from citeproof.evidence.payloads import check_payload
+    from citeproof.service.results import failure_result
 
     outcomes = []
     for item in items:
@@ -386,7 +386,7 @@ def run(
     """
     import json
 
-    from citeproof.batch_input import parse_items
+    from citeproof.batch.lines import parse_items
 
     materialised = iter(items)
     first = next(materialised, None)

@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Final, Literal
 from citeproof.audit.verdicts import Outcome, short_quote
 from citeproof.documents.model import Document
 from citeproof.errors import CiteproofError
-from citeproof.results import source_info
+from citeproof.service.results import source_info
 
 if TYPE_CHECKING:
-    from citeproof.fetching import FetchFailure
-    from citeproof.issuing import HandleStatus
+    from citeproof.handles.passages import Passage
+    from citeproof.handles.registry import HandleStatus
+    from citeproof.loading.pins import FetchFailure
     from citeproof.match.types import MatchOptions
     from citeproof.models import CheckResult, SourceInfo
-    from citeproof.passages import Passage
     from citeproof.store.cache import Cache
-    from citeproof.store.passages import IssuedPassage, PassageStore
+    from citeproof.store.issued import IssuedPassage, PassageStore
 
 __all__ = ["TEXT_DOCUMENTS_KEEP_CHARS", "Sources"]
 
@@ -102,7 +102,7 @@ class Sources:
         the cache would not open, so every load reports that as it would alone)."""
         if not self._cache_opened:
             self._cache_opened = True
-            from citeproof.fetching import open_cache_for
+            from citeproof.loading.pins import open_cache_for
 
             try:
                 self._cache = open_cache_for(offline=self.offline)
@@ -133,7 +133,7 @@ class Sources:
         return info
 
     def passages(self, document: Document) -> list[Passage]:
-        from citeproof.passages import cut_passages
+        from citeproof.handles.passages import cut_passages
 
         found = self._passages.get(id(document))
         if found is None:
@@ -160,7 +160,7 @@ class Sources:
 
     def issued(self, handle: str) -> IssuedPassage | None:
         if not self._store_opened:
-            from citeproof.store.passages import PassageStore, default_store_path
+            from citeproof.store.issued import PassageStore, default_store_path
 
             self._store_opened = True
             path = default_store_path()
@@ -168,9 +168,9 @@ class Sources:
         return self._store.lookup(handle) if self._store is not None else None
 
     def resolve_handle(self, text: str) -> HandleStatus:
-        """:func:`citeproof.issuing.resolve_handle`, with this audit's shared loads."""
-        from citeproof.handles import Handle
-        from citeproof.issuing import SourceFailure, judge_handle
+        """:func:`citeproof.handles.registry.resolve_handle`, with this audit's shared loads."""
+        from citeproof.handles.grammar import Handle
+        from citeproof.handles.registry import SourceFailure, judge_handle
 
         def load(handle: Handle) -> Document | SourceFailure:
             loaded = self.load(handle.identifier.key)

@@ -18,7 +18,7 @@ from citeproof.documents.model import Document, Origin
 from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions
 
 if TYPE_CHECKING:
-    from citeproof.fetching import FetchFailure
+    from citeproof.loading.pins import FetchFailure
     from citeproof.match.types import NearMatch, QuoteMatch
     from citeproof.models import CheckResult, Fragment, Location, Near, SourceInfo
 
@@ -206,7 +206,7 @@ def failure_result(
     *,
     verdict: Literal["UNAVAILABLE", "NOT_CHECKABLE"] | None = None,
 ) -> CheckResult:
-    """The result for an identifier that gave no text (see ``citeproof.fetching``).
+    """The result for an identifier that gave no text (see ``citeproof.loading.pins``).
 
     No bytes were read, so ``source.kind`` and ``source.coverage`` are ``"none"`` and there
     is no sha256; ``source.resolved`` has whatever identifiers the chain learnt.

@@ -3,7 +3,7 @@
 Why handles exist: a model that cites ``pmcid:PMC3166277/body.results.p4~7G2KQ1XM`` names one
 passage of one source, and the check code lets anyone holding the secret tell a handle
 citeproof issued from one a model made up, without a database.  The store of issued passages
-(:mod:`citeproof.store.passages`) then says what the passage said when it was issued.
+(:mod:`citeproof.store.issued`) then says what the passage said when it was issued.
 
 Grammar (``scheme:id[.vN]/path~code``):
 

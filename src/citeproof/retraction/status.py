@@ -45,7 +45,7 @@ from citeproof.models import (
     SourceReport,
     SourceState,
 )
-from citeproof.retraction_sources import (
+from citeproof.retraction.lookups import (
     Ids,
     already,
     crossref_report,

@@ -1,7 +1,7 @@
 """The evidence log's on-disk pieces: entry lines, the signed head, and their errors.
 
-Why a module of its own: the writer (:mod:`citeproof.store.log`) and the verifier
-(:mod:`citeproof.store.log_verify`) must agree byte for byte on what a valid line is, so
+Why a module of its own: the writer (:mod:`citeproof.evidence.log`) and the verifier
+(:mod:`citeproof.evidence.verify`) must agree byte for byte on what a valid line is, so
 both use :func:`build_line` and :func:`parse_line` from here.
 
 A line is the canonical JSON (see :mod:`.canonical`) of ``{v, seq, time, kind, prev,
@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from citeproof.errors import CiteproofError
-from citeproof.store.canonical import CanonicalJSONError, canonical_bytes, canonical_text
-from citeproof.store.checkpoint import Checkpoint, CheckpointError, verify_checkpoint
+from citeproof.evidence.canonical import CanonicalJSONError, canonical_bytes, canonical_text
+from citeproof.evidence.checkpoint import Checkpoint, CheckpointError, verify_checkpoint
+from citeproof.evidence.merkle import CompactRange
 from citeproof.store.keys import Verifier
-from citeproof.store.merkle import CompactRange
 
 __all__ = [
     "FORMAT_VERSION",

@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from citeproof.audit.model import CitationForm, CitationKind, QuoteKind, SentenceKind
+from citeproof.audit.answer import CitationForm, CitationKind, QuoteKind, SentenceKind
 from citeproof.audit.verdicts import (
     VERDICTS,
     CitationVerdict,
@@ -27,9 +27,9 @@ from citeproof.audit.verdicts import (
     SentenceStatus,
     rate,
 )
-from citeproof.issuing import HandleStatus
+from citeproof.handles.registry import HandleStatus
 from citeproof.models import CheckResult, RetractionReport, SourceInfo
-from citeproof.schema_style import compact_nullable
+from citeproof.models.base import compact_nullable
 
 __all__ = [
     "SCHEMA",

@@ -40,11 +40,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from citeproof.schema_style import compact_nullable
-from citeproof.store.canonical import canonical_bytes
-from citeproof.store.checkpoint import Checkpoint, sign_checkpoint
-from citeproof.store.keys import LogKey, load_or_create_log_key
-from citeproof.store.log_format import (
+from citeproof.evidence.canonical import canonical_bytes
+from citeproof.evidence.checkpoint import Checkpoint, sign_checkpoint
+from citeproof.evidence.lines import (
     ZERO_HASH,
     Head,
     LineProblem,
@@ -60,13 +58,14 @@ from citeproof.store.log_format import (
     read_line_ending_at,
     write_head,
 )
-from citeproof.store.log_format import (
+from citeproof.evidence.lines import (
     datasync as _datasync,
 )
-from citeproof.store.log_format import (
+from citeproof.evidence.lines import (
     file_lock as _file_lock,
 )
-from citeproof.store.log_verify import (
+from citeproof.evidence.merkle import CompactRange
+from citeproof.evidence.verify import (
     ProofBundle,
     ProofReport,
     VerifyReport,
@@ -75,7 +74,8 @@ from citeproof.store.log_verify import (
     verify_log,
     verify_proof,
 )
-from citeproof.store.merkle import CompactRange
+from citeproof.models.base import compact_nullable
+from citeproof.store.keys import LogKey, load_or_create_log_key
 from citeproof.store.paths import resolve_dirs, resolve_log_path
 
 __all__ = [

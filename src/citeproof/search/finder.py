@@ -129,7 +129,7 @@ def scan_cache(
     ``cache`` is None offline when no cache exists yet: nothing is cached, so nothing is
     checked (and none is created just to look).
     """
-    from citeproof.fetching import document_for_pin
+    from citeproof.loading.pins import document_for_pin
 
     if cache is None:
         return [], SearchedPlace(where="cache", state="answered", reason="nothing is cached yet")
@@ -297,8 +297,8 @@ async def _search_all(
     from citeproof.net.session import open_session
 
     async def load(identifier: str) -> Document | str:
-        from citeproof.fetching import load_identifier
         from citeproof.identifiers import parse_identifier
+        from citeproof.loading.pins import load_identifier
 
         # The fetch is blocking (it runs its own event loop), so it goes to a thread.
         try:
@@ -323,6 +323,6 @@ async def _search_all(
 
 def default_providers() -> list[tuple[Where, Provider]]:
     """Europe PMC phrase search, then LitSense sentence search."""
-    from citeproof.find_source_engines import europepmc_candidates, litsense_candidates
+    from citeproof.search.candidates import europepmc_candidates, litsense_candidates
 
     return [("europepmc", europepmc_candidates), ("litsense", litsense_candidates)]

@@ -8,7 +8,7 @@ themselves: those are in the pinned bytes the sha256 names, and copying them int
 line would make the log grow with the documents rather than with the checks.
 
 :func:`check_payload` is pure; :func:`open_log` and :func:`record` are the thin door to
-:mod:`citeproof.store.log` every interface uses, so the CLI, the MCP server and batch choose
+:mod:`citeproof.evidence.log` every interface uses, so the CLI, the MCP server and batch choose
 the log file the same way (``--log``, else ``CITEPROOF_LOG``, else the data directory).
 """
 
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
+    from citeproof.evidence.log import EvidenceLog
     from citeproof.match.types import MatchOptions
     from citeproof.models import CheckResult
-    from citeproof.store.log import EvidenceLog
 
 __all__ = [
     "CHECK_KIND",
@@ -115,7 +115,7 @@ def check_payload(
 
 def open_log(path: str | os.PathLike[str] | None = None) -> EvidenceLog:
     """The evidence log at ``path``, else ``CITEPROOF_LOG``, else the data directory's."""
-    from citeproof.store.log import EvidenceLog, default_log_path
+    from citeproof.evidence.log import EvidenceLog, default_log_path
 
     return EvidenceLog(Path(path) if path is not None else default_log_path())
 

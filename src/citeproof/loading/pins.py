@@ -7,7 +7,7 @@ small and puts the cache rules in one place:
 * The cache key is ``Identifier.key``.  Unless ``refresh`` is asked for, a pinned entry is
   used as is and **no request is made**: a check repeated later (or ``--offline``) runs
   against exactly the bytes the first check read.
-* Otherwise the best-available-text chain (:func:`citeproof.resolve.resolve`) runs and the
+* Otherwise the best-available-text chain (:func:`citeproof.loading.chain.resolve`) runs and the
   bytes it fetched are pinned, with what the result reports about them (served by,
   coverage, version, md5, URL, retrieval time) kept in the pin.
 * A source that serves nothing is an answer, not an error: :class:`FetchFailure` carries the
@@ -33,8 +33,8 @@ from citeproof.errors import CiteproofError
 
 if TYPE_CHECKING:
     from citeproof.identifiers import Identifier
+    from citeproof.loading.chain import Resolution
     from citeproof.net.session import Mode
-    from citeproof.resolve import Resolution
     from citeproof.sources.base import Fetched
     from citeproof.store.cache import Cache
     from citeproof.store.cache_records import Pin, PinResult
@@ -135,7 +135,7 @@ def document_for_pin(pin: Pin, data: bytes) -> Document:
     otherwise evict the few a process is actually checking against.
     """
     from citeproof.documents import parse
-    from citeproof.parse_memo import peek
+    from citeproof.loading.memo import peek
 
     memo = peek(pin.sha256)
     document = memo if memo is not None else parse(data, name=None)
@@ -161,8 +161,8 @@ def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime)
 
 
 def _resolve(identifier: Identifier, mode: Mode) -> Resolution:
+    from citeproof.loading.chain import resolve
     from citeproof.net.session import open_session
-    from citeproof.resolve import resolve
 
     async def run() -> Resolution:
         async with open_session(mode) as session:
@@ -206,7 +206,7 @@ def load_identifier(
         return found
     data, origin = found
     assert origin.sha256 is not None  # a pin always names its bytes
-    from citeproof.parse_memo import parsed
+    from citeproof.loading.memo import parsed
 
     return parsed(origin.sha256, data).with_origin(origin)
 

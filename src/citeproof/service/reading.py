@@ -24,11 +24,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from citeproof.errors import BadInputError
 from citeproof.models import Resolved, SourceInfo
-from citeproof.schema_style import compact_nullable
+from citeproof.models.base import compact_nullable
 
 if TYPE_CHECKING:
     from citeproof.documents.model import Document
-    from citeproof.fetching import FetchFailure
+    from citeproof.loading.pins import FetchFailure
     from citeproof.store.cache import Cache
 
 __all__ = [
@@ -149,8 +149,8 @@ def _load_identifier_only(
     replay: str | os.PathLike[str] | None,
     cache: Cache | None,
 ) -> Document | FetchFailure:
-    from citeproof.fetching import load_identifier
     from citeproof.identifiers import looks_like_identifier, parse_identifier
+    from citeproof.loading.pins import load_identifier
 
     if not looks_like_identifier(shown):
         raise BadInputError(
@@ -195,7 +195,7 @@ def read_source(
     ``files=False`` refuses local paths (see :func:`load_source_shared`).
     """
     from citeproof.documents.model import Document
-    from citeproof.results import source_info
+    from citeproof.service.results import source_info
 
     _check_window(start, limit)
     loaded = load_source_shared(
@@ -260,8 +260,8 @@ def resolve_identifier(
     from pathlib import Path
 
     from citeproof.documents.model import Document
-    from citeproof.fetching import load_identifier
     from citeproof.identifiers import parse_identifier
+    from citeproof.loading.pins import load_identifier
 
     if not isinstance(identifier, str) or not identifier.strip():
         raise BadInputError("the identifier is empty; give a DOI, PMID, PMCID, NCT number or URL.")

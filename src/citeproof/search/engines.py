@@ -1,7 +1,7 @@
 """Each search engine's request plan (the parameters it sends, how its page becomes items),
 and running a plan into a record.
 
-Why apart from :mod:`citeproof.search`: that module owns the public side (the record, input
+Why apart from :mod:`citeproof.search.queries`: that module owns the public side (the record, input
 checks, the entry points); this one owns what differs between engines, so adding an engine
 touches one plan here and one line in :data:`PLANS`.
 
@@ -36,7 +36,7 @@ import httpx2
 
 from citeproof.net.client import redact_url
 from citeproof.net.errors import NetworkError
-from citeproof.search import (
+from citeproof.search.queries import (
     DateBound,
     ResponseDigest,
     SearchCursorError,

@@ -1,6 +1,6 @@
 """Each source's answer about a work's retraction status, as one ``SourceReport``.
 
-Split from :mod:`citeproof.retraction`, which asks these concurrently and decides the status:
+Split from :mod:`citeproof.retraction.status`, which asks these concurrently and decides the status:
 here are the identifier bookkeeping (which of DOI/PMID/PMCID the work has, and whether that is
 known or merely unresolved) and one report builder per source, each turning a source's answer
 (or its failure) into a report without ever raising for an unreachable service.

@@ -28,10 +28,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from citeproof.schema_style import compact_nullable
-from citeproof.store.checkpoint import Checkpoint, CheckpointError, verify_checkpoint
-from citeproof.store.keys import Verifier, parse_verifier_key
-from citeproof.store.log_format import (
+from citeproof.evidence.checkpoint import Checkpoint, CheckpointError, verify_checkpoint
+from citeproof.evidence.lines import (
     ZERO_HASH,
     Head,
     LineProblem,
@@ -42,7 +40,7 @@ from citeproof.store.log_format import (
     parse_line,
     read_head,
 )
-from citeproof.store.merkle import (
+from citeproof.evidence.merkle import (
     EMPTY_ROOT,
     CompactRange,
     inclusion_ranges,
@@ -50,6 +48,8 @@ from citeproof.store.merkle import (
     range_hashes,
     verify_inclusion,
 )
+from citeproof.models.base import compact_nullable
+from citeproof.store.keys import Verifier, parse_verifier_key
 
 __all__ = [
     "PROOF_FORMAT",

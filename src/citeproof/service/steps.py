@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Final
 from citeproof.models import CheckResult
 
 if TYPE_CHECKING:
+    from citeproof.evidence.log import EvidenceLog
     from citeproof.match.types import MatchOptions
-    from citeproof.store.log import EvidenceLog
 
 __all__ = ["RETRACTION_KINDS", "add_retraction", "log_check"]
 
@@ -43,7 +43,7 @@ def add_retraction(
         return result
     from pathlib import Path
 
-    from citeproof.retraction import retraction_report
+    from citeproof.retraction.status import retraction_report
 
     report = retraction_report(
         key, offline=offline, replay_dir=Path(replay) if replay is not None else None
@@ -60,7 +60,7 @@ def log_check(
     claim: str | None = None,
 ) -> CheckResult:
     """Append the check's evidence line; ``result`` with ``log_seq`` set to it."""
-    from citeproof.evidence import CHECK_KIND, check_payload
+    from citeproof.evidence.payloads import CHECK_KIND, check_payload
 
     payload = check_payload(result, options, recheck_of=recheck_of, claim=claim)
     entry = log.append(CHECK_KIND, payload)
