@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from citeproof.handles.registry import PassageItem
+    from citeproof.models.passages import PassageItem
 
 REPO = Path(__file__).resolve().parents[1]
 ARTICLES = ("PMC3166277", "PMC1790863", "PMC2994229", "PMC3460867", "PMC3574550")

@@ -19,9 +19,10 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from citeproof.models.search import SearchRecord
 from citeproof.net.recordings import load_litcheck, load_tekmeria
 from citeproof.net.replay import ReplayTransport
-from citeproof.search.queries import SearchRecord, citing, run_search
+from citeproof.search.queries import citing, run_search
 from replay_clients import litcheck_replay, run
 
 

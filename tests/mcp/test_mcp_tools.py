@@ -30,8 +30,8 @@ from citeproof.mcp.outputs import CheckQuotesResult, SupportRecord
 from citeproof.mcp.server import PROMPT_NAME, TOOL_NAMES, build_server
 from citeproof.mcp.tools import CiteproofTools, ToolSettings
 from citeproof.models import CheckResult, RetractionReport
-from citeproof.search.queries import SearchRecord
-from citeproof.service.reading import ResolvedSource, SourceText
+from citeproof.models.search import SearchRecord
+from citeproof.models.source import ResolvedSource, SourceText
 from citeproof.store.paths import default_dirs
 
 EXACT = "Mean sleep onset latency fell by 14 minutes (95% CI 9 to 19) in the walking group"
@@ -486,7 +486,7 @@ def test_without_file_access_identifiers_still_work(pinned: str) -> None:
 
 
 def test_find_passages_issues_handles_for_an_identifier(server: MCPServer, pinned: str) -> None:
-    from citeproof.handles.registry import PassageList
+    from citeproof.models.passages import PassageList
 
     data = structured(server, "find_passages", {"source": "PMC9990001", "query": "sleep onset"})
     listed = PassageList.model_validate(data)

@@ -36,8 +36,8 @@ from citeproof.audit.verdicts import (
     worst,
 )
 from citeproof.errors import BadInputError
-from citeproof.handles.registry import HandleStatus
 from citeproof.models import CheckResult, FoundElsewhere, Fragment, Near, WordBoundaries
+from citeproof.models.handle import HandleStatus
 from citeproof.store.keys import LogKey
 
 SOURCE = (

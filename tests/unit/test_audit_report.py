@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from citeproof.audit.metrics import compute_metrics
 from citeproof.audit.run import audit_answer
 from citeproof.audit.signing import (
     key_id,
@@ -23,9 +24,8 @@ from citeproof.audit.signing import (
     signed_bytes,
     verify_report,
 )
-from citeproof.audit.verdicts import VERDICTS
 from citeproof.errors import BadInputError
-from citeproof.models.audit import AuditReport, SentenceReport, compute_metrics
+from citeproof.models.audit import VERDICTS, AuditReport, SentenceReport
 from citeproof.store.keys import LogKey
 
 KEY = LogKey.generate("test-key")

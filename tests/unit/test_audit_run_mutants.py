@@ -27,16 +27,17 @@ from citeproof.audit import works as audit_sources
 from citeproof.audit.answer import CLAIM_KINDS
 from citeproof.audit.assemble import MAX_QUOTE_CHARS, MAX_SENTENCE_CHARS, Draft, assemble
 from citeproof.audit.citations import RawCitation
+from citeproof.audit.metrics import compute_metrics
 from citeproof.audit.parse import parse_answer
 from citeproof.audit.run import audit_answer
 from citeproof.audit.sentences import lead_in_end, scan_blocks, split_lines, split_sentences
-from citeproof.audit.verdicts import VERDICTS, CitationVerdict
 from citeproof.models.audit import (
+    VERDICTS,
     AuditReport,
     CitationReport,
+    CitationVerdict,
     QuoteReport,
     SentenceReport,
-    compute_metrics,
 )
 from citeproof.net.recordings import write_recording
 from citeproof.sources.ctgov import STUDIES_URL

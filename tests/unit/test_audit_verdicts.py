@@ -11,7 +11,6 @@ from citeproof.audit.answer import ItemError
 from citeproof.audit.verdicts import (
     DEFAULT_FAIL_ON,
     FLAGS,
-    VERDICTS,
     Outcome,
     acknowledges_retraction,
     from_check,
@@ -26,7 +25,8 @@ from citeproof.audit.verdicts import (
     worst,
 )
 from citeproof.errors import BadInputError
-from citeproof.handles.registry import HandleStatus
+from citeproof.models.audit import VERDICTS
+from citeproof.models.handle import HandleStatus
 
 SOURCE = (
     "In the trial, the treatment reduced mortality by 30% over five years. "

@@ -15,7 +15,7 @@ import pytest
 
 from citeproof.evidence.lines import ZERO_HASH, build_line
 from citeproof.evidence.log import EvidenceLog, LogDamagedError, LogError
-from citeproof.evidence.verify import VerifyReport
+from citeproof.models.evidence import VerifyReport
 from citeproof.store.keys import LogKey
 
 N = 10

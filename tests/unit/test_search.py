@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citeproof.errors import BadInputError
+from citeproof.models.search import SearchRecord
 from citeproof.search import queries as search
 from citeproof.search.queries import (
     SearchCursorError,
@@ -23,7 +24,6 @@ from citeproof.search.queries import (
     SearchInputError,
     SearchLimitError,
     SearchOfflineError,
-    SearchRecord,
     UnknownEngineError,
     citing,
     run_search,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citeproof.identifiers import Identifier
+from citeproof.models.audit import CitationForm, CitationKind, QuoteKind, SentenceKind
 
 __all__ = [
     "CLAIM_KINDS",
@@ -36,40 +37,8 @@ __all__ = [
 
 InputFormat = Literal["markdown", "json"]
 
-#: What a sentence is.  Only :data:`CLAIM_KINDS` need a citation; the rest are ``not_a_claim``.
-#: ``claim``: prose (also a Markdown table body row); ``blockquote``: a ``>`` block, which is
-#: itself a quotation of a source; ``heading``: ``#`` or setext heading, or the reference
-#: list's heading; ``lead_in``: a bold lead-in (``**Background.**``) or a short label ending in
-#: a colon; ``table_header``: the header row of a Markdown table; ``citation_only``: nothing but
-#: citations and punctuation; ``separator``: a thematic break, a table rule, or text with no
-#: letter or digit; ``code``: a fenced code block; ``reference_entry``: one entry of the
-#: reference list.
-SentenceKind = Literal[
-    "claim",
-    "blockquote",
-    "heading",
-    "lead_in",
-    "table_header",
-    "citation_only",
-    "separator",
-    "code",
-    "reference_entry",
-]
 CLAIM_KINDS: frozenset[SentenceKind] = frozenset({"claim", "blockquote"})
 
-#: ``handle``: a citeproof passage handle; the identifier kinds of
-#: :data:`citeproof.identifiers.IdentifierKind`; ``numbered``: ``[1]`` resolved through the
-#: reference list; ``unknown``: a JSON-claims citation that is neither a handle nor an
-#: identifier (the audit calls it malformed).
-CitationKind = Literal[
-    "handle", "pmid", "pmcid", "doi", "url", "nct", "setid", "ppr", "numbered", "unknown"
-]
-#: How the citation was written: inside ``[...]``, inside ``(...)``, as a Markdown link target,
-#: bare in running text, or as an entry of a JSON claim.
-CitationForm = Literal["bracket", "paren", "link", "bare", "json"]
-#: ``inline``: words in quotation marks; ``handle``: the words inside ``[handle "..."]`` (or a
-#: JSON citation's own quote); ``blockquote``: a ``>`` block; ``claim``: a JSON claim's quote.
-QuoteKind = Literal["inline", "handle", "blockquote", "claim"]
 
 ItemErrorCode = Literal[
     "malformed_handle",

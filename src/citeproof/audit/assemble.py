@@ -19,13 +19,12 @@ from citeproof.audit.answer import (
     ItemError,
     ParsedAnswer,
     Quote,
-    QuoteKind,
     ReferenceEntry,
     Sentence,
-    SentenceKind,
 )
 from citeproof.audit.citations import RawCitation
 from citeproof.audit.references import ReferenceSection
+from citeproof.models.audit import QuoteKind, SentenceKind
 
 __all__ = ["MAX_ANSWER_BYTES", "MAX_QUOTE_CHARS", "MAX_SENTENCE_CHARS", "Draft", "assemble"]
 

@@ -41,13 +41,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from citeproof.audit.answer import CitationForm, CitationKind, ItemError
+from citeproof.audit.answer import ItemError
 from citeproof.identifiers import (
     Identifier,
     UnknownIdentifierError,
     find_identifiers,
     parse_identifier,
 )
+from citeproof.models.audit import CitationForm, CitationKind
 
 __all__ = [
     "HANDLE_SCHEMES",

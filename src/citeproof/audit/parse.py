@@ -48,7 +48,7 @@ import json
 from collections.abc import Sequence
 from typing import Literal
 
-from citeproof.audit.answer import ItemError, ParsedAnswer, SentenceKind
+from citeproof.audit.answer import ItemError, ParsedAnswer
 from citeproof.audit.assemble import (
     MAX_ANSWER_BYTES,
     MAX_QUOTE_CHARS,
@@ -67,6 +67,7 @@ from citeproof.audit.citations import (
 from citeproof.audit.references import find_reference_section
 from citeproof.audit.sentences import Block, lead_in_end, scan_blocks, split_sentences
 from citeproof.errors import BadInputError
+from citeproof.models.audit import SentenceKind
 
 __all__ = [
     "MAX_ANSWER_BYTES",

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from citeproof.audit.answer import CLAIM_KINDS, Citation, ParsedAnswer, Quote
+from citeproof.audit.metrics import compute_metrics
 from citeproof.audit.verdicts import (
     Outcome,
     acknowledges_retraction,
@@ -51,13 +52,12 @@ from citeproof.models.audit import (
     CitationReport,
     QuoteReport,
     SentenceReport,
-    compute_metrics,
 )
 
 if TYPE_CHECKING:
-    from citeproof.handles.registry import HandleStatus
     from citeproof.match.types import MatchOptions
     from citeproof.models import CheckResult, RetractionReport, SourceInfo
+    from citeproof.models.handle import HandleStatus
     from citeproof.store.keys import LogKey
 
 __all__ = ["AUDIT_KIND", "audit_answer", "audit_parsed", "log_audit"]

@@ -51,14 +51,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final
 
 from citeproof.errors import BadInputError
+from citeproof.models.audit import VERDICTS, CitationVerdict, OverallVerdict, SentenceStatus
 
 if TYPE_CHECKING:
     from citeproof.audit.answer import ItemError
-    from citeproof.handles.registry import HandleStatus
     from citeproof.models import CheckResult
+    from citeproof.models.handle import HandleStatus
 
 __all__ = [
     "DEFAULT_FAIL_ON",
@@ -84,17 +85,6 @@ __all__ = [
     "worst",
 ]
 
-CitationVerdict = Literal[
-    "malformed", "forged", "unresolvable", "unavailable", "withdrawn", "misquote", "near_quote",
-    "ok",
-]  # fmt: skip
-#: In the order the contract decides them: earlier is worse.
-VERDICTS: Final[tuple[CitationVerdict, ...]] = (
-    "malformed", "forged", "unresolvable", "unavailable", "withdrawn", "misquote", "near_quote",
-    "ok",
-)  # fmt: skip
-OverallVerdict = Literal["pass", "warn", "fail", "incomplete"]
-SentenceStatus = Literal["cited_ok", "cited_problem", "uncited", "not_a_claim"]
 
 RISK_FLAGS: Final = frozenset(
     {"numbers_differ", "negation_differs", "case_only", "punctuation_only"}

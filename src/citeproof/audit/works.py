@@ -24,10 +24,10 @@ from citeproof.service.results import source_info
 
 if TYPE_CHECKING:
     from citeproof.handles.passages import Passage
-    from citeproof.handles.registry import HandleStatus
     from citeproof.loading.pins import FetchFailure
     from citeproof.match.types import MatchOptions
     from citeproof.models import CheckResult, SourceInfo
+    from citeproof.models.handle import HandleStatus
     from citeproof.store.cache import Cache
     from citeproof.store.issued import IssuedPassage, PassageStore
 

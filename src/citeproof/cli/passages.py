@@ -14,7 +14,7 @@ import click
 from citeproof.cli.options import replay_option
 
 if TYPE_CHECKING:
-    from citeproof.handles.registry import PassageList
+    from citeproof.models.passages import PassageList
 
 PREVIEW_CHARS = 160
 

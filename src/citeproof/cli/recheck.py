@@ -12,7 +12,7 @@ import click
 from citeproof.cli.options import log_options, replay_option
 
 if TYPE_CHECKING:
-    from citeproof.evidence.recheck import RecheckItem, RecheckReport
+    from citeproof.models.recheck import RecheckItem, RecheckReport
 
 
 @click.command(

@@ -15,7 +15,7 @@ import click
 from citeproof.cli.options import log_options, replay_option
 
 if TYPE_CHECKING:
-    from citeproof.search.queries import SearchRecord
+    from citeproof.models.search import SearchRecord
 
 ENGINES = ("europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda")
 EPILOG = (

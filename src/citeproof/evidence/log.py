@@ -38,8 +38,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from citeproof.evidence.canonical import canonical_bytes
 from citeproof.evidence.checkpoint import Checkpoint, sign_checkpoint
 from citeproof.evidence.lines import (
@@ -65,16 +63,8 @@ from citeproof.evidence.lines import (
     file_lock as _file_lock,
 )
 from citeproof.evidence.merkle import CompactRange
-from citeproof.evidence.verify import (
-    ProofBundle,
-    ProofReport,
-    VerifyReport,
-    iter_raw_lines,
-    prove,
-    verify_log,
-    verify_proof,
-)
-from citeproof.models.base import compact_nullable
+from citeproof.evidence.verify import iter_raw_lines, prove, verify_log, verify_proof
+from citeproof.models.evidence import ProofBundle, ProofReport, RepairReport, VerifyReport
 from citeproof.store.keys import LogKey, load_or_create_log_key
 from citeproof.store.paths import resolve_dirs, resolve_log_path
 
@@ -96,23 +86,6 @@ __all__ = [
 
 SUPPORT_VALUES = ("supports", "contradicts", "absent")
 MAX_KIND_CHARS = 64
-
-
-class RepairReport(BaseModel):
-    """What :meth:`EvidenceLog.repair` did."""
-
-    model_config = ConfigDict(frozen=True, json_schema_extra=compact_nullable)
-
-    repaired: bool
-    message: str
-    moved_bytes: int = 0
-    moved_to: str | None = None
-    moved_sha256: str | None = None
-    adopted: int = 0
-    entry_seq: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return self.model_dump()
 
 
 def default_log_path(env: Mapping[str, str] | None = None) -> Path:

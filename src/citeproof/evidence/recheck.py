@@ -17,70 +17,19 @@ import os
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import TYPE_CHECKING, Any, Final
 
 from citeproof.errors import BadInputError
-from citeproof.models.base import compact_nullable
+from citeproof.models.recheck import RecheckItem, RecheckReport, Snapshot
 
 if TYPE_CHECKING:
     from citeproof.evidence.log import EvidenceLog, LogEntry
     from citeproof.models import CheckResult
 
-__all__ = ["RECHECK_SCHEMA", "RecheckItem", "RecheckReport", "Snapshot", "recheck", "since_time"]
+__all__ = ["recheck", "report", "since_time"]
 
-RECHECK_SCHEMA: Final = "citeproof.recheck/1"
 _TEXT_INPUT: Final = "<text>"
 _ALARMING: Final = frozenset({"RETRACTED", "CONCERN"})
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
-
-
-class Snapshot(_Model):
-    """What a check found: then (from the log line) or now (from the re-run)."""
-
-    verdict: str
-    sha256: str | None = None
-    start: int | None = Field(default=None, description="First match, else the NEAR passage.")
-    end: int | None = None
-    retraction: str | None = Field(default=None, description="Retraction status, if asked.")
-
-
-class RecheckItem(_Model):
-    seq: int = Field(description="The log line that recorded the original check.")
-    quote: str
-    source: str
-    state: Literal["rechecked", "not_rechecked"]
-    reason: str | None = None
-    then: Snapshot
-    now: Snapshot | None = None
-    bytes_changed: bool | None = None
-    verdict_changed: bool = False
-    moved: bool = Field(default=False, description="Same verdict, another place in the text.")
-    newly_retracted: bool = Field(
-        default=False, description="RETRACTED or CONCERN now, and not then."
-    )
-    log_seq: int | None = Field(default=None, description="The log line of the re-run.")
-
-    @property
-    def changed(self) -> bool:
-        return self.verdict_changed or self.moved or self.newly_retracted
-
-
-class RecheckReport(_Model):
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
-    )
-
-    schema_: Literal["citeproof.recheck/1"] = Field(default=RECHECK_SCHEMA, alias="schema")
-    since: str | None = None
-    rechecked: int
-    changed: int
-    not_rechecked: int
-    items: list[RecheckItem]
 
 
 def since_time(value: str) -> str:

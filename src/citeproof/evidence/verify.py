@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from citeproof.evidence.checkpoint import Checkpoint, CheckpointError, verify_checkpoint
 from citeproof.evidence.lines import (
@@ -48,7 +48,13 @@ from citeproof.evidence.merkle import (
     range_hashes,
     verify_inclusion,
 )
-from citeproof.models.base import compact_nullable
+from citeproof.models.evidence import (
+    PROOF_FORMAT,
+    ProofBundle,
+    ProofReport,
+    VerifyProblem,
+    VerifyReport,
+)
 from citeproof.store.keys import Verifier, parse_verifier_key
 
 __all__ = [
@@ -64,77 +70,6 @@ __all__ = [
     "verify_proof",
 ]
 
-PROOF_FORMAT: Literal["citeproof-inclusion-proof/v1"] = "citeproof-inclusion-proof/v1"
-
-
-class VerifyProblem(BaseModel):
-    """One thing that does not hold; ``seq``/``line`` locate it, ``expected``/``actual``
-    give the values that differ (hashes, roots, sequence numbers)."""
-
-    model_config = ConfigDict(frozen=True, json_schema_extra=compact_nullable)
-
-    code: str
-    message: str
-    seq: int | None = None
-    line: int | None = None
-    expected: str | None = None
-    actual: str | None = None
-
-
-class VerifyReport(BaseModel):
-    """The result of :func:`verify_log`; ``ok`` is true only when nothing is wrong."""
-
-    model_config = ConfigDict(frozen=True, json_schema_extra=compact_nullable)
-
-    ok: bool
-    path: str
-    entries: int
-    root: str
-    head: Literal["ok", "missing", "invalid"]
-    signed_size: int | None
-    checkpoint_size: int | None = None
-    problems: list[VerifyProblem]
-    notes: list[str] = []
-
-    @property
-    def first_bad(self) -> VerifyProblem | None:
-        return self.problems[0] if self.problems else None
-
-    def to_json(self) -> dict[str, Any]:
-        return self.model_dump()
-
-
-class ProofBundle(BaseModel):
-    """An entry, its audit path and a signed checkpoint: checkable without the log."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
-
-    format: Literal["citeproof-inclusion-proof/v1"] = PROOF_FORMAT
-    entry: str
-    leaf_index: int
-    tree_size: int
-    audit_path: list[str]
-    checkpoint: str
-
-    def to_json(self) -> dict[str, Any]:
-        return self.model_dump()
-
-
-class ProofReport(BaseModel):
-    """The result of :func:`verify_proof`."""
-
-    model_config = ConfigDict(frozen=True, json_schema_extra=compact_nullable)
-
-    ok: bool
-    reason: str
-    seq: int | None = None
-    kind: str | None = None
-    hash: str | None = None
-    tree_size: int | None = None
-    origin: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return self.model_dump()
 
 
 def _hex(root: bytes | None) -> str | None:

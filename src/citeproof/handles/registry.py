@@ -33,9 +33,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from citeproof.documents.model import Document, Region
+from citeproof.documents.model import Document
 from citeproof.handles.grammar import (
     SCHEMES,
     Handle,
@@ -47,7 +45,8 @@ from citeproof.handles.grammar import (
     verify,
 )
 from citeproof.handles.passages import Passage, cut_passages, passage_at, rank_passages
-from citeproof.models.base import compact_nullable
+from citeproof.models.handle import HandleState, HandleStatus
+from citeproof.models.passages import PassageItem, PassageList, PassageSource
 from citeproof.store.issued import IssuedPassage, PassageStore, default_store_path
 
 __all__ = [
@@ -64,95 +63,6 @@ __all__ = [
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 1000
 
-HandleState = Literal["ok", "malformed", "forged", "unavailable", "unresolvable", "withdrawn"]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", populate_by_name=True, json_schema_extra=compact_nullable
-    )
-
-
-class PassageSource(_Model):
-    """The document the passages were cut from."""
-
-    input: str
-    identifier: str | None = Field(
-        default=None, description="The cache key the source was loaded under; null for files."
-    )
-    coverage: str
-    served_by: str | None = None
-    version: str | None = None
-    sha256: str | None = None
-    retrieved_at: str | None = None
-    title: str | None = None
-
-
-class PassageItem(_Model):
-    """One passage; ``text == citeproof text SOURCE`` sliced at ``[start:end]``."""
-
-    handle: str | None = Field(
-        description="The citation handle, or null when the source is not an identifier "
-        "(a local file, standard input, a web page)."
-    )
-    path: str
-    kind: str = Field(
-        description="paragraph, caption, table-row (one row of a table, its cells separated "
-        "by blank lines), table (a table whose rows are not known), list-item, quote ..."
-    )
-    text: str
-    section: list[str]
-    region: Region
-    page: int | None = None
-    start: int
-    end: int
-    score: float | None = Field(
-        default=None, description="BM25 score against the query; null without a query."
-    )
-
-
-class PassageList(_Model):
-    """The passages of one source (schema ``citeproof.passages/1``)."""
-
-    schema_: Literal["citeproof.passages/1"] = Field(default="citeproof.passages/1", alias="schema")
-    source: PassageSource
-    query: str | None = None
-    total: int = Field(description="How many passages the document has (before the limit).")
-    passages: list[PassageItem]
-
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
-    )
-
-
-class HandleStatus(_Model):
-    """What a handle resolves to now (schema ``citeproof.handle/1``)."""
-
-    schema_: Literal["citeproof.handle/1"] = Field(default="citeproof.handle/1", alias="schema")
-    handle: str = Field(description="The handle as given.")
-    canonical: str | None = Field(default=None, description="Canonical form; null if malformed.")
-    status: HandleState
-    reason: str | None = None
-    source: str | None = Field(default=None, description="The identifier the handle names.")
-    path: str | None = None
-    as_issued_text: str | None = None
-    as_issued_sha256: str | None = None
-    issued_at: str | None = None
-    issued_document_sha256: str | None = None
-    current_text: str | None = None
-    current_document_sha256: str | None = None
-    start: int | None = Field(default=None, description="Current start offset of the passage.")
-    end: int | None = None
-    version_changed: bool | None = Field(
-        default=None,
-        description="The document's bytes differ from those the passage was issued from "
-        "(null when that is unknown).",
-    )
-    text_changed: bool | None = None
-
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
-    )
 
 
 def _key() -> bytes:

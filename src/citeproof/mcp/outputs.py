@@ -4,39 +4,31 @@ Every tool returns a pydantic model so that the SDK publishes an output schema a
 structured content a client can validate; these are the few results that exist only at
 the tool boundary (a batch of checks with per-item errors, an annotation receipt).  The
 check contract itself is ``citeproof.models.CheckResult``; the reading models live in
-``citeproof.service.reading`` so the CLI can render them too.
+``citeproof.models.source`` so the CLI can render them too.
 """
 
 from __future__ import annotations
 
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from citeproof.models import CheckResult
-from citeproof.models.base import compact_nullable
-from citeproof.service.reading import ResolvedSource, SourceText, TextBlock
+from citeproof.models.base import Model
 
 __all__ = [
     "MAX_BATCH",
     "CheckQuotesItem",
     "CheckQuotesResult",
     "QuoteItem",
-    "ResolvedSource",
-    "SourceText",
     "SupportRecord",
-    "TextBlock",
 ]
 
 #: Most checks one ``check_quotes`` call runs.
 MAX_BATCH: Final = 100
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
-
-
-class QuoteItem(_Model):
+class QuoteItem(Model):
     """One quote to check in a ``check_quotes`` batch."""
 
     quote: str = Field(description="The exact words presented as a direct quotation.")
@@ -51,7 +43,7 @@ class QuoteItem(_Model):
     )
 
 
-class CheckQuotesItem(_Model):
+class CheckQuotesItem(Model):
     """The outcome of one item: its check result, or the error that stopped it."""
 
     index: int = Field(description="Position of the item in the request, from 0.")
@@ -63,7 +55,7 @@ class CheckQuotesItem(_Model):
     )
 
 
-class CheckQuotesResult(_Model):
+class CheckQuotesResult(Model):
     """Every item's outcome, in request order, and the verdicts counted."""
 
     items: list[CheckQuotesItem]
@@ -73,7 +65,7 @@ class CheckQuotesResult(_Model):
     errors: int = Field(default=0, description="How many items were bad input and not checked.")
 
 
-class SupportRecord(_Model):
+class SupportRecord(Model):
     """The annotation line written to the evidence log: someone's verdict on support."""
 
     seq: int = Field(description="The annotation's own line in the evidence log.")

@@ -27,8 +27,6 @@ from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 from pydantic import Field
 
 from citeproof.errors import BadInputError, CiteproofError
-from citeproof.evidence.verify import VerifyReport
-from citeproof.handles.registry import PassageList
 from citeproof.mcp.outputs import (
     MAX_BATCH,
     CheckQuotesItem,
@@ -41,8 +39,10 @@ from citeproof.mcp.outputs import (
 # imported at run time (the SDK evaluates the annotations when the tools are registered).
 from citeproof.models import CheckResult, RetractionReport
 from citeproof.models.audit import AuditReport
-from citeproof.search.queries import SearchRecord
-from citeproof.service.reading import ResolvedSource, SourceText
+from citeproof.models.evidence import VerifyReport
+from citeproof.models.passages import PassageList
+from citeproof.models.search import SearchRecord
+from citeproof.models.source import ResolvedSource, SourceText
 
 if TYPE_CHECKING:
     from citeproof.evidence.log import EvidenceLog

@@ -1,8 +1,20 @@
-"""The pydantic models every interface renders."""
+"""The pydantic models every interface renders: one module per published schema.
 
+``check`` holds ``citeproof.check/1`` (re-exported here, with ``citeproof.retraction/1``, since
+nearly every caller wants them); the others are imported from their modules:
+``models.audit`` (``citeproof.audit/1``), ``models.search`` (``citeproof.search/1``),
+``models.passages`` (``citeproof.passages/1``), ``models.handle`` (``citeproof.handle/1``),
+``models.recheck`` (``citeproof.recheck/1``), ``models.source`` (a page of text, a resolved
+identifier) and ``models.evidence`` (what the evidence log's commands report).  All derive
+from :class:`citeproof.models.base.Model`.  Fields may be added; none is renamed or removed
+without bumping ``schema``.
+
+Imports: ``pydantic``, each other, and the vocabularies of ``documents``; nothing with I/O.
+"""
+
+from citeproof.models.base import Model, Published, Resolved
 from citeproof.models.check import (
     CHECK_SCHEMA,
-    RETRACTION_SCHEMA,
     VERDICTS,
     CheckResult,
     Coverage,
@@ -12,18 +24,20 @@ from citeproof.models.check import (
     Location,
     Match,
     Near,
-    Notice,
     Refresh,
-    Resolved,
+    SearchedPlace,
+    SourceInfo,
+    Verdict,
+    WordBoundaries,
+)
+from citeproof.models.retraction import (
+    RETRACTION_SCHEMA,
+    Notice,
     RetractionReport,
     RetractionSource,
     RetractionStatus,
-    SearchedPlace,
-    SourceInfo,
     SourceReport,
     SourceState,
-    Verdict,
-    WordBoundaries,
 )
 
 __all__ = [
@@ -37,8 +51,10 @@ __all__ = [
     "Fragment",
     "Location",
     "Match",
+    "Model",
     "Near",
     "Notice",
+    "Published",
     "Refresh",
     "Resolved",
     "RetractionReport",

@@ -14,45 +14,96 @@ the models are plain data: no computed fields that could serialise differently l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from citeproof.audit.answer import CitationForm, CitationKind, QuoteKind, SentenceKind
-from citeproof.audit.verdicts import (
-    VERDICTS,
-    CitationVerdict,
-    OverallVerdict,
-    SentenceStatus,
-    rate,
-)
-from citeproof.handles.registry import HandleStatus
-from citeproof.models import CheckResult, RetractionReport, SourceInfo
-from citeproof.models.base import compact_nullable
+from citeproof.models.base import Model, Published
+from citeproof.models.check import CheckResult, SourceInfo
+from citeproof.models.handle import HandleStatus
+from citeproof.models.retraction import RetractionReport
 
 __all__ = [
     "SCHEMA",
+    "VERDICTS",
     "AnswerInfo",
     "AuditReport",
+    "CitationForm",
+    "CitationKind",
     "CitationReport",
+    "CitationVerdict",
     "Metrics",
+    "OverallVerdict",
+    "QuoteKind",
     "QuoteReport",
+    "SentenceKind",
     "SentenceReport",
+    "SentenceStatus",
     "Signature",
-    "compute_metrics",
 ]
 
 SCHEMA = "citeproof.audit/1"
 
+#: What a sentence is.  Only :data:`CLAIM_KINDS` need a citation; the rest are ``not_a_claim``.
+#: ``claim``: prose (also a Markdown table body row); ``blockquote``: a ``>`` block, which is
+#: itself a quotation of a source; ``heading``: ``#`` or setext heading, or the reference
+#: list's heading; ``lead_in``: a bold lead-in (``**Background.**``) or a short label ending in
+#: a colon; ``table_header``: the header row of a Markdown table; ``citation_only``: nothing but
+#: citations and punctuation; ``separator``: a thematic break, a table rule, or text with no
+#: letter or digit; ``code``: a fenced code block; ``reference_entry``: one entry of the
+#: reference list.
+SentenceKind = Literal[
+    "claim",
+    "blockquote",
+    "heading",
+    "lead_in",
+    "table_header",
+    "citation_only",
+    "separator",
+    "code",
+    "reference_entry",
+]
 
-class _Model(BaseModel):
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", populate_by_name=True, json_schema_extra=compact_nullable
-    )
+
+#: ``handle``: a citeproof passage handle; the identifier kinds of
+#: :data:`citeproof.identifiers.IdentifierKind`; ``numbered``: ``[1]`` resolved through the
+#: reference list; ``unknown``: a JSON-claims citation that is neither a handle nor an
+#: identifier (the audit calls it malformed).
+CitationKind = Literal[
+    "handle", "pmid", "pmcid", "doi", "url", "nct", "setid", "ppr", "numbered", "unknown"
+]
 
 
-class QuoteReport(_Model):
+#: How the citation was written: inside ``[...]``, inside ``(...)``, as a Markdown link target,
+#: bare in running text, or as an entry of a JSON claim.
+CitationForm = Literal["bracket", "paren", "link", "bare", "json"]
+
+
+#: ``inline``: words in quotation marks; ``handle``: the words inside ``[handle "..."]`` (or a
+#: JSON citation's own quote); ``blockquote``: a ``>`` block; ``claim``: a JSON claim's quote.
+QuoteKind = Literal["inline", "handle", "blockquote", "claim"]
+
+
+CitationVerdict = Literal[
+    "malformed", "forged", "unresolvable", "unavailable", "withdrawn", "misquote", "near_quote",
+    "ok",
+]  # fmt: skip
+
+
+#: In the order the contract decides them: earlier is worse.
+VERDICTS: Final[tuple[CitationVerdict, ...]] = (
+    "malformed", "forged", "unresolvable", "unavailable", "withdrawn", "misquote", "near_quote",
+    "ok",
+)  # fmt: skip
+
+
+OverallVerdict = Literal["pass", "warn", "fail", "incomplete"]
+
+
+SentenceStatus = Literal["cited_ok", "cited_problem", "uncited", "not_a_claim"]
+
+
+class QuoteReport(Model):
     """One quotation attributed to the citation, and what its check found."""
 
     text: str = Field(description="The quoted words as the matcher read them.")
@@ -69,7 +120,7 @@ class QuoteReport(_Model):
     )
 
 
-class CitationReport(_Model):
+class CitationReport(Model):
     """One citation as written, and its verdict (the first that applies)."""
 
     index: int = Field(description="Position among all citations of the answer.")
@@ -119,7 +170,7 @@ class CitationReport(_Model):
     )
 
 
-class SentenceReport(_Model):
+class SentenceReport(Model):
     """One sentence (or non-claim segment) of the answer, in reading order."""
 
     index: int
@@ -137,7 +188,7 @@ class SentenceReport(_Model):
     )
 
 
-class Metrics(_Model):
+class Metrics(Model):
     """Counts and rates over the whole answer; rates are null when undefined (0/0)."""
 
     sentences: int
@@ -160,7 +211,7 @@ class Metrics(_Model):
     retracted_cited: int = Field(description="Distinct retracted works cited.")
 
 
-class Signature(_Model):
+class Signature(Model):
     """Ed25519 over the canonical JSON of the report without ``signature``."""
 
     algorithm: Literal["ed25519"] = "ed25519"
@@ -168,7 +219,7 @@ class Signature(_Model):
     value: str = Field(description="The signature, base64.")
 
 
-class AnswerInfo(_Model):
+class AnswerInfo(Model):
     """The answer that was audited; every span in the report points into ``text``."""
 
     text: str = Field(
@@ -178,7 +229,7 @@ class AnswerInfo(_Model):
     sha256: str = Field(description="sha256 of the answer's bytes as given (UTF-8).")
 
 
-class AuditReport(_Model):
+class AuditReport(Published):
     """A whole-answer audit (schema ``citeproof.audit/1``)."""
 
     schema_: Literal["citeproof.audit/1"] = Field(default="citeproof.audit/1", alias="schema")
@@ -191,45 +242,7 @@ class AuditReport(_Model):
     generator: str = Field(description="citeproof and its version.")
     signature: Signature | None = None
 
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
-    )
-
     def citations(self) -> list[CitationReport]:
         """Every citation, in answer order."""
         return [c for s in self.sentences for c in s.citations]
 
-
-_INVALID: frozenset[str] = frozenset({"malformed", "forged", "unresolvable"})
-#: The verdicts a quote check can give when the words were actually looked for.
-_QUOTE_VERDICTS: frozenset[str] = frozenset({"misquote", "near_quote", "ok"})
-
-
-def compute_metrics(sentences: Sequence[SentenceReport], claim_kinds: Iterable[str]) -> Metrics:
-    """The metrics block from the sentences (definitions in :class:`Metrics`)."""
-    kinds = frozenset(claim_kinds)
-    citations = [c for s in sentences for c in s.citations]
-    claims = [s for s in sentences if s.kind in kinds]
-    cited = [s for s in claims if s.citations]
-    by_verdict: dict[str, int] = {v: 0 for v in VERDICTS}
-    for c in citations:
-        by_verdict[c.verdict] += 1
-    checked = [q for c in citations for q in c.quotes if q.verdict in _QUOTE_VERDICTS]
-    quotes_ok = sum(1 for q in checked if q.verdict == "ok")
-    decided = [c for c in citations if c.verdict != "unavailable"]
-    valid = sum(1 for c in decided if c.verdict not in _INVALID)
-    retracted = {c.resolved_to or c.target for c in citations if "retracted" in c.flags}
-    return Metrics(
-        sentences=len(sentences),
-        claims=len(claims),
-        cited_claims=len(cited),
-        citations=len(citations),
-        by_verdict=by_verdict,
-        quotes=len(checked),
-        quotes_ok=quotes_ok,
-        citation_validity=rate(valid, len(decided)),
-        quote_accuracy=rate(quotes_ok, len(checked)),
-        claim_coverage=rate(len(cited), len(claims)),
-        fabricated=by_verdict["forged"] + by_verdict["unresolvable"],
-        retracted_cited=len(retracted),
-    )

@@ -1,4 +1,13 @@
-"""One JSON Schema style for every model citeproof publishes.
+"""The one base of every model citeproof publishes, and the JSON Schema style they share.
+
+Every result citeproof hands out (a check, a retraction report, a search record, an audit
+report, a passage list ...) is a frozen pydantic model with no unknown fields, so the library,
+the CLI's JSON, the MCP server's structured output and the HTML view read one object, and
+``model_json_schema()`` is the published schema.  :class:`Model` is that base, written once;
+:class:`Published` adds what a model with a ``schema`` field needs (the field is ``schema_`` in
+Python, since ``schema`` is a pydantic method name, and serialised by its alias).
+
+The schema style:
 
 pydantic writes an optional field ``x: str | None`` as ``{"anyOf": [{"type": "string"},
 {"type": "null"}]}``.  JSON Schema says the same thing with ``{"type": ["string",
@@ -18,7 +27,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["compact_nullable"]
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["Model", "Published", "Resolved", "compact_nullable"]
 
 # Keywords that make a branch more than "a value of this type": left as an anyOf.
 _COMPOSITE = frozenset({"$ref", "anyOf", "oneOf", "allOf", "not", "const", "if"})
@@ -53,3 +64,25 @@ def _collapse(prop: dict[str, Any]) -> None:
     prop["type"] = [other["type"], "null"]
     if "enum" in other:
         prop["enum"] = [*other["enum"], None]
+
+
+class Model(BaseModel):
+    """Frozen, no unknown fields, optional scalars written compactly in the schema."""
+
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", populate_by_name=True, json_schema_extra=compact_nullable
+    )
+
+
+class Published(Model):
+    """A model with a ``schema`` field (``schema_`` in Python), serialised by its alias."""
+
+    model_config = ConfigDict(serialize_by_alias=True)
+
+
+class Resolved(Model):
+    """The identifiers a work goes by, as far as they are known."""
+
+    doi: str | None = None
+    pmid: str | None = None
+    pmcid: str | None = None

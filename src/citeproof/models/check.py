@@ -1,17 +1,17 @@
-"""The pydantic models every interface renders: library results, CLI JSON, MCP output.
+"""The ``citeproof.check/1`` result: the answer to one quote check, as every interface prints it.
 
-Field names follow the JSON contract in DESIGN.md ("citeproof.check/1").  Fields may be
-added; none is renamed or removed without bumping ``schema``.
+Field names follow the JSON contract in DESIGN.md.  Fields may be added; none is renamed or
+removed without bumping ``schema``.
 """
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from citeproof.models.base import compact_nullable
+from citeproof.models.base import Model, Published, Resolved
+from citeproof.models.retraction import RetractionReport
 
 Verdict = Literal["EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "NOT_CHECKABLE", "UNAVAILABLE"]
 VERDICTS: tuple[Verdict, ...] = (
@@ -27,11 +27,7 @@ Coverage = Literal["full_text", "abstract", "page", "file", "text", "none"]
 CHECK_SCHEMA = "citeproof.check/1"
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=compact_nullable)
-
-
-class Location(_Model):
+class Location(Model):
     """Where in the document a span lies."""
 
     block: int | None = Field(description="Index of the block (see `citeproof text --blocks`).")
@@ -41,7 +37,7 @@ class Location(_Model):
     page: int | None = Field(default=None, description="1-based PDF page, else null.")
 
 
-class Match(_Model):
+class Match(Model):
     """One occurrence of the quote."""
 
     start: int = Field(description="Start offset (code points) into the extracted text.")
@@ -52,12 +48,12 @@ class Match(_Model):
     location: Location
 
 
-class WordBoundaries(_Model):
+class WordBoundaries(Model):
     starts_mid_word: bool
     ends_mid_word: bool
 
 
-class DiffOp(_Model):
+class DiffOp(Model):
     """One step of the word-level diff from the source's wording to the quote.
 
     ``equal``: both have these words; ``replace``: the quote has ``quote`` where the source
@@ -69,7 +65,7 @@ class DiffOp(_Model):
     source: str
 
 
-class Near(_Model):
+class Near(Model):
     """The closest passage when there is no exact occurrence."""
 
     similarity: float = Field(description="1 - Indel distance / (len(quote) + len(passage)), "
@@ -83,7 +79,7 @@ class Near(_Model):
     location: Location | None = None
 
 
-class Fragment(_Model):
+class Fragment(Model):
     """One piece of an ellipsis or bracketed quote."""
 
     quote: str
@@ -96,20 +92,14 @@ class Fragment(_Model):
     flags: list[str] = Field(default_factory=list)
 
 
-class Resolved(_Model):
-    doi: str | None = None
-    pmid: str | None = None
-    pmcid: str | None = None
-
-
-class Refresh(_Model):
+class Refresh(Model):
     """What ``--refresh`` found: the sha256 pinned before, and whether the bytes changed."""
 
     previous_sha256: str
     changed: bool
 
 
-class SourceInfo(_Model):
+class SourceInfo(Model):
     """What was checked: which bytes, from where, and how much of the work."""
 
     input: str
@@ -136,7 +126,7 @@ class SourceInfo(_Model):
     )
 
 
-class FoundElsewhere(_Model):
+class FoundElsewhere(Model):
     """A document where the quote's words really are, verified with the same matcher."""
 
     identifier: str = Field(description="The document's cache key, e.g. pmcid:PMC123.")
@@ -155,7 +145,7 @@ class FoundElsewhere(_Model):
     coverage: Coverage | None = None
 
 
-class SearchedPlace(_Model):
+class SearchedPlace(Model):
     """One place ``--find-source`` looked, and what came of it."""
 
     where: Literal["cache", "europepmc", "litsense"]
@@ -165,70 +155,7 @@ class SearchedPlace(_Model):
     verified: int = Field(default=0, description="Candidates the matcher confirmed.")
 
 
-RetractionStatus = Literal["RETRACTED", "CONCERN", "NOT_RETRACTED_AS_OF", "UNVERIFIABLE"]
-RetractionSource = Literal["pmc", "crossref", "pubmed", "europepmc", "retractionwatch"]
-SourceState = Literal["answered", "failed", "not_asked"]
-RETRACTION_SCHEMA = "citeproof.retraction/1"
-
-
-class Notice(_Model):
-    """A notice about the work: a retraction, concern, correction ... and where it is."""
-
-    kind: str = Field(
-        description="retraction, withdrawal, removal, partial_retraction, "
-        "expression_of_concern, correction, erratum, reinstatement ..."
-    )
-    doi: str | None = Field(default=None, description="DOI of the notice, when known.")
-    pmid: str | None = Field(default=None, description="PMID of the notice, when known.")
-    date: str | None = Field(default=None, description="YYYY[-MM[-DD]], when given.")
-    source: str = Field(description="Who says so: publisher, retraction-watch, pubmed ...")
-    url: str | None = None
-
-
-class SourceReport(_Model):
-    """What one source said, or why it said nothing."""
-
-    source: RetractionSource
-    state: SourceState
-    reason: str | None = None
-    retracted: bool | None = Field(default=None, description="null when the source cannot tell")
-    concern: bool | None = None
-    is_notice: bool = Field(
-        default=False,
-        description="the work is itself a notice "
-        "(a retraction, concern or correction of another work)",
-    )
-    applicable: bool = Field(
-        default=True,
-        description="false when the source does not apply "
-        "to this work; only then may a not_asked source be ignored",
-    )
-    notices: list[Notice] = Field(
-        default_factory=list, description="retractions and expressions of concern"
-    )
-    corrections: list[Notice] = Field(default_factory=list)
-    snapshot_date: date | None = Field(default=None, description="retractionwatch only")
-
-
-class RetractionReport(_Model):
-    """The retraction status of one work (schema ``citeproof.retraction/1``)."""
-
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
-    )
-
-    schema_: Literal["citeproof.retraction/1"] = Field(
-        default="citeproof.retraction/1", alias="schema"
-    )
-    identifier: str
-    resolved: Resolved
-    status: RetractionStatus
-    as_of: date | None = Field(default=None, description="set for NOT_RETRACTED_AS_OF")
-    reason: str | None = None
-    sources: list[SourceReport]
-
-
-class CheckResult(_Model):
+class CheckResult(Published):
     """The answer to one quote check (schema ``citeproof.check/1``)."""
 
     schema_: Literal["citeproof.check/1"] = Field(default="citeproof.check/1", alias="schema")
@@ -261,9 +188,6 @@ class CheckResult(_Model):
         default=None, description="With --find-source: where it looked and what each answered."
     )
     log_seq: int | None = None
-
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
-                              serialize_by_alias=True)
 
     @property
     def ok(self) -> bool:
