@@ -1,27 +1,187 @@
-"""Every failure a user can cause or meet, as one exception tree.
+"""Every failure a user can cause or meet, as one exception tree, and the exit codes.
 
-The CLI prints ``str(error)`` on stderr and exits with ``error.exit_code``; the library
-raises these so callers can tell bad input from an unreadable source without parsing text.
+The CLI prints ``str(error)`` on stderr as one line and exits with ``error.exit_code``; the MCP
+server returns the message as a tool error; the library raises these so a caller can tell bad
+input from an unreadable source without parsing text.  Every class lives here, so any module
+can raise any of them without importing another layer (structlog keeps its exceptions apart
+for the same reason), and this docstring is the whole tree (a test keeps it true)::
 
-    CiteproofError                  base; exit code 2 unless a subclass says otherwise
-    ├── BadInputError               the caller gave something unusable (exit 2)
-    │   ├── EmptyQuoteError         the quote is empty or only whitespace
-    │   ├── QuoteTooLongError       the quote is over the length cap
-    │   ├── SourceNotFoundError     a path that does not exist or cannot be read
-    │   ├── SourceTooLargeError     a file over the size cap
-    │   ├── UnsupportedFormatError  bytes that are no format citeproof reads (binary, unknown)
-    │   ├── EncodingError           text that is not valid UTF-8 / UTF-16 with BOM
-    │   └── UnsafeXMLError          XML with entity declarations or other hostile constructs
-    └── DocumentError               a document that parses but cannot be used (exit 2)
+    CiteproofError                      2  base: the message says what happened and what to do
+    ├── BadInputError                   2  the caller gave something unusable
+    │   ├── EmptyQuoteError             2  the quote is empty or only whitespace
+    │   ├── QuoteTooLongError           2  the quote is over the length cap
+    │   ├── SourceNotFoundError         2  a path that does not exist or cannot be read
+    │   ├── SourceTooLargeError         2  a file over the size cap
+    │   ├── UnsupportedFormatError      2  bytes that are no format citeproof reads
+    │   ├── EncodingError               2  text that is not valid UTF-8 (or UTF-16 with BOM)
+    │   ├── UnsafeXMLError              2  XML with entity declarations or other hostile parts
+    │   ├── UnknownIdentifierError      2  text that is no accepted identifier form
+    │   ├── MalformedHandleError        2  text that is not a citation handle
+    │   ├── UnsafeURLError              2  a URL that is not a public http(s) resource
+    │   ├── CanonicalJSONError          2  a value canonical JSON cannot hold
+    │   ├── RetractionWatchFormatError  2  a file that is not a Retraction Watch CSV
+    │   └── SearchInputError            2  a search asked with something it cannot use
+    │       ├── UnknownEngineError      2
+    │       ├── SearchLimitError        2
+    │       ├── SearchDateError         2
+    │       └── SearchCursorError       2
+    ├── DocumentError                   2  a document that parses but cannot be used
+    ├── CacheError                      2  the cache cannot be used as asked
+    │   ├── CacheCorruptError           2  a damaged database, or bytes that fail their hash
+    │   ├── CacheMissError              2  a blob or pin that is not in the cache
+    │   └── CacheImportError            2  an export file refused whole
+    ├── LogError                        2  the evidence log cannot be used as asked
+    │   ├── LogDamagedError             2  a torn or damaged tail; appending stops
+    │   ├── LogTamperedError            2  entries changed or removed (against the signed head)
+    │   └── LogLockedError              2  another process held the lock too long
+    ├── CheckpointError                 1  a checkpoint malformed or not verifying
+    ├── KeyFileError                    2  a key file or public key that cannot be used
+    ├── PassageStoreError               2  the issued-passage store cannot be read
+    ├── SnapshotError                   2  the Retraction Watch snapshot cannot be read
+    ├── HtmlWriteError                  2  the audit page could not be written
+    ├── RecordingError                  2  a recorded response missing, malformed or unsafe
+    │   ├── BodyHashMismatchError       2  a recording whose body fails its sha256
+    │   └── UnrecordedRequestError      2  a request no recording answers (--replay)
+    ├── FetchFailedError              3|1  citeproof.load() of a work with no text: 3 when a
+    │                                      source failed, 1 when none has text
+    └── UnavailableError                3  nothing could be concluded: try again later
+        ├── SearchOfflineError          3  --offline, and a search has no cached answer
+        └── NetworkError                3  a source could not be read
+            ├── UpstreamUnavailable     3  5xx, 429 or network errors on every attempt
+            │   ├── RetryAfterTooLong   3  Retry-After longer than allowed
+            │   └── DeadlineExceeded    3  the time allowed for one check ran out
+            ├── BodyTooLarge            3  an answer over the body cap (raw or decompressed)
+            ├── PmcAnswerError          3  PMC answered with something unreadable
+            └── FetchError              3  a public URL could not be read
+                ├── TooManyRedirectsError  3
+                ├── ResponseTooLargeError  3  (also a BodyTooLarge)
+                └── FetchTimeoutError      3  (also a DeadlineExceeded)
+
+Exit codes (:class:`ExitCode`): 0 success (check: EXACT; audit: pass or warn), 1 a negative
+result (check: NEAR, NOT_FOUND, TOO_SHORT, NOT_CHECKABLE; audit: fail; a verification that
+failed), 2 usage or bad input, 3 a source was unavailable (check: UNAVAILABLE; audit:
+incomplete; retraction: unverifiable).  :func:`check_exit_code`, :func:`audit_exit_code` and
+:func:`retraction_exit_code` map verdicts to them, so every command that prints a verdict exits
+the same way.
+
+Network messages name the service and host, never the full URL: URLs carry the contact address
+and the NCBI API key, and these messages end up in logs and reports.
 """
 
 from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final, Protocol
+
+__all__ = [
+    "ACCEPTED_FORMS",
+    "BadInputError",
+    "BodyHashMismatchError",
+    "BodyTooLarge",
+    "CacheCorruptError",
+    "CacheError",
+    "CacheImportError",
+    "CacheMissError",
+    "CanonicalJSONError",
+    "CheckpointError",
+    "CiteproofError",
+    "DeadlineExceeded",
+    "DocumentError",
+    "EmptyQuoteError",
+    "EncodingError",
+    "ExitCode",
+    "FetchError",
+    "FetchFailedError",
+    "FetchTimeoutError",
+    "HtmlWriteError",
+    "KeyFileError",
+    "LogDamagedError",
+    "LogError",
+    "LogLockedError",
+    "LogTamperedError",
+    "MalformedHandleError",
+    "NetworkError",
+    "PassageStoreError",
+    "PmcAnswerError",
+    "QuoteTooLongError",
+    "RecordingError",
+    "ResponseTooLargeError",
+    "RetractionWatchFormatError",
+    "RetryAfterTooLong",
+    "SearchCursorError",
+    "SearchDateError",
+    "SearchInputError",
+    "SearchLimitError",
+    "SearchOfflineError",
+    "SnapshotError",
+    "SourceNotFoundError",
+    "SourceTooLargeError",
+    "TooManyRedirectsError",
+    "UnavailableError",
+    "UnknownEngineError",
+    "UnknownIdentifierError",
+    "UnrecordedRequestError",
+    "UnsafeURLError",
+    "UnsafeXMLError",
+    "UnsupportedFormatError",
+    "UpstreamUnavailable",
+    "audit_exit_code",
+    "check_exit_code",
+    "retraction_exit_code",
+]
+
+
+class ExitCode(IntEnum):
+    """What a citeproof command's exit status means."""
+
+    OK = 0
+    NEGATIVE = 1
+    USAGE = 2
+    UNAVAILABLE = 3
+
+
+def check_exit_code(verdict: str) -> int:
+    """0 for EXACT, 3 for UNAVAILABLE (nothing was concluded), 1 for every negative answer."""
+    if verdict == "EXACT":
+        return ExitCode.OK
+    if verdict == "UNAVAILABLE":
+        return ExitCode.UNAVAILABLE
+    return ExitCode.NEGATIVE
+
+
+_AUDIT_EXIT_CODES: Final = {
+    "pass": ExitCode.OK,
+    "warn": ExitCode.OK,
+    "fail": ExitCode.NEGATIVE,
+    "incomplete": ExitCode.UNAVAILABLE,
+}
+
+
+def audit_exit_code(verdict: str) -> int:
+    """0 pass or warn, 1 fail, 3 incomplete (a cited source was unavailable)."""
+    return _AUDIT_EXIT_CODES[verdict]
+
+
+_RETRACTION_EXIT_CODES: Final = {
+    "NOT_RETRACTED_AS_OF": ExitCode.OK,
+    "RETRACTED": ExitCode.NEGATIVE,
+    "CONCERN": ExitCode.NEGATIVE,
+    "UNVERIFIABLE": ExitCode.UNAVAILABLE,
+}
+
+
+def retraction_exit_code(status: str) -> int:
+    """0 not retracted (as of a date), 1 retracted or under concern, 3 unverifiable."""
+    return _RETRACTION_EXIT_CODES[status]
 
 
 class CiteproofError(Exception):
     """Base class; ``str(err)`` is a complete sentence saying what happened and what to do."""
 
-    exit_code: int = 2
+    exit_code: int = ExitCode.USAGE
+
+
+# ---------------------------------------------------------------------------------- bad input
 
 
 class BadInputError(CiteproofError):
@@ -29,32 +189,304 @@ class BadInputError(CiteproofError):
 
 
 class EmptyQuoteError(BadInputError):
-    pass
+    """The quote is empty, or only whitespace and invisible characters."""
 
 
 class QuoteTooLongError(BadInputError):
-    pass
+    """The quote is over the length cap."""
 
 
 class SourceNotFoundError(BadInputError):
-    pass
+    """A path that does not exist or cannot be read."""
 
 
 class SourceTooLargeError(BadInputError):
-    pass
+    """A file (or standard input) over the size cap."""
 
 
 class UnsupportedFormatError(BadInputError):
-    pass
+    """Bytes that are no format citeproof reads (binary data, an unknown format)."""
 
 
 class EncodingError(BadInputError):
-    pass
+    """Text that is not valid UTF-8 (or UTF-16 with a byte-order mark)."""
 
 
 class UnsafeXMLError(BadInputError):
-    pass
+    """XML with entity declarations or other hostile constructs."""
+
+
+#: The identifier forms every entry point accepts; :class:`UnknownIdentifierError` quotes it.
+ACCEPTED_FORMS: Final = """\
+Accepted sources:
+  DOI                   10.1371/journal.pone.0340378, doi:10.1371/journal.pone.0340378,
+                        https://doi.org/10.1371/journal.pone.0340378
+  PMCID                 PMC12829825 (PMC10496602.1 pins version 1)
+  PMID                  PMID 27355798, pmid:27355798, https://pubmed.ncbi.nlm.nih.gov/27355798/
+  NCT number            NCT04363697
+  openFDA set id        7c4deb97-9966-4c8e-9ba6-bb260b71e130
+  Europe PMC preprint   PPR1021553
+  web page              any http:// or https:// URL
+  local file            a path to an existing file, or - to read standard input"""
+
+
+class UnknownIdentifierError(BadInputError):
+    """The text is not any accepted identifier form (or is ambiguous, like a bare number).
+
+    The message ends with :data:`ACCEPTED_FORMS`.
+    """
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+        super().__init__(f"{reason}\n{ACCEPTED_FORMS}")
+
+
+#: The handle shown to someone who wrote a malformed one.
+HANDLE_EXAMPLE: Final = "pmcid:PMC3166277/body.results.p4~7G2KQ1XM"
+
+
+class MalformedHandleError(BadInputError):
+    """The text is not a handle; the message says which part is wrong and shows a good one."""
+
+    def __init__(self, text: str, problem: str) -> None:
+        self.text = text
+        self.problem = problem
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        super().__init__(
+            f"{shown!r} is not a citation handle: {problem}. A handle looks like "
+            f"{HANDLE_EXAMPLE} (scheme:id[.vN]/path~code)."
+        )
+
+
+class UnsafeURLError(BadInputError):
+    """A URL (or a redirect target) citeproof refuses to fetch because it is not a public
+    http(s) resource; the message names the URL and the reason."""
+
+
+class CanonicalJSONError(BadInputError):
+    """A value cannot be written as canonical JSON (wrong type, NaN, bad string)."""
+
+
+class RetractionWatchFormatError(BadInputError):
+    """The file given to ``retractions import`` is not a Retraction Watch CSV."""
+
+
+class SearchInputError(BadInputError):
+    """A search was asked with something it cannot use; nothing was sent."""
+
+
+class UnknownEngineError(SearchInputError):
+    """No search engine of that name."""
+
+
+class SearchLimitError(SearchInputError):
+    """A limit outside what the engine can return."""
+
+
+class SearchDateError(SearchInputError):
+    """A ``--since``/``--until`` that is not a date (or an engine without date filters)."""
+
+
+class SearchCursorError(SearchInputError):
+    """A cursor the engine did not hand out (or an engine that does not page by cursor)."""
+
+
+# ---------------------------------------------------------------------------------- state
 
 
 class DocumentError(CiteproofError):
     """A document was read but has a problem that stops it being used."""
+
+
+class CacheError(CiteproofError):
+    """The cache cannot be used as asked (wrong schema version, missing entry, bad input)."""
+
+
+class CacheCorruptError(CacheError):
+    """Stored bytes no longer match their hash, or the cache file is not a usable database.
+
+    Raised instead of returning damaged bytes: a quote checked against corrupted text would
+    give a confident wrong answer.  Fetching the source again (``--refresh``) repairs it.
+    """
+
+
+class CacheMissError(CacheError):
+    """A blob or pin that was asked for is not in the cache."""
+
+
+class CacheImportError(CacheError):
+    """An export file was refused: malformed, truncated or tampered with.  Nothing was
+    imported."""
+
+
+class LogError(CiteproofError):
+    """The evidence log cannot be used as asked."""
+
+
+class LogDamagedError(LogError):
+    """The log's tail is torn, damaged or not covered by the signed head; appending stops."""
+
+
+class LogTamperedError(LogError):
+    """The log or its head contradicts the signed head: entries were changed or removed."""
+
+
+class LogLockedError(LogError):
+    """Another process held the log's lock for too long."""
+
+
+class CheckpointError(CiteproofError):
+    """A checkpoint is malformed or its signature does not verify (a negative answer: exit 1)."""
+
+    exit_code = ExitCode.NEGATIVE
+
+
+class KeyFileError(CiteproofError):
+    """A key file or a public key string cannot be used."""
+
+
+class PassageStoreError(CiteproofError):
+    """The issued-passage store cannot be opened or read."""
+
+
+class SnapshotError(CiteproofError):
+    """The imported snapshot exists but cannot be read (damaged, or from another version)."""
+
+
+class HtmlWriteError(CiteproofError):
+    """The page could not be written where asked."""
+
+
+class RecordingError(CiteproofError):
+    """A recorded response is missing, malformed, unsafe to write, or was not recorded."""
+
+
+class BodyHashMismatchError(RecordingError):
+    """A recorded body's sha256 differs from its record: the bytes are not what was recorded."""
+
+
+class UnrecordedRequestError(RecordingError):
+    """A request reached the replay transport that no recording answers."""
+
+    def __init__(self, key: object, nearest: list[str]) -> None:
+        self.key = key
+        self.nearest = nearest
+        hint = (
+            "; nearest recorded: " + " | ".join(nearest)
+            if nearest
+            else "; no recording is close to it"
+        )
+        super().__init__(
+            f"Request {key} was not recorded{hint}. Record it, or fix the request the code builds."
+        )
+
+
+class _NoText(Protocol):
+    """What :class:`FetchFailedError` needs of a fetch failure (``citeproof.loading``'s)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def reason(self) -> str: ...
+
+
+class FetchFailedError(CiteproofError):
+    """Raised by ``citeproof.load`` (which must return a Document) when no text was had.
+
+    ``check`` never raises it: it reports the failure as an UNAVAILABLE (exit 3) or
+    NOT_CHECKABLE (exit 1) result instead, and this error exits the same way.
+    """
+
+    def __init__(self, failure: _NoText) -> None:
+        self.failure = failure
+        self.exit_code = (
+            ExitCode.UNAVAILABLE if failure.kind == "unavailable" else ExitCode.NEGATIVE
+        )
+        super().__init__(failure.reason)
+
+
+# ---------------------------------------------------------------------------------- unavailable
+
+
+class UnavailableError(CiteproofError):
+    """Nothing could be concluded, because something citeproof needed could not be read.
+
+    Reported as ``UNAVAILABLE`` (never ``NOT_FOUND``); exit 3, so scripts can tell "try again
+    later" from bad input.
+    """
+
+    exit_code = ExitCode.UNAVAILABLE
+
+
+class SearchOfflineError(UnavailableError):
+    """``--offline`` forbids the network, and a search has no cached answer."""
+
+
+class NetworkError(UnavailableError):
+    """A source could not be read; ``reason`` is the sentence reported as UNAVAILABLE."""
+
+    def __init__(self, reason: str, *, service: str = "", host: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.service = service
+        self.host = host
+
+
+class UpstreamUnavailable(NetworkError):
+    """The service answered 429/5xx or could not be reached on every attempt."""
+
+
+class RetryAfterTooLong(UpstreamUnavailable):
+    """``Retry-After`` asked for a longer wait than ``max_wait``; we stop instead of sleeping."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        service: str = "",
+        host: str = "",
+        wait: float = 0.0,
+        limit: float = 0.0,
+    ) -> None:
+        super().__init__(reason, service=service, host=host)
+        self.wait = wait
+        self.limit = limit
+
+
+class DeadlineExceeded(UpstreamUnavailable):
+    """The total deadline for the current check passed before an answer arrived."""
+
+
+class BodyTooLarge(NetworkError):
+    """The answer's body (after decompression) is over the cap; reading stopped at the cap."""
+
+    def __init__(self, reason: str, *, service: str = "", host: str = "", limit: int = 0) -> None:
+        super().__init__(reason, service=service, host=host)
+        self.limit = limit
+
+
+class PmcAnswerError(NetworkError):
+    """PMC answered, but not with something citeproof can read (bad XML/JSON, odd status).
+
+    Nothing may be concluded from an answer that could not be understood, so it ends as
+    UNAVAILABLE like every :class:`NetworkError`.
+    """
+
+
+class FetchError(NetworkError):
+    """A public URL could not be read (DNS failure, connection error...); nothing was concluded
+    about its content."""
+
+
+class TooManyRedirectsError(FetchError):
+    """The server redirected more times than allowed."""
+
+
+class ResponseTooLargeError(FetchError, BodyTooLarge):
+    """The response body was larger than the byte cap."""
+
+
+class FetchTimeoutError(FetchError, DeadlineExceeded):
+    """The whole fetch (DNS, redirects, body) did not finish within the deadline."""

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from citeproof.errors import BadInputError
+from citeproof.errors import ACCEPTED_FORMS, UnknownIdentifierError
 
 __all__ = [
     "ACCEPTED_FORMS",
@@ -61,30 +61,6 @@ __all__ = [
 
 IdentifierKind = Literal["doi", "pmid", "pmcid", "nct", "setid", "ppr", "url"]
 
-#: Quoted in every refusal so the user sees what would have worked, with real examples.
-ACCEPTED_FORMS = """\
-Accepted sources:
-  DOI                   10.1371/journal.pone.0340378, doi:10.1371/journal.pone.0340378,
-                        https://doi.org/10.1371/journal.pone.0340378
-  PMCID                 PMC12829825 (PMC10496602.1 pins version 1)
-  PMID                  PMID 27355798, pmid:27355798, https://pubmed.ncbi.nlm.nih.gov/27355798/
-  NCT number            NCT04363697
-  openFDA set id        7c4deb97-9966-4c8e-9ba6-bb260b71e130
-  Europe PMC preprint   PPR1021553
-  web page              any http:// or https:// URL
-  local file            a path to an existing file, or - to read standard input"""
-
-
-class UnknownIdentifierError(BadInputError):
-    """The text is not any accepted identifier form (or is ambiguous, like a bare number).
-
-    A :class:`BadInputError`, so the CLI exits 2; the message ends with :data:`ACCEPTED_FORMS`.
-    """
-
-    def __init__(self, text: str, reason: str) -> None:
-        self.text = text
-        self.reason = reason
-        super().__init__(f"{reason}\n{ACCEPTED_FORMS}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from typing import TypeVar
 import httpx2
 import pytest
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 from citeproof.net.recordings import Recording
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import crossref

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 from citeproof.net.record import RecordingTransport
 from citeproof.net.recordings import load_folder, load_litcheck, request_key
 from citeproof.net.replay import ReplayTransport, UnrecordedRequestError

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx2
 import pytest
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 from citeproof.net.recordings import Recording, load_tekmeria
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import europepmc, idconv

@@ -9,7 +9,7 @@ import json
 import httpx2
 import pytest
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import litsense
 from replay_clients import run

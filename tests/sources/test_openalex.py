@@ -10,7 +10,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import openalex
 from replay_clients import run_with_contact as run

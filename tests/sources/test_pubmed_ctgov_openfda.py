@@ -19,8 +19,7 @@ import pytest
 from citeproof.documents.ctgov import parse_ctgov
 from citeproof.documents.openfda import parse_openfda
 from citeproof.documents.pubmed import parse_pubmed
-from citeproof.errors import BadInputError
-from citeproof.net.errors import NetworkError
+from citeproof.errors import BadInputError, NetworkError
 from citeproof.net.recordings import Recording
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources.ctgov import STUDIES_URL, fetch_study

@@ -10,7 +10,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 from citeproof.sources import ctgov, europepmc, openfda
 from replay_clients import needs_corpus, run, tekmeria_replay
 

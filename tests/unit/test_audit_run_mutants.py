@@ -844,7 +844,7 @@ def test_a_source_that_fails_to_load_is_unavailable_and_loaded_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from citeproof import service
-    from citeproof.net.errors import NetworkError
+    from citeproof.errors import NetworkError
 
     calls: list[str] = []
 

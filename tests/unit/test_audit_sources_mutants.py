@@ -27,9 +27,8 @@ from citeproof.audit import works as audit_sources
 from citeproof.audit.parse import parse_answer
 from citeproof.audit.run import audit_answer, audit_parsed
 from citeproof.audit.works import TEXT_DOCUMENTS_KEEP_CHARS
-from citeproof.errors import BadInputError
+from citeproof.errors import BadInputError, NetworkError
 from citeproof.models.audit import AuditReport
-from citeproof.net.errors import NetworkError
 from citeproof.net.recordings import write_recording
 from citeproof.store.issued import default_store_path
 from citeproof.store.paths import default_dirs

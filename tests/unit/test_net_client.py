@@ -17,14 +17,14 @@ from email.utils import format_datetime
 import httpx2
 import pytest
 
-from citeproof.errors import CiteproofError
-from citeproof.net.client import make_client, redact_url, user_agent
-from citeproof.net.errors import (
+from citeproof.errors import (
     BodyTooLarge,
+    CiteproofError,
     DeadlineExceeded,
     RetryAfterTooLong,
     UpstreamUnavailable,
 )
+from citeproof.net.client import make_client, redact_url, user_agent
 from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.retry import deadline, parse_retry_after
 from citeproof.redact import SECRET_PARAMS

@@ -9,8 +9,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from citeproof.errors import BadInputError
-from citeproof.net.errors import BodyTooLarge
+from citeproof.errors import BadInputError, BodyTooLarge
 from citeproof.net.record import RecordingTransport, recording_name
 from citeproof.net.recordings import load_folder
 from citeproof.net.replay import original_url

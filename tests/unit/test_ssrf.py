@@ -18,8 +18,7 @@ from typing import Any, TypeVar
 import httpx2
 import pytest
 
-from citeproof.errors import BadInputError, CiteproofError
-from citeproof.net.errors import BodyTooLarge, NetworkError
+from citeproof.errors import BadInputError, BodyTooLarge, CiteproofError, NetworkError
 from citeproof.net.ssrf import (
     CONNECTED_ADDRESS_EXTENSION,
     FetchError,

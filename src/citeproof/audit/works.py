@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from citeproof.audit.verdicts import Outcome, short_quote
 from citeproof.documents.model import Document
-from citeproof.errors import CiteproofError
+from citeproof.errors import CiteproofError, UnavailableError
 from citeproof.service.results import source_info
 
 if TYPE_CHECKING:
@@ -118,11 +118,10 @@ class Sources:
                 self._loaded[key] = service.load_source(
                     key, offline=self.offline, replay=self.replay, cache=self.cache()
                 )
-            except CiteproofError as exc:  # one bad source never rejects the audit
-                verdict: Literal["unavailable", "malformed"] = (
-                    "unavailable" if exc.exit_code == 3 else "malformed"
-                )
-                self._loaded[key] = Outcome(verdict, (), str(exc))
+            except UnavailableError as exc:  # one bad source never rejects the audit
+                self._loaded[key] = Outcome("unavailable", (), str(exc))
+            except CiteproofError as exc:
+                self._loaded[key] = Outcome("malformed", (), str(exc))
         return self._loaded[key]
 
     def source_info(self, document: Document) -> SourceInfo:

@@ -18,19 +18,6 @@ from citeproof.errors import (
     SourceTooLargeError,
 )
 
-EXIT_OK = 0
-EXIT_NEGATIVE = 1
-EXIT_UNAVAILABLE = 3
-
-
-def exit_code(verdict: str) -> int:
-    """0 for EXACT, 3 for UNAVAILABLE (nothing was concluded), 1 for every negative answer."""
-    if verdict == "EXACT":
-        return EXIT_OK
-    if verdict == "UNAVAILABLE":
-        return EXIT_UNAVAILABLE
-    return EXIT_NEGATIVE
-
 
 def want_json(flag: bool) -> bool:
     """JSON when asked for, and whenever stdout is not a terminal (pipes, files, agents)."""

@@ -17,21 +17,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from citeproof.cli.options import log_options, replay_option
+from citeproof.errors import audit_exit_code
 
 if TYPE_CHECKING:
     from citeproof.models.audit import AuditReport
 
-__all__ = ["AuditGroup", "audit", "exit_code"]
+__all__ = ["AuditGroup", "audit"]
 
 _DEFAULT = "run"
-EXIT_CODES = {"pass": 0, "warn": 0, "fail": 1, "incomplete": 3}
-
-
-def exit_code(verdict: str) -> int:
-    """0 pass or warn, 1 fail, 3 incomplete (a source was unavailable)."""
-    return EXIT_CODES[verdict]
-
-
 class AuditGroup(click.Group):
     """A group whose first argument, when not a subcommand, is the default command's."""
 
@@ -182,7 +175,7 @@ def run(
             webbrowser.open(page.resolve().as_uri())
     if log_error is not None:
         raise log_error
-    click.get_current_context().exit(exit_code(report.verdict))
+    click.get_current_context().exit(audit_exit_code(report.verdict))
 
 
 def _run_batch(

@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from citeproof.cli.options import json_option
+from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
     from citeproof.store.cache import Cache
     from citeproof.store.cache_records import Pin
 
-EXIT_NEGATIVE = 1
 
 
 
@@ -147,7 +147,7 @@ def show_cmd(key: str, as_json: bool) -> None:
     lines = [f"{name}: {'-' if value is None else value}" for name, value in obj.items()]
     _emit(as_json, obj, lines)
     if problem is not None:
-        click.get_current_context().exit(EXIT_NEGATIVE)
+        click.get_current_context().exit(ExitCode.NEGATIVE)
 
 
 @cache.command("prune")
@@ -200,7 +200,7 @@ def verify_cmd(as_json: bool) -> None:
         lines = ["every blob matches its sha256"]
     _emit(as_json, obj, lines)
     if bad:
-        click.get_current_context().exit(EXIT_NEGATIVE)
+        click.get_current_context().exit(ExitCode.NEGATIVE)
 
 
 @cache.command("export")
@@ -261,4 +261,4 @@ def import_cmd(file: str, replace: bool, as_json: bool) -> None:
     ]
     _emit(as_json, obj, lines)
     if conflicts and not replace:
-        click.get_current_context().exit(EXIT_NEGATIVE)
+        click.get_current_context().exit(ExitCode.NEGATIVE)

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from citeproof.cli.options import log_options, replay_option
+from citeproof.errors import check_exit_code
 
 PROFILES = ("t1", "t1+dehyphen")  # == service.PROFILES (a test keeps them equal)
 
@@ -171,4 +172,4 @@ def check(
         render_check(result, loaded.text if isinstance(loaded, Document) else "")
     if log_error is not None:
         raise log_error
-    click.get_current_context().exit(_common.exit_code(result.verdict))
+    click.get_current_context().exit(check_exit_code(result.verdict))

@@ -22,12 +22,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from citeproof.cli.options import json_option
-from citeproof.errors import CiteproofError
+from citeproof.errors import CiteproofError, ExitCode
 
 if TYPE_CHECKING:
     from citeproof.evidence.log import EvidenceLog, LogEntry
 
-EXIT_NEGATIVE = 1
 
 
 
@@ -131,7 +130,7 @@ def verify_cmd(ctx: click.Context, checkpoint_file: str | None, as_json: bool) -
                 lines.append(f"  actual   {p.actual}")
     _emit(as_json, report.to_json(), lines)
     if not report.ok:
-        ctx.exit(EXIT_NEGATIVE)
+        ctx.exit(ExitCode.NEGATIVE)
 
 
 def _read_text(path: str, what: str) -> str:
@@ -191,7 +190,7 @@ def verify_proof_cmd(ctx: click.Context, bundle: str, public_key: str, as_json: 
     line = ("ok: " if report.ok else "FAILED: ") + report.reason
     _emit(as_json, report.to_json(), [line])
     if not report.ok:
-        ctx.exit(EXIT_NEGATIVE)
+        ctx.exit(ExitCode.NEGATIVE)
 
 
 @log.command("repair")

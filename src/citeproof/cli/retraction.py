@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 import click
 
 from citeproof.cli.options import replay_option
+from citeproof.errors import retraction_exit_code
 
 if TYPE_CHECKING:
     from citeproof.retraction.status import RetractionReport
     from citeproof.sources.retractionwatch import SnapshotInfo
 
-EXIT_CODES = {"NOT_RETRACTED_AS_OF": 0, "RETRACTED": 1, "CONCERN": 1, "UNVERIFIABLE": 3}
 
 
 def _render(report: RetractionReport) -> None:
@@ -95,7 +95,7 @@ def retraction(ident: str, as_json: bool, offline: bool, replay: str | None) -> 
         _common.write_json(report.model_dump(mode="json"))
     else:
         _render(report)
-    click.get_current_context().exit(EXIT_CODES[report.status])
+    click.get_current_context().exit(retraction_exit_code(report.status))
 
 
 @click.group(short_help="Manage the local Retraction Watch snapshot.")

@@ -25,7 +25,7 @@ import json
 import math
 from typing import Any
 
-from citeproof.errors import BadInputError
+from citeproof.errors import CanonicalJSONError
 
 __all__ = ["CanonicalJSONError", "canonical_bytes", "canonical_text"]
 
@@ -33,10 +33,6 @@ MAX_DEPTH = 64
 _ENCODER = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
 )
-
-
-class CanonicalJSONError(BadInputError):
-    """A value cannot be written as canonical JSON (wrong type, NaN, bad string)."""
 
 
 def _check(value: Any, where: str, depth: int) -> None:

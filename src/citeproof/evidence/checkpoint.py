@@ -25,7 +25,7 @@ import base64
 import binascii
 from dataclasses import dataclass
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import CheckpointError
 from citeproof.store.keys import LogKey, Verifier
 
 __all__ = [
@@ -41,12 +41,6 @@ __all__ = [
 SIG_PREFIX = "\u2014 "
 MAX_SIGNATURES = 100
 MAX_NOTE_BYTES = 1 << 20
-
-
-class CheckpointError(CiteproofError):
-    """A checkpoint is malformed or its signature does not verify."""
-
-    exit_code = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import (
+    LogDamagedError,
+    LogError,
+    LogLockedError,
+    LogTamperedError,
+)
 from citeproof.evidence.canonical import CanonicalJSONError, canonical_bytes, canonical_text
 from citeproof.evidence.checkpoint import Checkpoint, CheckpointError, verify_checkpoint
 from citeproof.evidence.merkle import CompactRange
@@ -59,18 +64,6 @@ ZERO_HASH = "sha256:" + "0" * 64
 KEYS = frozenset({"v", "seq", "time", "kind", "prev", "payload", "hash"})
 _DECODER = json.JSONDecoder()
 _TIME_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z")
-
-
-class LogError(CiteproofError):
-    """The evidence log cannot be used as asked."""
-
-
-class LogDamagedError(LogError):
-    """The log's tail is torn, damaged or not covered by the signed head; appending stops."""
-
-
-class LogTamperedError(LogError):
-    """The log or its head contradicts the signed head: entries were changed or removed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,10 +298,6 @@ def write_head(path: Path, head: Head, *, durable: bool = True, sync_dir: bool =
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
-
-
-class LogLockedError(LogError):
-    """Another process held the log's lock for too long."""
 
 
 @contextlib.contextmanager

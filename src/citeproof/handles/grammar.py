@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-from citeproof.errors import BadInputError
+from citeproof.errors import MalformedHandleError
 from citeproof.identifiers import Identifier, UnknownIdentifierError, parse_identifier
 
 __all__ = [
@@ -71,20 +71,6 @@ _UUID_RE = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_EXAMPLE: Final = "pmcid:PMC3166277/body.results.p4~7G2KQ1XM"
-
-
-class MalformedHandleError(BadInputError):
-    """The text is not a handle; the message says which part is wrong and shows a good one."""
-
-    def __init__(self, text: str, problem: str) -> None:
-        self.text = text
-        self.problem = problem
-        shown = text if len(text) <= 80 else text[:77] + "..."
-        super().__init__(
-            f"{shown!r} is not a citation handle: {problem}. A handle looks like "
-            f"{_EXAMPLE} (scheme:id[.vN]/path~code)."
-        )
 
 
 @dataclass(frozen=True, slots=True)

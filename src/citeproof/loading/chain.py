@@ -48,9 +48,8 @@ from typing import Any, Literal
 
 import httpx2
 
-from citeproof.errors import BadInputError
+from citeproof.errors import BadInputError, NetworkError
 from citeproof.identifiers import Identifier
-from citeproof.net.errors import NetworkError
 from citeproof.sources import ctgov, doi, europepmc, idconv, openfda, pmc, pubmed, web
 from citeproof.sources.base import Fetched, SourceOutcome
 

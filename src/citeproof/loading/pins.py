@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from citeproof.documents.model import Document, Origin
-from citeproof.errors import CiteproofError
+from citeproof.errors import FetchFailedError
 
 if TYPE_CHECKING:
     from citeproof.identifiers import Identifier
@@ -61,19 +61,6 @@ class FetchFailure:
     input: str
     identifier: str
     ids: dict[str, str] = field(default_factory=dict)
-
-
-class FetchFailedError(CiteproofError):
-    """Raised by ``citeproof.load`` (which must return a Document) when no text was had.
-
-    ``check`` never raises it: it reports the failure as an UNAVAILABLE (exit 3) or
-    NOT_CHECKABLE (exit 1) result instead.
-    """
-
-    def __init__(self, failure: FetchFailure) -> None:
-        self.failure = failure
-        self.exit_code = 3 if failure.kind == "unavailable" else 1
-        super().__init__(failure.reason)
 
 
 def _utc_now() -> datetime:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import httpx2
 
-from citeproof.errors import BadInputError
+from citeproof.errors import UnsafeURLError
 
 __all__ = [
     "IPAddress",
@@ -28,12 +28,6 @@ __all__ = [
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-
-class UnsafeURLError(BadInputError):
-    """A URL (or a redirect target) citeproof refuses to fetch because it is not a public
-    http(s) resource; the message names the URL and the reason."""
-
 
 
 _SCHEMES = {"http": 80, "https": 443}

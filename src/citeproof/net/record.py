@@ -25,7 +25,7 @@ from pathlib import Path
 
 import httpx2
 
-from citeproof.net.errors import BodyTooLarge
+from citeproof.errors import BodyTooLarge
 from citeproof.net.recordings import request_key, write_recording
 from citeproof.net.replay import form_body, original_url
 from citeproof.net.retry import DEFAULT_MAX_BODY, buffered

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import BodyHashMismatchError, RecordingError
 from citeproof.redact import is_secret_param, strip_secret_params
 
 __all__ = [
@@ -64,14 +64,6 @@ _DROPPED_HEADERS: frozenset[str] = frozenset({"set-cookie", "cookie", "set-cooki
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-class RecordingError(CiteproofError):
-    """A recorded response is missing, malformed, unsafe to write, or was not recorded."""
-
-
-class BodyHashMismatchError(RecordingError):
-    """A recorded body's sha256 differs from its record: the bytes are not what was recorded."""
 
 
 class RequestKey(NamedTuple):

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import httpx2
 
+from citeproof.errors import UnrecordedRequestError
 from citeproof.net.recordings import (
     Recording,
     RecordingError,
@@ -66,22 +67,6 @@ def form_body(request: httpx2.Request) -> str | None:
     if request.method != "POST" or not content_type.lower().startswith(_FORM_TYPE):
         return None
     return request.content.decode("utf-8", errors="replace")
-
-
-class UnrecordedRequestError(RecordingError):
-    """A request reached the replay transport that no recording answers."""
-
-    def __init__(self, key: RequestKey, nearest: list[str]) -> None:
-        self.key = key
-        self.nearest = nearest
-        hint = (
-            "; nearest recorded: " + " | ".join(nearest)
-            if nearest
-            else "; no recording is close to it"
-        )
-        super().__init__(
-            f"Request {key} was not recorded{hint}. Record it, or fix the request the code builds."
-        )
 
 
 class ReplayTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):

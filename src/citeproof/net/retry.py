@@ -34,7 +34,7 @@ from email.utils import parsedate_to_datetime
 
 import httpx2
 
-from citeproof.net.errors import (
+from citeproof.errors import (
     BodyTooLarge,
     DeadlineExceeded,
     RetryAfterTooLong,

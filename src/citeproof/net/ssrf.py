@@ -28,7 +28,7 @@ Tests reach a local server only through ``allow_loopback_ports``, an explicit ex
 empty by default and only ever exempts loopback addresses on the listed ports.
 
 Refusals raise :class:`UnsafeURLError` (bad input, exit 2); failures to read a public URL raise
-:class:`FetchError` and its subclasses, which are :mod:`citeproof.net.errors` network errors
+:class:`FetchError` and its subclasses, which are :mod:`citeproof.errors` network errors
 (exit 3, reported as UNAVAILABLE).
 """
 
@@ -43,6 +43,12 @@ from dataclasses import dataclass, field
 
 import httpx2
 
+from citeproof.errors import (
+    FetchError,
+    FetchTimeoutError,
+    ResponseTooLargeError,
+    TooManyRedirectsError,
+)
 from citeproof.net.addresses import (
     IPAddress,
     ParsedURL,
@@ -52,7 +58,6 @@ from citeproof.net.addresses import (
     display_url,
     is_public_address,
 )
-from citeproof.net.errors import BodyTooLarge, DeadlineExceeded, NetworkError
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -91,23 +96,6 @@ Resolver = Callable[[str, int], Awaitable[list[str]]]
 
 
 # --------------------------------------------------------------------------- errors
-
-
-class FetchError(NetworkError):
-    """A public URL could not be read (DNS failure, connection error...); nothing was concluded
-    about its content (exit 3, reported as UNAVAILABLE like every :class:`NetworkError`)."""
-
-
-class TooManyRedirectsError(FetchError):
-    """The server redirected more times than allowed."""
-
-
-class ResponseTooLargeError(FetchError, BodyTooLarge):
-    """The response body was larger than the byte cap."""
-
-
-class FetchTimeoutError(FetchError, DeadlineExceeded):
-    """The whole fetch (DNS, redirects, body) did not finish within the deadline."""
 
 
 # --------------------------------------------------------------------------- resolution

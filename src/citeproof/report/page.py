@@ -23,16 +23,12 @@ from typing import Any
 
 import jinja2
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import HtmlWriteError
 from citeproof.report.view import answer_text, build_view
 
 __all__ = ["CSP", "HtmlWriteError", "render_audit_html", "write_audit_html"]
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
-
-
-class HtmlWriteError(CiteproofError):
-    """The page could not be written where asked."""
 
 
 def _environment() -> jinja2.Environment:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 from citeproof.net.recordings import RecordingError
 from citeproof.search.finder import MAX_REMOTE_CANDIDATES, Candidates
 

@@ -34,9 +34,9 @@ from typing import Any, Literal, TypeVar
 
 import httpx2
 
+from citeproof.errors import NetworkError
 from citeproof.models.search import ResponseDigest, SearchItem, SearchRecord
 from citeproof.net.client import redact_url
-from citeproof.net.errors import NetworkError
 from citeproof.search.queries import DateBound, SearchCursorError, SearchDateError, SearchInputError
 from citeproof.sources import ctgov, europepmc, eutils_search, litsense, openalex, openfda
 

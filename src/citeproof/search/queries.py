@@ -35,7 +35,14 @@ from typing import Literal, get_args
 
 import httpx2
 
-from citeproof.errors import BadInputError, CiteproofError
+from citeproof.errors import (
+    SearchCursorError,
+    SearchDateError,
+    SearchInputError,
+    SearchLimitError,
+    SearchOfflineError,
+    UnknownEngineError,
+)
 from citeproof.models.search import SEARCH_SCHEMA, ResponseDigest, SearchItem, SearchRecord
 
 __all__ = [
@@ -75,32 +82,6 @@ _MAX_LIMIT: dict[str, int] = {
 
 # --------------------------------------------------------------------------------------------
 # Errors
-
-
-class SearchInputError(BadInputError):
-    """A search was asked with something it cannot use; nothing was sent."""
-
-
-class UnknownEngineError(SearchInputError):
-    pass
-
-
-class SearchLimitError(SearchInputError):
-    pass
-
-
-class SearchDateError(SearchInputError):
-    pass
-
-
-class SearchCursorError(SearchInputError):
-    pass
-
-
-class SearchOfflineError(CiteproofError):
-    """``--offline`` forbids the network, and a search has no cached answer."""
-
-    exit_code = 3
 
 
 # --------------------------------------------------------------------------------------------

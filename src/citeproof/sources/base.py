@@ -8,7 +8,7 @@ concluded from a source that could not be read.
 
 Search sources (``eutils_search``, ``openalex``, ``litsense`` and the search halves of
 ``ctgov`` and ``openfda``) answer data rather than outcomes, so a failed read *raises*
-:class:`~citeproof.net.errors.UpstreamUnavailable`; :func:`upstream_failure` and
+:class:`~citeproof.errors.UpstreamUnavailable`; :func:`upstream_failure` and
 :func:`json_answer` are the one way they word and detect it.
 """
 
@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import httpx2
 
-from citeproof.net.errors import NetworkError, UpstreamUnavailable
+from citeproof.errors import NetworkError, UpstreamUnavailable
 
 Coverage = Literal["full_text", "abstract", "page"]
 OutcomeKind = Literal[

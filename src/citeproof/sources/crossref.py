@@ -20,7 +20,7 @@ Reading the answers (see APIS.md, "Crossref REST", and the recordings in ``corpu
 * ``works/{doi}`` answering 404 means Crossref has no record of the DOI (it may be registered
   with another agency); the updates filter still answers, so that is an answer, not a failure.
 
-Failures are *raised* as :class:`~citeproof.net.errors.NetworkError` (the retraction report
+Failures are *raised* as :class:`~citeproof.errors.NetworkError` (the retraction report
 turns them into a failed source): a partial list must never look like "no notices".
 
 Etiquette: the ``mailto`` parameter of Crossref's polite pool is added on the wire by the
@@ -37,7 +37,7 @@ from urllib.parse import quote
 
 import httpx2
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 
 __all__ = [
     "API_URL",

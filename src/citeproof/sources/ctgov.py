@@ -210,7 +210,7 @@ def _summary(raw: dict[str, Any]) -> StudySummary | None:
 async def search_studies(client: httpx2.AsyncClient, params: dict[str, str]) -> StudiesPage:
     """One page of ``studies`` for ``params`` (see :func:`studies_params`).
 
-    Raises :class:`~citeproof.net.errors.NetworkError` when the answer could not be read.
+    Raises :class:`~citeproof.errors.NetworkError` when the answer could not be read.
     """
     response = await client.get(SEARCH_URL, params=params)
     payload = json_answer(response, "a study search", _search_failure)

@@ -27,8 +27,8 @@ from typing import Any, Literal
 
 import httpx2
 
+from citeproof.errors import NetworkError
 from citeproof.net.client import redact_url
-from citeproof.net.errors import NetworkError
 from citeproof.sources.base import Fetched, SourceOutcome, missing, unavailable
 
 __all__ = [

@@ -6,7 +6,7 @@ without titles.  ``esummary`` is asked by **POST** (``id`` in a form body), in b
 servers refuse; NCBI's own advice is POST for more than about 200 ids.  E-utilities treat
 a POSTed form exactly like the same parameters in a query string.
 
-Failures are *raised* as :class:`~citeproof.net.errors.NetworkError` (a search is data, not a
+Failures are *raised* as :class:`~citeproof.errors.NetworkError` (a search is data, not a
 source outcome): the caller (``citeproof.search.queries``) turns them into a "failed" record.  A
 summary batch that fails fails the whole search, so a record never holds titles for some
 hits and silently none for the others.

@@ -10,7 +10,7 @@ Reading the answer: every requested id comes back as a record. A record with
 PMCID). So an error record is kept as :attr:`IdRecord.error`, never turned into "no such work";
 the caller falls back to Europe PMC (``citeproof.sources.europepmc.find_by_doi``).
 
-Failures: a :class:`~citeproof.net.errors.NetworkError` (after the client's retries) is
+Failures: a :class:`~citeproof.errors.NetworkError` (after the client's retries) is
 *raised*, not folded into the result. A dict in which some ids lack an answer would be
 indistinguishable from "not in PMC" for a careless caller; raising forces the caller to
 report UNAVAILABLE. An answer that is not the converter's JSON (an unexpected status, a
@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 import httpx2
 
-from citeproof.net.errors import NetworkError
+from citeproof.errors import NetworkError
 
 __all__ = ["BATCH_SIZE", "IDCONV_URL", "IdRecord", "IdType", "convert"]
 

@@ -8,7 +8,7 @@ are the service's similarity, never a verdict.
 ``GET .../litsense2-api/api/sentences/?query=...&rerank=true`` answers a JSON list of at most
 100 ``{pmid, pmcid, text, section, score}``; it has no paging and no date filter.  The service
 asks for one request a second, which the per-host rate limit enforces.  Failures are raised
-as :class:`~citeproof.net.errors.NetworkError`.
+as :class:`~citeproof.errors.NetworkError`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ cursor the previous page returned: OpenAlex's own ``meta.next_cursor`` when it g
 (cursor paging, started by passing ``*``), else the next page number as digits, which is
 sent as ``page=N`` (OpenAlex serves the first 10,000 results that way).
 
-Failures are raised as :class:`~citeproof.net.errors.NetworkError`; ``None`` from
+Failures are raised as :class:`~citeproof.errors.NetworkError`; ``None`` from
 :func:`resolve_work` means OpenAlex answered 404 (it has no work with that id).  The client
 adds ``mailto`` on the wire (``citeproof.net.client``).
 """

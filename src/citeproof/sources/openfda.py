@@ -211,7 +211,7 @@ async def search_labels(client: httpx2.AsyncClient, params: dict[str, str]) -> L
     """One page of labels for ``params`` (see :func:`labels_params`).
 
     openFDA answers 404 with ``error.code`` ``NOT_FOUND`` when nothing matches: an empty page.
-    Any other failure raises :class:`~citeproof.net.errors.NetworkError`.
+    Any other failure raises :class:`~citeproof.errors.NetworkError`.
     """
     response = await client.get(LABEL_URL, params=params)
     if response.status_code == 404 and _nothing_matched(response):

@@ -32,9 +32,8 @@ import httpx2
 from lxml import etree
 
 from citeproof.documents._xml import local_name, parse_xml_safely
-from citeproof.errors import BadInputError, CiteproofError
+from citeproof.errors import BadInputError, CiteproofError, NetworkError, PmcAnswerError
 from citeproof.identifiers import Identifier
-from citeproof.net.errors import NetworkError
 from citeproof.sources.base import Fetched, SourceOutcome, missing, unavailable
 
 __all__ = [
@@ -54,6 +53,12 @@ BUCKET = "pmc-oa-opendata"
 BUCKET_URL = f"https://{BUCKET}.s3.amazonaws.com"
 SERVICE = "PMC Cloud Service"
 
+
+def _bad_answer(reason: str) -> PmcAnswerError:
+    """The bucket answered, but not with something citeproof can read (bad XML/JSON, odd
+    status): a :class:`NetworkError`, so it ends as UNAVAILABLE."""
+    return PmcAnswerError(reason, service=SERVICE, host=f"{BUCKET}.s3.amazonaws.com")
+
 #: A listing that keeps saying "truncated" is a broken or hostile answer, not an article
 #: with 100,000 files; stop rather than loop.
 MAX_LISTING_PAGES = 100
@@ -63,17 +68,6 @@ _MD5_RE = re.compile(r"[0-9a-f]{32}")
 
 Format = Literal["xml", "text"]
 _MEDIA_TYPES: dict[Format, str] = {"xml": "application/xml", "text": "text/plain"}
-
-
-class PmcAnswerError(NetworkError):
-    """The bucket answered, but not with something citeproof can read (bad XML/JSON, odd status).
-
-    A :class:`NetworkError`, so it ends as UNAVAILABLE: nothing may be concluded from an answer
-    that could not be understood.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason, service=SERVICE, host=f"{BUCKET}.s3.amazonaws.com")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +144,12 @@ def _parse_listing(data: bytes, prefix: str) -> tuple[set[int], bool, str | None
     try:
         root = parse_xml_safely(data)
     except CiteproofError as exc:
-        raise PmcAnswerError(
+        raise _bad_answer(
             f"{SERVICE} sent a version listing for {prefix} that is not safe, valid XML "
             f"({exc}); nothing was concluded."
         ) from exc
     if root is None or local_name(root) != "ListBucketResult":
-        raise PmcAnswerError(
+        raise _bad_answer(
             f"{SERVICE} sent a version listing for {prefix} that is not an S3 "
             "ListBucketResult; nothing was concluded."
         )
@@ -189,7 +183,7 @@ async def list_versions(client: httpx2.AsyncClient, pmcid: str) -> list[int]:
             params["continuation-token"] = token
         response = await client.get(f"{BUCKET_URL}/", params=params)
         if response.status_code != 200:
-            raise PmcAnswerError(
+            raise _bad_answer(
                 f"{SERVICE} answered {response.status_code} to the version listing of {base}; "
                 "nothing was concluded."
             )
@@ -198,12 +192,12 @@ async def list_versions(client: httpx2.AsyncClient, pmcid: str) -> list[int]:
         if not truncated:
             return sorted(versions)
         if token is None or token in seen_tokens:
-            raise PmcAnswerError(
+            raise _bad_answer(
                 f"{SERVICE} said the version listing of {base} continues but gave no new "
                 "continuation token; nothing was concluded."
             )
         seen_tokens.add(token)
-    raise PmcAnswerError(
+    raise _bad_answer(
         f"{SERVICE} kept the version listing of {base} going past {MAX_LISTING_PAGES} pages; "
         "nothing was concluded."
     )
@@ -219,11 +213,11 @@ def _https_file(raw: Any, field: str, where: str) -> tuple[str | None, str | Non
     if raw is None:
         return None, None
     if not isinstance(raw, str):
-        raise PmcAnswerError(f"{SERVICE} metadata of {where} has a {field} that is not a string.")
+        raise _bad_answer(f"{SERVICE} metadata of {where} has a {field} that is not a string.")
     parts = urlsplit(raw)
     key = parts.path.lstrip("/")
     if parts.scheme != "s3" or parts.netloc != BUCKET or not key or ".." in key.split("/"):
-        raise PmcAnswerError(
+        raise _bad_answer(
             f"{SERVICE} metadata of {where} has a {field} outside the {BUCKET} bucket: {raw!r}."
         )
     md5_values = parse_qs(parts.query).get("md5", [])
@@ -248,15 +242,15 @@ def parse_metadata(data: bytes, pmcid: str, version: int) -> PmcMetadata:
     try:
         record = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PmcAnswerError(f"{SERVICE} metadata of {where} is not valid JSON: {exc}.") from exc
+        raise _bad_answer(f"{SERVICE} metadata of {where} is not valid JSON: {exc}.") from exc
     if not isinstance(record, dict):
-        raise PmcAnswerError(f"{SERVICE} metadata of {where} is not a JSON object.")
+        raise _bad_answer(f"{SERVICE} metadata of {where} is not a JSON object.")
     if str(record.get("pmcid", "")).upper() != pmcid:
-        raise PmcAnswerError(
+        raise _bad_answer(
             f"{SERVICE} metadata of {where} is about {record.get('pmcid')!r}, not {pmcid}."
         )
     if record.get("version", version) != version:
-        raise PmcAnswerError(
+        raise _bad_answer(
             f"{SERVICE} metadata of {where} says it is version {record.get('version')!r}."
         )
     text_url, text_md5 = _https_file(record.get("text_url"), "text_url", where)
@@ -290,7 +284,7 @@ async def metadata(client: httpx2.AsyncClient, pmcid: str, version: int) -> PmcM
     if response.status_code == 404:
         return None
     if response.status_code != 200:
-        raise PmcAnswerError(
+        raise _bad_answer(
             f"{SERVICE} answered {response.status_code} to the metadata of {name}; "
             "nothing was concluded."
         )
@@ -326,7 +320,7 @@ async def _fetch_file(
             absent.append(name)
             continue
         if response.status_code != 200:
-            raise PmcAnswerError(
+            raise _bad_answer(
                 f"{SERVICE} answered {response.status_code} for {name}; nothing was concluded."
             )
         data = response.content

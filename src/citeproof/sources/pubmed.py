@@ -31,9 +31,8 @@ from collections.abc import Sequence
 import httpx2
 
 from citeproof.documents.pubmed import PubmedRecord, parse_pubmed, pubmed_records
-from citeproof.errors import BadInputError, CiteproofError
+from citeproof.errors import BadInputError, CiteproofError, UpstreamUnavailable
 from citeproof.net.client import redact_url
-from citeproof.net.errors import UpstreamUnavailable
 from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, missing, unavailable
 
 __all__ = ["EFETCH_URL", "MAX_BATCH", "efetch_records", "fetch_pubmed"]

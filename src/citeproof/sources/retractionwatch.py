@@ -43,7 +43,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from citeproof.errors import BadInputError, CiteproofError
+from citeproof.errors import (
+    BadInputError,
+    RetractionWatchFormatError,
+    SnapshotError,
+)
 from citeproof.identifiers import UnknownIdentifierError, parse_identifier
 
 __all__ = [
@@ -103,14 +107,6 @@ CREATE INDEX entries_original_pmid ON entries (original_pmid);
 CREATE INDEX entries_retraction_doi ON entries (retraction_doi);
 CREATE INDEX entries_retraction_pmid ON entries (retraction_pmid);
 """
-
-
-class RetractionWatchFormatError(BadInputError):
-    """The file given to ``retractions import`` is not a Retraction Watch CSV."""
-
-
-class SnapshotError(CiteproofError):
-    """The imported snapshot exists but cannot be read (damaged, or from another version)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,9 +37,8 @@ from collections.abc import Iterable
 import httpx2
 
 from citeproof.documents.detect import detect_format
-from citeproof.errors import CiteproofError
+from citeproof.errors import CiteproofError, NetworkError
 from citeproof.net.client import user_agent
-from citeproof.net.errors import NetworkError
 from citeproof.net.ssrf import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,

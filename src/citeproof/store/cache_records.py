@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import (
+    CacheCorruptError,
+    CacheError,
+    CacheImportError,
+    CacheMissError,
+)
 from citeproof.redact import strip_secret_params
 
 __all__ = [
@@ -38,26 +43,6 @@ _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 
 
 # --------------------------------------------------------------------------- errors
-
-
-class CacheError(CiteproofError):
-    """The cache cannot be used as asked (wrong schema version, missing entry, bad input)."""
-
-
-class CacheCorruptError(CacheError):
-    """Stored bytes no longer match their hash, or the cache file is not a usable database.
-
-    Raised instead of returning damaged bytes: a quote checked against corrupted text would
-    give a confident wrong answer.  Fetching the source again (``--refresh``) repairs it.
-    """
-
-
-class CacheMissError(CacheError):
-    """A blob or pin that was asked for is not in the cache."""
-
-
-class CacheImportError(CacheError):
-    """An export file was refused: malformed, truncated or tampered with.  Nothing was imported."""
 
 
 # --------------------------------------------------------------------------- records

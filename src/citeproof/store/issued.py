@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from citeproof.errors import CiteproofError
+from citeproof.errors import PassageStoreError
 from citeproof.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore
 
 __all__ = [
@@ -57,10 +57,6 @@ CREATE INDEX issued_base ON issued(base);
 _COLUMNS = (
     "handle, base, source_key, path, text, text_sha256, document_sha256, start, end_, issued_at"
 )
-
-
-class PassageStoreError(CiteproofError):
-    """The issued-passage store cannot be opened or read."""
 
 
 @dataclass(frozen=True, slots=True)

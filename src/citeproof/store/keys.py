@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citeproof.errors import BadInputError, CiteproofError
+from citeproof.errors import BadInputError, KeyFileError
 
 # cryptography is imported where a key is used, not here: the MCP server and the CLI import
 # this module for its types at start-up, and the library costs about 30 ms to import.
@@ -60,10 +60,6 @@ HANDLE_KEY_FILE = "handle.key"
 ED25519_ALG = 0x01
 MIN_HANDLE_KEY_BYTES = 16
 _KEY_RE = re.compile(r"[^+\s]+\+[0-9a-fA-F]{8}\+[A-Za-z0-9+/]+=*")
-
-
-class KeyFileError(CiteproofError):
-    """A key file or a public key string cannot be used."""
 
 
 def key_hash(name: str, public: bytes) -> bytes:
