@@ -45,19 +45,11 @@ _LAZY: dict[str, tuple[str, str]] = {
 }
 
 
-def _version() -> str:
-    """The installed distribution's version; a plain source checkout has none."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("citeproof")
-    except PackageNotFoundError:  # pragma: no cover - only when run from an uninstalled tree
-        return "0+unknown"
-
-
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        value: Any = _version()
+        from citeproof._version import distribution_version
+
+        value: Any = distribution_version()
     elif name in _LAZY:
         import importlib
 

@@ -44,6 +44,8 @@ for the same reason), and this docstring is the whole tree (a test keeps it true
     │   └── UnrecordedRequestError      2  a request no recording answers (--replay)
     ├── FetchFailedError              3|1  citeproof.load() of a work with no text: 3 when a
     │                                      source failed, 1 when none has text
+    ├── EvidenceNotRecordedError        *  a check ran but its evidence line was not written;
+    │                                      exits as the log's error did
     └── UnavailableError                3  nothing could be concluded: try again later
         ├── SearchOfflineError          3  --offline, and a search has no cached answer
         └── NetworkError                3  a source could not be read
@@ -89,6 +91,7 @@ __all__ = [
     "DocumentError",
     "EmptyQuoteError",
     "EncodingError",
+    "EvidenceNotRecordedError",
     "ExitCode",
     "FetchError",
     "FetchFailedError",
@@ -405,6 +408,22 @@ class FetchFailedError(CiteproofError):
             ExitCode.UNAVAILABLE if failure.kind == "unavailable" else ExitCode.NEGATIVE
         )
         super().__init__(failure.reason)
+
+
+class EvidenceNotRecordedError(CiteproofError):
+    """A check ran, but its evidence line could not be written.
+
+    ``result`` is what the check found (a command still shows it) and ``text`` the text it was
+    matched against, when known; ``cause`` is the log's own error, whose message and exit code
+    this error has.
+    """
+
+    def __init__(self, cause: CiteproofError, result: object, text: str = "") -> None:
+        self.cause = cause
+        self.result = result
+        self.text = text
+        self.exit_code = cause.exit_code
+        super().__init__(str(cause))
 
 
 # ---------------------------------------------------------------------------------- unavailable

@@ -301,7 +301,7 @@ def test_verify_a_report_and_detect_tampering(tmp_path: Path, issued: dict[str, 
 
 
 def test_audit_is_logged_unless_no_log(tmp_path: Path, issued: dict[str, str]) -> None:
-    from citeproof.evidence.payloads import open_log
+    from citeproof.evidence.log import open_log
 
     _, report = audit_json(tmp_path, "Claim [PMC3166277].\n", "--no-retraction")
     entries = [e for e in open_log().entries() if e.kind == "audit"]

@@ -140,7 +140,7 @@ def _run_finder(
     with Cache(default_dirs().cache_db) as cache:
         return find_elsewhere(
             QUOTE, result, options, mode=Mode(replay=replay), offline=False, cache=cache,
-            providers=providers,
+            check=service.check_document, providers=providers,
         )
 
 

@@ -584,7 +584,7 @@ def snapshot() -> None:
 def test_a_retracted_work_is_flagged_on_every_citation_and_asked_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import citeproof.retraction.status
+    import citeproof.audit.run
 
     asked: list[str] = []
     real = citeproof.retraction.status.retraction_report
@@ -593,7 +593,7 @@ def test_a_retracted_work_is_flagged_on_every_citation_and_asked_once(
         asked.append(key)
         return real(key, **kw)
 
-    monkeypatch.setattr(citeproof.retraction.status, "retraction_report", counting)
+    monkeypatch.setattr(citeproof.audit.run, "retraction_report", counting)
     pin(RETRACTED_DOI)
     report = audit_offline(
         f'Compost helps "{EXACT}" [{RETRACTED_DOI}]. Again [{RETRACTED_DOI}]. '
@@ -617,7 +617,7 @@ def test_a_failed_lookup_for_one_work_does_not_stop_the_others(
 ) -> None:
     """A work whose retraction status cannot be had carries no retraction; a retracted work
     cited after it is still flagged (the lookup failing is that work's, not the audit's)."""
-    import citeproof.retraction.status
+    import citeproof.audit.run
     from citeproof.errors import CiteproofError
 
     failing = "doi:10.5555/fails.first"
@@ -628,7 +628,7 @@ def test_a_failed_lookup_for_one_work_does_not_stop_the_others(
             raise CiteproofError("retraction sources could not be read")
         return real(key, **kw)
 
-    monkeypatch.setattr(citeproof.retraction.status, "retraction_report", flaky)
+    monkeypatch.setattr(citeproof.audit.run, "retraction_report", flaky)
     pin(failing, RETRACTED_DOI)
     report = audit_offline(
         f'First "{EXACT}" [{failing}]. Then "{EXACT}" [{RETRACTED_DOI}].\n', retraction=True
@@ -719,7 +719,7 @@ def test_created_at_is_utc_and_the_generator_names_the_version() -> None:
 
 def test_the_log_entry_commits_to_the_signed_report(tmp_path: Path) -> None:
     from citeproof.audit.signing import key_id, report_bytes
-    from citeproof.evidence.payloads import open_log
+    from citeproof.evidence.log import open_log
     from citeproof.store.keys import LogKey
 
     key = LogKey.generate("run-mutants")
@@ -843,8 +843,8 @@ def test_an_address_no_service_may_be_asked_about_is_malformed(tmp_path: Path) -
 def test_a_source_that_fails_to_load_is_unavailable_and_loaded_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from citeproof import service
     from citeproof.errors import NetworkError
+    from citeproof.service import pipeline as pipeline_module
 
     calls: list[str] = []
 
@@ -852,7 +852,7 @@ def test_a_source_that_fails_to_load_is_unavailable_and_loaded_once(
         calls.append(key)
         raise NetworkError("the service is down; try later")
 
-    monkeypatch.setattr(service, "load_source", down)
+    monkeypatch.setattr(pipeline_module, "load_source", down)
     report = audit_offline("A [doi:10.1000/xyz]. B [doi:10.1000/xyz].\n")
     assert calls == ["doi:10.1000/xyz"]
     for c in report.citations():

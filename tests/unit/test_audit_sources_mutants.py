@@ -30,6 +30,7 @@ from citeproof.audit.works import TEXT_DOCUMENTS_KEEP_CHARS
 from citeproof.errors import BadInputError, NetworkError
 from citeproof.models.audit import AuditReport
 from citeproof.net.recordings import write_recording
+from citeproof.service import pipeline as pipeline_module
 from citeproof.store.issued import default_store_path
 from citeproof.store.paths import default_dirs
 from pinned import pin_text
@@ -96,7 +97,7 @@ def test_an_issued_handle_whose_source_fails_to_load_takes_the_failures_kind(
     def failing(key: str, **kw: Any) -> Any:
         raise error
 
-    monkeypatch.setattr(service, "load_source", failing)
+    monkeypatch.setattr(pipeline_module, "load_source", failing)
     (c,) = audit_offline(f"It says so [{handle}].\n").citations()
     assert c.handle is not None and c.handle.status == verdict
     assert (c.verdict, c.resolved_to) == (verdict, KEY)
@@ -110,7 +111,7 @@ def test_a_failure_without_words_gives_an_empty_reason(monkeypatch: pytest.Monke
     def failing(key: str, **kw: Any) -> Any:
         raise NetworkError("")
 
-    monkeypatch.setattr(service, "load_source", failing)
+    monkeypatch.setattr(pipeline_module, "load_source", failing)
     (c,) = audit_offline(f"It says so [{handle}].\n").citations()
     assert c.verdict == "unavailable"
     assert c.handle is not None and not c.handle.reason  # nothing invented in its place
@@ -214,14 +215,12 @@ def test_an_offline_audit_creates_no_cache_and_no_passage_store() -> None:
 def test_when_the_shared_cache_will_not_open_each_load_opens_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from citeproof.loading import pins as fetching
-
     pin(KEY)
 
     def broken(*, offline: bool) -> Any:
         raise OSError("the cache is locked")
 
-    monkeypatch.setattr(fetching, "open_cache_for", broken)
+    monkeypatch.setattr(audit_sources, "open_cache_for", broken)
     (c,) = audit_offline(f'It says "{EXACT}" [{KEY}].\n').citations()
     assert (c.verdict, c.resolved_to) == ("ok", KEY)
     assert c.check is not None and c.check.verdict == "EXACT"
@@ -231,12 +230,12 @@ def test_when_the_shared_cache_will_not_open_each_load_opens_its_own(
 
 
 class Loads:
-    """A stand-in for ``service.load(text=...)`` that counts what it was asked to load."""
+    """A stand-in for ``document_from_text(text)`` that counts what it was asked to load."""
 
     def __init__(self) -> None:
         self.calls: list[str] = []
 
-    def __call__(self, *, text: str) -> Any:
+    def __call__(self, text: str) -> Any:
         self.calls.append(text)
         return object()
 
@@ -245,7 +244,7 @@ def test_a_passages_document_is_made_once_and_kept_within_the_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     loads = Loads()
-    monkeypatch.setattr(service, "load", loads)
+    monkeypatch.setattr(audit_sources, "document_from_text", loads)
     make = audit_sources._text_document
     largest = TEXT_DOCUMENTS_KEEP_CHARS // 8  # the longest passage that is kept
     texts = [chr(ord("a") + i) * largest for i in range(10)]
@@ -276,7 +275,7 @@ def test_a_passage_over_the_per_passage_limit_is_not_kept(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     loads = Loads()
-    monkeypatch.setattr(service, "load", loads)
+    monkeypatch.setattr(audit_sources, "document_from_text", loads)
     over = "x" * (TEXT_DOCUMENTS_KEEP_CHARS // 8 + 1)
     assert audit_sources._text_document(over) is not audit_sources._text_document(over)
     assert loads.calls == [over, over] and audit_sources._text_chars == 0

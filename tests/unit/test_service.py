@@ -225,9 +225,10 @@ def _doc(text: str = TEXT, fmt: str = "jats") -> Document:
 
 
 def _stub(monkeypatch: pytest.MonkeyPatch, found: QuoteMatch) -> None:
-    import citeproof.match.quote as quote_module
+    """The matcher answers ``found``, where the match step looks it up."""
+    import citeproof.service.pipeline as pipeline_module
 
-    monkeypatch.setattr(quote_module, "find_quote", lambda prep, quote, options: found)
+    monkeypatch.setattr(pipeline_module, "find_quote", lambda prep, quote, options: found)
 
 
 def _span(start: int, end: int) -> Span:

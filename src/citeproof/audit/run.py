@@ -1,17 +1,19 @@
 """Audit a whole answer: read it, check every citation against its source, build the report.
 
-This is the service level of the audit (I/O allowed); every interface (``citeproof audit``,
-the MCP tool, the conformance suite) calls :func:`audit_answer`.  The rules that decide
+This is the audit's I/O (every interface -- ``citeproof audit``, the MCP tool, the
+conformance suite, audit batches -- calls :func:`audit_answer`); each quote is checked through
+the check pipeline (:mod:`citeproof.service.pipeline`), so an audit's check of a quote is
+exactly ``citeproof check``'s.  The rules that decide
 verdicts live in :mod:`citeproof.audit.verdicts` (pure); this module gathers their inputs.
 
 Why it is organised around sources rather than citations: an answer cites a handful of works
 many times, so each distinct source is loaded, described and cut into passages once, a quote
-repeated against the same source is matched once (:class:`citeproof.audit.works.Sources`),
+repeated against the same source is matched once (:class:`citeproof.audit.works.CitedWorks`),
 and the retraction status is asked once per work.  That, and sentence splitting that does not
 redo work (:mod:`citeproof.audit.sentences`), keeps a 200-citation answer against cached
 sources within the 0.2 s budget (``bench/bench_audit.py``).
 
-Handles are resolved (``Sources.resolve_handle``) with the same rules, in the same order, as
+Handles are resolved (``CitedWorks.resolve_handle``) with the same rules, in the same order, as
 :func:`citeproof.handles.registry.resolve_handle` (malformed, forged, unavailable / unresolvable,
 withdrawn, ok), but with those shared loads; a quote after a handle is checked against the
 passage *as issued*.
@@ -26,10 +28,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from citeproof._version import distribution_version
 from citeproof.audit.answer import CLAIM_KINDS, Citation, ParsedAnswer, Quote
 from citeproof.audit.metrics import compute_metrics
+from citeproof.audit.parse import parse_answer
+from citeproof.audit.signing import report_bytes, sign_report
 from citeproof.audit.verdicts import (
     Outcome,
     acknowledges_retraction,
@@ -43,9 +48,12 @@ from citeproof.audit.verdicts import (
     sentence_status,
     worst,
 )
-from citeproof.audit.works import Sources
+from citeproof.audit.works import CitedWorks
 from citeproof.documents.model import Document
 from citeproof.errors import CiteproofError
+from citeproof.evidence.log import open_log
+from citeproof.match.types import MatchOptions
+from citeproof.models import CheckResult, RetractionReport, SourceInfo
 from citeproof.models.audit import (
     AnswerInfo,
     AuditReport,
@@ -53,18 +61,16 @@ from citeproof.models.audit import (
     QuoteReport,
     SentenceReport,
 )
-
-if TYPE_CHECKING:
-    from citeproof.match.types import MatchOptions
-    from citeproof.models import CheckResult, RetractionReport, SourceInfo
-    from citeproof.models.handle import HandleStatus
-    from citeproof.store.keys import LogKey
+from citeproof.models.handle import HandleStatus
+from citeproof.retraction.status import RETRACTION_KINDS, retraction_report
+from citeproof.service.inputs import match_options
+from citeproof.store.keys import LogKey, load_or_create_log_key
+from citeproof.store.paths import default_dirs
 
 __all__ = ["AUDIT_KIND", "audit_answer", "audit_parsed", "log_audit"]
 
 #: The evidence-log entry kind of an audit.
 AUDIT_KIND = "audit"
-_RETRACTION_KINDS = frozenset({"doi", "pmid", "pmcid"})
 _NOT_A_WORK = frozenset({"malformed", "forged", "unresolvable"})
 #: DOI prefixes of preprint servers (bioRxiv and medRxiv share 10.1101).
 _PREPRINT_DOI_PREFIXES = ("10.1101/", "10.21203/", "10.20944/", "10.31234/", "10.48550/")
@@ -119,7 +125,7 @@ def _preprint(key: str | None) -> bool:
     return kind == "ppr" or (kind == "doi" and value.startswith(_PREPRINT_DOI_PREFIXES))
 
 
-def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: Sources) -> _Item:
+def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: CitedWorks) -> _Item:
     quotes = [parsed.quotes[i] for i in c.quotes]
     sentence = parsed.sentences[c.sentence] if c.sentence >= 0 else None
     error = c.error or (sentence.error if sentence is not None else None)
@@ -172,14 +178,12 @@ def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: Sources) -> _Ite
 def _add_retractions(items: list[_Item], parsed: ParsedAnswer, offline: bool,
                      replay: str | os.PathLike[str] | None) -> None:  # fmt: skip
     """Ask once per distinct work (DOI, PMID, PMCID) and flag every citation of it."""
-    from citeproof.retraction.status import retraction_report
-
     reports: dict[str, RetractionReport | None] = {}
     for item in items:
         key = item.resolved_to
         if key is None or item.outcome.verdict in _NOT_A_WORK:
             continue
-        if key.split(":", 1)[0] not in _RETRACTION_KINDS:
+        if key.split(":", 1)[0] not in RETRACTION_KINDS:
             continue
         if key not in reports:
             try:
@@ -251,11 +255,9 @@ def audit_parsed(
     now: Callable[[], datetime] | None = None,
 ) -> AuditReport:
     """The unsigned report for an answer already parsed (see :func:`audit_answer`)."""
-    from citeproof import __version__, service
-
     failing = parse_fail_on(fail_on)
-    sources = Sources(
-        offline=offline, replay=replay, options=options or service.match_options(),
+    sources = CitedWorks(
+        offline=offline, replay=replay, options=options or match_options(),
         find_source=find_source,
     )  # fmt: skip
     try:
@@ -286,7 +288,7 @@ def audit_parsed(
         fail_on=list(failing),
         answer=AnswerInfo(text=parsed.text, format=parsed.input_format, sha256=answer_sha256),
         created_at=moment.isoformat().replace("+00:00", "Z"),
-        generator=f"citeproof {__version__}",
+        generator=f"citeproof {distribution_version()}",
     )
 
 
@@ -317,8 +319,6 @@ def audit_answer(
         BadInputError: the answer is over the size cap or not the documented JSON shape, or
             ``fail_on`` names something unknown.
     """
-    from citeproof.audit.parse import parse_answer
-
     failing = parse_fail_on(fail_on)
     parsed = parse_answer(text, input_format=input_format)
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -327,12 +327,7 @@ def audit_answer(
         fail_on=failing, find_source=find_source, now=now,
     )  # fmt: skip
     if sign:
-        from citeproof.audit.signing import sign_report
-
         if key is None:
-            from citeproof.store.keys import load_or_create_log_key
-            from citeproof.store.paths import default_dirs
-
             key = load_or_create_log_key(default_dirs().keys)
         report = sign_report(report, key)
     if log is not False:
@@ -346,9 +341,6 @@ def log_audit(report: AuditReport, path: str | os.PathLike[str] | None = None) -
     ``report_sha256`` is the sha256 of the report's canonical JSON as printed (signature
     included), so the log commits to exactly the report that was handed out.
     """
-    from citeproof.audit.signing import report_bytes
-    from citeproof.evidence.payloads import open_log
-
     data = report.model_dump(mode="json")
     payload = {
         "schema": report.schema_,

@@ -25,14 +25,13 @@ import base64
 import binascii
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from citeproof.errors import BadInputError
 from citeproof.evidence.canonical import canonical_bytes
-
-if TYPE_CHECKING:
-    from citeproof.models.audit import AuditReport
-    from citeproof.store.keys import LogKey, Verifier
+from citeproof.models.audit import AuditReport, Signature
+from citeproof.store.keys import LogKey, Verifier, load_or_create_log_key, parse_verifier_key
+from citeproof.store.paths import default_dirs
 
 __all__ = [
     "ReportVerification",
@@ -41,6 +40,7 @@ __all__ = [
     "report_bytes",
     "sign_report",
     "signed_bytes",
+    "verifier_for",
     "verify_report",
 ]
 
@@ -84,13 +84,19 @@ def signed_bytes(data: dict[str, Any]) -> bytes:
 
 def sign_report(report: AuditReport, key: LogKey) -> AuditReport:
     """``report`` with ``signature`` set (any earlier signature is replaced)."""
-    from citeproof.models.audit import Signature
-
     unsigned = report.model_copy(update={"signature": None})
     data = unsigned.model_dump(mode="json")
     value = base64.b64encode(key.sign(signed_bytes(data))).decode("ascii")
     signature = Signature(key_id=key_id(key.verifier), value=value)
     return unsigned.model_copy(update={"signature": signature})
+
+
+def verifier_for(public_key: str | None) -> Verifier:
+    """The key to check a report with: ``public_key`` (``NAME+HASH+KEY`` as ``citeproof log
+    key`` prints it, or a file holding it), else this machine's own log key."""
+    if public_key is not None:
+        return parse_verifier_key(public_key)
+    return load_or_create_log_key(default_dirs().keys).verifier
 
 
 def load_report_json(text: str | bytes) -> dict[str, Any]:

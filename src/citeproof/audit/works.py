@@ -1,7 +1,7 @@
 """The sources of one audit: each loaded, described, cut into passages and checked once.
 
 Why a class per audit: an answer cites a handful of works many times, so each distinct source
-is loaded once (``service.load_source`` through one cache connection held for the audit;
+is loaded once (by the check pipeline, through one cache connection held for the audit;
 pinned bytes, parsed once per process), its passages are cut once, the handle secret and the
 issued-passage store are opened once, and a quote repeated against the same source is
 matched once.  A handle's passage, as issued, becomes a small Document of its own; those are
@@ -15,23 +15,29 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
 
 from citeproof.audit.verdicts import Outcome, short_quote
 from citeproof.documents.model import Document
 from citeproof.errors import CiteproofError, UnavailableError
-from citeproof.service.results import source_info
+from citeproof.handles.grammar import Handle
+from citeproof.handles.passages import Passage, cut_passages
+from citeproof.handles.registry import SourceFailure, judge_handle
+from citeproof.loading.describe import source_info
+from citeproof.loading.files import document_from_text
+from citeproof.loading.pins import FetchFailure, open_cache_for
+from citeproof.match.normalize import normalize
+from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions
+from citeproof.models import CheckResult, SourceInfo
+from citeproof.models.handle import HandleStatus
+from citeproof.service.inputs import validate_quote
+from citeproof.service.pipeline import CheckOptions, Pipeline
+from citeproof.store.cache import Cache
+from citeproof.store.issued import IssuedPassage, PassageStore, default_store_path
+from citeproof.store.keys import handle_key
+from citeproof.store.paths import default_dirs
 
-if TYPE_CHECKING:
-    from citeproof.handles.passages import Passage
-    from citeproof.loading.pins import FetchFailure
-    from citeproof.match.types import MatchOptions
-    from citeproof.models import CheckResult, SourceInfo
-    from citeproof.models.handle import HandleStatus
-    from citeproof.store.cache import Cache
-    from citeproof.store.issued import IssuedPassage, PassageStore
-
-__all__ = ["TEXT_DOCUMENTS_KEEP_CHARS", "Sources"]
+__all__ = ["TEXT_DOCUMENTS_KEEP_CHARS", "CitedWorks"]
 
 #: Characters of passage text whose Documents are kept process-wide (a Document prepared
 #: for the matcher takes some 25 bytes per character: about 5 MB in all).
@@ -42,16 +48,14 @@ _text_chars = 0
 
 
 def _text_document(text: str) -> Document:
-    """``service.load(text=text)``, a pure function of ``text``, made once per process."""
+    """:func:`document_from_text`, a pure function of ``text``, made once per process."""
     global _text_chars
     with _TEXT_LOCK:
         document = _TEXT_DOCUMENTS.get(text)
         if document is not None:
             _TEXT_DOCUMENTS.move_to_end(text)
             return document
-    from citeproof import service
-
-    document = service.load(text=text)
+    document = document_from_text(text)
     if len(text) <= TEXT_DOCUMENTS_KEEP_CHARS // 8:
         with _TEXT_LOCK:
             if text not in _TEXT_DOCUMENTS:
@@ -62,8 +66,13 @@ def _text_document(text: str) -> Document:
     return document
 
 
-class Sources:
-    """Every source, passage list, handle lookup and quote check, done once per audit."""
+class CitedWorks:
+    """Every source, passage list, handle lookup and quote check, done once per audit.
+
+    Loads and quote checks run through one :class:`~citeproof.service.pipeline.Pipeline`
+    (matching, and find-source when asked; retraction is asked once per work by the audit,
+    and the audit logs itself, so those steps are off here).
+    """
 
     def __init__(
         self,
@@ -87,6 +96,7 @@ class Sources:
         self._store_opened = False
         self._cache: Cache | None = None
         self._cache_opened = False
+        self._pipeline: Pipeline | None = None
 
     def close(self) -> None:
         if self._store is not None:
@@ -102,22 +112,28 @@ class Sources:
         the cache would not open, so every load reports that as it would alone)."""
         if not self._cache_opened:
             self._cache_opened = True
-            from citeproof.loading.pins import open_cache_for
-
             try:
                 self._cache = open_cache_for(offline=self.offline)
             except Exception:  # each load meets (and reports) the problem on its own
                 self._cache = None
         return self._cache
 
+    def pipeline(self) -> Pipeline:
+        """The audit's check pipeline, on the audit's cache connection."""
+        if self._pipeline is None:
+            options = CheckOptions(
+                near_threshold=self.options.near_threshold, max_gap=self.options.max_gap,
+                profile=self.options.profile, offline=self.offline,
+                replay=os.fspath(self.replay) if self.replay is not None else None,
+                find_source=self.find_source,
+            )  # fmt: skip
+            self._pipeline = Pipeline(options, cache=self.cache())
+        return self._pipeline
+
     def load(self, key: str) -> Document | FetchFailure | Outcome:
         if key not in self._loaded:
-            from citeproof import service
-
             try:
-                self._loaded[key] = service.load_source(
-                    key, offline=self.offline, replay=self.replay, cache=self.cache()
-                )
+                self._loaded[key] = self.pipeline().load(key)
             except UnavailableError as exc:  # one bad source never rejects the audit
                 self._loaded[key] = Outcome("unavailable", (), str(exc))
             except CiteproofError as exc:
@@ -132,8 +148,6 @@ class Sources:
         return info
 
     def passages(self, document: Document) -> list[Passage]:
-        from citeproof.handles.passages import cut_passages
-
         found = self._passages.get(id(document))
         if found is None:
             found = self._passages[id(document)] = cut_passages(document)
@@ -151,16 +165,11 @@ class Sources:
 
     def handle_secret(self) -> bytes:
         if self._key is None:
-            from citeproof.store.keys import handle_key
-            from citeproof.store.paths import default_dirs
-
             self._key = handle_key(default_dirs().keys)
         return self._key
 
     def issued(self, handle: str) -> IssuedPassage | None:
         if not self._store_opened:
-            from citeproof.store.issued import PassageStore, default_store_path
-
             self._store_opened = True
             path = default_store_path()
             self._store = PassageStore(path) if path.exists() else None
@@ -168,9 +177,6 @@ class Sources:
 
     def resolve_handle(self, text: str) -> HandleStatus:
         """:func:`citeproof.handles.registry.resolve_handle`, with this audit's shared loads."""
-        from citeproof.handles.grammar import Handle
-        from citeproof.handles.registry import SourceFailure, judge_handle
-
         def load(handle: Handle) -> Document | SourceFailure:
             loaded = self.load(handle.identifier.key)
             if isinstance(loaded, Document):
@@ -193,21 +199,12 @@ class Sources:
         return self._checks[memo]
 
     def _check(self, quote: str, document: Document) -> CheckResult | Outcome:
-        from citeproof import service
-        from citeproof.match.normalize import normalize
-        from citeproof.match.types import MIN_QUOTE_CHARS
-
         try:
-            service.validate_quote(quote)
+            validate_quote(quote)
         except CiteproofError as exc:
             return Outcome("malformed", (), f"the quote cannot be checked: {exc}")
         norm = normalize(quote)
         if len(norm) < MIN_QUOTE_CHARS and document.text.strip():
             return short_quote(norm in document.prepared.norm.text)
-        result = service.check_document(quote, document, self.options)
-        if self.find_source:
-            result = service.find_source_for(
-                quote, result, self.options, offline=self.offline, replay=self.replay,
-                cache=self.cache(),
-            )
-        return result
+        pipeline = self.pipeline()
+        return pipeline.finish(quote, pipeline.match(quote, document))

@@ -15,11 +15,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Final
 
+from citeproof.audit.run import audit_answer
+from citeproof.batch.executors import Runner
 from citeproof.batch.lines import LineError, LineProblem, parse_object_line, string_field
+from citeproof.errors import CiteproofError
 
 __all__ = ["AnswerItem", "audit_lines", "parse_answer_line"]
 
@@ -63,9 +65,6 @@ class _Options:
 
 def _audit_one(item: AnswerItem, options: _Options) -> tuple[str, str | None]:
     """(the output line, the verdict) for one answer; runs on a worker process."""
-    from citeproof.audit.run import audit_answer
-    from citeproof.errors import CiteproofError
-
     try:
         report = audit_answer(
             item.answer,
@@ -85,7 +84,7 @@ def _audit_one(item: AnswerItem, options: _Options) -> tuple[str, str | None]:
 def audit_lines(
     lines: Iterable[bytes],
     *,
-    pool: Executor | None,
+    workers: int = 1,
     offline: bool = False,
     replay: str | os.PathLike[str] | None = None,
     retraction: bool = True,
@@ -94,13 +93,23 @@ def audit_lines(
 ) -> Iterator[tuple[str, str | None]]:
     """(output line, verdict or None for an error) per input line, in input order.
 
-    ``pool`` runs the audits (None: in this process); ``skip`` holds the ids (as
+    ``workers`` worker processes run the audits (1: this process); ``skip`` holds the ids (as
     ``json.dumps`` of the id) already done.
     """
     options = _Options(
         offline, os.fspath(replay) if replay is not None else None, retraction,
         tuple(fail_on) if fail_on is not None else None,
     )
+    runner = Runner("local", workers)
+    try:
+        yield from _audit_all(lines, runner, options, skip)
+    finally:
+        runner.close()
+
+
+def _audit_all(
+    lines: Iterable[bytes], runner: Runner, options: _Options, skip: set[str] | frozenset[str]
+) -> Iterator[tuple[str, str | None]]:
     pending: list[Any] = []
     for number, raw in enumerate(lines, 1):
         parsed = parse_answer_line(raw, number)
@@ -112,10 +121,8 @@ def audit_lines(
         if isinstance(parsed, LineError):
             text = json.dumps(parsed.record(), ensure_ascii=False, separators=(",", ":"))
             pending.append(text)
-        elif pool is None:
-            pending.append(_audit_one(parsed, options))
         else:
-            pending.append(pool.submit(_audit_one, parsed, options))
+            pending.append(runner.submit(_audit_one, parsed, options))
         while len(pending) > _WINDOW:
             yield _result(pending.pop(0))
     for entry in pending:
@@ -125,7 +132,5 @@ def audit_lines(
 def _result(entry: Any) -> tuple[str, str | None]:
     if isinstance(entry, str):
         return entry, None
-    if isinstance(entry, tuple):
-        return entry[0], entry[1]
     done: tuple[str, str | None] = entry.result()
     return done

@@ -1,5 +1,10 @@
 """Checking quotes by the thousand: JSONL in, JSONL out, one source read once, on many cores.
 
+A batch is the check pipeline (:mod:`citeproof.service.pipeline`) cut where the work is: the
+sources are loaded and pinned in this process, the match step runs on workers, and the steps
+after it (retraction, find-source, the evidence log) run here again, for a whole group at once.
+One :class:`~citeproof.service.pipeline.CheckOptions` chooses them, as for any check.
+
 How a batch runs, and why:
 
 * **Chunks.**  The input is read in chunks of lines (``CHUNK_LINES``), never whole, so memory
@@ -13,6 +18,9 @@ How a batch runs, and why:
 * **CPU on workers.**  Parsing and matching run in worker processes (``executor="local"``)
   or on a Dask cluster (``executor="dask"``).  A worker keeps the documents it parsed, so a
   source that recurs in later chunks is parsed once per worker.
+* **The log.**  With ``options.log``, each worker makes the evidence payloads where the
+  results are, and the chunk's lines are appended in one locked append before its results
+  are handed out, so every result line names its evidence line (``log_seq``).
 * **Order.**  Results are yielded in input order (``ordered=True``) or as tasks finish.
 
 A line that is not a valid check, a quote that is empty or too long, and a source that
@@ -24,39 +32,40 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
-from citeproof.batch.lines import BatchItem, LineError
+from citeproof.batch.executors import Executor, Runner
+from citeproof.batch.lines import BatchItem, LineError, parse_items
+from citeproof.documents import parse
+from citeproof.documents.model import Document, Origin
+from citeproof.errors import CiteproofError
+from citeproof.evidence.log import EvidenceLog
+from citeproof.loading.load import SourceBytes
+from citeproof.loading.memo import parsed
+from citeproof.loading.pins import FetchFailure
+from citeproof.models import CheckResult
+from citeproof.service.pipeline import CheckOptions, Pipeline
 
-if TYPE_CHECKING:
-    from citeproof.documents.model import Document, Origin
-    from citeproof.loading.pins import FetchFailure
-    from citeproof.match.types import MatchOptions
-
-__all__ = ["CHUNK_LINES", "Options", "Outcome", "Task", "run", "run_task", "run_tasks"]
+__all__ = [
+    "CHUNK_LINES",
+    "FETCH_THREADS",
+    "Executor",
+    "Options",
+    "Outcome",
+    "Task",
+    "run",
+    "run_task",
+    "run_tasks",
+]
 
 CHUNK_LINES: Final = 2000
 #: Identifier sources fetched at once (each host's rate limit still spaces the requests).
 FETCH_THREADS: Final = 8
 
-Executor = Literal["local", "dask"]
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """Matcher options, as plain values so they pickle to any worker."""
-
-    near_threshold: float = 0.90
-    max_gap: int = 3000
-    profile: str = "t1"
-
-    def match(self) -> MatchOptions:
-        from citeproof.service import match_options
-
-        return match_options(self.near_threshold, self.max_gap, self.profile)
+#: The options of every check of a batch (the name the batch API has always used).
+Options = CheckOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +75,7 @@ class Task:
     data: bytes
     name: str | None
     origin: Origin
-    options: Options
+    options: CheckOptions
     items: tuple[tuple[int, str | int, str, str | None], ...]
     """(line, id, quote, claim) per check."""
     with_payload: bool = False
@@ -92,53 +101,49 @@ class Outcome:
         return value
 
 
-def _outcome(
-    line: int,
-    record: dict[str, Any],
-    payload: dict[str, Any] | None = None,
-    verdict: str | None = None,
-) -> Outcome:
-    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    return Outcome(line, text, payload, verdict)
+def _dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def _error(line: int, item_id: str | int, code: str, message: str) -> Outcome:
+    return Outcome(line, _dumps(LineError(line, code, message, item_id).record()))
+
+
+def _checked(
+    pipeline: Pipeline, line: int, item_id: str | int, result: CheckResult, claim: str | None,
+    with_payload: bool,
+) -> Outcome:  # fmt: skip
+    record = {"id": item_id, **result.model_dump(mode="json")}
+    payload = pipeline.log_payload(result, claim=claim) if with_payload else None
+    return Outcome(line, _dumps(record), payload, result.verdict)
 
 
 # ---------------------------------------------------------------------------------- workers
 
+
 def _document(task: Task) -> Document:
     """The task's source, parsed once per worker process (see :mod:`citeproof.loading.memo`)."""
-    from citeproof.loading.memo import parsed
-
     if task.origin.sha256 is None:
-        from citeproof.documents import parse
-
         return parse(task.data, name=task.name).with_origin(task.origin)
     return parsed(task.origin.sha256, task.data, task.name).with_origin(task.origin)
 
 
 def run_task(task: Task) -> list[Outcome]:
-    """Check every quote of ``task`` against its source: the function workers run."""
-    from citeproof.errors import CiteproofError
-    from citeproof.evidence.payloads import check_payload
-    from citeproof.service import check_document
-
-    options = task.options.match()
+    """The match step for every quote of ``task``: the function workers run."""
+    pipeline = Pipeline(task.options)
     try:
         document = _document(task)
     except CiteproofError as err:
-        return [
-            _outcome(line, _error(line, item_id, "unreadable_source", str(err)))
-            for line, item_id, _, _ in task.items
-        ]
+        return [_error(line, item_id, "unreadable_source", str(err))
+                for line, item_id, _, _ in task.items]  # fmt: skip
     outcomes = []
     for line, item_id, quote, claim in task.items:
         try:
-            result = check_document(quote, document, options)
+            result = pipeline.match(quote, document)
         except CiteproofError as err:
-            outcomes.append(_outcome(line, _error(line, item_id, "bad_quote", str(err))))
+            outcomes.append(_error(line, item_id, "bad_quote", str(err)))
             continue
-        record = {"id": item_id, **result.model_dump(mode="json")}
-        payload = check_payload(result, options, claim=claim) if task.with_payload else None
-        outcomes.append(_outcome(line, record, payload, result.verdict))
+        outcomes.append(_checked(pipeline, line, item_id, result, claim, task.with_payload))
     return outcomes
 
 
@@ -147,143 +152,73 @@ def run_tasks(tasks: list[Task]) -> list[Outcome]:
     return [outcome for task in tasks for outcome in run_task(task)]
 
 
-def _error(line: int, item_id: str | int, code: str, message: str) -> dict[str, Any]:
-    return LineError(line, code, message, item_id).record()
-
-
 # ---------------------------------------------------------------------------------- sources
 
 
-@dataclass(slots=True)
-class _Source:
-    """A source of the chunk: its bytes and origin, or why there are none."""
-
-    data: bytes | None = None
-    name: str | None = None
-    origin: Origin | None = None
-    failure: FetchFailure | None = None
-    error: str | None = None
-
-
-def _read_source(source: str, offline: bool, replay: str | None) -> _Source:
-    """Read a file or fetch an identifier (pinning it), in this process."""
-    from citeproof import service
-    from citeproof.documents.model import Origin
-    from citeproof.errors import CiteproofError
-    from citeproof.identifiers import looks_like_identifier, parse_identifier
-    from citeproof.loading.pins import FetchFailure, pinned_bytes
-
+def _load(pipeline: Pipeline, source: str) -> SourceBytes | FetchFailure | str:
+    """A file read or an identifier fetched (and pinned) in this process; why not, as text."""
     try:
-        path = Path(source)
-        if not path.exists() and looks_like_identifier(source):
-            found = pinned_bytes(
-                parse_identifier(source),
-                offline=offline,
-                replay_dir=Path(replay) if replay is not None else None,
-            )
-            if isinstance(found, FetchFailure):
-                return _Source(failure=found)
-            data, origin = found
-            return _Source(data=data, origin=origin)
-        data = service.read_bytes(source)
-        import hashlib
-
-        digest = hashlib.sha256(data).hexdigest()
-        origin = Origin(input=source, coverage="file", served_by="file", sha256=digest)
-        return _Source(data=data, name=path.name, origin=origin)
+        return pipeline.load_bytes(source)
     except CiteproofError as err:
-        return _Source(error=str(err))
+        return str(err)
 
 
-def _fetch_all(
-    sources: Iterable[str], offline: bool, replay: str | None
-) -> dict[str, _Source]:
+def _load_all(pipeline: Pipeline, sources: Iterable[str]) -> dict[str, Any]:
     names = list(dict.fromkeys(sources))
     if len(names) <= 1:
-        return {name: _read_source(name, offline, replay) for name in names}
+        return {name: _load(pipeline, name) for name in names}
     with ThreadPoolExecutor(max_workers=min(FETCH_THREADS, len(names))) as pool:
-        futures = {name: pool.submit(_read_source, name, offline, replay) for name in names}
+        futures = {name: pool.submit(_load, pipeline, name) for name in names}
         return {name: future.result() for name, future in futures.items()}
 
 
-def _failed_outcomes(
-    source: _Source, items: list[BatchItem], options: Options, with_payload: bool
+def _unread(
+    pipeline: Pipeline, loaded: FetchFailure | str, items: list[BatchItem], with_payload: bool
 ) -> list[Outcome]:
     """Every check of a source that could not be read: a verdict, or an error record."""
-    from citeproof.evidence.payloads import check_payload
-    from citeproof.service.results import failure_result
+    if isinstance(loaded, str):
+        return [_error(i.line, i.id, "bad_source", loaded or "the source could not be read")
+                for i in items]  # fmt: skip
+    return [
+        _checked(pipeline, i.line, i.id, pipeline.match(i.quote, loaded), i.claim, with_payload)
+        for i in items
+    ]
 
-    outcomes = []
-    for item in items:
-        if source.failure is None:
-            message = source.error or "the source could not be read"
-            outcomes.append(
-                _outcome(item.line, _error(item.line, item.id, "bad_source", message))
-            )
-            continue
-        result = failure_result(item.quote, source.failure, options.match())
-        payload = check_payload(result, options.match(), claim=item.claim) if with_payload else None
-        record = {"id": item.id, **result.model_dump(mode="json")}
-        outcomes.append(_outcome(item.line, record, payload, result.verdict))
+
+# ---------------------------------------------------------------------------------- steps after
+
+
+def _after_match(
+    pipeline: Pipeline, outcomes: list[Outcome], quotes: dict[int, tuple[str, str | None]],
+    with_payload: bool,
+) -> list[Outcome]:  # fmt: skip
+    """Retraction, find-source and the log for a group of matched outcomes, as asked."""
+    o = pipeline.options
+    if o.retraction or o.find_source:
+        again = []
+        for outcome in outcomes:
+            if outcome.verdict is None:
+                again.append(outcome)
+                continue
+            record = outcome.record
+            item_id = record.pop("id")
+            quote, claim = quotes[outcome.line]
+            result = CheckResult.model_validate(record)
+            result = pipeline.find_source(quote, pipeline.retraction(result))
+            again.append(_checked(pipeline, outcome.line, item_id, result, claim, with_payload))
+        outcomes = again
+    if not o.log:
+        return outcomes
+    logged = [(x, x.payload) for x in outcomes if x.payload is not None]
+    numbers = pipeline.record([payload for _, payload in logged])
+    for (outcome, _), seq in zip(logged, numbers, strict=True):
+        record = outcome.record
+        record["log_seq"] = seq
+        outcome.text = _dumps(record)
     return outcomes
 
 
-# ---------------------------------------------------------------------------------- executors
-
-
-class _Runner:
-    """Runs tasks on local worker processes, on a Dask cluster, or inline (one worker)."""
-
-    def __init__(self, executor: Executor, workers: int, scheduler: str | None) -> None:
-        self.executor = executor
-        self.workers = workers
-        self._pool: Any = None
-        self._client: Any = None
-        if executor == "dask":
-            from distributed import Client, LocalCluster
-
-            if scheduler is not None:
-                self._client = Client(scheduler)
-            else:
-                cluster = LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True,
-                    dashboard_address=None,
-                )
-                self._client = Client(cluster)
-        elif workers > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-
-    def submit(self, tasks: list[Task]) -> Future[list[Outcome]] | Any:
-        if self._client is not None:
-            return self._client.submit(run_tasks, tasks, pure=False)
-        if self._pool is not None:
-            return self._pool.submit(run_tasks, tasks)
-        done: Future[list[Outcome]] = Future()
-        done.set_result(run_tasks(tasks))
-        return done
-
-    def as_completed(self, futures: list[Any]) -> Iterator[Any]:
-        if self._client is not None:
-            from distributed import as_completed
-
-            yield from as_completed(futures)
-            return
-        from concurrent.futures import as_completed as local_completed
-
-        yield from local_completed(futures)
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-        if self._client is not None:
-            cluster = self._client.cluster
-            self._client.close()
-            if cluster is not None:
-                cluster.close()
+# ---------------------------------------------------------------------------------- chunks
 
 
 def _bundles(tasks: list[Task], count: int) -> list[list[Task]]:
@@ -312,61 +247,60 @@ def _chunks(parsed: Iterable[BatchItem | LineError], size: int) -> Iterator[list
         yield chunk
 
 
-@dataclass(slots=True)
-class _Chunk:
-    outcomes: dict[int, Outcome] = field(default_factory=dict)
-
-
 def _run_chunk(
     chunk: list[BatchItem | LineError],
-    runner: _Runner,
-    options: Options,
+    runner: Runner,
+    pipeline: Pipeline,
     *,
-    offline: bool,
-    replay: str | None,
     with_payload: bool,
     ordered: bool,
 ) -> Iterator[Outcome]:
-    errors = [_outcome(e.line, e.record()) for e in chunk if isinstance(e, LineError)]
+    payloads = with_payload or pipeline.options.log
+    errors = [Outcome(e.line, _dumps(e.record())) for e in chunk if isinstance(e, LineError)]
     groups: dict[str, list[BatchItem]] = {}
     for entry in chunk:
         if isinstance(entry, BatchItem):
             groups.setdefault(entry.source, []).append(entry)
-    sources = _fetch_all(groups, offline, replay)
+    quotes = {i.line: (i.quote, i.claim) for items in groups.values() for i in items}
+    sources = _load_all(pipeline, groups)
     ready: list[Outcome] = list(errors)
     tasks = []
     for name, items in groups.items():
-        source = sources[name]
-        if source.data is None or source.origin is None:
-            ready.extend(_failed_outcomes(source, items, options, with_payload))
+        loaded = sources[name]
+        if not isinstance(loaded, SourceBytes):
+            ready.extend(_after_match(pipeline, _unread(pipeline, loaded, items, payloads),
+                                      quotes, payloads))  # fmt: skip
             continue
-        task = Task(
-            data=source.data,
-            name=source.name,
-            origin=source.origin,
-            options=options,
-            items=tuple((i.line, i.id, i.quote, i.claim) for i in items),
-            with_payload=with_payload,
-        )
-        tasks.append(task)
-    futures = [runner.submit(bundle) for bundle in _bundles(tasks, runner.workers * 2)]
+        tasks.append(Task(
+            data=loaded.data, name=loaded.name, origin=loaded.origin, options=pipeline.options,
+            items=tuple((i.line, i.id, i.quote, i.claim) for i in items), with_payload=payloads,
+        ))  # fmt: skip
+    futures = [runner.submit(run_tasks, bundle) for bundle in _bundles(tasks, runner.workers * 2)]
+    finished = (
+        _after_match(pipeline, future.result(), quotes, payloads)
+        for future in runner.as_completed(futures)
+    )
     if not ordered:
-        yield from ready
-        for future in runner.as_completed(futures):
-            yield from future.result()
+        yield from (_strip(o, with_payload) for o in ready)
+        for outcomes in finished:
+            yield from (_strip(o, with_payload) for o in outcomes)
         return
     everything = {o.line: o for o in ready}
-    for future in runner.as_completed(futures):
-        for outcome in future.result():
-            everything[outcome.line] = outcome
+    for outcomes in finished:
+        everything.update((o.line, o) for o in outcomes)
     for line in sorted(everything):
-        yield everything[line]
+        yield _strip(everything[line], with_payload)
+
+
+def _strip(outcome: Outcome, with_payload: bool) -> Outcome:
+    """The payload stays on an outcome only for a caller that asked for it."""
+    return outcome if with_payload or outcome.payload is None else replace(outcome, payload=None)
 
 
 def run(
     items: Iterable[dict[str, Any]] | Iterable[BatchItem | LineError],
     *,
-    options: Options | None = None,
+    options: CheckOptions | None = None,
     executor: Executor = "local",
     workers: int | None = None,
     scheduler: str | None = None,
@@ -376,18 +310,22 @@ def run(
     with_payload: bool = False,
     skip: Iterable[str] = (),
     chunk_lines: int = CHUNK_LINES,
+    log: EvidenceLog | None = None,
 ) -> Iterator[Outcome]:
     """Check every item; yields one :class:`Outcome` per item, in input order by default.
 
     ``items`` are dicts ``{id?, quote, source, claim?}`` (checked by the same rules as a
-    JSONL line) or already parsed lines.  ``skip`` holds ids (as ``json.dumps`` of the id)
-    whose results exist already (``--resume``).  ``with_payload`` adds each check's
-    evidence-log payload, for the caller to append in batches.
+    JSONL line) or already parsed lines.  ``options`` choose the steps as for any check
+    (``offline`` and ``replay`` add to them); with ``options.log`` every check is recorded
+    (in ``log``, else the options' log file) and its record names its line.  ``skip`` holds
+    ids (as ``json.dumps`` of the id) whose results exist already (``--resume``).
+    ``with_payload`` hands each check's evidence-log payload to the caller too.
     """
-    import json
-
-    from citeproof.batch.lines import parse_items
-
+    chosen = options or CheckOptions()
+    if offline:
+        chosen = chosen.but(offline=True)
+    if replay is not None:
+        chosen = chosen.but(replay=os.fspath(replay))
     materialised = iter(items)
     first = next(materialised, None)
     if first is None:
@@ -400,18 +338,13 @@ def run(
     skipped = set(skip)
     if skipped:
         stream = (e for e in stream if json.dumps(_output_id(e)) not in skipped)
+    pipeline = Pipeline(chosen, log=log)
     count = workers if workers is not None else (os.cpu_count() or 1)
-    runner = _Runner(executor, max(1, count), scheduler)
+    runner = Runner(executor, max(1, count), scheduler)
     try:
         for chunk in _chunks(stream, chunk_lines):
             yield from _run_chunk(
-                chunk,
-                runner,
-                options or Options(),
-                offline=offline,
-                replay=os.fspath(replay) if replay is not None else None,
-                with_payload=with_payload,
-                ordered=ordered,
+                chunk, runner, pipeline, with_payload=with_payload, ordered=ordered
             )
     finally:
         runner.close()

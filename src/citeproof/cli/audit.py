@@ -197,7 +197,8 @@ def _run_batch(
     from citeproof.audit.verdicts import parse_fail_on
     from citeproof.batch.audits import audit_lines
     from citeproof.batch.lines import read_lines
-    from citeproof.cli.batch import ResultSink, done_ids, open_input
+    from citeproof.batch.output import ResultSink, done_ids, open_input
+    from citeproof.cli._common import stdout_bytes
     from citeproof.errors import BadInputError
 
     if html_path is not None:
@@ -208,27 +209,18 @@ def _run_batch(
         raise BadInputError(f"there is no input file {answer}; give a JSONL file or '-'.")
     failing = parse_fail_on(fail_on)
     skip = done_ids(Path(output)) if resume else set()
-    count = workers if workers is not None else (os.cpu_count() or 1)
     started = time.monotonic()
     verdicts: Counter[str] = Counter()
-    sink = ResultSink(output, resume)
+    sink = ResultSink(output, resume, stdout=stdout_bytes() if output == "-" else None)
     stream = open_input(answer)
-    pool = None
-    if count > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
     try:
         for text, verdict in audit_lines(
-            read_lines(stream), pool=pool, offline=offline, replay=replay,
-            retraction=retraction, fail_on=failing, skip=skip,
-        ):
+            read_lines(stream), workers=workers or os.cpu_count() or 1, offline=offline,
+            replay=replay, retraction=retraction, fail_on=failing, skip=skip,
+        ):  # fmt: skip
             sink.write(text)
             verdicts[verdict or "error"] += 1
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
         if answer != "-":
             stream.close()
         sink.close()
@@ -287,19 +279,12 @@ def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
     Anyone holding the signer's public key can check that no verdict, flag or count was
     changed after the audit ran.
     """
-    from citeproof.audit.signing import load_report_json, verify_report
+    from citeproof.audit.signing import load_report_json, verifier_for, verify_report
     from citeproof.cli import _common
-    from citeproof.store.keys import Verifier, load_or_create_log_key, parse_verifier_key
 
     give = "give the file `citeproof audit --json` wrote (or '-' to read stdin)."
     data = load_report_json(_common.read_input(report_path, "the report", give))
-    verifier: Verifier
-    if public_key is not None:
-        verifier = parse_verifier_key(public_key)
-    else:
-        from citeproof.store.paths import default_dirs
-
-        verifier = load_or_create_log_key(default_dirs().keys).verifier
+    verifier = verifier_for(public_key)
     result = verify_report(data, verifier)
     if as_json:
         _common.write_json(

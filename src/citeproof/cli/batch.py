@@ -1,100 +1,25 @@
 """``citeproof batch``: check a JSONL file of quotes, writing one JSON line per check.
 
-Output lines are written whole (one ``write`` each, on a file opened for appending), so a
-batch killed at any moment leaves whole lines, plus at worst one torn last line that
-``--resume`` cuts off before going on.  Module level imports click only.
+The batch itself (chunks, workers, resume, the output lines, the evidence log) is
+:mod:`citeproof.batch`; this command checks its options, shows the progress and the summary.
+Module level imports click only.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from citeproof.cli.options import replay_option
 
 if TYPE_CHECKING:
-    from citeproof.batch import Outcome
-
-
-def done_ids(path: Path) -> set[str]:
-    """Ids already in ``path`` (as ``json.dumps`` of the id); a torn last line is cut off."""
-    import json
-
-    from citeproof.errors import BadInputError
-
-    if not path.exists():
-        return set()
-    done: set[str] = set()
-    good_end = 0
-    with path.open("rb") as fh:
-        for number, raw in enumerate(fh, 1):
-            if not raw.endswith(b"\n"):
-                break  # a torn last line: dropped below
-            try:
-                record = json.loads(raw)
-                done.add(json.dumps(record["id"]))
-            except (ValueError, KeyError, TypeError):
-                raise BadInputError(
-                    f"line {number} of {path} is not a result line, so --resume cannot tell "
-                    "what was done; fix or move the file."
-                ) from None
-            good_end += len(raw)
-    if good_end < path.stat().st_size:
-        os.truncate(path, good_end)
-    return done
-
-
-def open_input(path: str) -> IO[bytes]:
-    if path == "-":
-        import sys
-
-        return sys.stdin.buffer
-    return Path(path).open("rb")
-
-
-def _count_lines(path: str) -> int | None:
-    if path == "-":
-        return None
-    with open(path, "rb") as fh:
-        return sum(1 for line in fh if line.strip())
-
-
-class ResultSink:
-    """Result lines, each written with one ``write`` (a file) or written and flushed (stdout)."""
-
-    def __init__(self, output: str, resume: bool) -> None:
-        self._fd: int | None = None
-        if output != "-":
-            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-            if not resume:
-                flags |= os.O_TRUNC
-            self._fd = os.open(output, flags, 0o644)
-
-    def write(self, text: str) -> None:
-        # A lone surrogate (from a "\\ud800" escape in the input) becomes that same escape,
-        # so every line stays valid UTF-8 and valid JSON.
-        line = (text + "\n").encode("utf-8", "backslashreplace")
-        if self._fd is None:
-            from citeproof.cli._common import stdout_bytes
-
-            out = stdout_bytes()
-            out.write(line)
-            out.flush()
-            return
-        view = memoryview(line)
-        while view:  # a regular file takes the line whole; the loop only guards odd files
-            view = view[os.write(self._fd, view) :]
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
+    from citeproof.batch.checks import Outcome
 
 
 @click.command(
@@ -147,9 +72,12 @@ def batch(
     check. Checks are grouped by source, so each source is fetched and parsed once, and run
     on worker processes (or a Dask cluster with --executor dask).
     """
-    from citeproof.batch import Options, run
+    from citeproof.batch.checks import run
     from citeproof.batch.lines import parse_stream
+    from citeproof.batch.output import ResultSink, count_lines, done_ids, open_input
+    from citeproof.cli._common import stdout_bytes
     from citeproof.errors import BadInputError
+    from citeproof.service.pipeline import CheckOptions
 
     if resume and output == "-":
         raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
@@ -157,52 +85,37 @@ def batch(
         raise BadInputError("--scheduler is for --executor dask.")
     if input_path != "-" and not Path(input_path).is_file():
         raise BadInputError(f"there is no input file {input_path}; give a JSONL file or '-'.")
+    options = CheckOptions(
+        near_threshold=near_threshold, max_gap=max_gap, profile=profile, offline=offline,
+        replay=replay, log=log,
+    )  # fmt: skip
     done = done_ids(Path(output)) if resume else set()
-    sink = ResultSink(output, resume)
+    sink = ResultSink(output, resume, stdout=stdout_bytes() if output == "-" else None)
     stream = open_input(input_path)
     started = time.monotonic()
     counts: Counter[str] = Counter()
     unavailable: Counter[str] = Counter()
-    pending: list[dict[str, Any]] = []
     try:
         outcomes = run(
             parse_stream(stream),
-            options=Options(near_threshold, max_gap, profile),
+            options=options,
             executor=executor,  # type: ignore[arg-type]
             workers=workers,
             scheduler=scheduler,
             ordered=not unordered,
-            offline=offline,
-            replay=replay,
-            with_payload=log,
             skip=done,
         )
-        with _progress(quiet, _count_lines(input_path), len(done)) as advance:
+        with _progress(quiet, count_lines(input_path), len(done)) as advance:
             for outcome in outcomes:
-                if log and outcome.payload is not None:
-                    pending.append(outcome.payload)
-                    if len(pending) >= 200:
-                        _append(pending)
                 sink.write(outcome.text)
                 _tally(outcome, counts, unavailable)
                 advance(counts)
-        _append(pending)
     finally:
         if input_path != "-":
             stream.close()
         sink.close()
     if not quiet:
         _summary(counts, unavailable, time.monotonic() - started, len(done))
-
-
-def _append(pending: list[dict[str, Any]]) -> None:
-    """Record the pending checks in the evidence log with one append."""
-    if not pending:
-        return
-    from citeproof.evidence.payloads import CHECK_KIND, open_log
-
-    open_log().append_many([(CHECK_KIND, payload) for payload in pending])
-    pending.clear()
 
 
 def _tally(outcome: Outcome, counts: Counter[str], unavailable: Counter[str]) -> None:

@@ -30,15 +30,12 @@ from citeproof.cli.options import json_option
 from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
-    from citeproof.store.cache import Cache
-    from citeproof.store.cache_records import Pin
-
-
+    from citeproof.service.storage import Cache, Pin
 
 
 @contextlib.contextmanager
 def _open_cache() -> Iterator[Cache]:
-    """Open the cache at ``default_dirs().cache_db`` (creating its directory on first use).
+    """Open the default cache (creating its directory on first use).
 
     Why the wrapper: SQLite reports a damaged file only when a query touches the damage,
     long after opening; turning every ``sqlite3.DatabaseError`` into the cache's own error
@@ -46,10 +43,9 @@ def _open_cache() -> Iterator[Cache]:
     """
     import sqlite3
 
-    from citeproof.store.cache import Cache
-    from citeproof.store.paths import default_dirs
+    from citeproof.service.storage import open_cache
 
-    with Cache(default_dirs().cache_db) as cache:
+    with open_cache() as cache:
         try:
             yield cache
         except sqlite3.DatabaseError as exc:
@@ -94,9 +90,9 @@ def cache() -> None:
 @cache.command("path")
 def path_cmd() -> None:
     """Print the path of the cache database (nothing is created)."""
-    from citeproof.store.paths import default_dirs
+    from citeproof.service.storage import cache_path
 
-    click.echo(str(default_dirs().cache_db))
+    click.echo(str(cache_path()))
 
 
 @cache.command("ls")
@@ -130,7 +126,7 @@ def show_cmd(key: str, as_json: bool) -> None:
 
     Exits 1 when the bytes are corrupt, 2 when KEY is not pinned.
     """
-    from citeproof.store.cache_records import CacheCorruptError, CacheMissError
+    from citeproof.errors import CacheCorruptError, CacheMissError
 
     with _open_cache() as c:
         pin = c.lookup(key)
@@ -209,7 +205,7 @@ def verify_cmd(as_json: bool) -> None:
 @json_option
 def export_cmd(file: str, keys: tuple[str, ...], as_json: bool) -> None:
     """Write pins (all, or the --key ones) and their bytes to the zip FILE."""
-    from citeproof.store.cache_records import CacheError
+    from citeproof.errors import CacheError
 
     with _open_cache() as c:
         try:

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from citeproof.cli.options import log_options, replay_option
-from citeproof.errors import check_exit_code
+from citeproof.errors import CiteproofError, EvidenceNotRecordedError, check_exit_code
 
 PROFILES = ("t1", "t1+dehyphen")  # == service.PROFILES (a test keeps them equal)
 
@@ -121,9 +121,10 @@ def check(
     when --quote-file gives it. The result is printed as JSON (schema citeproof.check/1)
     with --json or when stdout is not a terminal, and as a readable report otherwise.
     """
-    from citeproof import service
     from citeproof.cli import _common
-    from citeproof.documents.model import Document
+    from citeproof.models import CheckResult
+    from citeproof.service.inputs import validate_quote
+    from citeproof.service.pipeline import CheckOptions, Pipeline
 
     quote, source = _split_args(args, quote_file)
     _common.refuse_double_stdin(quote_file, source)
@@ -132,44 +133,30 @@ def check(
         tuning["near_threshold"] = near_threshold
     if max_gap is not None:
         tuning["max_gap"] = max_gap
-    options = service.match_options(**tuning)
+    options = CheckOptions(
+        **tuning, expect_sha256=expect_sha256, offline=offline, refresh=refresh, replay=replay,
+        find_source=find_source, retraction=not no_retraction, log=not no_log,
+        log_path=log_path,
+    )  # fmt: skip
     if quote is None:
         assert quote_file is not None  # _split_args leaves QUOTE out only for --quote-file
         quote = _common.read_quote_file(quote_file)
-    service.validate_quote(quote)
-    expected = service.validate_sha256(expect_sha256)
-    loaded = service.load_source(
-        source,
-        stdin=_common.stdin_bytes() if source == "-" else None,
-        offline=offline,
-        refresh=refresh,
-        replay=replay,
-    )
-    result = service.check_loaded(quote, loaded, options, expect_sha256=expected)
-    if find_source:
-        result = service.find_source_for(
-            quote, result, options, offline=offline, replay=replay
+    validate_quote(quote)  # before asking a person at a terminal for stdin
+    log_error: CiteproofError | None = None
+    try:
+        checked = Pipeline(options).run(
+            quote, source, stdin=_common.stdin_bytes() if source == "-" else None
         )
-    if not no_retraction:
-        from citeproof.service.steps import add_retraction
-
-        result = add_retraction(result, offline=offline, replay=replay)
-    log_error = None
-    if not no_log:
-        from citeproof.errors import CiteproofError
-        from citeproof.evidence.payloads import open_log
-        from citeproof.service.steps import log_check
-
-        try:
-            result = log_check(result, options, open_log(log_path))
-        except CiteproofError as err:  # the result is still shown; then the log's problem
-            log_error = err
+        result, text = checked.result, checked.text
+    except EvidenceNotRecordedError as err:  # the result is still shown; then the log's problem
+        assert isinstance(err.result, CheckResult)
+        result, text, log_error = err.result, err.text, err.cause
     if _common.want_json(as_json):
         _common.write_json(result.model_dump(mode="json"))
     else:
         from citeproof.cli.render import render_check
 
-        render_check(result, loaded.text if isinstance(loaded, Document) else "")
+        render_check(result, text)
     if log_error is not None:
         raise log_error
     click.get_current_context().exit(check_exit_code(result.verdict))

@@ -6,9 +6,10 @@ report; later ``log verify --checkpoint`` proves the log still begins with the e
 checkpoint signed, and ``log prove SEQ`` produces a bundle that ``log verify-proof`` checks
 without the log at all.
 
-Module level imports click only (``citeproof --help`` imports this module); the store is
-imported inside each command.  Output follows the rest of the CLI: JSON with ``--json`` and
-whenever stdout is not a terminal, plain lines otherwise; ``checkpoint`` and ``key`` always
+Module level imports click only (``citeproof --help`` imports this module); the log is
+reached through :mod:`citeproof.service.logbook`, imported inside each command.  Output
+follows the rest of the CLI: JSON with ``--json`` and whenever stdout is not a terminal, plain
+lines otherwise; ``checkpoint`` and ``key`` always
 print the bare text, because their use is ``> file`` or ``$(...)``.
 
 Exit codes: 0 everything holds; 1 ``verify`` / ``verify-proof`` found something that does
@@ -25,9 +26,7 @@ from citeproof.cli.options import json_option
 from citeproof.errors import CiteproofError, ExitCode
 
 if TYPE_CHECKING:
-    from citeproof.evidence.log import EvidenceLog, LogEntry
-
-
+    from citeproof.service.logbook import EvidenceLog, LogEntry
 
 
 class _LogGroup(click.Group):
@@ -53,16 +52,14 @@ def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
 
 
 def _log(ctx: click.Context) -> EvidenceLog:
-    from pathlib import Path
-
-    from citeproof.evidence.log import EvidenceLog, default_log_path
+    from citeproof.service.logbook import open_log
 
     chosen = ctx.find_root().params.get("log_path") or (ctx.obj or {}).get("log_path")
-    return EvidenceLog(Path(chosen) if chosen else default_log_path())
+    return open_log(chosen or None)
 
 
 def _entry_line(entry: LogEntry) -> str:
-    from citeproof.evidence.canonical import canonical_text
+    from citeproof.service.logbook import canonical_text
 
     payload = canonical_text(entry.payload, checked=True)
     if len(payload) > 100:
@@ -136,7 +133,7 @@ def verify_cmd(ctx: click.Context, checkpoint_file: str | None, as_json: bool) -
 def _read_text(path: str, what: str) -> str:
     import sys
 
-    from citeproof.evidence.log import LogError
+    from citeproof.errors import LogError
 
     try:
         if path == "-":
@@ -184,7 +181,7 @@ def prove_cmd(ctx: click.Context, seq: int) -> None:
 @click.pass_context
 def verify_proof_cmd(ctx: click.Context, bundle: str, public_key: str, as_json: bool) -> None:
     """Check a proof from `log prove` without the log.  Exits 0 when it holds, 1 otherwise."""
-    from citeproof.evidence.log import verify_proof
+    from citeproof.service.logbook import verify_proof
 
     report = verify_proof(_read_text(bundle, "proof bundle"), public_key)
     line = ("ok: " if report.ok else "FAILED: ") + report.reason
@@ -269,7 +266,7 @@ def export_cmd(ctx: click.Context, output: str | None) -> None:
     """
     import sys
 
-    from citeproof.evidence.log import LogError
+    from citeproof.errors import LogError
 
     evidence = _log(ctx)
     try:

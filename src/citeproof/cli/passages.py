@@ -1,7 +1,7 @@
 """``citeproof passages``: the citable passages of a source, with handles, ranked by a query.
 
 Module level imports click only (see ``citeproof.cli``); the work is done by
-:func:`citeproof.handles.registry.passages_for`, so the CLI, the library and the MCP server
+:func:`citeproof.service.lookups.passages_for`, so the CLI, the library and the MCP server
 issue the same handles.
 """
 
@@ -57,7 +57,7 @@ def passages(
     can verify; a local file's passages have none. JSON: schema citeproof.passages/1.
     """
     from citeproof.cli import _common
-    from citeproof.handles.registry import passages_for
+    from citeproof.service.lookups import passages_for
 
     if source == "-":
         raise click.UsageError("passages reads a file or an identifier, not standard input.")

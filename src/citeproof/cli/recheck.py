@@ -47,21 +47,20 @@ def recheck(
     re-run is itself recorded (a check line with recheck_of) unless --no-log.
     """
     from citeproof.cli import _common
-    from citeproof.evidence import recheck as rechecking
-    from citeproof.evidence.payloads import open_log
+    from citeproof.service import logbook
 
-    log = open_log(log_path)
+    log = logbook.open_log(log_path)
     if not log.path.exists():
         from citeproof.errors import BadInputError
 
         raise BadInputError(
             f"there is no evidence log at {log.path}; run some checks first, or give --log."
         )
-    cutoff = rechecking.since_time(since) if since is not None else None
+    cutoff = logbook.since_time(since) if since is not None else None
     items = list(
-        rechecking.recheck(log, since=cutoff, offline=offline, replay=replay, record=not no_log)
+        logbook.recheck(log, since=cutoff, offline=offline, replay=replay, record=not no_log)
     )
-    report = rechecking.report(items, since)
+    report = logbook.recheck_report(items, since)
     if _common.want_json(as_json):
         _common.write_json(report.model_dump(mode="json"))
     else:

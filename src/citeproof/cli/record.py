@@ -3,7 +3,7 @@
 Why a wrapper rather than a flag on each command: recording is the mirror of ``--replay``,
 which works for every command, so it must too; wrapping means a command added later is
 recordable without knowing about it.  The wrapped command runs in this process with
-``CITEPROOF_RECORD`` set, which :mod:`citeproof.net.session` reads when it opens clients.
+``CITEPROOF_RECORD`` set, which the HTTP layer reads when it opens clients.
 
 Live use only (maintainers making fixtures, users attaching the exact answers to a bug
 report); the tests never record.
@@ -47,7 +47,7 @@ def record(folder: Path, command: tuple[str, ...]) -> None:
     Example: citeproof record fixtures/ check "the quoted words" PMC3166277
     """
     from citeproof.errors import BadInputError
-    from citeproof.net.session import RECORD_ENV, REPLAY_ENV
+    from citeproof.service.storage import RECORD_ENV, REPLAY_ENV
 
     name = command[0]
     if name in _REFUSED:

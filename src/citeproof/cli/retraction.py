@@ -16,8 +16,8 @@ from citeproof.cli.options import replay_option
 from citeproof.errors import retraction_exit_code
 
 if TYPE_CHECKING:
-    from citeproof.retraction.status import RetractionReport
-    from citeproof.sources.retractionwatch import SnapshotInfo
+    from citeproof.models import RetractionReport
+    from citeproof.service.storage import SnapshotInfo
 
 
 
@@ -86,7 +86,7 @@ def retraction(ident: str, as_json: bool, offline: bool, replay: str | None) -> 
     every source that applies answered) or UNVERIFIABLE. JSON schema: citeproof.retraction/1.
     """
     from citeproof.cli import _common
-    from citeproof.retraction.status import retraction_report
+    from citeproof.service.lookups import retraction_report
 
     report = retraction_report(
         ident, offline=offline, replay_dir=Path(replay) if replay is not None else None
@@ -137,7 +137,7 @@ def import_(file: Path, as_of: datetime | None, as_json: bool) -> None:
     --as-of the snapshot is dated by the file's modification date (when it was downloaded).
     """
     from citeproof.cli import _common
-    from citeproof.sources.retractionwatch import import_csv
+    from citeproof.service.storage import import_csv
 
     day: date | None = as_of.date() if as_of is not None else None
     info = import_csv(file, as_of=day)
@@ -156,12 +156,12 @@ def import_(file: Path, as_of: datetime | None, as_json: bool) -> None:
 def info(as_json: bool) -> None:
     """Show the imported snapshot's date, row count and file; exit 1 when there is none."""
     from citeproof.cli import _common
-    from citeproof.sources.retractionwatch import default_db_path, snapshot_info
+    from citeproof.service.storage import snapshot_info, snapshot_path
 
     found = snapshot_info()
     if found is None:
         if _common.want_json(as_json):
-            _common.write_json({"path": str(default_db_path()), "as_of": None, "rows": 0})
+            _common.write_json({"path": str(snapshot_path()), "as_of": None, "rows": 0})
         else:
             click.echo(
                 "No Retraction Watch snapshot is imported; run `citeproof retractions import FILE`."

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from citeproof.cli.options import log_options, replay_option
+from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
     from citeproof.models.search import SearchRecord
@@ -52,21 +53,21 @@ def _finish(record: SearchRecord, as_json: bool, log_path: str | None) -> None:
 
     log_error = None
     if log_path is not None:
-        from citeproof.evidence.payloads import SEARCH_KIND, open_log
+        from citeproof.service.logbook import open_log, record_search
 
         try:
-            entry = open_log(log_path or None).append(SEARCH_KIND, record.log_payload())
+            record = record_search(record, open_log(log_path or None))
         except CiteproofError as err:  # the record is still shown; then the log's problem
             log_error = err
-        else:
-            record = record.model_copy(update={"log_seq": entry.seq})
     if _common.want_json(as_json):
         _common.write_json(record.model_dump(mode="json"))
     else:
         _render(record)
     if log_error is not None:
         raise log_error
-    click.get_current_context().exit(3 if record.status == "failed" else 0)
+    click.get_current_context().exit(
+        ExitCode.UNAVAILABLE if record.status == "failed" else ExitCode.OK
+    )
 
 
 def _render(record: SearchRecord) -> None:
@@ -133,7 +134,7 @@ def search(
     """
     from pathlib import Path
 
-    from citeproof.search.queries import search_sync
+    from citeproof.service.lookups import search_sync
 
     record = search_sync(
         engine,
@@ -169,7 +170,7 @@ def citing(
     """List the works OpenAlex records as citing IDENT (a DOI, PMID, PMCID or W id)."""
     from pathlib import Path
 
-    from citeproof.search.queries import citing_sync
+    from citeproof.service.lookups import citing_sync
 
     record = citing_sync(
         ident,

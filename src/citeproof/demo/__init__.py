@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,14 @@ from datetime import UTC, date, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
+
+from citeproof.audit.run import audit_answer
+from citeproof.net.recordings import write_recording
+from citeproof.report.page import write_audit_html
+from citeproof.service.logbook import open_log
+from citeproof.service.lookups import passages_for, retraction_report
+from citeproof.service.pipeline import check
+from citeproof.service.storage import import_csv
 
 __all__ = ["DemoResult", "run_demo"]
 
@@ -67,8 +76,6 @@ def _listing(prefix: str, key: str) -> bytes:
 
 def write_recordings(folder: Path) -> None:
     """The ID converter and PMC Cloud Service answers for the two invented papers."""
-    from citeproof.net.recordings import write_recording
-
     def record(name: str, url: str, body: bytes, kind: str) -> None:
         write_recording(folder, name, url=url, status=200,
                         headers={"content-type": kind}, body=body, date=_WHEN)
@@ -147,8 +154,6 @@ def _forge(handle: str) -> str:
 
 def run_demo(out: Path | None = None, *, say: Callable[[str], None] = print) -> DemoResult:
     """Run every step, print a line per step, and return where the page is."""
-    import tempfile
-
     started = time.perf_counter()
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="citeproof-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -167,14 +172,6 @@ def _step(result: DemoResult, say: Callable[[str], None], name: str, outcome: st
 
 
 def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None:
-    from citeproof import service
-    from citeproof.audit.run import audit_answer
-    from citeproof.evidence.payloads import open_log
-    from citeproof.handles.registry import passages_for
-    from citeproof.report.page import write_audit_html
-    from citeproof.retraction.status import retraction_report
-    from citeproof.sources.retractionwatch import import_csv
-
     csv = folder / "retraction-watch-demo.csv"
     csv.write_bytes(_data("retraction-watch-demo.csv"))
     import_csv(csv, as_of=date(2026, 1, 1))
@@ -187,7 +184,7 @@ def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None
         ("an ellipsis quote", "We randomly assigned 84 adults ... for eight weeks."),
     ]
     for name, quote in checks:
-        r = service.check(quote, WALKING, log=True)
+        r = check(quote, WALKING, log=True)
         flags = r.near.flags if r.near is not None else []
         shown = r.verdict + (f" ({', '.join(flags)})" if flags else "")
         _step(result, say, f"check {name} in {WALKING}", shown)

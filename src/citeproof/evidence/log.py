@@ -81,6 +81,7 @@ __all__ = [
     "RepairReport",
     "VerifyReport",
     "default_log_path",
+    "open_log",
     "verify_proof",
 ]
 
@@ -92,6 +93,12 @@ def default_log_path(env: Mapping[str, str] | None = None) -> Path:
     """``CITEPROOF_LOG`` or ``evidence.jsonl`` in the data directory (``env`` defaults to
     the process environment)."""
     return resolve_log_path(os.environ if env is None else env)
+
+
+def open_log(path: str | os.PathLike[str] | None = None) -> EvidenceLog:
+    """The evidence log at ``path``, else ``CITEPROOF_LOG``, else the data directory's: the
+    one rule every interface uses to choose the log file."""
+    return EvidenceLog(Path(path) if path is not None else default_log_path())
 
 
 def _utc_now() -> datetime:

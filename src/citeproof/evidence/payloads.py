@@ -7,29 +7,22 @@ flags, where else the words were found, the retraction status), but not the pass
 themselves: those are in the pinned bytes the sha256 names, and copying them into every
 line would make the log grow with the documents rather than with the checks.
 
-:func:`check_payload` is pure; :func:`open_log` and :func:`record` are the thin door to
-:mod:`citeproof.evidence.log` every interface uses, so the CLI, the MCP server and batch choose
-the log file the same way (``--log``, else ``CITEPROOF_LOG``, else the data directory).
+:func:`check_payload` is pure, so a batch worker can make the payload where the result is
+and the parent append it.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-if TYPE_CHECKING:
-    from citeproof.evidence.log import EvidenceLog
-    from citeproof.match.types import MatchOptions
-    from citeproof.models import CheckResult
+from citeproof.match.types import MatchOptions
+from citeproof.models import CheckResult
 
 __all__ = [
     "CHECK_KIND",
     "MAX_LOGGED_MATCHES",
     "SEARCH_KIND",
     "check_payload",
-    "open_log",
-    "record",
 ]
 
 SEARCH_KIND: Final = "search"
@@ -111,15 +104,3 @@ def check_payload(
     if claim is not None:
         payload["claim"] = claim
     return payload
-
-
-def open_log(path: str | os.PathLike[str] | None = None) -> EvidenceLog:
-    """The evidence log at ``path``, else ``CITEPROOF_LOG``, else the data directory's."""
-    from citeproof.evidence.log import EvidenceLog, default_log_path
-
-    return EvidenceLog(Path(path) if path is not None else default_log_path())
-
-
-def record(kind: str, payload: dict[str, Any], log: EvidenceLog | None = None) -> int:
-    """Append one entry and return its sequence number."""
-    return (log or open_log()).append(kind, payload).seq

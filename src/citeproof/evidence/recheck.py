@@ -9,24 +9,26 @@ place, and whether a retraction or expression of concern appeared.
 
 The same check recorded many times (a batch run nightly, say) is re-run once, for its
 latest line.  Text given directly cannot be fetched again and is reported as such.
+
+This module reads the log lines and compares; running the check again is the check
+pipeline's (:func:`citeproof.service.logbook.recheck` runs :func:`rerun_plan`'s options
+through it), so a re-run is exactly the check a user would run now.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator
-from datetime import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from citeproof.errors import BadInputError
+from citeproof.evidence.lines import LogEntry
+from citeproof.models import CheckResult
 from citeproof.models.recheck import RecheckItem, RecheckReport, Snapshot
 
-if TYPE_CHECKING:
-    from citeproof.evidence.log import EvidenceLog, LogEntry
-    from citeproof.models import CheckResult
-
-__all__ = ["recheck", "report", "since_time"]
+__all__ = ["Rerun", "compare", "latest_checks", "report", "rerun_plan", "since_time"]
 
 _TEXT_INPUT: Final = "<text>"
 _ALARMING: Final = frozenset({"RETRACTED", "CONCERN"})
@@ -41,13 +43,11 @@ def since_time(value: str) -> str:
             f"--since {value!r} is not a date; give YYYY-MM-DD or an ISO 8601 time."
         ) from None
     if moment.tzinfo is not None:
-        from datetime import UTC
-
         moment = moment.astimezone(UTC).replace(tzinfo=None)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _latest_checks(entries: Iterable[LogEntry], since: str | None) -> list[LogEntry]:
+def latest_checks(entries: Iterable[LogEntry], since: str | None) -> list[LogEntry]:
     """The latest line of each distinct check (quote, source, options) since ``since``."""
     latest: dict[str, LogEntry] = {}
     for entry in entries:
@@ -91,13 +91,24 @@ def _snapshot_now(result: CheckResult) -> Snapshot:
     )
 
 
-def _rerun(
-    payload: dict[str, Any], *, offline: bool, replay: str | os.PathLike[str] | None
-) -> CheckResult | str:
-    """The check re-run against fresh bytes, or why it cannot be."""
-    from citeproof import service
-    from citeproof.service.steps import add_retraction
+@dataclass(frozen=True, slots=True)
+class Rerun:
+    """How to run a recorded check again: its quote, what to load, and the options it ran
+    with (``options``: the matcher's, as the line recorded them)."""
 
+    quote: str
+    target: str
+    options: dict[str, Any]
+    retraction: bool
+
+
+def rerun_plan(payload: dict[str, Any]) -> Rerun | str:
+    """How to re-run the check a log line recorded, or why it cannot be.
+
+    An identifier is fetched again; a file is read again if it still exists; text given
+    directly or on stdin cannot be.  The retraction status is asked when the line had one,
+    or the source is an identifier.
+    """
     source = payload.get("source") or {}
     shown = source.get("input")
     identifier = source.get("identifier")
@@ -106,65 +117,44 @@ def _rerun(
         return "the log line does not record a quote and a source"
     if shown == _TEXT_INPUT or shown == "-" or source.get("served_by") == "stdin":
         return "the source text was given directly (or on stdin) and cannot be read again"
-    target = identifier if isinstance(identifier, str) else shown
     if identifier is None and not Path(shown).exists():
         return f"the file {shown} no longer exists"
-    options = service.match_options(**(payload.get("options") or {}))
-    loaded = service.load_source(
-        target, offline=offline, refresh=not offline, replay=replay
+    return Rerun(
+        quote=quote,
+        target=identifier if isinstance(identifier, str) else shown,
+        options=dict(payload.get("options") or {}),
+        retraction=payload.get("retraction") is not None or identifier is not None,
     )
-    result = service.check_loaded(quote, loaded, options)
-    if payload.get("retraction") is not None or identifier is not None:
-        result = add_retraction(result, offline=offline, replay=replay)
-    return result
 
 
-def recheck(
-    log: EvidenceLog,
-    *,
-    since: str | None = None,
-    offline: bool = False,
-    replay: str | os.PathLike[str] | None = None,
-    record: bool = True,
-) -> Iterator[RecheckItem]:
-    """Re-run each distinct recorded check; yields one item per check as it finishes.
-
-    ``record`` appends each re-run to ``log`` as a ``check`` line with ``recheck_of``.
-    """
-    from citeproof.service import match_options
-    from citeproof.service.steps import log_check
-
-    for entry in _latest_checks(log.entries(), since):
-        payload = entry.payload
-        then = _snapshot_then(payload)
-        base = RecheckItem(
-            seq=entry.seq,
-            quote=str(payload.get("quote")),
-            source=str((payload.get("source") or {}).get("input")),
-            state="not_rechecked",
-            then=then,
-        )
-        outcome = _rerun(payload, offline=offline, replay=replay)
-        if isinstance(outcome, str):
-            yield base.model_copy(update={"reason": outcome})
-            continue
-        if record:
-            options = match_options(**(payload.get("options") or {}))
-            outcome = log_check(outcome, options, log, recheck_of=entry.seq)
-        now = _snapshot_now(outcome)
-        unavailable = now.verdict == "UNAVAILABLE"
-        yield base.model_copy(update=dict(
-            state="not_rechecked" if unavailable else "rechecked",
-            reason=outcome.reason if unavailable else None,
-            now=now,
-            bytes_changed=None if unavailable else now.sha256 != then.sha256,
-            verdict_changed=not unavailable and now.verdict != then.verdict,
-            moved=not unavailable
-            and now.verdict == then.verdict
-            and (now.start, now.end) != (then.start, then.end),
-            newly_retracted=now.retraction in _ALARMING and then.retraction not in _ALARMING,
-            log_seq=outcome.log_seq,
-        ))
+def compare(entry: LogEntry, outcome: CheckResult | str) -> RecheckItem:
+    """What changed between the check ``entry`` recorded and its re-run (or why there was
+    none: ``outcome`` is then the reason)."""
+    payload = entry.payload
+    then = _snapshot_then(payload)
+    base = RecheckItem(
+        seq=entry.seq,
+        quote=str(payload.get("quote")),
+        source=str((payload.get("source") or {}).get("input")),
+        state="not_rechecked",
+        then=then,
+    )
+    if isinstance(outcome, str):
+        return base.model_copy(update={"reason": outcome})
+    now = _snapshot_now(outcome)
+    unavailable = now.verdict == "UNAVAILABLE"
+    return base.model_copy(update=dict(
+        state="not_rechecked" if unavailable else "rechecked",
+        reason=outcome.reason if unavailable else None,
+        now=now,
+        bytes_changed=None if unavailable else now.sha256 != then.sha256,
+        verdict_changed=not unavailable and now.verdict != then.verdict,
+        moved=not unavailable
+        and now.verdict == then.verdict
+        and (now.start, now.end) != (then.start, then.end),
+        newly_retracted=now.retraction in _ALARMING and then.retraction not in _ALARMING,
+        log_seq=outcome.log_seq,
+    ))  # fmt: skip
 
 
 def report(items: list[RecheckItem], since: str | None) -> RecheckReport:

@@ -1,7 +1,7 @@
 """Issue handles for a source's passages, and resolve a handle back to its passage.
 
-This is the service level of handles (I/O allowed): it loads sources through
-``service.load_source`` (so identifiers are fetched once and pinned), cuts and ranks passages
+This is the I/O half of handles: it loads sources through :mod:`citeproof.loading` (so
+identifiers are fetched once and pinned, as for a check), cuts and ranks passages
 (:mod:`citeproof.handles.passages`), computes codes (:mod:`citeproof.handles.grammar`) with the
 secret from :func:`citeproof.store.keys.handle_key`, and records every issued passage in the store
 (:mod:`citeproof.store.issued`).
@@ -31,9 +31,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, Final, Literal
 
 from citeproof.documents.model import Document
+from citeproof.errors import BadInputError, FetchFailedError, UnknownIdentifierError
 from citeproof.handles.grammar import (
     SCHEMES,
     Handle,
@@ -45,9 +47,15 @@ from citeproof.handles.grammar import (
     verify,
 )
 from citeproof.handles.passages import Passage, cut_passages, passage_at, rank_passages
+from citeproof.identifiers import parse_identifier
+from citeproof.loading.describe import source_info
+from citeproof.loading.load import load_source
+from citeproof.loading.pins import load_identifier
 from citeproof.models.handle import HandleState, HandleStatus
 from citeproof.models.passages import PassageItem, PassageList, PassageSource
 from citeproof.store.issued import IssuedPassage, PassageStore, default_store_path
+from citeproof.store.keys import handle_key
+from citeproof.store.paths import default_dirs
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -62,30 +70,19 @@ __all__ = [
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 1000
+#: The fields of the source record a passage list repeats.
+_PASSAGE_SOURCE_FIELDS: Final = frozenset(PassageSource.model_fields)
 
 
 
 def _key() -> bytes:
-    from citeproof.store.keys import handle_key
-    from citeproof.store.paths import default_dirs
-
     return handle_key(default_dirs().keys)
 
 
 def _source_info(document: Document) -> PassageSource:
-    origin = document.origin
-    if origin is None:
-        return PassageSource(input="<document>", coverage="text", title=document.meta.title)
-    return PassageSource(
-        input=origin.input,
-        identifier=origin.identifier,
-        coverage=origin.coverage,
-        served_by=origin.served_by,
-        version=origin.version,
-        sha256=origin.sha256,
-        retrieved_at=origin.retrieved_at,
-        title=document.meta.title,
-    )
+    """The passage list's part of the one source record (:func:`source_info`)."""
+    described = source_info(document).model_dump(include=set(_PASSAGE_SOURCE_FIELDS))
+    return PassageSource.model_validate(described)
 
 
 def _handle_target(document: Document) -> tuple[Scheme, str, int | None] | None:
@@ -93,8 +90,6 @@ def _handle_target(document: Document) -> tuple[Scheme, str, int | None] | None:
     origin = document.origin
     if origin is None or not origin.identifier:
         return None
-    from citeproof.identifiers import UnknownIdentifierError, parse_identifier
-
     try:
         ident = parse_identifier(origin.identifier)
     except UnknownIdentifierError:
@@ -111,11 +106,9 @@ def _load(
     offline: bool,
     refresh: bool,
     replay: str | os.PathLike[str] | None,
+    files: bool,
 ) -> Document:
-    from citeproof import service
-    from citeproof.loading.pins import FetchFailedError
-
-    loaded = service.load_source(source, offline=offline, refresh=refresh, replay=replay)
+    loaded = load_source(source, offline=offline, refresh=refresh, replay=replay, files=files)
     if not isinstance(loaded, Document):
         raise FetchFailedError(loaded)
     return loaded
@@ -129,6 +122,7 @@ def passages_for(
     offline: bool = False,
     refresh: bool = False,
     replay: str | os.PathLike[str] | None = None,
+    files: bool = True,
     now: Callable[[], datetime] | None = None,
 ) -> PassageList:
     """The passages of ``source`` (ranked by BM25 against ``query``), with handles.
@@ -137,16 +131,15 @@ def passages_for(
     are issued, and recorded in the issued-passage store, only for identifier sources of
     the six handle schemes; other sources get ``handle: null``.  A source that gives no text
     raises ``FetchFailedError`` (exit 3 when unavailable, 1 when not checkable).
+    ``files=False`` reads identifiers only (see :func:`citeproof.loading.load.load_source`).
     """
-    from citeproof.errors import BadInputError
-
     if isinstance(limit, bool) or not isinstance(limit, int):
         raise TypeError("limit must be an int")
     if not 1 <= limit <= MAX_LIMIT:
         raise BadInputError(f"the limit must be between 1 and {MAX_LIMIT}, not {limit}.")
     if query is not None and len(query) > 10_000:
         raise BadInputError("the query is over 10,000 characters; give a few words.")
-    document = _load(source, offline=offline, refresh=refresh, replay=replay)
+    document = _load(source, offline=offline, refresh=refresh, replay=replay, files=files)
     passages = cut_passages(document)
     ranked = rank_passages(passages, query, limit)
     target = _handle_target(document)
@@ -344,10 +337,6 @@ def _load_handle_source(
     handle: Handle, *, offline: bool, refresh: bool, replay: str | os.PathLike[str] | None
 ) -> Document | tuple[Literal["unavailable", "unresolvable"], str]:
     """The current document the handle names (its pinned PMC version, if any), or why not."""
-    from pathlib import Path
-
-    from citeproof.loading.pins import load_identifier
-
     loaded = load_identifier(
         handle.identifier,
         offline=offline,

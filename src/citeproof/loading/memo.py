@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    from citeproof.documents.model import Document
+from citeproof.documents import parse
+from citeproof.documents.model import Document
 
 __all__ = ["KEEP", "parsed", "peek"]
 
@@ -41,8 +41,6 @@ def parsed(sha256: str, data: bytes, name: str | None = None) -> Document:
     ``name`` is the file name hint the parser may use; it is part of the key because the
     same bytes could in principle be read differently under another name.
     """
-    from citeproof.documents import parse
-
     key = (sha256, name)
     with _LOCK:
         document = _MEMO.get(key)

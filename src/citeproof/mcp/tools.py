@@ -1,8 +1,9 @@
 """The tool bodies: each validates its input, calls the service, and returns a model.
 
 Thin on purpose: the rules (what a source may be, how a check runs, what a log line holds)
-live in ``service``, ``check_steps``, ``reading``, ``search`` and ``store.log``, so the
-server answers exactly what ``citeproof check --json`` and its siblings print.  Two things
+live in the service (:mod:`citeproof.service`: the check pipeline and the doors to the log,
+the cache, the lookups) and the audit, so the server answers exactly what ``citeproof check
+--json`` and its siblings print.  Two things
 are decided here:
 
 * Errors.  A ``CiteproofError`` the caller caused (bad input) becomes the SDK's
@@ -45,8 +46,9 @@ from citeproof.models.search import SearchRecord
 from citeproof.models.source import ResolvedSource, SourceText
 
 if TYPE_CHECKING:
-    from citeproof.evidence.log import EvidenceLog
-    from citeproof.store.cache import Cache
+    from citeproof.service.logbook import EvidenceLog
+    from citeproof.service.pipeline import Pipeline
+    from citeproof.service.storage import Cache
 
 __all__ = ["BATCH_WORKERS", "CiteproofTools", "ToolSettings", "tool_error"]
 
@@ -125,7 +127,7 @@ class CiteproofTools:
         the head again, so entries other processes wrote are seen)."""
         with self._held_lock:
             if self._log is None:
-                from citeproof.evidence.payloads import open_log
+                from citeproof.service.logbook import open_log
 
                 self._log = open_log(self.settings.log_path)
             return self._log
@@ -135,7 +137,7 @@ class CiteproofTools:
         None offline while there is no cache yet (offline never creates one)."""
         with self._held_lock:
             if self._cache is None:
-                from citeproof.loading.pins import open_cache_for
+                from citeproof.service.storage import open_cache_for
 
                 self._cache = open_cache_for(offline=self.settings.offline)
             return self._cache
@@ -158,46 +160,41 @@ class CiteproofTools:
                 "the source is empty; give a DOI, PMID, PMCID, NCT number, URL or file path."
             )
 
-    def _check(self, quote: str, source: str, claim: str | None, find_source: bool) -> CheckResult:
-        from citeproof import service
-        from citeproof.service.reading import load_source_shared
-        from citeproof.service.steps import add_retraction, log_check
+    def _pipeline(self, *, find_source: bool = False) -> Pipeline:
+        """The check pipeline as this server runs it: retraction always, the log as started,
+        on the server's held cache and log."""
+        from citeproof.service.pipeline import CheckOptions, Pipeline
 
         settings = self.settings
-        options = service.match_options()
-        service.validate_quote(quote)
+        options = CheckOptions(
+            offline=settings.offline, replay=settings.replay, files=settings.allow_files,
+            retraction=True, find_source=find_source, log=settings.log,
+            log_path=settings.log_path,
+        )  # fmt: skip
+        log = self._open_log() if settings.log else None
+        return Pipeline(options, cache=self._held_cache(), log=log)
+
+    def _check(self, quote: str, source: str, claim: str | None, find_source: bool) -> CheckResult:
+        from citeproof.errors import EvidenceNotRecordedError
+        from citeproof.service.inputs import validate_quote
+
+        validate_quote(quote)
         self._check_source(source)
-        loaded = load_source_shared(
-            source,
-            offline=settings.offline,
-            replay=settings.replay,
-            files=settings.allow_files,
-            cache=self._held_cache(),
-        )
-        result = service.check_loaded(quote, loaded, options)
-        if find_source:
-            result = service.find_source_for(
-                quote, result, options, offline=settings.offline, replay=settings.replay,
-                cache=self._held_cache(),
-            )
-        result = add_retraction(result, offline=settings.offline, replay=settings.replay)
-        if not settings.log:
-            return result
         try:
-            return log_check(result, options, self._open_log(), claim=claim)
-        except CiteproofError as err:
+            return self._pipeline(find_source=find_source).check(quote, source, claim=claim)
+        except EvidenceNotRecordedError as err:
+            verdict = getattr(err.result, "verdict", "?")
             raise BadInputError(
-                f"the check ran (verdict {result.verdict}) but its evidence line could not be "
-                f"written: {err}"
+                f"the check ran (verdict {verdict}) but its evidence line could not be "
+                f"written: {err.cause}"
             ) from err
 
     def _record_search(self, record: SearchRecord) -> SearchRecord:
         if not self.settings.log:
             return record
-        from citeproof.evidence.payloads import SEARCH_KIND
+        from citeproof.service.logbook import record_search
 
-        entry = self._open_log().append(SEARCH_KIND, record.log_payload())
-        return record.model_copy(update={"log_seq": entry.seq})
+        return record_search(record, self._open_log())
 
     def _replay_dir(self) -> Path | None:
         return Path(self.settings.replay) if self.settings.replay else None
@@ -278,6 +275,7 @@ class CiteproofTools:
                 offline=self.settings.offline,
                 replay=self.settings.replay,
                 files=self.settings.allow_files,
+                cache=self._held_cache(),
             )
 
         return _guard(run)
@@ -287,7 +285,8 @@ class CiteproofTools:
 
         return _guard(
             lambda: resolve_identifier(
-                identifier, offline=self.settings.offline, replay=self.settings.replay
+                identifier, offline=self.settings.offline, replay=self.settings.replay,
+                cache=self._held_cache(),
             )
         )
 
@@ -295,7 +294,7 @@ class CiteproofTools:
         self,
         identifier: Annotated[str, Field(description="A DOI, PMID or PMCID.")],
     ) -> RetractionReport:
-        from citeproof.retraction.status import retraction_report
+        from citeproof.service.lookups import retraction_report
 
         def run() -> RetractionReport:
             if not identifier.strip():
@@ -321,7 +320,7 @@ class CiteproofTools:
             str | None, Field(description="Published on or before (inclusive), same forms.")
         ] = None,
     ) -> SearchRecord:
-        from citeproof.search.queries import search_sync
+        from citeproof.service.lookups import search_sync
 
         def run() -> SearchRecord:
             record = search_sync(
@@ -346,7 +345,7 @@ class CiteproofTools:
         limit: Annotated[int, Field(description="Most items to return (1-200).")] = 25,
         cursor: Cursor = None,
     ) -> SearchRecord:
-        from citeproof.search.queries import citing_sync
+        from citeproof.service.lookups import citing_sync
 
         def run() -> SearchRecord:
             if not identifier.strip():
@@ -408,20 +407,19 @@ class CiteproofTools:
         ] = None,
         limit: Annotated[int, Field(description="Most passages to return (1-200).")] = 20,
     ) -> PassageList:
-        from citeproof.handles.registry import passages_for
+        from citeproof.service.lookups import passages_for
 
         def run() -> PassageList:
             self._check_source(source)
             if not 1 <= limit <= 200:
                 raise BadInputError(f"limit must be between 1 and 200, not {limit}.")
-            if not self.settings.allow_files:
-                self._identifier_only(source)
             return passages_for(
                 source,
                 query=query,
                 limit=limit,
                 offline=self.settings.offline,
                 replay=self.settings.replay,
+                files=self.settings.allow_files,
             )
 
         return _guard(run)
@@ -457,36 +455,24 @@ class CiteproofTools:
 
         return _guard(run)
 
-    def _identifier_only(self, source: str) -> None:
-        from citeproof.identifiers import looks_like_identifier
-
-        if not looks_like_identifier(source) or Path(source).exists():
-            raise BadInputError(
-                "this server reads identifiers only (--no-files); give a DOI, PMID, PMCID, "
-                "NCT number, openFDA set id, PPR id or URL."
-            )
-
     # ------------------------------------------------------------------ resource
 
     def source_text(self, identifier: str) -> str:
         """The pinned text of an identifier, from the cache only (for the resource)."""
         from mcp.server.mcpserver.exceptions import ResourceError
 
-        from citeproof.documents.model import Document
-        from citeproof.identifiers import parse_identifier
-        from citeproof.loading.pins import load_identifier
+        from citeproof.service.reading import pinned_text
 
         try:
-            parsed = parse_identifier(identifier)
-            loaded = load_identifier(parsed, offline=True)
+            key, text = pinned_text(identifier, cache=self._held_cache())
         except CiteproofError as err:
             raise ResourceError(" ".join(str(err).split())) from err
-        if not isinstance(loaded, Document):
+        if text is None:
             raise ResourceError(
-                f"{parsed.key} is not in the local cache; call read_source or check_quote "
+                f"{key} is not in the local cache; call read_source or check_quote "
                 "with it first."
             )
-        return loaded.text
+        return text
 
 
 def replay_from_env() -> str | None:

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 
 import httpx2
 
+from citeproof._version import distribution_version
 from citeproof.net.ratelimit import Clock, RateLimiter, Sleep, service_for, shared_limiter
 from citeproof.net.retry import DEFAULT_MAX_BODY, RetryingTransport
 from citeproof.redact import strip_secret_params
@@ -52,15 +53,9 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _version() -> str:
-    import citeproof
-
-    return str(citeproof.__version__)
-
-
 def user_agent(contact: str | None) -> str:
     """``citeproof/<version> (+mailto:<contact>)``: services ask to be able to reach us."""
-    base = f"citeproof/{_version()}"
+    base = f"citeproof/{distribution_version()}"
     return f"{base} (+mailto:{contact})" if contact else base
 
 

@@ -30,6 +30,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Final
 
 import httpx2
 
@@ -58,6 +59,7 @@ from citeproof.retraction.lookups import (
 )
 
 __all__ = [
+    "RETRACTION_KINDS",
     "SCHEMA",
     "Notice",
     "Resolved",
@@ -73,6 +75,8 @@ Status = RetractionStatus
 SourceName = RetractionSource
 State = SourceState
 SOURCES: tuple[SourceName, ...] = ("pmc", "crossref", "pubmed", "europepmc", "retractionwatch")
+#: Identifier kinds whose retraction status can be asked (the others name no indexed work).
+RETRACTION_KINDS: Final = frozenset({"doi", "pmid", "pmcid"})
 
 def _names(reports: Sequence[SourceReport]) -> str:
     return ", ".join(r.source for r in reports)

@@ -8,16 +8,39 @@ verified by the matcher before anything is reported.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Final, Literal
 
-from citeproof.errors import NetworkError
-from citeproof.net.recordings import RecordingError
-from citeproof.search.finder import MAX_REMOTE_CANDIDATES, Candidates
+from citeproof.errors import NetworkError, RecordingError
+from citeproof.match.forms import split_quote
+from citeproof.net.session import Session
+from citeproof.sources import europepmc, litsense
 
-if TYPE_CHECKING:
-    from citeproof.net.session import Session
+__all__ = [
+    "MAX_REMOTE_CANDIDATES",
+    "Candidates",
+    "Provider",
+    "europepmc_candidates",
+    "litsense_candidates",
+    "search_words",
+]
 
-__all__ = ["europepmc_candidates", "litsense_candidates", "search_words"]
+#: How many hits of each search engine are fetched and verified.
+MAX_REMOTE_CANDIDATES: Final = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """What one search engine suggested: identifiers to fetch and verify, or why none."""
+
+    state: Literal["answered", "failed"]
+    identifiers: tuple[str, ...] = ()
+    reason: str | None = None
+
+
+#: ``await provider(quote, session)``: a search engine's candidate identifiers for a quote.
+Provider = Callable[[str, Session], Awaitable[Candidates]]
 
 #: What makes a search a ``failed`` place rather than an error of the whole check: the
 #: service could not be reached or answered nonsense, or ``--replay`` has no recording of
@@ -35,8 +58,6 @@ def search_words(quote: str) -> str:
     An editorial ``...`` or ``[sic]`` is not in any source, so a phrase search for the whole
     quote would find nothing; the longest plain fragment is what the source must contain.
     """
-    from citeproof.match.forms import split_quote
-
     pieces = split_quote(quote)
     fragments = [variants[0].strip() for variants in pieces or () if variants[0].strip()]
     longest = max(fragments, key=len) if fragments else quote
@@ -46,8 +67,6 @@ def search_words(quote: str) -> str:
 
 async def europepmc_candidates(quote: str, session: Session) -> Candidates:
     """Open-access articles whose full text holds the quote's words as a phrase."""
-    from citeproof.sources import europepmc
-
     try:
         records = await europepmc.phrase_search(
             session.client, search_words(quote), limit=MAX_REMOTE_CANDIDATES * 2
@@ -59,8 +78,6 @@ async def europepmc_candidates(quote: str, session: Session) -> Candidates:
 
 async def litsense_candidates(quote: str, session: Session) -> Candidates:
     """Articles with the sentences LitSense ranks closest to the quote."""
-    from citeproof.sources import litsense
-
     try:
         found = await litsense.sentences(session.client, search_words(quote))
     except _SEARCH_FAILURES as err:

@@ -20,38 +20,42 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
 
+from citeproof.documents.model import Document
+from citeproof.errors import CiteproofError, UnknownIdentifierError
+from citeproof.identifiers import parse_identifier
+from citeproof.loading.pins import document_for_pin, load_identifier
+from citeproof.match.types import MatchOptions
 from citeproof.models import CheckResult, FoundElsewhere, SearchedPlace
+from citeproof.net.session import Mode, Session, open_session
+from citeproof.search.candidates import (
+    MAX_REMOTE_CANDIDATES,
+    Candidates,
+    Provider,
+    europepmc_candidates,
+    litsense_candidates,
+)
+from citeproof.store.cache import Cache
 
-if TYPE_CHECKING:
-    from citeproof.documents.model import Document
-    from citeproof.match.types import MatchOptions
-    from citeproof.net.session import Mode, Session
-    from citeproof.store.cache import Cache
-
-__all__ = ["MAX_CACHE_DOCUMENTS", "MAX_REMOTE_CANDIDATES", "Candidates", "find_elsewhere"]
+__all__ = [
+    "MAX_CACHE_DOCUMENTS",
+    "MAX_REMOTE_CANDIDATES",
+    "Candidates",
+    "Checker",
+    "default_providers",
+    "find_elsewhere",
+]
 
 #: The cache scan stops after this many documents (most recently retrieved first) and says so.
 MAX_CACHE_DOCUMENTS: Final = 500
-#: How many hits of each search engine are fetched and verified.
-MAX_REMOTE_CANDIDATES: Final = 5
 
 Where = Literal["europepmc", "litsense"]
 
 
-@dataclass(frozen=True, slots=True)
-class Candidates:
-    """What one search engine suggested: identifiers to fetch and verify, or why none."""
-
-    state: Literal["answered", "failed"]
-    identifiers: tuple[str, ...] = ()
-    reason: str | None = None
-
-
-#: ``await provider(quote, session)``: a search engine's candidate identifiers for a quote.
-Provider = Callable[[str, "Session"], Awaitable[Candidates]]
+#: ``check(quote, document, options)``: the match step that verifies every candidate (the
+#: pipeline passes its own, so a candidate is judged exactly as the cited source was).
+Checker = Callable[[str, Document, MatchOptions], CheckResult]
 
 
 def _better_than(cited: CheckResult) -> float:
@@ -99,6 +103,7 @@ def _found(
 
 
 def _verify(
+    check: Checker,
     quote: str,
     document: Document,
     options: MatchOptions,
@@ -107,9 +112,7 @@ def _verify(
     floor: float,
     title: str | None = None,
 ) -> FoundElsewhere | None:
-    from citeproof.service import check_document
-
-    result = check_document(quote, document, options)
+    result = check(quote, document, options)
     found = _found(result, document, identifier, via, title)
     if found is None or (found.verdict == "NEAR" and (found.similarity or 0.0) <= floor):
         return None
@@ -123,14 +126,13 @@ def scan_cache(
     *,
     exclude: Iterable[str],
     floor: float,
+    check: Checker,
 ) -> tuple[list[FoundElsewhere], SearchedPlace]:
     """Check the quote against every cached document except the ``exclude`` keys/sha256s.
 
     ``cache`` is None offline when no cache exists yet: nothing is cached, so nothing is
     checked (and none is created just to look).
     """
-    from citeproof.loading.pins import document_for_pin
-
     if cache is None:
         return [], SearchedPlace(where="cache", state="answered", reason="nothing is cached yet")
     skip = set(exclude)
@@ -148,7 +150,7 @@ def scan_cache(
             continue
         title = pin.meta.get("title")
         hit = _verify(
-            quote, document, options, pin.key, "cache", floor,
+            check, quote, document, options, pin.key, "cache", floor,
             title if isinstance(title, str) else None,
         )
         if hit is not None:
@@ -179,6 +181,7 @@ async def _remote(
     exclude: set[str],
     floor: float,
     load: Callable[[str], Awaitable[Document | str]],
+    check: Checker,
 ) -> tuple[list[FoundElsewhere], SearchedPlace]:
     answer = await provider(quote, session)
     if answer.state == "failed":
@@ -192,7 +195,7 @@ async def _remote(
         if isinstance(loaded, str):
             problems.append(f"{identifier}: {loaded}")
             continue
-        hit = _verify(quote, loaded, options, identifier, where, floor)
+        hit = _verify(check, quote, loaded, options, identifier, where, floor)
         if hit is not None:
             found.append(hit)
     reason = None
@@ -208,8 +211,6 @@ async def _remote(
 
 def _keys(identifiers: Iterable[str]) -> list[str]:
     """Canonical keys (``pmcid:PMC123``) of the identifiers a search engine gave."""
-    from citeproof.identifiers import UnknownIdentifierError, parse_identifier
-
     keys = []
     for raw in identifiers:
         try:
@@ -253,16 +254,19 @@ def find_elsewhere(
     mode: Mode,
     offline: bool,
     cache: Cache | None,
+    check: Checker,
     providers: Sequence[tuple[Where, Provider]] | None = None,
 ) -> CheckResult:
     """``cited`` with ``found_elsewhere`` and ``searched_elsewhere`` filled in.
 
     ``cache`` may be None only ``offline`` (no cache exists yet); a search pins what it
-    fetches, so it needs one.
+    fetches, so it needs one.  ``check`` verifies each candidate.
     """
     exclude = _cited_keys(cited)
     floor = _better_than(cited)
-    found, cache_place = scan_cache(quote, options, cache, exclude=exclude, floor=floor)
+    found, cache_place = scan_cache(
+        quote, options, cache, exclude=exclude, floor=floor, check=check
+    )
     places = [cache_place]
     engines = list(providers) if providers is not None else default_providers()
     if offline:
@@ -274,7 +278,7 @@ def find_elsewhere(
         if cache is None:
             raise ValueError("find_elsewhere needs a cache unless offline")
         more, remote_places = asyncio.run(
-            _search_all(engines, quote, options, mode, cache, exclude, floor)
+            _search_all(engines, quote, options, mode, cache, exclude, floor, check)
         )
         found += more
         places += remote_places
@@ -291,15 +295,9 @@ async def _search_all(
     cache: Cache,
     exclude: set[str],
     floor: float,
+    check: Checker,
 ) -> tuple[list[FoundElsewhere], list[SearchedPlace]]:
-    from citeproof.documents.model import Document
-    from citeproof.errors import CiteproofError
-    from citeproof.net.session import open_session
-
     async def load(identifier: str) -> Document | str:
-        from citeproof.identifiers import parse_identifier
-        from citeproof.loading.pins import load_identifier
-
         # The fetch is blocking (it runs its own event loop), so it goes to a thread.
         try:
             loaded = await asyncio.to_thread(
@@ -314,7 +312,8 @@ async def _search_all(
     async with open_session(mode) as session:
         for where, provider in engines:
             hits, place = await _remote(
-                where, provider, quote, options, session, exclude=exclude, floor=floor, load=load
+                where, provider, quote, options, session, exclude=exclude, floor=floor, load=load,
+                check=check,
             )
             found += hits
             places.append(place)
@@ -323,6 +322,4 @@ async def _search_all(
 
 def default_providers() -> list[tuple[Where, Provider]]:
     """Europe PMC phrase search, then LitSense sentence search."""
-    from citeproof.search.candidates import europepmc_candidates, litsense_candidates
-
     return [("europepmc", europepmc_candidates), ("litsense", litsense_candidates)]

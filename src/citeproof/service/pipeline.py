@@ -1,426 +1,147 @@
-"""The one API every interface calls: read a source, run the matcher, build the result.
+"""The check, assembled once: resolve -> load/pin -> match -> retraction -> find-source -> log.
 
-The CLI, the library functions in ``citeproof`` (and later the MCP server and batch) all go
-through here, so a rule about inputs (size caps, what "-" means, which errors are raised) or
-about results (locations, flags, reasons) is written once.  The pure work lives elsewhere:
-``documents`` turns bytes into a Document, ``match`` finds the quote, and ``results``
-translates the matcher's plain result into ``models.CheckResult``; this module does the I/O
-around them and holds the rules about inputs.
+Every interface runs a check through :class:`Pipeline` and chooses its steps with one
+:class:`CheckOptions`: ``citeproof check`` (retraction and the log on unless ``--no-...``),
+the library's :func:`check` (both off unless asked), the MCP tools (retraction always, the log
+as the server was started), ``recheck`` (the options the log line recorded, fetched again),
+the audit (matching and find-source per quote; retraction once per work) and batch (loads in
+the parent, matching on workers, the log in one append per group).  So a feature added here
+appears everywhere, and the same options give the same result object from every door.
 
-Local files, stdin and text given directly are read here; a source that is not an
-existing file but names a work (DOI, PMID, PMCID, NCT, openFDA set id, PPR, URL) is fetched,
-or read from its pin in the cache, by ``citeproof.loading.pins``.  ``--expect-sha256`` is
-checked here, after loading, so it works for files and identifiers alike.
+The steps, and what each needs:
+
+* **resolve, load/pin** -- :mod:`citeproof.loading`: a file, standard input or an identifier,
+  pinned bytes first.  An identifier that gives no text is an answer
+  (:class:`~citeproof.loading.pins.FetchFailure`), which *match* turns into UNAVAILABLE or
+  NOT_CHECKABLE.
+* **match** -- pure: ``expect_sha256``, then the matcher (:mod:`citeproof.match`), then the
+  public result (:mod:`citeproof.service.results`).  It is the only step a batch worker runs.
+* **retraction** -- the cited work's status from every source (:mod:`citeproof.retraction`),
+  for DOI, PMID and PMCID sources; asked also when the text was unavailable.
+* **find-source** -- on NOT_FOUND or NEAR, where the words verifiably are
+  (:mod:`citeproof.search.finder`), every candidate verified by this pipeline's match step.
+* **log** -- the evidence line (:mod:`citeproof.evidence`); :meth:`Pipeline.log_payload` and
+  :meth:`Pipeline.record` are its two halves, for callers that compute payloads on workers.
+
+None of the steps after *match* changes the verdict: a quote found verbatim in a retracted
+paper is still EXACT, and the result says the paper is retracted.
 """
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import os
-import re
-import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, Any, Final
 
-from citeproof.documents.model import Document, Origin
-from citeproof.errors import (
-    BadInputError,
-    EmptyQuoteError,
-    EncodingError,
-    QuoteTooLongError,
-    SourceNotFoundError,
-    SourceTooLargeError,
-)
-from citeproof.match.types import (
-    DEFAULT_MAX_GAP,
-    DEFAULT_NEAR_THRESHOLD,
-    MatchOptions,
-)
+from citeproof.documents.model import Document
+from citeproof.errors import CiteproofError, EvidenceNotRecordedError, FetchFailedError
+from citeproof.evidence.log import EvidenceLog, open_log
+from citeproof.evidence.payloads import CHECK_KIND, check_payload
+from citeproof.loading.files import document_from_text
+from citeproof.loading.load import SourceBytes, load_bytes, load_source
+from citeproof.loading.pins import FetchFailure, open_cache_for
+from citeproof.match.quote import find_quote
+from citeproof.match.types import DEFAULT_MAX_GAP, DEFAULT_NEAR_THRESHOLD, MatchOptions
+from citeproof.models import CheckResult
+from citeproof.net.session import mode_from
+from citeproof.retraction.status import RETRACTION_KINDS, retraction_report
+from citeproof.search.finder import find_elsewhere
+from citeproof.service.inputs import match_options, validate_quote, validate_sha256
 from citeproof.service.results import failure_result, not_checkable_result, result_from_match
-
-if TYPE_CHECKING:
-    from citeproof.loading.pins import FetchFailure
-    from citeproof.models import CheckResult
-    from citeproof.store.cache import Cache
+from citeproof.store.cache import Cache
 
 __all__ = [
-    "DEFAULT_MAX_FILE_BYTES",
-    "MAX_QUOTE_CHARS",
-    "PROFILES",
+    "FIND_SOURCE_VERDICTS",
+    "CheckOptions",
+    "Checked",
+    "Pipeline",
     "check",
     "check_document",
     "check_loaded",
     "check_text",
-    "document_blocks",
     "find_source_for",
     "load",
-    "load_source",
-    "match_options",
-    "max_file_bytes",
     "no_text_reason",
-    "quote_too_long",
-    "read_bytes",
-    "validate_quote",
-    "validate_sha256",
 ]
 
-DEFAULT_MAX_FILE_BYTES: Final = 100 * 1024 * 1024
-MAX_FILE_BYTES_ENV: Final = "CITEPROOF_MAX_FILE_BYTES"
-MAX_QUOTE_CHARS: Final = 100_000
-PROFILES: Final = ("t1", "t1+dehyphen")
-STDIN: Final = "-"
-TEXT_INPUT: Final = "<text>"
-
-# --------------------------------------------------------------------------------------------
-# Reading sources
-
-
-def max_file_bytes(override: int | None = None) -> int:
-    """The size cap in force: the argument, else ``CITEPROOF_MAX_FILE_BYTES``, else 100 MB."""
-    if override is not None:
-        cap = override
-    else:
-        raw = os.environ.get(MAX_FILE_BYTES_ENV, "").strip()
-        if not raw:
-            return DEFAULT_MAX_FILE_BYTES
-        try:
-            cap = int(raw)
-        except ValueError:
-            raise BadInputError(
-                f"{MAX_FILE_BYTES_ENV}={raw!r} is not a whole number of bytes; "
-                "set it to a positive integer or unset it."
-            ) from None
-    if cap <= 0:
-        raise BadInputError(f"the file size cap must be a positive number of bytes, not {cap}.")
-    return cap
-
-
-def _too_large(what: str, cap: int) -> SourceTooLargeError:
-    return SourceTooLargeError(
-        f"{what} is larger than the {cap:,}-byte cap; "
-        f"raise it with {MAX_FILE_BYTES_ENV} if the file is really this big."
-    )
-
-
-def _read_path(path: Path, shown: str, cap: int) -> bytes:
-    """Read a regular file, checking its size before reading and never reading past cap+1."""
-    try:
-        with path.open("rb") as fh:
-            if os.fstat(fh.fileno()).st_size > cap:
-                raise _too_large(shown, cap)
-            data = fh.read(cap + 1)  # also guards files that grow, FIFOs and /dev/* devices
-    except IsADirectoryError:
-        raise SourceNotFoundError(f"{shown} is a directory; give the path of a file.") from None
-    except FileNotFoundError:
-        raise _not_found(shown) from None
-    except PermissionError:
-        raise SourceNotFoundError(
-            f"cannot read {shown}: permission denied; check the file's permissions."
-        ) from None
-    except OSError as exc:
-        raise SourceNotFoundError(f"cannot read {shown}: {exc.strerror or exc}.") from None
-    except ValueError:  # e.g. a NUL byte in the path
-        raise SourceNotFoundError(f"{shown!r} is not a valid path.") from None
-    if len(data) > cap:
-        raise _too_large(shown, cap)
-    return data
-
-
-def _not_found(shown: str) -> SourceNotFoundError:
-    return SourceNotFoundError(
-        f"{shown} does not exist; give the path of a PDF, JATS XML, HTML or text file "
-        '(or "-" to read stdin).'
-    )
-
-
-def _parse(data: bytes, name: str | None, origin: Origin) -> Document:
-    """The Document for a file's or stdin's bytes; the same bytes are parsed once per process
-    (see :mod:`citeproof.loading.memo`), and the result names these bytes and this origin."""
-    from citeproof.loading.memo import parsed
-
-    assert origin.sha256 is not None  # the caller hashed the bytes
-    return parsed(origin.sha256, data, name).with_origin(origin)
-
-
-def read_bytes(
-    source: str | os.PathLike[str], *, max_bytes: int | None = None, stdin: IO[bytes] | None = None
-) -> bytes:
-    """The bytes of a file, or of standard input for ``"-"``, refusing more than the cap.
-
-    A file's size is checked before reading, and at most cap+1 bytes are ever read, so a
-    huge file, a device or a stream that never ends cannot exhaust memory.
-    """
-    cap = max_file_bytes(max_bytes)
-    shown = os.fspath(source)
-    if shown == STDIN:
-        data = (stdin if stdin is not None else sys.stdin.buffer).read(cap + 1)
-        if len(data) > cap:
-            raise _too_large("standard input", cap)
-        return data
-    if not shown.strip():
-        raise SourceNotFoundError("the source path is empty; give the path of a file.")
-    return _read_path(Path(shown), shown, cap)
-
-
-def load(
-    source: str | os.PathLike[str] | Document | None = None,
-    *,
-    text: str | None = None,
-    max_bytes: int | None = None,
-    stdin: IO[bytes] | None = None,
-    offline: bool = False,
-    refresh: bool = False,
-    replay: str | os.PathLike[str] | None = None,
-) -> Document:
-    """Read a source into a Document; load once, then check any number of quotes against it.
-
-    ``source`` is a path, ``"-"`` for standard input, or a Document (returned unchanged);
-    ``text`` is source text given directly (exactly one of the two).  Files and stdin are
-    capped at ``max_bytes`` (default: ``CITEPROOF_MAX_FILE_BYTES``, else 100 MB) and parsed
-    by the format their bytes show, whatever the file is called.  A string that is not an
-    existing file but an identifier (DOI, PMID, PMCID, NCT, openFDA set id, PPR, URL) is
-    fetched, or read from the cache; when no text can be had, ``FetchFailedError`` is
-    raised (``check`` reports that as a result instead).
-    """
-    if (source is None) == (text is None):
-        raise TypeError("load() takes a source or text=..., exactly one of them")
-    if text is not None:
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
-        return _document_from_text(text)
-    assert source is not None  # exactly one of source and text, checked above
-    loaded = load_source(
-        source,
-        max_bytes=max_bytes,
-        stdin=stdin,
-        offline=offline,
-        refresh=refresh,
-        replay=replay,
-    )
-    if isinstance(loaded, Document):
-        return loaded
-    from citeproof.loading.pins import FetchFailedError
-
-    raise FetchFailedError(loaded)
-
-
-def load_source(
-    source: str | os.PathLike[str] | Document,
-    *,
-    max_bytes: int | None = None,
-    stdin: IO[bytes] | None = None,
-    offline: bool = False,
-    refresh: bool = False,
-    replay: str | os.PathLike[str] | None = None,
-    cache: Cache | None = None,
-) -> Document | FetchFailure:
-    """Like ``load`` for a source, but an identifier that gave no text is a FetchFailure.
-
-    A string that is an existing path (or ``"-"``) is read as a file; otherwise, when it
-    looks like an identifier, it is parsed (a malformed one is bad input, listing the
-    accepted forms) and fetched or read from the cache (``offline``, ``refresh``,
-    ``replay``, ``cache``: see ``citeproof.loading.pins.load_identifier``).
-    """
-    if isinstance(source, Document):
-        return source
-    if not isinstance(source, str | os.PathLike):
-        raise TypeError(f"source must be a path, '-' or a Document, not {type(source).__name__}")
-    shown = os.fspath(source)
-    if shown != STDIN and not _exists(shown):
-        from citeproof.identifiers import looks_like_identifier, parse_identifier
-
-        if looks_like_identifier(shown):
-            from citeproof.loading.pins import load_identifier
-
-            return load_identifier(
-                parse_identifier(shown),
-                offline=offline,
-                refresh=refresh,
-                replay_dir=Path(replay) if replay is not None else None,
-                cache=cache,
-            )
-    data = read_bytes(shown, max_bytes=max_bytes, stdin=stdin)
-    if shown == STDIN:
-        origin = Origin(input=STDIN, coverage="file", served_by="stdin", sha256=_sha256(data))
-        return _parse(data, None, origin)
-    origin = Origin(input=shown, coverage="file", served_by="file", sha256=_sha256(data))
-    return _parse(data, Path(shown).name, origin)
-
-
-def _exists(shown: str) -> bool:
-    try:
-        return Path(shown).exists()
-    except (OSError, ValueError):
-        return False
-
-
-def _document_from_text(text: str) -> Document:
-    from citeproof.documents.plain import document_from_string
-
-    document = document_from_string(text)
-    digest = _sha256(text.encode("utf-8", "surrogatepass"))
-    document.origin = Origin(input=TEXT_INPUT, coverage="text", served_by="text", sha256=digest)
-    return document
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-# --------------------------------------------------------------------------------------------
-# Checking
-
-
-def quote_too_long() -> QuoteTooLongError:
-    return QuoteTooLongError(
-        f"the quote is over {MAX_QUOTE_CHARS:,} characters; check a shorter passage."
-    )
-
-
-def validate_quote(quote: str) -> None:
-    """Refuse a quote that is not a string, is empty after normalisation, or is too long."""
-    if not isinstance(quote, str):
-        raise TypeError(f"quote must be str, not {type(quote).__name__}")
-    if len(quote) > MAX_QUOTE_CHARS:
-        raise quote_too_long()
-    try:
-        quote.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates, e.g. undecodable bytes in a command line
-        raise EncodingError(
-            "the quote is not valid Unicode text (it holds bytes that are not UTF-8); "
-            "give it as UTF-8."
-        ) from None
-    if not quote.strip() or not _normalize(quote):
-        raise EmptyQuoteError("the quote is empty; give the words to look for.")
-
-
-def _normalize(text: str) -> str:
-    from citeproof.match.normalize import normalize
-
-    return normalize(text)
-
-
-def match_options(
-    near_threshold: float = DEFAULT_NEAR_THRESHOLD,
-    max_gap: int = DEFAULT_MAX_GAP,
-    profile: str = "t1",
-) -> MatchOptions:
-    """Validated matcher options; out-of-range values are bad input, wrong types are bugs."""
-    if isinstance(near_threshold, bool) or not isinstance(near_threshold, int | float):
-        raise TypeError("near_threshold must be a number")
-    if not 0 < near_threshold <= 1:
-        raise BadInputError(
-            f"the near threshold must be above 0 and at most 1, not {near_threshold}."
-        )
-    if isinstance(max_gap, bool) or not isinstance(max_gap, int):
-        raise TypeError("max_gap must be an int")
-    if max_gap < 0:
-        raise BadInputError(f"the maximum ellipsis gap must be 0 or more, not {max_gap}.")
-    if profile not in PROFILES:
-        raise BadInputError(
-            f"unknown normalisation profile {profile!r}; use one of {', '.join(PROFILES)}."
-        )
-    return MatchOptions(near_threshold=float(near_threshold), max_gap=max_gap, profile=profile)
-
-
-def check(
-    quote: str,
-    source: str | os.PathLike[str] | Document,
-    *,
-    near_threshold: float = DEFAULT_NEAR_THRESHOLD,
-    max_gap: int = DEFAULT_MAX_GAP,
-    profile: str = "t1",
-    max_bytes: int | None = None,
-    stdin: IO[bytes] | None = None,
-    offline: bool = False,
-    refresh: bool = False,
-    replay: str | os.PathLike[str] | None = None,
-    expect_sha256: str | None = None,
-    find_source: bool = False,
-    retraction: bool = False,
-    log: bool | str | os.PathLike[str] = False,
-) -> CheckResult:
-    """Check one quote against a Document, a path, ``"-"`` (stdin) or an identifier.
-
-    Bad input raises a ``CiteproofError`` subclass before any file is read; a source that has
-    no text gives the verdict NOT_CHECKABLE (or UNAVAILABLE when it could not be read)
-    rather than an error, since that is an answer.  ``expect_sha256`` pins the bytes: a
-    mismatch is NOT_CHECKABLE with both hashes in the reason.  ``find_source`` looks for
-    the words elsewhere when the verdict is NOT_FOUND or NEAR (see :func:`find_source_for`);
-    ``retraction`` adds the cited work's retraction status (DOI, PMID, PMCID sources);
-    ``log`` appends the evidence line: ``True`` for the default log, or a path.
-    """
-    options = match_options(near_threshold, max_gap, profile)
-    validate_quote(quote)
-    expected = validate_sha256(expect_sha256)
-    loaded = load_source(
-        source, max_bytes=max_bytes, stdin=stdin, offline=offline, refresh=refresh, replay=replay
-    )
-    result = check_loaded(quote, loaded, options, expect_sha256=expected)
-    if find_source:
-        result = find_source_for(quote, result, options, offline=offline, replay=replay)
-    if retraction:
-        from citeproof.service.steps import add_retraction
-
-        result = add_retraction(result, offline=offline, replay=replay)
-    if log is not False:
-        from citeproof.evidence.payloads import open_log
-        from citeproof.service.steps import log_check
-
-        result = log_check(result, options, open_log(None if log is True else log))
-    return result
-
-
-#: The verdicts after which ``find_source`` looks elsewhere: the words are not (exactly) here.
+#: The verdicts after which find-source looks elsewhere: the words are not (exactly) here.
 FIND_SOURCE_VERDICTS: Final = frozenset({"NOT_FOUND", "NEAR"})
 
 
-def find_source_for(
-    quote: str,
-    result: CheckResult,
-    options: MatchOptions,
-    *,
-    offline: bool = False,
-    replay: str | os.PathLike[str] | None = None,
-    cache: Cache | None = None,
-) -> CheckResult:
-    """``result`` with ``found_elsewhere``: where the quote's words verifiably are.
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """Everything that decides how a check runs: the matcher's settings, how sources are
+    read, and which steps after the match run.
 
-    Runs only for NOT_FOUND and NEAR (any other verdict is returned unchanged): first every
-    cached document, then (unless ``offline``) Europe PMC phrase search and LitSense
-    sentence search, each candidate fetched and verified by the matcher.  See
-    :mod:`citeproof.search.finder`.  ``cache`` is a cache the caller keeps open (an audit, a
-    server); without it the default cache is opened for this call.
+    Plain values only, so it pickles to batch workers; validated when made (out-of-range
+    values are bad input).  ``files`` False reads identifiers only (a server whose clients
+    must not read its files); ``log_path`` None means ``CITEPROOF_LOG``, else the data
+    directory's log.
     """
-    if result.verdict not in FIND_SOURCE_VERDICTS:
-        return result
-    from citeproof.loading.pins import open_cache_for
-    from citeproof.net.session import mode_from
-    from citeproof.search.finder import find_elsewhere
 
-    mode = mode_from(replay)
-    if cache is not None:
-        return find_elsewhere(quote, result, options, mode=mode, offline=offline, cache=cache)
-    cache = open_cache_for(offline=offline)
-    if cache is None:  # offline, and nothing was ever cached: look, but create nothing
-        return find_elsewhere(quote, result, options, mode=mode, offline=True, cache=None)
-    with cache:
-        return find_elsewhere(quote, result, options, mode=mode, offline=offline, cache=cache)
+    near_threshold: float = DEFAULT_NEAR_THRESHOLD
+    max_gap: int = DEFAULT_MAX_GAP
+    profile: str = "t1"
+    expect_sha256: str | None = None
+    offline: bool = False
+    refresh: bool = False
+    replay: str | None = None
+    files: bool = True
+    max_bytes: int | None = None
+    retraction: bool = False
+    find_source: bool = False
+    log: bool = False
+    log_path: str | None = None
 
+    def __post_init__(self) -> None:
+        match_options(self.near_threshold, self.max_gap, self.profile)
+        object.__setattr__(self, "expect_sha256", validate_sha256(self.expect_sha256))
+        if self.replay is not None:
+            object.__setattr__(self, "replay", os.fspath(self.replay))
+        if self.log_path is not None:
+            object.__setattr__(self, "log_path", os.fspath(self.log_path))
 
-_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
-
-
-def validate_sha256(value: str | None) -> str | None:
-    """The expected sha256 in lower case, or bad input if it is not 64 hex digits."""
-    if value is None:
-        return None
-    cleaned = value.strip().lower()
-    if not _SHA256_HEX.fullmatch(cleaned):
-        raise BadInputError(
-            f"--expect-sha256 {value!r} is not a sha256: give 64 hexadecimal digits."
+    @property
+    def match(self) -> MatchOptions:
+        """The matcher's part."""
+        return MatchOptions(
+            near_threshold=float(self.near_threshold), max_gap=self.max_gap, profile=self.profile
         )
-    return cleaned
+
+    @property
+    def replay_dir(self) -> Path | None:
+        return Path(self.replay) if self.replay is not None else None
+
+    def but(self, **changes: Any) -> CheckOptions:
+        """These options with ``changes`` (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+
+def no_text_reason(document: Document) -> str:
+    """Why a Document with no text cannot be checked (a scanned PDF is the common case)."""
+    if document.format == "pdf":
+        return (
+            "the PDF has no text layer (it is probably a scan); run OCR on it and check "
+            "the recognised text."
+        )
+    return "the document has no text."
+
+
+def check_document(quote: str, document: Document, options: MatchOptions) -> CheckResult:
+    """The match step: a quote against a loaded Document, as the public result.
+
+    The quote is validated here too (cheap), so no caller can skip the rules; callers that
+    read a source first should call ``validate_quote`` before reading, to fail fast.
+    """
+    validate_quote(quote)
+    if not document.text.strip():
+        return not_checkable_result(quote, document, no_text_reason(document), options)
+    return result_from_match(
+        quote, document, find_quote(document.prepared, quote, options), options
+    )
 
 
 def check_loaded(
@@ -430,7 +151,7 @@ def check_loaded(
     *,
     expect_sha256: str | None = None,
 ) -> CheckResult:
-    """Check a quote against what ``load_source`` gave, applying ``expect_sha256``.
+    """The match step for what a load gave, applying ``expect_sha256``.
 
     A FetchFailure becomes UNAVAILABLE or NOT_CHECKABLE with its reason.  With an expected
     hash, ``source.fingerprint_ok`` says whether the bytes are the pinned ones; when they are
@@ -456,6 +177,272 @@ def check_loaded(
     return result.model_copy(update={"source": source})
 
 
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A check's result, and the Document it was matched against (None when no text was
+    had): a terminal rendering shows the text around each match."""
+
+    result: CheckResult
+    document: Document | None
+
+    @property
+    def text(self) -> str:
+        return self.document.text if self.document is not None else ""
+
+
+class Pipeline:
+    """One check's steps, run in order; the only place they are put together.
+
+    ``cache`` is a cache connection the caller keeps open across many checks (a server, an
+    audit); without one each load and each find-source opens the default cache for itself
+    (and, offline, never creates one).  ``log`` is an evidence log the caller keeps (a
+    server, so the key is loaded and the head checked once); without one the log step opens
+    ``options.log_path``.  A Pipeline holds no other state: make one per set of options.
+    """
+
+    def __init__(
+        self,
+        options: CheckOptions | None = None,
+        *,
+        cache: Cache | None = None,
+        log: EvidenceLog | None = None,
+    ) -> None:
+        self.options = options or CheckOptions()
+        self._cache = cache
+        self._log = log
+
+    # ------------------------------------------------------------------ resolve, load/pin
+
+    def load(
+        self, source: str | os.PathLike[str] | Document, *, stdin: IO[bytes] | None = None
+    ) -> Document | FetchFailure:
+        """The source as a Document, or why an identifier gave no text."""
+        o = self.options
+        return load_source(
+            source, max_bytes=o.max_bytes, stdin=stdin, offline=o.offline, refresh=o.refresh,
+            replay=o.replay, cache=self._cache, files=o.files,
+        )  # fmt: skip
+
+    def load_bytes(self, source: str) -> SourceBytes | FetchFailure:
+        """The source's bytes and origin, pinned like :meth:`load`, not parsed."""
+        o = self.options
+        return load_bytes(
+            source, max_bytes=o.max_bytes, offline=o.offline, refresh=o.refresh,
+            replay=o.replay, cache=self._cache, files=o.files,
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------ match
+
+    def match(self, quote: str, loaded: Document | FetchFailure) -> CheckResult:
+        """The match step (pure): ``expect_sha256``, the matcher, the public result."""
+        return check_loaded(
+            quote, loaded, self.options.match, expect_sha256=self.options.expect_sha256
+        )
+
+    # ------------------------------------------------------------------ after the match
+
+    def finish(
+        self,
+        quote: str,
+        result: CheckResult,
+        *,
+        claim: str | None = None,
+        recheck_of: int | None = None,
+    ) -> CheckResult:
+        """Retraction, find-source and the log, as the options ask.
+
+        Raises :class:`~citeproof.errors.EvidenceNotRecordedError` (holding the finished
+        result) when the evidence line could not be written.
+        """
+        result = self.retraction(result)
+        result = self.find_source(quote, result)
+        if not self.options.log:
+            return result
+        payload = self.log_payload(result, claim=claim, recheck_of=recheck_of)
+        try:
+            (seq,) = self.record([payload])
+        except CiteproofError as err:
+            raise EvidenceNotRecordedError(err, result) from err
+        return result.model_copy(update={"log_seq": seq})
+
+    def retraction(self, result: CheckResult) -> CheckResult:
+        """``result`` with the cited work's retraction status, when asked and the source is a
+        DOI, PMID or PMCID.  Asked also when the text was unavailable: whether a work is
+        retracted does not depend on reading it.  Offline only the local Retraction Watch
+        snapshot is consulted, so the status is at best UNVERIFIABLE unless it lists the work.
+        """
+        key = result.source.identifier
+        if not self.options.retraction or key is None:
+            return result
+        if key.split(":", 1)[0] not in RETRACTION_KINDS:
+            return result
+        report = retraction_report(
+            key, offline=self.options.offline, replay_dir=self.options.replay_dir
+        )
+        return result.model_copy(update={"retraction": report})
+
+    def find_source(self, quote: str, result: CheckResult) -> CheckResult:
+        """``result`` with ``found_elsewhere``, when asked and the verdict is NOT_FOUND or NEAR.
+
+        First every cached document, then (unless offline) Europe PMC phrase search and
+        LitSense sentence search; each candidate is verified by :func:`check_document`.
+        """
+        o = self.options
+        if not o.find_source or result.verdict not in FIND_SOURCE_VERDICTS:
+            return result
+        mode = mode_from(o.replay_dir)
+
+        def run(cache: Cache | None, offline: bool) -> CheckResult:
+            return find_elsewhere(
+                quote, result, o.match, mode=mode, offline=offline, cache=cache,
+                check=check_document,
+            )  # fmt: skip
+
+        if self._cache is not None:
+            return run(self._cache, o.offline)
+        cache = open_cache_for(offline=o.offline)
+        if cache is None:  # offline, and nothing was ever cached: look, but create nothing
+            return run(None, True)
+        with cache:
+            return run(cache, o.offline)
+
+    def log_payload(
+        self, result: CheckResult, *, claim: str | None = None, recheck_of: int | None = None
+    ) -> dict[str, Any]:
+        """The evidence line's payload for ``result`` (pure: it may be made on a worker)."""
+        return check_payload(result, self.options.match, recheck_of=recheck_of, claim=claim)
+
+    def record(self, payloads: Sequence[dict[str, Any]]) -> list[int]:
+        """Append ``check`` lines for ``payloads`` in one locked append; their numbers."""
+        if not payloads:
+            return []
+        if self._log is None:
+            self._log = open_log(self.options.log_path)
+        entries = self._log.append_many([(CHECK_KIND, p) for p in payloads])
+        return [entry.seq for entry in entries]
+
+    # ------------------------------------------------------------------ the whole check
+
+    def run(
+        self,
+        quote: str,
+        source: str | os.PathLike[str] | Document,
+        *,
+        claim: str | None = None,
+        stdin: IO[bytes] | None = None,
+        recheck_of: int | None = None,
+    ) -> Checked:
+        """Every step for one quote, and the Document the quote was matched against.
+
+        Bad input raises before any source is read; a source that has no text gives
+        NOT_CHECKABLE (or UNAVAILABLE when it could not be read), an answer rather than an
+        error.  When the evidence line cannot be written,
+        :class:`~citeproof.errors.EvidenceNotRecordedError` carries the result and the text.
+        """
+        validate_quote(quote)
+        loaded = self.load(source, stdin=stdin)
+        document = loaded if isinstance(loaded, Document) else None
+        try:
+            result = self.finish(
+                quote, self.match(quote, loaded), claim=claim, recheck_of=recheck_of
+            )
+        except EvidenceNotRecordedError as err:
+            err.text = document.text if document is not None else ""
+            raise
+        return Checked(result, document)
+
+    def check(
+        self,
+        quote: str,
+        source: str | os.PathLike[str] | Document,
+        *,
+        claim: str | None = None,
+        stdin: IO[bytes] | None = None,
+        recheck_of: int | None = None,
+    ) -> CheckResult:
+        """:meth:`run`'s result."""
+        return self.run(quote, source, claim=claim, stdin=stdin, recheck_of=recheck_of).result
+
+
+# ---------------------------------------------------------------------------------- library
+
+
+def load(
+    source: str | os.PathLike[str] | Document | None = None,
+    *,
+    text: str | None = None,
+    max_bytes: int | None = None,
+    stdin: IO[bytes] | None = None,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+) -> Document:
+    """Read a source into a Document; load once, then check any number of quotes against it.
+
+    ``source`` is a path, ``"-"`` for standard input, an identifier, or a Document (returned
+    unchanged); ``text`` is source text given directly (exactly one of the two).  Files and
+    stdin are capped at ``max_bytes`` (default: ``CITEPROOF_MAX_FILE_BYTES``, else 100 MB) and
+    parsed by the format their bytes show, whatever the file is called.  An identifier is
+    fetched, or read from the cache; when no text can be had, ``FetchFailedError`` is raised
+    (``check`` reports that as a result instead).
+    """
+    if (source is None) == (text is None):
+        raise TypeError("load() takes a source or text=..., exactly one of them")
+    if text is not None:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        return document_from_text(text)
+    assert source is not None  # exactly one of source and text, checked above
+    options = CheckOptions(
+        max_bytes=max_bytes, offline=offline, refresh=refresh,
+        replay=os.fspath(replay) if replay is not None else None,
+    )  # fmt: skip
+    loaded = Pipeline(options).load(source, stdin=stdin)
+    if isinstance(loaded, Document):
+        return loaded
+    raise FetchFailedError(loaded)
+
+
+def check(
+    quote: str,
+    source: str | os.PathLike[str] | Document,
+    *,
+    near_threshold: float = DEFAULT_NEAR_THRESHOLD,
+    max_gap: int = DEFAULT_MAX_GAP,
+    profile: str = "t1",
+    max_bytes: int | None = None,
+    stdin: IO[bytes] | None = None,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    expect_sha256: str | None = None,
+    find_source: bool = False,
+    retraction: bool = False,
+    log: bool | str | os.PathLike[str] = False,
+) -> CheckResult:
+    """Check one quote against a Document, a path, ``"-"`` (stdin) or an identifier.
+
+    Bad input raises a ``CiteproofError`` subclass before any file is read; a source that has
+    no text gives the verdict NOT_CHECKABLE (or UNAVAILABLE when it could not be read)
+    rather than an error, since that is an answer.  ``expect_sha256`` pins the bytes: a
+    mismatch is NOT_CHECKABLE with both hashes in the reason.  ``find_source`` looks for
+    the words elsewhere when the verdict is NOT_FOUND or NEAR; ``retraction`` adds the cited
+    work's retraction status (DOI, PMID, PMCID sources); ``log`` appends the evidence line:
+    ``True`` for the default log, or a path.  A log that cannot be written raises its error.
+    """
+    options = CheckOptions(
+        near_threshold=near_threshold, max_gap=max_gap, profile=profile,
+        expect_sha256=expect_sha256, offline=offline, refresh=refresh,
+        replay=os.fspath(replay) if replay is not None else None, max_bytes=max_bytes,
+        retraction=retraction, find_source=find_source, log=log is not False,
+        log_path=None if isinstance(log, bool) else os.fspath(log),
+    )  # fmt: skip
+    try:
+        return Pipeline(options).check(quote, source, stdin=stdin)
+    except EvidenceNotRecordedError as err:
+        raise err.cause from None
+
+
 def check_text(
     quote: str,
     text: str,
@@ -470,46 +457,20 @@ def check_text(
     return check_document(quote, load(text=text), options)
 
 
-def check_document(quote: str, document: Document, options: MatchOptions) -> CheckResult:
-    """Match a quote against a loaded Document and build the public result.
-
-    The quote is validated here too (cheap), so no caller can skip the rules; callers that
-    read a source first should call ``validate_quote`` before reading, to fail fast.
-    """
-    validate_quote(quote)
-    if not document.text.strip():
-        return not_checkable_result(quote, document, no_text_reason(document), options)
-    from citeproof.match.quote import find_quote
-
-    return result_from_match(
-        quote, document, find_quote(document.prepared, quote, options), options
-    )
-
-
-def no_text_reason(document: Document) -> str:
-    """Why a Document with no text cannot be checked (a scanned PDF is the common case)."""
-    if document.format == "pdf":
-        return (
-            "the PDF has no text layer (it is probably a scan); run OCR on it and check "
-            "the recognised text."
-        )
-    return "the document has no text."
-
-
-# --------------------------------------------------------------------------------------------
-# `citeproof text`
-
-
-def document_blocks(document: Document) -> list[dict[str, Any]]:
-    """The blocks as plain dicts, in text order: what ``citeproof text --blocks`` prints."""
-    return [
-        {
-            "start": b.start,
-            "end": b.end,
-            "kind": b.kind,
-            "section": list(b.section),
-            "region": b.region,
-            "page": b.page,
-        }
-        for b in document.blocks
-    ]
+def find_source_for(
+    quote: str,
+    result: CheckResult,
+    options: MatchOptions,
+    *,
+    offline: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    cache: Cache | None = None,
+) -> CheckResult:
+    """The find-source step alone, for a result already made (see
+    :meth:`Pipeline.find_source`)."""
+    settings = CheckOptions(
+        near_threshold=options.near_threshold, max_gap=options.max_gap, profile=options.profile,
+        offline=offline, replay=os.fspath(replay) if replay is not None else None,
+        find_source=True,
+    )  # fmt: skip
+    return Pipeline(settings, cache=cache).find_source(quote, result)

@@ -4,9 +4,9 @@ A check says whether given words occur; before that, whoever writes needs the wo
 themselves, copied from exactly the text a check will read.  :func:`read_source` hands out
 that text a page at a time (an agent's context is small; a paper is not), with the blocks
 that say where each page lies (section, region, PDF page), and :func:`resolve_identifier`
-says what an identifier stands for and which bytes were pinned for it.  Both go through
-``service.load_source`` / ``fetching.load_identifier``, so what they show is what a later
-check of the same source reads, byte for byte, from the same pin in the cache.
+says what an identifier stands for and which bytes were pinned for it.  Both load through
+:mod:`citeproof.loading`, as a check does, so what they show is what a later check of the
+same source reads, byte for byte, from the same pin in the cache.
 
 An identifier that gave no text is an answer here too (``UNAVAILABLE`` or
 ``NOT_CHECKABLE`` with the reason), never an exception: only bad input raises.  The MCP
@@ -18,24 +18,23 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Any, Final
 
+from citeproof.documents.model import Document
 from citeproof.errors import BadInputError
+from citeproof.identifiers import parse_identifier
+from citeproof.loading.describe import source_info
+from citeproof.loading.pins import load_identifier
 from citeproof.models import Resolved
 from citeproof.models.source import Availability, ResolvedSource, SourceText, TextBlock
-
-if TYPE_CHECKING:
-    from citeproof.documents.model import Document
-    from citeproof.loading.pins import FetchFailure
-    from citeproof.store.cache import Cache
+from citeproof.service.pipeline import CheckOptions, Pipeline
+from citeproof.store.cache import Cache
 
 __all__ = [
     "DEFAULT_READ_LIMIT",
     "MAX_READ_LIMIT",
-    "ResolvedSource",
-    "SourceText",
-    "TextBlock",
-    "load_source_shared",
+    "document_blocks",
+    "pinned_text",
     "read_source",
     "resolve_identifier",
 ]
@@ -43,54 +42,6 @@ __all__ = [
 DEFAULT_READ_LIMIT: Final = 20_000
 MAX_READ_LIMIT: Final = 200_000
 
-
-
-def load_source_shared(
-    source: str | os.PathLike[str],
-    *,
-    offline: bool = False,
-    refresh: bool = False,
-    replay: str | os.PathLike[str] | None = None,
-    files: bool = True,
-    cache: Cache | None = None,
-) -> Document | FetchFailure:
-    """``service.load_source`` (which parses the same bytes once per process), except that
-    ``files=False`` accepts identifiers only and never touches the file system (a server
-    whose clients must not read its files).  ``cache``: an open cache to read pins from (a
-    long-lived server keeps one), else the default one, opened for this call."""
-    from citeproof.service import load_source
-
-    shown = os.fspath(source)
-    if not files:
-        return _load_identifier_only(
-            shown, offline=offline, refresh=refresh, replay=replay, cache=cache
-        )
-    return load_source(source, offline=offline, refresh=refresh, replay=replay, cache=cache)
-
-
-def _load_identifier_only(
-    shown: str,
-    *,
-    offline: bool,
-    refresh: bool,
-    replay: str | os.PathLike[str] | None,
-    cache: Cache | None,
-) -> Document | FetchFailure:
-    from citeproof.identifiers import looks_like_identifier, parse_identifier
-    from citeproof.loading.pins import load_identifier
-
-    if not looks_like_identifier(shown):
-        raise BadInputError(
-            f"{shown!r} is not an identifier, and local files are not read here; give a DOI, "
-            "PMID, PMCID, NCT number, openFDA set id, PPR id or URL."
-        )
-    return load_identifier(
-        parse_identifier(shown),
-        offline=offline,
-        refresh=refresh,
-        replay_dir=Path(replay) if replay is not None else None,
-        cache=cache,
-    )
 
 
 def _check_window(start: int, limit: int) -> None:
@@ -113,21 +64,21 @@ def read_source(
     refresh: bool = False,
     replay: str | os.PathLike[str] | None = None,
     files: bool = True,
+    cache: Cache | None = None,
 ) -> SourceText:
     """``limit`` characters of ``source``'s extracted text from ``start``, with their blocks.
 
     ``source`` is a file path or an identifier (fetched once and pinned, as ``check`` does).
     Offsets are code points into the text ``citeproof text SOURCE`` prints, the same text
     every check result's offsets index.  A ``start`` past the end is bad input;
-    ``files=False`` refuses local paths (see :func:`load_source_shared`).
+    ``files=False`` refuses local paths; ``cache`` is a cache the caller keeps open.
     """
-    from citeproof.documents.model import Document
-    from citeproof.service.results import source_info
-
     _check_window(start, limit)
-    loaded = load_source_shared(
-        source, offline=offline, refresh=refresh, replay=replay, files=files
-    )
+    options = CheckOptions(
+        offline=offline, refresh=refresh, files=files,
+        replay=os.fspath(replay) if replay is not None else None,
+    )  # fmt: skip
+    loaded = Pipeline(options, cache=cache).load(source)
     if not isinstance(loaded, Document):
         status: Availability = "UNAVAILABLE" if loaded.kind == "unavailable" else "NOT_CHECKABLE"
         return SourceText(
@@ -178,18 +129,14 @@ def resolve_identifier(
     offline: bool = False,
     refresh: bool = False,
     replay: str | os.PathLike[str] | None = None,
+    cache: Cache | None = None,
 ) -> ResolvedSource:
     """Resolve ``identifier`` to its best available text and pin the bytes, or say why not.
 
     A malformed identifier is bad input (``UnknownIdentifierError`` lists the accepted
-    forms).  A pinned identifier is answered from the cache without any request.
+    forms); a path is not an identifier here, even when the file exists.  A pinned
+    identifier is answered from the cache without any request.
     """
-    from pathlib import Path
-
-    from citeproof.documents.model import Document
-    from citeproof.identifiers import parse_identifier
-    from citeproof.loading.pins import load_identifier
-
     if not isinstance(identifier, str) or not identifier.strip():
         raise BadInputError("the identifier is empty; give a DOI, PMID, PMCID, NCT number or URL.")
     parsed = parse_identifier(identifier)
@@ -198,6 +145,7 @@ def resolve_identifier(
         offline=offline,
         refresh=refresh,
         replay_dir=Path(replay) if replay is not None else None,
+        cache=cache,
     )
     shown = identifier.strip()
     if not isinstance(loaded, Document):
@@ -229,3 +177,28 @@ def resolve_identifier(
         retrieved_at=origin.retrieved_at if origin else None,
         total_chars=len(loaded.text),
     )
+
+
+def document_blocks(document: Document) -> list[dict[str, Any]]:
+    """The blocks as plain dicts, in text order: what ``citeproof text --blocks`` prints."""
+    return [
+        {
+            "start": b.start,
+            "end": b.end,
+            "kind": b.kind,
+            "section": list(b.section),
+            "region": b.region,
+            "page": b.page,
+        }
+        for b in document.blocks
+    ]
+
+
+def pinned_text(identifier: str, *, cache: Cache | None = None) -> tuple[str, str | None]:
+    """(the canonical key, the pinned text or None): from the cache only, never fetched.
+
+    A malformed identifier is bad input, as everywhere.
+    """
+    parsed = parse_identifier(identifier)
+    loaded = load_identifier(parsed, offline=True, cache=cache)
+    return parsed.key, loaded.text if isinstance(loaded, Document) else None

@@ -6,32 +6,36 @@ server and the HTML report all need the same answer in the public model, with ev
 offset placed in its block, section, region and page.  Keeping that translation in one
 module, away from the I/O in ``service``, means each rule about a result (which regions
 raise a flag, when a ``reason`` is filled in, what a hand-built Document reports as its
-source) is written once.  ``models`` is imported inside the functions: it pulls in
-pydantic, which importing ``service`` (``citeproof text``, ``--help``) must not pay for.
+source) is written once.  What the source was is described by
+:func:`citeproof.loading.describe.source_info`, which every other result shares.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
 
-from citeproof.documents.model import Document, Origin
-from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions
-
-if TYPE_CHECKING:
-    from citeproof.loading.pins import FetchFailure
-    from citeproof.match.types import NearMatch, QuoteMatch
-    from citeproof.models import CheckResult, Fragment, Location, Near, SourceInfo
+from citeproof.documents.model import Document
+from citeproof.loading.describe import origin_of, source_info
+from citeproof.loading.pins import FetchFailure
+from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions, NearMatch, QuoteMatch
+from citeproof.models import (
+    CheckResult,
+    DiffOp,
+    Fragment,
+    Location,
+    Match,
+    Near,
+    Resolved,
+    SourceInfo,
+    WordBoundaries,
+)
 
 __all__ = [
-    "DOCUMENT_INPUT",
     "failure_result",
     "not_checkable_result",
     "result_from_match",
     "unavailable_result",
 ]
-
-DOCUMENT_INPUT: Final = "<document>"
-"""The ``source.input`` of a Document that was built by hand rather than loaded."""
 
 _REGION_FLAGS: Final = {
     "references": "match_in_references",
@@ -41,7 +45,6 @@ _ABSTRACT_ONLY: Final = "Only the abstract was checked; the full text was not."
 
 
 def _location(document: Document, offset: int) -> Location:
-    from citeproof.models import Location
 
     index = document.block_at(offset)
     if index is None:
@@ -50,43 +53,9 @@ def _location(document: Document, offset: int) -> Location:
     return Location(block=index, section=list(block.section), region=block.region, page=block.page)
 
 
-def _origin(document: Document) -> Origin:
-    """A Document built by hand has no origin; describe it as text given directly."""
-    return document.origin or Origin(input=DOCUMENT_INPUT, coverage="text")
-
-
-def source_info(document: Document) -> SourceInfo:
-    from citeproof.models import Refresh, Resolved, SourceInfo
-
-    origin, meta = _origin(document), document.meta
-    refresh = None
-    if origin.refreshed_from is not None:
-        refresh = Refresh(
-            previous_sha256=origin.refreshed_from,
-            changed=origin.refreshed_from != origin.sha256,
-        )
-    return SourceInfo(
-        input=origin.input,
-        kind=document.format,
-        identifier=origin.identifier,
-        resolved=Resolved(doi=meta.doi, pmid=meta.pmid, pmcid=meta.pmcid),
-        served_by=origin.served_by,
-        version=origin.version,
-        coverage=origin.coverage,
-        sha256=origin.sha256,
-        md5_ok=origin.md5_ok,
-        licence=meta.licence,
-        url=origin.url,
-        retrieved_at=origin.retrieved_at,
-        title=meta.title,
-        refresh=refresh,
-    )
-
-
 def _near(document: Document, near: NearMatch | None) -> Near | None:
     if near is None:
         return None
-    from citeproof.models import DiffOp, Near
 
     span = near.span
     return Near(
@@ -103,7 +72,6 @@ def _near(document: Document, near: NearMatch | None) -> Near | None:
 def _fragments(found: QuoteMatch) -> list[Fragment] | None:
     if found.fragments is None:
         return None
-    from citeproof.models import Fragment
 
     return [
         Fragment(
@@ -130,7 +98,7 @@ def _reason(found: QuoteMatch, document: Document, options: MatchOptions) -> str
         )
     if reason is None and found.verdict == "NOT_FOUND":
         reason = f"no passage has similarity of at least {options.near_threshold:.2f}."
-    if found.verdict == "NOT_FOUND" and _origin(document).coverage == "abstract":
+    if found.verdict == "NOT_FOUND" and origin_of(document).coverage == "abstract":
         reason = f"{reason} {_ABSTRACT_ONLY}"
     return reason
 
@@ -138,7 +106,6 @@ def _reason(found: QuoteMatch, document: Document, options: MatchOptions) -> str
 def result_from_match(
     quote: str, document: Document, found: QuoteMatch, options: MatchOptions
 ) -> CheckResult:
-    from citeproof.models import CheckResult, Match, WordBoundaries
 
     text = document.text
     matches = [
@@ -183,7 +150,6 @@ def result_from_match(
 def not_checkable_result(
     quote: str, document: Document, reason: str, options: MatchOptions
 ) -> CheckResult:
-    from citeproof.models import CheckResult
 
     return CheckResult(
         verdict="NOT_CHECKABLE",
@@ -211,7 +177,6 @@ def failure_result(
     No bytes were read, so ``source.kind`` and ``source.coverage`` are ``"none"`` and there
     is no sha256; ``source.resolved`` has whatever identifiers the chain learnt.
     """
-    from citeproof.models import CheckResult, Resolved, SourceInfo
 
     if verdict is None:
         verdict = "UNAVAILABLE" if failure.kind == "unavailable" else "NOT_CHECKABLE"

@@ -1,0 +1,125 @@
+"""From what a user names as a source to a Document: a file, standard input or an identifier.
+
+Every interface accepts the same sources, so the rule that tells them apart is written once:
+``"-"`` is standard input; a string that is an existing path is a file; anything else that
+looks like an identifier (DOI, PMID, PMCID, NCT number, openFDA set id, PPR id, URL) is parsed
+(a malformed one is bad input listing the accepted forms) and read from its pin in the cache,
+or fetched through the best-available-text chain and pinned (:mod:`citeproof.loading.pins`).
+An identifier that gives no text is an answer, :class:`~citeproof.loading.pins.FetchFailure`,
+not an exception.  ``files=False`` is the rule for a server whose clients must not read its
+files: identifiers only, and the file system is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from citeproof.documents.model import Document, Origin
+from citeproof.errors import BadInputError
+from citeproof.identifiers import looks_like_identifier, parse_identifier
+from citeproof.loading.files import (
+    STDIN,
+    document_from_bytes,
+    file_origin,
+    read_bytes,
+)
+from citeproof.loading.pins import FetchFailure, load_identifier, pinned_bytes
+from citeproof.store.cache import Cache
+
+__all__ = ["SourceBytes", "load_bytes", "load_source"]
+
+_FILES_REFUSED = (
+    "{shown!r} is not an identifier, and local files are not read here; give a DOI, PMID, "
+    "PMCID, NCT number, openFDA set id, PPR id or URL."
+)
+
+
+def _exists(shown: str) -> bool:
+    try:
+        return Path(shown).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_identifier(shown: str, files: bool) -> bool:
+    """True to read ``shown`` as an identifier, False to read it as a file (or stdin)."""
+    if not files:
+        if not looks_like_identifier(shown):
+            raise BadInputError(_FILES_REFUSED.format(shown=shown))
+        return True
+    return shown != STDIN and not _exists(shown) and looks_like_identifier(shown)
+
+
+def load_source(
+    source: str | os.PathLike[str] | Document,
+    *,
+    max_bytes: int | None = None,
+    stdin: IO[bytes] | None = None,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    cache: Cache | None = None,
+    files: bool = True,
+) -> Document | FetchFailure:
+    """The Document for ``source``, or why an identifier gave none.
+
+    ``offline``, ``refresh``, ``replay`` and ``cache`` apply to identifiers (see
+    :func:`citeproof.loading.pins.load_identifier`); ``max_bytes`` and ``stdin`` to files and
+    standard input.
+    """
+    if isinstance(source, Document):
+        return source
+    if not isinstance(source, str | os.PathLike):
+        raise TypeError(f"source must be a path, '-' or a Document, not {type(source).__name__}")
+    shown = os.fspath(source)
+    if _is_identifier(shown, files):
+        return load_identifier(
+            parse_identifier(shown),
+            offline=offline,
+            refresh=refresh,
+            replay_dir=Path(replay) if replay is not None else None,
+            cache=cache,
+        )
+    data = read_bytes(shown, max_bytes=max_bytes, stdin=stdin)
+    name = None if shown == STDIN else Path(shown).name
+    return document_from_bytes(data, file_origin(shown, data), name)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceBytes:
+    """A source's bytes and where they came from, to be parsed elsewhere (a batch worker)."""
+
+    data: bytes
+    origin: Origin
+    name: str | None = None
+
+
+def load_bytes(
+    source: str,
+    *,
+    max_bytes: int | None = None,
+    offline: bool = False,
+    refresh: bool = False,
+    replay: str | os.PathLike[str] | None = None,
+    cache: Cache | None = None,
+    files: bool = True,
+) -> SourceBytes | FetchFailure:
+    """Like :func:`load_source`, without parsing: a batch ships the bytes to worker processes
+    (or cluster machines), which parse them there.  Standard input is not a batch source."""
+    if _is_identifier(source, files):
+        found = pinned_bytes(
+            parse_identifier(source),
+            offline=offline,
+            refresh=refresh,
+            replay_dir=Path(replay) if replay is not None else None,
+            cache=cache,
+        )
+        if isinstance(found, FetchFailure):
+            return found
+        data, origin = found
+        return SourceBytes(data, origin)
+    data = read_bytes(source, max_bytes=max_bytes)
+    return SourceBytes(data, file_origin(source, data), Path(source).name)

@@ -1,0 +1,51 @@
+"""The door to the state citeproof keeps on disk: the source cache, the Retraction Watch
+snapshot, and the settings that record or replay a session's responses.
+
+``citeproof cache``, ``citeproof retractions`` and ``citeproof record`` manage these; the check
+pipeline reads them.  Where each lives comes from :mod:`citeproof.store.paths`
+(``CITEPROOF_HOME`` overrides the platform's directories).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeproof.errors import CacheCorruptError, CacheError, CacheMissError
+from citeproof.loading.pins import open_cache, open_cache_for
+from citeproof.net.session import RECORD_ENV, REPLAY_ENV
+from citeproof.sources.retractionwatch import (
+    SnapshotInfo,
+    default_db_path,
+    import_csv,
+    snapshot_info,
+)
+from citeproof.store.cache import Cache
+from citeproof.store.cache_records import Pin
+from citeproof.store.paths import default_dirs
+
+__all__ = [
+    "RECORD_ENV",
+    "REPLAY_ENV",
+    "Cache",
+    "CacheCorruptError",
+    "CacheError",
+    "CacheMissError",
+    "Pin",
+    "SnapshotInfo",
+    "cache_path",
+    "import_csv",
+    "open_cache",
+    "open_cache_for",
+    "snapshot_info",
+    "snapshot_path",
+]
+
+
+def cache_path() -> Path:
+    """Where the source cache is (or will be created)."""
+    return default_dirs().cache_db
+
+
+def snapshot_path() -> Path:
+    """Where the imported Retraction Watch snapshot is (or will be written)."""
+    return default_db_path()

@@ -1,0 +1,144 @@
+"""One pipeline: the same options give the same result object from every door.
+
+A check is assembled only in ``citeproof.service.pipeline``; the library, ``citeproof check
+--json``, the MCP tool ``check_quote``, a batch line (library and CLI) and an audit's citation
+all run it.  If any door assembled its own steps again (a different retraction rule, a
+missing find-source, another source record), its result would differ here.
+
+The identifier is an invented PMC paper answered from recordings the demo writes (no
+network, no corpus): one is retracted, so the retraction step has something to say.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from click.testing import CliRunner
+from mcp import Client
+
+import citeproof
+from citeproof import batch
+from citeproof.audit.run import audit_answer
+from citeproof.cli import cli
+from citeproof.demo import COFFEE, WALKING, write_recordings
+from citeproof.mcp.server import build_server
+from citeproof.service.pipeline import CheckOptions
+
+REPO = Path(__file__).resolve().parents[2]
+ARTICLE = str(REPO / "examples" / "example-article.nxml")
+
+QUOTES = {
+    ARTICLE: [
+        "fell asleep faster than those in the control group",  # EXACT
+        "Mean sleep onset latency fell by 41 minutes",  # NEAR, numbers differ
+        "the moon is made of a rather old and famous cheese",  # NOT_FOUND
+        "Participants who walked ... fell asleep faster",  # an ellipsis
+    ],
+    WALKING: ["fell asleep 12 minutes faster than those in the control group",
+              "fell asleep 20 minutes faster than those in the control group"],
+    COFFEE: ["was not associated with worse sleep quality"],
+}  # fmt: skip
+CASES = [(source, quote) for source, quotes in QUOTES.items() for quote in quotes]
+
+
+@pytest.fixture
+def recordings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "recordings"
+    write_recordings(folder)
+    monkeypatch.setenv("CITEPROOF_REPLAY", str(folder))
+    return folder
+
+
+def _library(quote: str, source: str, **options: Any) -> dict[str, Any]:
+    return citeproof.check(quote, source, **options).model_dump(mode="json")
+
+
+def _cli(*args: str) -> dict[str, Any]:
+    result = CliRunner().invoke(cli, ["check", "--json", "--no-log", *args])
+    assert result.exit_code in (0, 1), result.output
+    value: dict[str, Any] = json.loads(result.stdout)
+    return value
+
+
+def _mcp(quote: str, source: str) -> dict[str, Any]:
+    async def go() -> dict[str, Any]:
+        async with Client(build_server(log=False)) as client:
+            result = await client.call_tool("check_quote", {"quote": quote, "source": source})
+        assert not result.is_error, result.content
+        assert isinstance(result.structured_content, dict)
+        return result.structured_content
+
+    return anyio.run(go)
+
+
+def _batch_line(quote: str, source: str, options: CheckOptions | None = None) -> dict[str, Any]:
+    (outcome,) = batch.run([{"id": "x", "quote": quote, "source": source}], options=options,
+                           workers=1)  # fmt: skip
+    record = outcome.record
+    assert record.pop("id") == "x"
+    return record
+
+
+def _batch_cli(tmp_path: Path, quote: str, source: str) -> dict[str, Any]:
+    line = json.dumps({"id": 7, "quote": quote, "source": source}) + "\n"
+    result = CliRunner().invoke(cli, ["batch", "-", "--quiet", "--workers", "1"], input=line)
+    assert result.exit_code == 0, result.output
+    record: dict[str, Any] = json.loads(result.stdout)
+    assert record.pop("id") == 7
+    return record
+
+
+@pytest.mark.parametrize(("source", "quote"), CASES)
+def test_every_door_gives_the_same_result(
+    recordings: Path, tmp_path: Path, source: str, quote: str
+) -> None:
+    """Retraction on (as the CLI and the MCP server default to), no log."""
+    expected = _library(quote, source, retraction=True)
+    assert _cli(quote, source) == expected
+    assert _mcp(quote, source) == expected
+    assert _batch_line(quote, source, CheckOptions(retraction=True)) == expected
+    # `citeproof batch` asks no retraction status: it equals the library without it.
+    assert _batch_cli(tmp_path, quote, source) == _library(quote, source)
+
+
+def test_the_steps_are_the_ones_the_options_choose(recordings: Path) -> None:
+    """Retraction is asked for a cited work only when chosen, and a retracted work says so
+    wherever it is checked."""
+    quote = QUOTES[COFFEE][0]
+    plain = _library(quote, COFFEE)
+    chosen = _library(quote, COFFEE, retraction=True)
+    assert plain["retraction"] is None
+    assert chosen["retraction"]["status"] == "RETRACTED"
+    assert {**chosen, "retraction": None} == plain
+    assert _cli("--no-retraction", quote, COFFEE) == plain
+
+
+def test_an_audit_checks_a_quote_as_a_check_does(recordings: Path) -> None:
+    """The audit's citation carries the check object the pipeline made for that quote (the
+    audit names a cited work by its canonical key)."""
+    quote = QUOTES[WALKING][1]
+    report = audit_answer(f'Walkers "{quote}" ({WALKING}).', offline=False, sign=False,
+                          retraction=False)  # fmt: skip
+    (citation,) = report.citations()
+    assert citation.check is not None
+    assert citation.check.model_dump(mode="json") == _library(quote, f"pmcid:{WALKING}")
+
+
+def test_the_log_step_is_the_same_line_from_the_library_and_the_cli(
+    recordings: Path, tmp_path: Path
+) -> None:
+    """With the log on, the library and the CLI write the same payload and name its line."""
+    from citeproof.service.logbook import open_log
+
+    quote = QUOTES[ARTICLE][0]
+    log = tmp_path / "evidence.jsonl"
+    first = citeproof.check(quote, ARTICLE, log=log)
+    result = CliRunner().invoke(cli, ["check", "--json", "--log", str(log), quote, ARTICLE])
+    second = json.loads(result.stdout)
+    assert (first.log_seq, second["log_seq"]) == (1, 2)
+    one, two = open_log(log).entries()
+    assert one.payload == two.payload
