@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeproof.batch.lines import (
+from citeproof.batch.jsonl import (
     MAX_LINE_BYTES,
     BatchItem,
     LineError,

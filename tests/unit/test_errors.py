@@ -132,7 +132,7 @@ def test_the_docstring_draws_the_whole_tree() -> None:
 
 @pytest.mark.parametrize(("kind", "code"), [("unavailable", 3), ("not_checkable", 1)])
 def test_fetch_failed_exits_as_the_verdict_it_stands_for(kind: str, code: int) -> None:
-    from citeproof.loading.pins import FetchFailure
+    from citeproof.loading.failure import FetchFailure
 
     err = errors.FetchFailedError(FetchFailure(kind, "why", "in", "key"))  # type: ignore[arg-type]
     assert err.exit_code == code

@@ -24,8 +24,9 @@ from citeproof.handles.grammar import Handle
 from citeproof.handles.passages import Passage, cut_passages
 from citeproof.handles.registry import SourceFailure, judge_handle
 from citeproof.loading.describe import source_info
+from citeproof.loading.failure import FetchFailure
 from citeproof.loading.files import document_from_text
-from citeproof.loading.pins import FetchFailure, open_cache_for
+from citeproof.loading.pins import open_cache_for
 from citeproof.match.normalize import normalize
 from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions
 from citeproof.models import CheckResult, SourceInfo

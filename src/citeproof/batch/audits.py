@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from citeproof.audit.run import audit_answer
 from citeproof.batch.executors import Runner
-from citeproof.batch.lines import LineError, LineProblem, parse_object_line, string_field
+from citeproof.batch.jsonl import LineError, LineProblem, parse_object_line, string_field
 from citeproof.errors import CiteproofError
 
 __all__ = ["AnswerItem", "audit_lines", "parse_answer_line"]

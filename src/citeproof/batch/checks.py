@@ -37,14 +37,14 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from citeproof.batch.executors import Executor, Runner
-from citeproof.batch.lines import BatchItem, LineError, parse_items
+from citeproof.batch.jsonl import BatchItem, LineError, parse_items
 from citeproof.documents import parse
 from citeproof.documents.model import Document, Origin
 from citeproof.errors import CiteproofError
 from citeproof.evidence.log import EvidenceLog
+from citeproof.loading.failure import FetchFailure
 from citeproof.loading.load import SourceBytes
 from citeproof.loading.memo import parsed
-from citeproof.loading.pins import FetchFailure
 from citeproof.models import CheckResult
 from citeproof.service.pipeline import CheckOptions, Pipeline
 

@@ -196,7 +196,7 @@ def _run_batch(
 
     from citeproof.audit.verdicts import parse_fail_on
     from citeproof.batch.audits import audit_lines
-    from citeproof.batch.lines import read_lines
+    from citeproof.batch.jsonl import read_lines
     from citeproof.batch.output import ResultSink, done_ids, open_input
     from citeproof.cli._common import stdout_bytes
     from citeproof.errors import BadInputError

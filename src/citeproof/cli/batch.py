@@ -73,7 +73,7 @@ def batch(
     on worker processes (or a Dask cluster with --executor dask).
     """
     from citeproof.batch.checks import run
-    from citeproof.batch.lines import parse_stream
+    from citeproof.batch.jsonl import parse_stream
     from citeproof.batch.output import ResultSink, count_lines, done_ids, open_input
     from citeproof.cli._common import stdout_bytes
     from citeproof.errors import BadInputError

@@ -21,7 +21,6 @@ bad input (missing key, bad timestamp, a refused export file, a corrupt cache da
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -33,23 +32,10 @@ if TYPE_CHECKING:
     from citeproof.service.storage import Cache, Pin
 
 
-@contextlib.contextmanager
-def _open_cache() -> Iterator[Cache]:
-    """Open the default cache (creating its directory on first use).
+def _open_cache() -> contextlib.AbstractContextManager[Cache]:
+    from citeproof.service.storage import cache_session
 
-    Why the wrapper: SQLite reports a damaged file only when a query touches the damage,
-    long after opening; turning every ``sqlite3.DatabaseError`` into the cache's own error
-    (corrupt, or locked by another process) gives the user one line instead of a traceback.
-    """
-    import sqlite3
-
-    from citeproof.service.storage import open_cache
-
-    with open_cache() as cache:
-        try:
-            yield cache
-        except sqlite3.DatabaseError as exc:
-            raise cache.error_for(exc) from exc
+    return cache_session()
 
 
 def _pin_dict(pin: Pin) -> dict[str, Any]:

@@ -32,10 +32,10 @@ def text(source: str, blocks: bool, offline: bool, refresh: bool, replay: str | 
     newline is added at the end. With --blocks, print the document's blocks instead, one
     JSON object a line, in text order.
     """
-    from citeproof import service
     from citeproof.cli import _common
+    from citeproof.service import texts
 
-    document = service.load(
+    document = texts.load(
         source,
         stdin=_common.stdin_bytes() if source == "-" else None,
         offline=offline,
@@ -43,11 +43,11 @@ def text(source: str, blocks: bool, offline: bool, refresh: bool, replay: str | 
         replay=replay,
     )
     if blocks:
-        for block in service.document_blocks(document):
+        for block in texts.document_blocks(document):
             _common.write_json(block, indent=None)
         return
     if not document.text.strip():
-        click.echo(f"citeproof: warning: {service.no_text_reason(document)}", err=True)
+        click.echo(f"citeproof: warning: {texts.no_text_reason(document)}", err=True)
     out = _common.stdout_bytes()
     out.write(document.text.encode("utf-8", "surrogatepass"))
     out.flush()

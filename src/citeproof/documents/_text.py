@@ -4,7 +4,7 @@ Every structured parser (JATS, HTML) walks a tree and must produce one string wh
 the matcher, the CLI and the evidence log all agree on.  Doing that in one place means the
 whitespace rule, the block separator, the marker bookkeeping and the block invariants
 (non-empty, ordered, non-overlapping, ``text[b.start:b.end]`` is the block) are written once.
-Getting from bytes to a tree is a separate concern: ``_decode`` and ``_xml``.
+Getting from bytes to a tree is a separate concern: ``_decode`` and ``safe_xml``.
 """
 
 from __future__ import annotations

@@ -33,8 +33,8 @@ import re
 
 from citeproof.documents._decode import split_bom
 from citeproof.documents._text import word_set
-from citeproof.documents._xml import scan_prolog
 from citeproof.documents.model import DocFormat, Document
+from citeproof.documents.safe_xml import scan_prolog
 from citeproof.errors import UnsupportedFormatError
 
 __all__ = ["detect_format", "parse_bytes"]
@@ -98,11 +98,17 @@ def detect_format(data: bytes, *, name: str | None = None) -> DocFormat:
 
 
 def parse_bytes(data: bytes, *, name: str | None = None) -> Document:
-    """Detect the format of ``data`` and parse it with that format's parser."""
+    """Detect the format of ``data`` and parse it with that format's parser.
+
+    Each parser is imported when its format is first met (``# start-up``): reading a text
+    file must not import the PDF library, nor a PDF the HTML parser.
+    """
     fmt = detect_format(data, name=name)
     if fmt == "pdf":
         try:
-            from citeproof.documents.pdf import parse_pdf
+            from citeproof.documents.pdf import (
+                parse_pdf,  # start-up
+            )
         except ModuleNotFoundError as exc:
             if exc.name != "citeproof.documents.pdf":
                 raise
@@ -112,26 +118,32 @@ def parse_bytes(data: bytes, *, name: str | None = None) -> Document:
             ) from None
         return parse_pdf(data)
     if fmt == "jats":
-        from citeproof.documents.jats import parse_jats
+        from citeproof.documents.jats import parse_jats  # start-up
 
         return parse_jats(data)
     if fmt == "pubmed":
-        from citeproof.documents.pubmed import parse_pubmed
+        from citeproof.documents.pubmed import (
+            parse_pubmed,  # start-up
+        )
 
         return parse_pubmed(data)
     if fmt == "ctgov":
-        from citeproof.documents.ctgov import parse_ctgov
+        from citeproof.documents.ctgov import (
+            parse_ctgov,  # start-up
+        )
 
         return parse_ctgov(data)
     if fmt == "openfda":
-        from citeproof.documents.openfda import parse_openfda
+        from citeproof.documents.openfda import (
+            parse_openfda,  # start-up
+        )
 
         return parse_openfda(data)
     if fmt == "html":
-        from citeproof.documents.html import parse_html
+        from citeproof.documents.html import parse_html  # start-up
 
         return parse_html(data)
-    from citeproof.documents.plain import parse_text
+    from citeproof.documents.plain import parse_text  # start-up
 
     return parse_text(data)
 

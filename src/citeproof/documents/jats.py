@@ -30,9 +30,9 @@ from dataclasses import replace
 from lxml import etree
 
 from citeproof.documents._text import Context, DocBuilder, collapse, licence_name, word_set
-from citeproof.documents._xml import entity_chars, local_name, parse_xml_safely
 from citeproof.documents.jats_refs import Capture, element_citation, has_own_text, person_name
 from citeproof.documents.model import Document, DocumentMeta, Region
+from citeproof.documents.safe_xml import entity_chars, local_name, parse_xml_safely
 from citeproof.errors import UnsupportedFormatError
 
 __all__ = ["parse_jats"]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from lxml import etree
 
 from citeproof.documents._text import word_set
-from citeproof.documents._xml import local_name
+from citeproof.documents.safe_xml import local_name
 
 __all__ = ["Capture", "element_citation", "has_own_text", "person_name"]
 

@@ -12,6 +12,8 @@ import bisect
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
+from citeproof.match.prepare import prepare
+
 if TYPE_CHECKING:
     from citeproof.match.prepare import Prepared
 
@@ -119,8 +121,6 @@ class Document:
             if self._shared is not None:
                 self._prepared = self._shared.prepared
             else:
-                from citeproof.match.prepare import prepare
-
                 self._prepared = prepare(
                     self.text, markers=self.markers, dehyphen=self.dehyphen
                 )

@@ -31,8 +31,8 @@ from typing import NamedTuple
 from lxml import etree
 
 from citeproof.documents._text import Context, DocBuilder, collapse
-from citeproof.documents._xml import entity_chars, local_name, parse_xml_safely
 from citeproof.documents.model import Document, DocumentMeta
+from citeproof.documents.safe_xml import entity_chars, local_name, parse_xml_safely
 from citeproof.errors import UnsupportedFormatError
 
 __all__ = ["CommentCorrection", "PubmedRecord", "parse_pubmed", "pubmed_records"]

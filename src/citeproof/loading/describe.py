@@ -49,3 +49,4 @@ def source_info(document: Document) -> SourceInfo:
         title=meta.title,
         refresh=refresh,
     )
+

@@ -8,6 +8,9 @@ or fetched through the best-available-text chain and pinned (:mod:`citeproof.loa
 An identifier that gives no text is an answer, :class:`~citeproof.loading.pins.FetchFailure`,
 not an exception.  ``files=False`` is the rule for a server whose clients must not read its
 files: identifiers only, and the file system is never touched.
+
+The pins (and with them the HTTP stack, about a tenth of a second to import) are imported only
+when an identifier is loaded: checking a local file must start as fast as a script.
 """
 
 from __future__ import annotations
@@ -15,19 +18,21 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from citeproof.documents.model import Document, Origin
 from citeproof.errors import BadInputError
 from citeproof.identifiers import looks_like_identifier, parse_identifier
+from citeproof.loading.failure import FetchFailure
 from citeproof.loading.files import (
     STDIN,
     document_from_bytes,
     file_origin,
     read_bytes,
 )
-from citeproof.loading.pins import FetchFailure, load_identifier, pinned_bytes
-from citeproof.store.cache import Cache
+
+if TYPE_CHECKING:
+    from citeproof.store.cache import Cache
 
 __all__ = ["SourceBytes", "load_bytes", "load_source"]
 
@@ -76,6 +81,8 @@ def load_source(
         raise TypeError(f"source must be a path, '-' or a Document, not {type(source).__name__}")
     shown = os.fspath(source)
     if _is_identifier(shown, files):
+        from citeproof.loading.pins import load_identifier  # start-up: see the docstring
+
         return load_identifier(
             parse_identifier(shown),
             offline=offline,
@@ -110,6 +117,8 @@ def load_bytes(
     """Like :func:`load_source`, without parsing: a batch ships the bytes to worker processes
     (or cluster machines), which parse them there.  Standard input is not a batch source."""
     if _is_identifier(source, files):
+        from citeproof.loading.pins import pinned_bytes  # start-up: see the docstring
+
         found = pinned_bytes(
             parse_identifier(source),
             offline=offline,

@@ -23,13 +23,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from citeproof.documents import parse
 from citeproof.documents.model import Document, Origin
-from citeproof.errors import FetchFailedError
+from citeproof.errors import BadInputError, FetchFailedError
+from citeproof.loading.chain import resolve
+from citeproof.loading.failure import FetchFailure
+from citeproof.loading.memo import parsed, peek
+from citeproof.net.session import mode_from, open_session
+from citeproof.store.cache import Cache
+from citeproof.store.paths import default_dirs
 
 if TYPE_CHECKING:
     from citeproof.identifiers import Identifier
@@ -52,25 +58,11 @@ __all__ = [
 _COVERAGES: Final = frozenset({"full_text", "abstract", "page", "file", "text"})
 
 
-@dataclass(frozen=True, slots=True)
-class FetchFailure:
-    """No text could be had for an identifier; ``kind`` is the verdict it leads to."""
-
-    kind: Literal["unavailable", "not_checkable"]
-    reason: str
-    input: str
-    identifier: str
-    ids: dict[str, str] = field(default_factory=dict)
-
-
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
 def open_cache() -> Cache:
-    from citeproof.store.cache import Cache
-    from citeproof.store.paths import default_dirs
-
     return Cache(default_dirs().cache_db)
 
 
@@ -83,8 +75,6 @@ def open_cache_for(*, offline: bool) -> Cache | None:
 
 
 def _default_cache_exists() -> bool:
-    from citeproof.store.paths import default_dirs
-
     return default_dirs().cache_db.exists()
 
 
@@ -121,9 +111,6 @@ def document_for_pin(pin: Pin, data: bytes) -> Document:
     The parse memo is read but not filled: a scan over hundreds of documents would
     otherwise evict the few a process is actually checking against.
     """
-    from citeproof.documents import parse
-    from citeproof.loading.memo import peek
-
     memo = peek(pin.sha256)
     document = memo if memo is not None else parse(data, name=None)
     return document.with_origin(_origin(pin, pin.key))
@@ -148,9 +135,6 @@ def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime)
 
 
 def _resolve(identifier: Identifier, mode: Mode) -> Resolution:
-    from citeproof.loading.chain import resolve
-    from citeproof.net.session import open_session
-
     async def run() -> Resolution:
         async with open_session(mode) as session:
             return await resolve(identifier, session.client, web_options=session.web_options)
@@ -193,7 +177,6 @@ def load_identifier(
         return found
     data, origin = found
     assert origin.sha256 is not None  # a pin always names its bytes
-    from citeproof.loading.memo import parsed
 
     return parsed(origin.sha256, data).with_origin(origin)
 
@@ -213,16 +196,11 @@ def pinned_bytes(
     worker processes (or cluster machines), which parse them there.
     """
     if offline and refresh:
-        from citeproof.errors import BadInputError
-
         raise BadInputError("--offline and --refresh contradict each other; give one of them.")
-    from citeproof.net.session import mode_from
 
     mode = mode_from(replay_dir)
     if mode.record is not None:
         if offline:
-            from citeproof.errors import BadInputError
-
             raise BadInputError("--offline cannot be recorded: it makes no request.")
         refresh = True
     if cache is None and offline and not _default_cache_exists():

@@ -26,6 +26,10 @@ from typing import Any, Final
 import httpx2
 
 from citeproof.errors import BadInputError
+from citeproof.net import ssrf
+from citeproof.net.client import make_client
+from citeproof.net.record import RecordingTransport
+from citeproof.net.replay import ReplayTransport
 
 __all__ = ["RECORD_ENV", "REPLAY_ENV", "Mode", "Session", "mode_from", "open_session"]
 
@@ -95,23 +99,16 @@ async def open_session(
     mode: Mode, *, now: Callable[[], datetime] = _utc_now, **client_options: Any
 ) -> AsyncIterator[Session]:
     """Open the clients for ``mode``; ``client_options`` go to ``make_client`` (tests)."""
-    from citeproof.net.client import make_client
-
     web_options: dict[str, Any] = {}
     transport: httpx2.AsyncBaseTransport | None = None
     if mode.replay is not None:
-        from citeproof.net.replay import ReplayTransport
-
         replay = ReplayTransport.from_folder(mode.replay, skip_incomplete=True)
         transport = replay
         web_options = {"transport": replay, "resolver": _replay_resolver}
     elif mode.record is not None:
-        from citeproof.net.record import RecordingTransport
-
         contact = os.environ.get("CITEPROOF_CONTACT", "").strip() or None
         secrets = [os.environ.get("NCBI_API_KEY", "").strip()]
         transport = RecordingTransport(mode.record, now=now, contact=contact, secrets=secrets)
-        from citeproof.net import ssrf
 
         web_options = {
             "transport": RecordingTransport(

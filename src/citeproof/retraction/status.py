@@ -46,7 +46,8 @@ from citeproof.models import (
     SourceReport,
     SourceState,
 )
-from citeproof.retraction.lookups import (
+from citeproof.net.session import mode_from, open_session
+from citeproof.retraction.answers import (
     Ids,
     already,
     crossref_report,
@@ -57,6 +58,7 @@ from citeproof.retraction.lookups import (
     resolve_ids,
     retractionwatch_report,
 )
+from citeproof.sources.retractionwatch import default_db_path
 
 __all__ = [
     "RETRACTION_KINDS",
@@ -215,9 +217,6 @@ def retraction_report(
     no recording is reported as a failed source; ``citeproof record`` records. ``rw_db``
     defaults to the imported snapshot in the data directory; ``today`` to the UTC date.
     """
-    from citeproof.net.session import mode_from, open_session
-    from citeproof.sources.retractionwatch import default_db_path
-
     work = _kind(identifier)
     day = today if today is not None else datetime.now(UTC).date()
     db = rw_db if rw_db is not None else default_db_path()

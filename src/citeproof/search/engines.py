@@ -34,10 +34,11 @@ from typing import Any, Literal, TypeVar
 
 import httpx2
 
-from citeproof.errors import NetworkError
+from citeproof.errors import NetworkError, SearchCursorError, SearchDateError, SearchInputError
+from citeproof.identifiers import parse_identifier
 from citeproof.models.search import ResponseDigest, SearchItem, SearchRecord
 from citeproof.net.client import redact_url
-from citeproof.search.queries import DateBound, SearchCursorError, SearchDateError, SearchInputError
+from citeproof.search.params import DateBound
 from citeproof.sources import ctgov, europepmc, eutils_search, litsense, openalex, openfda
 
 __all__ = ["PLANS", "Outcome", "Plan", "check_token", "citing_plan", "execute"]
@@ -335,8 +336,6 @@ def citing_plan(identifier: str, limit: int, cursor: str | None) -> Plan:
     A DOI/PMID/PMCID is first looked up as ``works/doi:…`` (``before``); the filter is
     filled in once that lookup answers, so the plan's ``params`` end as sent.
     """
-    from citeproof.identifiers import parse_identifier
-
     check_token(cursor)
     wid = openalex.work_id(identifier)
     params = openalex.works_params(cites=wid or "W0", per_page=limit, cursor=cursor)

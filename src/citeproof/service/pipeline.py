@@ -25,6 +25,12 @@ The steps, and what each needs:
 
 None of the steps after *match* changes the verdict: a quote found verbatim in a retracted
 paper is still EXACT, and the result says the paper is retracted.
+
+The steps that need the network or the log (retraction, find-source, the log's file) are
+imported when they run, not with this module: a one-shot check of a local file must not pay
+for the HTTP stack, the search engines and the signing keys (``bench/bench_startup.py``).
+Every other import is at the top, and the acyclic contract in CI keeps a late import from
+hiding a cycle.
 """
 
 from __future__ import annotations
@@ -34,24 +40,23 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from citeproof.documents.model import Document
-from citeproof.errors import CiteproofError, EvidenceNotRecordedError, FetchFailedError
-from citeproof.evidence.log import EvidenceLog, open_log
+from citeproof.errors import CiteproofError, EvidenceNotRecordedError
 from citeproof.evidence.payloads import CHECK_KIND, check_payload
-from citeproof.loading.files import document_from_text
+from citeproof.loading.failure import FetchFailure
 from citeproof.loading.load import SourceBytes, load_bytes, load_source
-from citeproof.loading.pins import FetchFailure, open_cache_for
 from citeproof.match.quote import find_quote
 from citeproof.match.types import DEFAULT_MAX_GAP, DEFAULT_NEAR_THRESHOLD, MatchOptions
 from citeproof.models import CheckResult
-from citeproof.net.session import mode_from
-from citeproof.retraction.status import RETRACTION_KINDS, retraction_report
-from citeproof.search.finder import find_elsewhere
 from citeproof.service.inputs import match_options, validate_quote, validate_sha256
 from citeproof.service.results import failure_result, not_checkable_result, result_from_match
-from citeproof.store.cache import Cache
+from citeproof.service.texts import load, no_text_reason
+
+if TYPE_CHECKING:
+    from citeproof.evidence.log import EvidenceLog
+    from citeproof.store.cache import Cache
 
 __all__ = [
     "FIND_SOURCE_VERDICTS",
@@ -118,16 +123,6 @@ class CheckOptions:
     def but(self, **changes: Any) -> CheckOptions:
         """These options with ``changes`` (validated again)."""
         return dataclasses.replace(self, **changes)
-
-
-def no_text_reason(document: Document) -> str:
-    """Why a Document with no text cannot be checked (a scanned PDF is the common case)."""
-    if document.format == "pdf":
-        return (
-            "the PDF has no text layer (it is probably a scan); run OCR on it and check "
-            "the recognised text."
-        )
-    return "the document has no text."
 
 
 def check_document(quote: str, document: Document, options: MatchOptions) -> CheckResult:
@@ -274,6 +269,8 @@ class Pipeline:
         key = result.source.identifier
         if not self.options.retraction or key is None:
             return result
+        from citeproof.retraction.status import RETRACTION_KINDS, retraction_report  # start-up
+
         if key.split(":", 1)[0] not in RETRACTION_KINDS:
             return result
         report = retraction_report(
@@ -290,6 +287,10 @@ class Pipeline:
         o = self.options
         if not o.find_source or result.verdict not in FIND_SOURCE_VERDICTS:
             return result
+        from citeproof.loading.pins import open_cache_for  # start-up
+        from citeproof.net.session import mode_from  # start-up
+        from citeproof.search.finder import find_elsewhere  # start-up
+
         mode = mode_from(o.replay_dir)
 
         def run(cache: Cache | None, offline: bool) -> CheckResult:
@@ -317,6 +318,8 @@ class Pipeline:
         if not payloads:
             return []
         if self._log is None:
+            from citeproof.evidence.log import open_log  # start-up
+
             self._log = open_log(self.options.log_path)
         entries = self._log.append_many([(CHECK_KIND, p) for p in payloads])
         return [entry.seq for entry in entries]
@@ -365,42 +368,6 @@ class Pipeline:
 
 
 # ---------------------------------------------------------------------------------- library
-
-
-def load(
-    source: str | os.PathLike[str] | Document | None = None,
-    *,
-    text: str | None = None,
-    max_bytes: int | None = None,
-    stdin: IO[bytes] | None = None,
-    offline: bool = False,
-    refresh: bool = False,
-    replay: str | os.PathLike[str] | None = None,
-) -> Document:
-    """Read a source into a Document; load once, then check any number of quotes against it.
-
-    ``source`` is a path, ``"-"`` for standard input, an identifier, or a Document (returned
-    unchanged); ``text`` is source text given directly (exactly one of the two).  Files and
-    stdin are capped at ``max_bytes`` (default: ``CITEPROOF_MAX_FILE_BYTES``, else 100 MB) and
-    parsed by the format their bytes show, whatever the file is called.  An identifier is
-    fetched, or read from the cache; when no text can be had, ``FetchFailedError`` is raised
-    (``check`` reports that as a result instead).
-    """
-    if (source is None) == (text is None):
-        raise TypeError("load() takes a source or text=..., exactly one of them")
-    if text is not None:
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
-        return document_from_text(text)
-    assert source is not None  # exactly one of source and text, checked above
-    options = CheckOptions(
-        max_bytes=max_bytes, offline=offline, refresh=refresh,
-        replay=os.fspath(replay) if replay is not None else None,
-    )  # fmt: skip
-    loaded = Pipeline(options).load(source, stdin=stdin)
-    if isinstance(loaded, Document):
-        return loaded
-    raise FetchFailedError(loaded)
 
 
 def check(

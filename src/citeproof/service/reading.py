@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from citeproof.documents.model import Document
 from citeproof.errors import BadInputError
@@ -33,7 +33,6 @@ from citeproof.store.cache import Cache
 __all__ = [
     "DEFAULT_READ_LIMIT",
     "MAX_READ_LIMIT",
-    "document_blocks",
     "pinned_text",
     "read_source",
     "resolve_identifier",
@@ -177,21 +176,6 @@ def resolve_identifier(
         retrieved_at=origin.retrieved_at if origin else None,
         total_chars=len(loaded.text),
     )
-
-
-def document_blocks(document: Document) -> list[dict[str, Any]]:
-    """The blocks as plain dicts, in text order: what ``citeproof text --blocks`` prints."""
-    return [
-        {
-            "start": b.start,
-            "end": b.end,
-            "kind": b.kind,
-            "section": list(b.section),
-            "region": b.region,
-            "page": b.page,
-        }
-        for b in document.blocks
-    ]
 
 
 def pinned_text(identifier: str, *, cache: Cache | None = None) -> tuple[str, str | None]:

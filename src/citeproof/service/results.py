@@ -16,7 +16,7 @@ from typing import Final, Literal
 
 from citeproof.documents.model import Document
 from citeproof.loading.describe import origin_of, source_info
-from citeproof.loading.pins import FetchFailure
+from citeproof.loading.failure import FetchFailure
 from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions, NearMatch, QuoteMatch
 from citeproof.models import (
     CheckResult,

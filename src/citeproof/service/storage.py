@@ -8,6 +8,9 @@ pipeline reads them.  Where each lives comes from :mod:`citeproof.store.paths`
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from citeproof.errors import CacheCorruptError, CacheError, CacheMissError
@@ -33,6 +36,7 @@ __all__ = [
     "Pin",
     "SnapshotInfo",
     "cache_path",
+    "cache_session",
     "import_csv",
     "open_cache",
     "open_cache_for",
@@ -49,3 +53,18 @@ def cache_path() -> Path:
 def snapshot_path() -> Path:
     """Where the imported Retraction Watch snapshot is (or will be written)."""
     return default_db_path()
+
+
+@contextlib.contextmanager
+def cache_session() -> Iterator[Cache]:
+    """The default cache, open for a command that manages it (created on first use).
+
+    SQLite reports a damaged file only when a query touches the damage, long after opening;
+    turning every ``sqlite3.DatabaseError`` met in the block into the cache's own error
+    (corrupt, or locked by another process) gives the user one line instead of a traceback.
+    """
+    with open_cache() as cache:
+        try:
+            yield cache
+        except sqlite3.DatabaseError as exc:
+            raise cache.error_for(exc) from exc

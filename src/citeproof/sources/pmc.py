@@ -31,7 +31,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx2
 from lxml import etree
 
-from citeproof.documents._xml import local_name, parse_xml_safely
+from citeproof.documents.safe_xml import local_name, parse_xml_safely
 from citeproof.errors import BadInputError, CiteproofError, NetworkError, PmcAnswerError
 from citeproof.identifiers import Identifier
 from citeproof.sources.base import Fetched, SourceOutcome, missing, unavailable

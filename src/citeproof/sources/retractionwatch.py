@@ -49,6 +49,7 @@ from citeproof.errors import (
     SnapshotError,
 )
 from citeproof.identifiers import UnknownIdentifierError, parse_identifier
+from citeproof.store.paths import default_dirs
 
 __all__ = [
     "DB_NAME",
@@ -141,8 +142,6 @@ class RwEntry:
 
 def default_db_path() -> Path:
     """``<data dir>/retractionwatch.sqlite3`` (``CITEPROOF_HOME`` moves it)."""
-    from citeproof.store.paths import default_dirs
-
     return default_dirs().data / DB_NAME
 
 

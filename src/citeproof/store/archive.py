@@ -4,7 +4,8 @@ Why a zip of a manifest plus ``blobs/<sha256>`` rather than a copy of the SQLite
 be inspected with ordinary tools, and reading a manifest and hashing members is safer than
 opening an untrusted database.  Reading is all-or-nothing: every member is size-bounded and
 hash-verified and the manifest fully validated before the cache writes anything
-(:meth:`citeproof.store.cache.Cache.import_from`).
+(:meth:`citeproof.store.cache.Cache.import_from`, which calls :func:`read_export`; this module
+knows the file format and nothing of the database).
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from citeproof.redact import strip_secret_params
-from citeproof.store.cache import DEFAULT_MEDIA_TYPE, Cache
 from citeproof.store.cache_records import (
+    DEFAULT_MEDIA_TYPE,
     CacheError,
     CacheImportError,
     Pin,
     check_sha256,
+    meta_to_json,
     normalize_timestamp,
     sha256_hex,
 )
@@ -182,7 +184,7 @@ def _read_export_zip(
         if not isinstance(meta, dict):
             raise _refuse(path, f"pin {key} meta is not an object")
         try:
-            meta_json = Cache._meta_json(meta)
+            meta_json = meta_to_json(meta)
         except CacheError as exc:
             raise _refuse(path, f"pin {key}: {exc}") from exc
         pins.append(

@@ -49,7 +49,9 @@ from pathlib import Path
 from typing import Any
 
 from citeproof.redact import strip_secret_params
+from citeproof.store.archive import read_export, write_export
 from citeproof.store.cache_records import (
+    DEFAULT_MEDIA_TYPE,
     CacheCorruptError,
     CacheError,
     CacheMissError,
@@ -58,9 +60,9 @@ from citeproof.store.cache_records import (
     PinConflict,
     PinResult,
     PruneResult,
+    meta_to_json,
     normalize_timestamp,
     parse_utc,
-    scrub_meta,
     sha256_hex,
 )
 from citeproof.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore
@@ -68,7 +70,6 @@ from citeproof.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore
 __all__ = ["DEFAULT_MEDIA_TYPE", "SCHEMA_VERSION", "Cache"]
 
 SCHEMA_VERSION = 1
-DEFAULT_MEDIA_TYPE = "application/octet-stream"
 
 _SCHEMA = """
 CREATE TABLE blobs (
@@ -214,7 +215,7 @@ class Cache(SQLiteStore):
             raise CacheError("A pin needs a non-empty source key.")
         when = normalize_timestamp(retrieved_at)
         clean_url = strip_secret_params(url) if url is not None else None
-        meta_json = self._meta_json(meta)
+        meta_json = meta_to_json(meta)
         with self._write() as conn:
             previous = conn.execute("SELECT sha256 FROM pins WHERE key = ?", (key,)).fetchone()
             digest = self._put_blob(conn, bytes(data), media_type)
@@ -230,19 +231,6 @@ class Cache(SQLiteStore):
             changed=previous_sha is not None and previous_sha != digest,
             previous_sha256=previous_sha,
         )
-
-    @staticmethod
-    def _meta_json(meta: Mapping[str, Any] | None) -> str:
-        try:
-            return json.dumps(
-                scrub_meta(dict(meta or {})),
-                sort_keys=True,
-                ensure_ascii=False,
-                allow_nan=False,
-                separators=(",", ":"),
-            )
-        except (TypeError, ValueError) as exc:
-            raise CacheError(f"Pin metadata must be plain JSON: {exc}.") from exc
 
     _PIN_SELECT = (
         "SELECT p.key, p.sha256, b.size, b.media_type, p.version, p.retrieved_at, p.url, "
@@ -348,8 +336,6 @@ class Cache(SQLiteStore):
         refresh cannot leave a pin without its bytes.  The file is written to a temporary
         name and renamed, so a failed export leaves nothing behind.
         """
-        from citeproof.store.archive import write_export
-
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
@@ -389,8 +375,6 @@ class Cache(SQLiteStore):
         bytes is a conflict: it is kept as it is, unless ``replace`` is true, and is listed
         in the report either way.
         """
-        from citeproof.store.archive import read_export
-
         blobs, pins = read_export(Path(path))
         blobs_added = pins_added = pins_unchanged = 0
         conflicts: list[PinConflict] = []

@@ -8,6 +8,7 @@ each module stays small.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from citeproof.errors import (
 from citeproof.redact import strip_secret_params
 
 __all__ = [
+    "DEFAULT_MEDIA_TYPE",
     "CacheCorruptError",
     "CacheError",
     "CacheImportError",
@@ -33,6 +35,7 @@ __all__ = [
     "PinResult",
     "PruneResult",
     "check_sha256",
+    "meta_to_json",
     "normalize_timestamp",
     "parse_utc",
     "scrub_meta",
@@ -162,3 +165,21 @@ def check_sha256(value: object) -> str:
     if not isinstance(value, str) or not _SHA256_RE.fullmatch(value):
         raise CacheError(f"{value!r} is not a lowercase hex sha256.")
     return value
+
+
+#: The media type of bytes whose type nobody said.
+DEFAULT_MEDIA_TYPE = "application/octet-stream"
+
+
+def meta_to_json(meta: Mapping[str, Any] | None) -> str:
+    """A pin's metadata as the JSON the cache stores (secrets scrubbed, keys sorted)."""
+    try:
+        return json.dumps(
+            scrub_meta(dict(meta or {})),
+            sort_keys=True,
+            ensure_ascii=False,
+            allow_nan=False,
+            separators=(",", ":"),
+        )
+    except (TypeError, ValueError) as exc:
+        raise CacheError(f"Pin metadata must be plain JSON: {exc}.") from exc

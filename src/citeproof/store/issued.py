@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeproof.errors import PassageStoreError
+from citeproof.store.paths import default_dirs
 from citeproof.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore
 
 __all__ = [
@@ -79,8 +80,6 @@ class IssuedPassage:
 
 def default_store_path() -> Path:
     """``handles.sqlite3`` in the data directory (``CITEPROOF_HOME`` honoured)."""
-    from citeproof.store.paths import default_dirs
-
     return default_dirs().data / HANDLES_DB_NAME
 
 
