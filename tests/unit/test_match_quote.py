@@ -1,4 +1,6 @@
-"""Quote-matcher behaviours that mutation testing found unpinned (``match/quote.py``).
+"""The quote matcher (``match/quote.py``): ellipsis quotes, fragments, markers at the edges.
+
+(First written against the survivors of a mutation-testing run.)
 
 Each group pins one rule of ``find_quote`` a user relies on: how an ellipsis quote with
 one misquoted fragment is reported (NEAR, fragment by fragment), which fragment placements

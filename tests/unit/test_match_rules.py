@@ -1,4 +1,6 @@
-"""Matcher behaviours that mutation testing found unpinned.
+"""Matcher rules: search bounds, four dots, negations, "only punctuation", citation markers.
+
+(First written against the survivors of a mutation-testing run.)
 
 Each group pins one rule a user of the matcher relies on: the bounds of a full-text
 search, what four dots mean in a quote, which words count as negations, when a

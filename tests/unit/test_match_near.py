@@ -1,4 +1,6 @@
-"""The closest passage (``match/near.py``): behaviours that mutation testing found unpinned.
+"""The closest passage (``match/near.py``), as docs/matching.md documents it.
+
+(First written against the survivors of a mutation-testing run.)
 
 ``docs/matching.md`` ("The closest passage") documents the search: the similarity formula;
 seeds that are pieces of whole words (12 to 32 characters, longer for longer quotes), or

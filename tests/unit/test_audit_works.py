@@ -1,4 +1,6 @@
-"""The audit's sources (:mod:`citeproof.audit.works`): what mutation testing found unpinned.
+"""The audit's cited works (:mod:`citeproof.audit.works`): loads, handles, options, memos.
+
+(First written against the survivors of a mutation-testing run.)
 
 Groups: an issued handle whose source can no longer be read (the failure's kind and words
 reach the handle's verdict); the matcher options an audit is given (they decide NEAR against

@@ -1,4 +1,7 @@
-"""Audit behaviours that mutation testing of the audit's service level found unpinned.
+"""Running an audit (``audit/run.py``, ``audit/metrics.py``): metrics, assembly, citations
+against pinned sources, handles, retraction, the report and its log entry.
+
+(First written against the survivors of a mutation-testing run.)
 
 Groups: the metrics block (:func:`compute_metrics`, by its definitions in docs/audit.md);
 assembly (reading order, which sentence holds an item, the per-item limits and the errors

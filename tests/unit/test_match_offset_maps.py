@@ -1,5 +1,6 @@
-"""Normalisation and layer maps that mutation testing found unpinned (``match/normalize.py``,
-``match/prepare.py``).
+"""Offset maps and deletion layers (``match/normalize.py``, ``match/prepare.py``).
+
+(First written against the survivors of a mutation-testing run.)
 
 Each group pins one contract that offsets in results depend on: ``OffsetMap.from_original``
 (the first t1 position at or after an original offset, used to carry a parser's known

@@ -1,5 +1,7 @@
-"""Answer-reading behaviours that mutation testing found unpinned (``audit/parse.py`` and
-``audit/citations.py``).
+"""Reading an answer (``audit/parse.py``, ``audit/citations.py``): JSON claims, shapes,
+claims in prose, citations.
+
+(First written against the survivors of a mutation-testing run.)
 
 Each group pins one rule a user of the audit relies on: how JSON claims are rendered and
 linked (citations, their own quotes, malformed handles, unrecognised references), the

@@ -1,4 +1,7 @@
-"""Audit behaviours that mutation testing found unpinned.
+"""The audit's rules: verdicts from checks, failures and handles, the overall verdict,
+signed reports, and reference-list entries.
+
+(First written against the survivors of a mutation-testing run.)
 
 Groups: which flags a quote check passes on to the audit and which verdict they decide
 (:func:`from_check`), fetch failures and handles, the overall verdict, signed reports
