@@ -76,3 +76,30 @@ def _private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         for name in [k for k in os.environ if k.startswith("CITEPROOF_")]:
             del os.environ[name]
         os.environ.update(saved)
+
+
+# --require-corpus: CI runs with ../shared beside the repository, where a test that skips for
+# want of the corpus (or a corpus test that skips for any reason) means the corpus layer
+# silently stopped testing something. This switch makes such a skip a failure.
+_CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--require-corpus",
+        action="store_true",
+        help="fail (not skip) any test that needs ../shared or lives in tests/corpus and skips",
+    )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if not report.skipped or not item.config.getoption("--require-corpus"):
+        return
+    reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+    in_corpus_tests = Path(str(item.fspath)).resolve().is_relative_to(_CORPUS_DIR)
+    if in_corpus_tests or "../shared" in reason:
+        report.outcome = "failed"
+        report.longrepr = f"skipped, but --require-corpus is set: {reason}"

@@ -93,15 +93,18 @@ def test_every_abstract_text_is_in_the_document_under_its_label(corpus: Path, na
         assert block.section == (("Abstract", label) if label else ("Abstract",))
 
 
-@pytest.mark.parametrize("name", PUBMED_FILES)
-def test_abstract_sentences_are_exact_in_the_abstract(corpus: Path, name: str) -> None:
-    parts = first_record(name).findall("MedlineCitation/Article/Abstract/AbstractText")
-    plain = [p.text or "" for p in parts if len(p) == 0]  # no inline markup to render
-    picked = [s for text in plain for s in sentences(text)][:3]
-    if not picked:
-        pytest.skip("the first record has no abstract paragraph free of inline markup")
-    for sentence in picked:
-        assert_exact(sentence, parsed("eutils", name), "abstract")
+def test_abstract_sentences_are_exact_in_the_abstract(corpus: Path) -> None:
+    """Up to three sentences of every abstract paragraph without inline markup, per file; a
+    file whose first record has none contributes nothing (most do: at least half must)."""
+    checked = 0
+    for name in PUBMED_FILES:
+        parts = first_record(name).findall("MedlineCitation/Article/Abstract/AbstractText")
+        plain = [p.text or "" for p in parts if len(p) == 0]  # no inline markup to render
+        picked = [s for text in plain for s in sentences(text)][:3]
+        checked += bool(picked)
+        for sentence in picked:
+            assert_exact(sentence, parsed("eutils", name), "abstract")
+    assert checked >= len(PUBMED_FILES) / 2
 
 
 def test_wakefield_is_a_retracted_publication(corpus: Path) -> None:
@@ -144,19 +147,24 @@ def test_ctgov_study_parses_with_its_title_and_nct_id(corpus: Path, name: str) -
     assert titles and titles[0].region == "title"
 
 
-@pytest.mark.parametrize("name", CTGOV_FILES)
-def test_ctgov_brief_summary_sentences_are_exact(corpus: Path, name: str) -> None:
-    protocol = first_study(name)["protocolSection"]
-    summary = protocol.get("descriptionModule", {}).get("briefSummary")  # type: ignore[attr-defined]
-    if not summary:
-        pytest.skip("this study (a search page's first hit) has no brief summary in the answer")
-    doc = parsed("ctgov-v2", name)
-    block = next(b for b in doc.blocks if b.section == ("descriptionModule", "briefSummary"))
-    assert squash(doc.text[block.start : block.end]) == squash(summary)
-    picked = sentences(summary)[:3]
-    assert picked
-    for sentence in picked:
-        assert_exact(sentence, doc, "body")
+def test_ctgov_brief_summary_sentences_are_exact(corpus: Path) -> None:
+    """Every study with a brief summary (a search page's first hit may have none) reads it as
+    one block, and its sentences are exact in the body."""
+    checked = 0
+    for name in CTGOV_FILES:
+        protocol = first_study(name)["protocolSection"]
+        summary = protocol.get("descriptionModule", {}).get("briefSummary")  # type: ignore[attr-defined]
+        if not summary:
+            continue
+        checked += 1
+        doc = parsed("ctgov-v2", name)
+        block = next(b for b in doc.blocks if b.section == ("descriptionModule", "briefSummary"))
+        assert squash(doc.text[block.start : block.end]) == squash(summary)
+        picked = sentences(summary)[:3]
+        assert picked
+        for sentence in picked:
+            assert_exact(sentence, doc, "body")
+    assert checked >= len(CTGOV_FILES) / 2
 
 
 # --- openFDA ----------------------------------------------------------------------------------

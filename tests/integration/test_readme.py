@@ -4,10 +4,14 @@
   test extras and test), and the check part of the first one succeeds.
 * Every other ``sh`` block in README.md and docs/*.md is run line by line from the
   repository root with bash; a trailing ``# exit N`` gives the expected exit code (else 0).
-* Every ``python`` block in README.md is executed.
+* Every ``python`` block in README.md and docs/*.md is executed, a page's blocks in order in
+  one namespace, from a scratch folder holding ``examples/``, with a private home where the
+  example cache is imported and the recorded answers of the demo's invented papers (and of
+  PMC3166277, from the corpus) are replayed: the page's code runs as written, offline.
 * A ``json`` block after an ``<!-- output-of: COMMAND -->`` marker must equal COMMAND's
-  output.  Run with ``UPDATE_DOCS_OUTPUT=1`` to rewrite such blocks after a deliberate
-  change.
+  output, and a ``text`` block after ``<!-- help-of: COMMAND -->`` must equal
+  ``COMMAND --help``; every command and subcommand has its help in its docs page.  Run with
+  ``UPDATE_DOCS_OUTPUT=1`` to rewrite such blocks after a deliberate change.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ DOCS = sorted((REPO / "docs").glob("*.md"))
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 EXIT = re.compile(r"\s+#\s*exit\s+(\d+)\s*$")
 OUTPUT_OF = re.compile(r"<!-- output-of: (.+?) -->\n```json\n(.*?)```", re.DOTALL)
+HELP_OF = re.compile(r"<!-- help-of: (.+?) -->\n```text\n(.*?)```", re.DOTALL)
+HELP_WIDTH = 100
 
 
 def _blocks(markdown: str, language: str) -> list[str]:
@@ -144,10 +150,40 @@ def test_doc_command(
     assert b"Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("code", _blocks(README.read_text(encoding="utf-8"), "python"))
-def test_readme_python(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(REPO)
-    exec(compile(code, "README.md", "exec"), {})
+def _python_pages() -> list[Path]:
+    return [p for p in [README, *DOCS] if _blocks(p.read_text(encoding="utf-8"), "python")]
+
+
+@pytest.fixture
+def docs_sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A scratch folder with ``examples/``, a private home holding the example cache, and
+    recorded answers for the identifiers the docs use; the docs' code runs from it."""
+    from citeproof.demo import write_recordings
+    from citeproof.service.storage import open_cache
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "examples").symlink_to(REPO / "examples")
+    monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path / "home"))
+    recordings = tmp_path / "recordings"
+    write_recordings(recordings)
+    monkeypatch.setenv("CITEPROOF_REPLAY", str(recordings))
+    with open_cache() as cache:
+        cache.import_from(REPO / "examples" / "example-cache.zip")
+    monkeypatch.chdir(work)
+    return recordings
+
+
+@pytest.mark.parametrize("page", _python_pages(), ids=lambda p: p.name)
+def test_doc_python(page: Path, docs_sandbox: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    if "PMC3166277" in text:
+        from pmc_replay import pmc_replay
+
+        pmc_replay(docs_sandbox)  # skips, naming the corpus, when it is absent
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    for code in _blocks(text, "python"):
+        exec(compile(code, page.name, "exec"), namespace)
 
 
 def _output_blocks() -> list[tuple[Path, str, str]]:
@@ -181,6 +217,79 @@ def test_documented_output(
         return
     assert body.strip(), f"{path.name}: empty output block for {command!r}"
     assert json.loads(actual) == json.loads(body)
+
+
+def _help_blocks() -> list[tuple[Path, str, str]]:
+    return [
+        (path, command, body)
+        for path in [README, *DOCS]
+        for command, body in HELP_OF.findall(path.read_text(encoding="utf-8"))
+    ]
+
+
+def _help_text(command: str) -> str:
+    from click.testing import CliRunner
+
+    from citeproof.cli import cli
+
+    words = shlex.split(command)
+    assert words[0] == "citeproof", command
+    result = CliRunner().invoke(
+        cli, [*words[1:], "--help"], prog_name="citeproof", terminal_width=HELP_WIDTH
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize(
+    ("path", "command", "body"), _help_blocks(), ids=[c for _, c, _ in _help_blocks()]
+)
+def test_documented_help(path: Path, command: str, body: str) -> None:
+    actual = _help_text(command)
+    if os.environ.get("UPDATE_DOCS_OUTPUT") == "1":  # pragma: no cover - maintenance
+        text = path.read_text(encoding="utf-8")
+        marker = f"<!-- help-of: {command} -->\n```text\n"
+        path.write_text(
+            text.replace(f"{marker}{body}```", f"{marker}{actual}```"), encoding="utf-8"
+        )
+        return
+    assert body == actual, f"{path.name}: `{command} --help` differs (UPDATE_DOCS_OUTPUT=1)"
+
+
+def _every_command() -> list[str]:
+    """``citeproof`` and every command and subcommand it has, as typed."""
+    import click
+
+    from citeproof.cli import cli
+
+    found = ["citeproof"]
+    ctx = click.Context(cli, info_name="citeproof")
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        found.append(f"citeproof {name}")
+        if isinstance(command, click.Group):
+            sub_ctx = click.Context(command, info_name=name, parent=ctx)
+            for sub in command.list_commands(sub_ctx):
+                sub_command = command.get_command(sub_ctx, sub)
+                if sub_command is not None and not sub_command.hidden:
+                    found.append(f"citeproof {name} {sub}")
+    return found
+
+
+def test_every_command_has_its_help_in_the_docs() -> None:
+    documented = {command for _, command, _ in _help_blocks()}
+    assert sorted(set(_every_command()) - documented) == []
+
+
+def test_readme_lists_every_command_and_every_page() -> None:
+    text = README.read_text(encoding="utf-8")
+    listing = text.split("## The command line", 1)[1].split("```", 2)[1]
+    for command in _every_command()[1:]:
+        name = command.split()[1]
+        assert re.search(rf"\bciteproof {re.escape(name)}\b", listing), name
+    for page in DOCS:
+        assert f"](docs/{page.name})" in text, page.name
 
 
 def test_no_machine_paths_in_docs() -> None:

@@ -99,3 +99,16 @@ def test_python_example_runs(
     monkeypatch.chdir(REPO)
     exec(compile(block, str(DOC), "exec"), {"__name__": "__doc__"})
     assert capsys.readouterr().out.strip() == "EXACT"
+
+
+def test_mcp_help_names_every_tool() -> None:
+    """`citeproof mcp --help` once listed 9 of the 11 tools: it must name every one."""
+    from click.testing import CliRunner
+
+    from citeproof.cli import cli
+
+    result = CliRunner().invoke(cli, ["mcp", "--help"], terminal_width=100)
+    text = " ".join(result.output.split())
+    missing = [name for name in TOOL_NAMES if name not in text]
+    assert result.exit_code == 0 and missing == []
+    assert PROMPT_NAME in text

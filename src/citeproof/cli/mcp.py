@@ -65,9 +65,10 @@ def mcp(
     """Serve citeproof's tools to MCP clients (Claude, Codex, VS Code ...).
 
     Tools: check_quote, check_quotes, read_source, resolve_identifier, retraction_status,
-    search_literature, citing_papers, verify_log, record_support; the resource
-    citeproof://source/{identifier}; the prompt cite_with_verified_quotes. Checks and
-    searches are written to the evidence log unless --no-log.
+    search_literature, citing_papers, verify_log, record_support, find_passages,
+    audit_answer; the resource citeproof://source/{identifier}; the prompt
+    cite_with_verified_quotes. Checks, searches and audits are written to the evidence log
+    unless --no-log.
     """
     from citeproof.errors import CiteproofError
 

@@ -1,6 +1,7 @@
 """Plain result types of the pure matcher (no pydantic: the hot path stays cheap).
 
-``service.py`` turns these into the public ``models.CheckResult`` by adding locations.
+``citeproof.service.results`` turns these into the public ``models.CheckResult`` by adding
+locations.
 All offsets are Python code points, end-exclusive.  ``start``/``end`` index the original
 text, ``norm_start``/``norm_end`` the t1-normalised text.
 """

@@ -19,6 +19,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+from citeproof._version import distribution_version
 from citeproof.mcp import descriptions
 from citeproof.mcp.tools import CiteproofTools, ToolSettings
 
@@ -48,15 +49,6 @@ _TOOLS: dict[str, tuple[str, bool, bool, str]] = {
 TOOL_NAMES: tuple[str, ...] = tuple(_TOOLS)
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("citeproof")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "0"
-
-
 def build_server(settings: ToolSettings | None = None, **kwargs: Any) -> MCPServer:
     """The server, with its tools bound to ``settings`` (default: :class:`ToolSettings`).
 
@@ -83,7 +75,7 @@ def build_server(settings: ToolSettings | None = None, **kwargs: Any) -> MCPServ
         SERVER_NAME,
         title="citeproof",
         instructions=descriptions.INSTRUCTIONS,
-        version=_version(),
+        version=distribution_version(),
         log_level="WARNING",
         lifespan=closing_tools,
     )
