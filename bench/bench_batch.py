@@ -97,24 +97,38 @@ def main() -> int:
             verdicts[verdict] = verdicts.get(verdict, 0) + 1
         met = seconds <= 10
         ok &= met or args.quick
-        rows.append((f"{checks:,} checks, 100 docs, local, {args.workers} workers",
-                     f"{seconds:.2f} s", "<= 10 s " + ("ok" if met else "MISSED")))
+        rows.append(
+            (
+                f"{checks:,} checks, 100 docs, local, {args.workers} workers",
+                f"{seconds:.2f} s",
+                "<= 10 s " + ("ok" if met else "MISSED"),
+            )
+        )
         rows.append(("  verdicts", ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())), ""))
         rows.append(("  peak RSS of the batch process", f"{peak:.0f} MB", ""))
         if not args.quick:
             big = make_input(folder / "big.jsonl.in", docs, checks * 4)
             big_seconds, big_peak = timed_batch(big, folder / "big.jsonl", *workers)
             rows.append((f"{checks * 4:,} checks, same documents", f"{big_seconds:.2f} s", ""))
-            rows.append(("  peak RSS of the batch process", f"{big_peak:.0f} MB",
-                         f"vs {peak:.0f} MB at {checks:,}"))
+            rows.append(
+                (
+                    "  peak RSS of the batch process",
+                    f"{big_peak:.0f} MB",
+                    f"vs {peak:.0f} MB at {checks:,}",
+                )
+            )
         if not args.no_dask:
             dask_seconds, _ = timed_batch(
                 inp, folder / "dask.jsonl", "--executor", "dask", *workers
             )
             same = (folder / "dask.jsonl").read_bytes() == (folder / "local.jsonl").read_bytes()
-            rows.append((f"{checks:,} checks, Dask LocalCluster, {args.workers} workers",
-                         f"{dask_seconds:.2f} s",
-                         f"overhead {dask_seconds - seconds:+.2f} s; output identical: {same}"))
+            rows.append(
+                (
+                    f"{checks:,} checks, Dask LocalCluster, {args.workers} workers",
+                    f"{dask_seconds:.2f} s",
+                    f"overhead {dask_seconds - seconds:+.2f} s; output identical: {same}",
+                )
+            )
     width = max(len(r[0]) for r in rows)
     for name, value, note in rows:
         print(f"{name:<{width}}  {value:>12}  {note}")

@@ -52,8 +52,15 @@ DEFAULT_SHARED = REPO_ROOT.parent / "shared"
 SIZES_FULL = ("10k", "100k", "1m", "10m")
 SIZES_QUICK = ("10k", "100k")
 CATEGORIES = (
-    "exact", "typographic", "one_word", "number", "negation",
-    "ellipsis", "midword", "absent", "short",
+    "exact",
+    "typographic",
+    "one_word",
+    "number",
+    "negation",
+    "ellipsis",
+    "midword",
+    "absent",
+    "short",
 )
 RISK_FLAG = {"number": "numbers_differ", "negation": "negation_differs"}
 QUOTE_BUDGET_S = 0.2
@@ -64,8 +71,12 @@ CLI_CHECK_RUNS = 5
 
 CITEPROOF = "citeproof"
 BASELINE_NAMES = ("quotecheck_style", "rapidfuzz_partial", "naive")
-SHORT_NAMES = {CITEPROOF: "cp", "quotecheck_style": "qc", "rapidfuzz_partial": "rf",
-               "naive": "naive"}
+SHORT_NAMES = {
+    CITEPROOF: "cp",
+    "quotecheck_style": "qc",
+    "rapidfuzz_partial": "rf",
+    "naive": "naive",
+}
 
 
 # ------------------------------------------------------------------------------ data
@@ -90,8 +101,16 @@ def load_quotes(path: Path, too_short: Callable[[str], bool] | None) -> list[Quo
             row = json.loads(line)
             span = row.get("expected_span")
             short = too_short is not None and too_short(row["quote"])
-            quotes.append(Quote(row["id"], row["category"], row["quote"],
-                                row["expected_verdict"], tuple(span) if span else None, short))
+            quotes.append(
+                Quote(
+                    row["id"],
+                    row["category"],
+                    row["quote"],
+                    row["expected_verdict"],
+                    tuple(span) if span else None,
+                    short,
+                )
+            )
     return quotes
 
 
@@ -154,8 +173,7 @@ def load_baselines(shared: Path) -> ModuleType:
 def baseline_matchers(baselines: ModuleType) -> dict[str, Matcher]:
     out = {}
     for cls in baselines.BASELINES:
-        out[cls.NAME] = Matcher(cls.NAME, cls.prepare, cls.match,
-                                lambda r: Outcome(str(r.verdict)))
+        out[cls.NAME] = Matcher(cls.NAME, cls.prepare, cls.match, lambda r: Outcome(str(r.verdict)))
     return out
 
 
@@ -182,8 +200,9 @@ def citeproof_matcher() -> tuple[Matcher, Callable[[str], bool]] | None:
         if m.near is not None:
             flags.update(m.near.flags)
         fragments = tuple((f.span.start, f.span.end) for f in m.fragments or () if f.span)
-        return Outcome(str(m.verdict), tuple((s.start, s.end) for s in m.spans), fragments,
-                       frozenset(flags))
+        return Outcome(
+            str(m.verdict), tuple((s.start, s.end) for s in m.spans), fragments, frozenset(flags)
+        )
 
     def too_short(quote: str) -> bool:
         return len(normalize(quote)) < MIN_QUOTE_CHARS
@@ -235,8 +254,12 @@ def percentile(values: Sequence[float], p: float) -> float:
 
 
 def distribution(ms: Sequence[float]) -> dict[str, float | int]:
-    return {"n": len(ms), "median_ms": statistics.median(ms) if ms else float("nan"),
-            "p95_ms": percentile(ms, 95), "max_ms": max(ms) if ms else float("nan")}
+    return {
+        "n": len(ms),
+        "median_ms": statistics.median(ms) if ms else float("nan"),
+        "p95_ms": percentile(ms, 95),
+        "max_ms": max(ms) if ms else float("nan"),
+    }
 
 
 @dataclass(slots=True)
@@ -319,8 +342,15 @@ def accuracy(runs: Sequence[QuoteRun], strict: bool) -> dict[str, Any]:
     return {"overall": share(runs), "by_category": {c: v for c, v in by_cat.items() if v["n"]}}
 
 
-def summarise(m: Matcher, size: str, nbytes: int, prep_s: list[float], runs: list[QuoteRun],
-              repeats: int, subset: int | None) -> dict[str, Any]:
+def summarise(
+    m: Matcher,
+    size: str,
+    nbytes: int,
+    prep_s: list[float],
+    runs: list[QuoteRun],
+    repeats: int,
+    subset: int | None,
+) -> dict[str, Any]:
     ms = [r.ms for r in runs]
     checked = [r.ms for r in runs if r.outcome.verdict != "TOO_SHORT"]
     by_cat = {}
@@ -329,7 +359,8 @@ def summarise(m: Matcher, size: str, nbytes: int, prep_s: list[float], runs: lis
         if cat:
             by_cat[c] = distribution(cat)
     out: dict[str, Any] = {
-        "matcher": m.name, "size": size,
+        "matcher": m.name,
+        "size": size,
         "subset": f"first {subset} per category" if subset else "all",
         "repeats": repeats,
         "prepare": {
@@ -337,20 +368,37 @@ def summarise(m: Matcher, size: str, nbytes: int, prep_s: list[float], runs: lis
             "best_mb_s": nbytes / 1e6 / min(prep_s),
             "median_mb_s": nbytes / 1e6 / statistics.median(prep_s),
         },
-        "check": {**distribution(ms), "by_category": by_cat,
-                  "first_run": distribution([r.times_ms[0] for r in runs]),
-                  "without_too_short": distribution(checked)},
+        "check": {
+            **distribution(ms),
+            "by_category": by_cat,
+            "first_run": distribution([r.times_ms[0] for r in runs]),
+            "without_too_short": distribution(checked),
+        },
         "accuracy_verdict": accuracy(runs, strict=False),
-        "quotes": [{"id": r.quote.id, "expected": r.expected, "verdict": r.outcome.verdict,
-                    "ok": r.verdict_ok, "ms": round(r.ms, 4)} for r in runs],
+        "quotes": [
+            {
+                "id": r.quote.id,
+                "expected": r.expected,
+                "verdict": r.outcome.verdict,
+                "ok": r.verdict_ok,
+                "ms": round(r.ms, 4),
+            }
+            for r in runs
+        ],
     }
     if m.is_citeproof:
         out["accuracy_strict"] = accuracy(runs, strict=True)
         out["failures"] = [
-            {"id": r.quote.id, "category": r.quote.category, "expected": r.expected,
-             "verdict": r.outcome.verdict, "why": r.problem or "wrong verdict",
-             "quote": r.quote.text[:120]}
-            for r in runs if not r.strict_ok
+            {
+                "id": r.quote.id,
+                "category": r.quote.category,
+                "expected": r.expected,
+                "verdict": r.outcome.verdict,
+                "why": r.problem or "wrong verdict",
+                "quote": r.quote.text[:120],
+            }
+            for r in runs
+            if not r.strict_ok
         ]
     return out
 
@@ -382,16 +430,23 @@ def time_subprocess(argv: list[str], runs: int, env: dict[str, str]) -> dict[str
     warm = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
     if warm.returncode not in (0, 1):
         lines = (warm.stderr or warm.stdout).strip().splitlines()
-        return {"status": "n/a", "why": f"exit {warm.returncode}: "
-                + (lines[-1] if lines else "no output")}
+        return {
+            "status": "n/a",
+            "why": f"exit {warm.returncode}: " + (lines[-1] if lines else "no output"),
+        }
     seconds = []
     for _ in range(runs):
         t0 = time.perf_counter()
         subprocess.run(argv, capture_output=True, env=env, check=False)
         seconds.append(time.perf_counter() - t0)
-    return {"status": "ok", "runs_s": seconds, "best_s": min(seconds),
-            "median_s": statistics.median(seconds), "stdout": warm.stdout,
-            "returncode": warm.returncode}
+    return {
+        "status": "ok",
+        "runs_s": seconds,
+        "best_s": min(seconds),
+        "median_s": statistics.median(seconds),
+        "stdout": warm.stdout,
+        "returncode": warm.returncode,
+    }
 
 
 def measure_cli(shared: Path) -> dict[str, Any]:
@@ -408,8 +463,7 @@ def measure_cli(shared: Path) -> dict[str, Any]:
         built = build_pdf(Path(tmp) / "bench-50.pdf", shared)
         page, quote = pick_quote(built)
         label, cmd = cli_commands()[-1]
-        r = time_subprocess([*cmd, "check", "--json", quote, str(built.path)],
-                            CLI_CHECK_RUNS, env)
+        r = time_subprocess([*cmd, "check", "--json", quote, str(built.path)], CLI_CHECK_RUNS, env)
         stdout = r.pop("stdout", "")
         if r["status"] == "ok":
             try:
@@ -418,8 +472,13 @@ def measure_cli(shared: Path) -> dict[str, Any]:
                 r["count"] = answer.get("count")
             except json.JSONDecodeError:
                 r.update(status="n/a", why="check --json did not print JSON")
-        r.update(entry=label, pages=len(built.sources), quote=quote, quote_page=page + 1,
-                 pdf_bytes=built.path.stat().st_size)
+        r.update(
+            entry=label,
+            pages=len(built.sources),
+            quote=quote,
+            quote_page=page + 1,
+            pdf_bytes=built.path.stat().st_size,
+        )
         result["check_pdf"] = r
     return result
 
@@ -450,9 +509,11 @@ class Target:
             self.status = "PASS" if ok else "FAIL"
 
 
-def targets(results: dict[str, dict[str, dict[str, Any]]], cli: dict[str, Any] | None,
-            quick: bool) -> list[Target]:
+def targets(
+    results: dict[str, dict[str, dict[str, Any]]], cli: dict[str, Any] | None, quick: bool
+) -> list[Target]:
     """The issue's targets, judged on medians (the conservative choice for timings)."""
+
     def get(size: str, name: str) -> dict[str, Any] | None:
         return results.get(size, {}).get(name)
 
@@ -461,42 +522,93 @@ def targets(results: dict[str, dict[str, dict[str, Any]]], cli: dict[str, Any] |
     for size in results:
         cp = get(size, CITEPROOF)
         pct = cp["accuracy_strict"]["overall"]["pct"] if cp else None
-        out.append(Target(f"citeproof accuracy, verdict+span+flags, {size}", pct, 100.0, "%",
-                          higher_is_better=True))
+        out.append(
+            Target(
+                f"citeproof accuracy, verdict+span+flags, {size}",
+                pct,
+                100.0,
+                "%",
+                higher_is_better=True,
+            )
+        )
     for size, limit in (("1m", 30.0), ("10m", 30.0)):
         cp = get(size, CITEPROOF)
         if size in results:
-            out.append(Target(f"prepare speed (median), {size}",
-                              cp["prepare"]["median_mb_s"] if cp else None, limit, "MB/s",
-                              higher_is_better=True, judged=timing))
+            out.append(
+                Target(
+                    f"prepare speed (median), {size}",
+                    cp["prepare"]["median_mb_s"] if cp else None,
+                    limit,
+                    "MB/s",
+                    higher_is_better=True,
+                    judged=timing,
+                )
+            )
     for size, limit in (("1m", 0.5), ("10m", 6.0)):
         cp = get(size, CITEPROOF)
         if size in results:
-            out.append(Target(f"check median, {size}", cp["check"]["median_ms"] if cp else None,
-                              limit, "ms", judged=timing))
+            out.append(
+                Target(
+                    f"check median, {size}",
+                    cp["check"]["median_ms"] if cp else None,
+                    limit,
+                    "ms",
+                    judged=timing,
+                )
+            )
     if "1m" in results:
         cp = get("1m", CITEPROOF)
         p95 = cp["check"]["by_category"]["one_word"]["p95_ms"] if cp else None
         out.append(Target("one_word (NEAR search) p95, 1m", p95, 5.0, "ms", judged=timing))
         for name in ("quotecheck_style", "rapidfuzz_partial"):
             base = get("1m", name)
-            ratio = (base["check"]["median_ms"] / cp["check"]["median_ms"]
-                     if cp and base else None)
-            out.append(Target(f"speed-up vs {name} (median), 1m", ratio, 10.0, "x",
-                              higher_is_better=True, judged=timing))
-            out.append(Target(f"speed-up vs {name}, quotes not TOO_SHORT, 1m",
-                              checked_speedup(cp, base), 10.0, "x", higher_is_better=True,
-                              info=True))
+            ratio = base["check"]["median_ms"] / cp["check"]["median_ms"] if cp and base else None
+            out.append(
+                Target(
+                    f"speed-up vs {name} (median), 1m",
+                    ratio,
+                    10.0,
+                    "x",
+                    higher_is_better=True,
+                    judged=timing,
+                )
+            )
+            out.append(
+                Target(
+                    f"speed-up vs {name}, quotes not TOO_SHORT, 1m",
+                    checked_speedup(cp, base),
+                    10.0,
+                    "x",
+                    higher_is_better=True,
+                    info=True,
+                )
+            )
     if cli is not None:
         for label, r in cli["help"].items():
-            out.append(Target(f"{label} --help (median)", r.get("median_s"), 0.3, "s",
-                              judged=timing, note=r.get("why", "")))
+            out.append(
+                Target(
+                    f"{label} --help (median)",
+                    r.get("median_s"),
+                    0.3,
+                    "s",
+                    judged=timing,
+                    note=r.get("why", ""),
+                )
+            )
         r = cli["check_pdf"] or {}
         note = r.get("why", "")
         if r.get("verdict") not in (None, "EXACT"):
             note = f"verdict {r['verdict']}, expected EXACT"
-        out.append(Target(f"check --json on a {r.get('pages', 50)}-page PDF (median)",
-                          r.get("median_s"), 1.5, "s", judged=timing, note=note))
+        out.append(
+            Target(
+                f"check --json on a {r.get('pages', 50)}-page PDF (median)",
+                r.get("median_s"),
+                1.5,
+                "s",
+                judged=timing,
+                note=note,
+            )
+        )
     return out
 
 
@@ -523,11 +635,14 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
 
     def line(r: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+        return "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
 
-    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths),
-                      *(line(r) for r in cells[1:])])
+    return "\n".join(
+        [line(cells[0]), "  ".join("-" * w for w in widths), *(line(r) for r in cells[1:])]
+    )
 
 
 def fmt(v: Any) -> str:
@@ -550,19 +665,50 @@ def print_size(size: str, res: dict[str, dict[str, Any]], chars: int) -> None:
     for name, r in res.items():
         c = r["check"]
         strict = r.get("accuracy_strict", {}).get("overall")
-        rows.append([name, r["subset"], r["repeats"], r["prepare"]["best_mb_s"],
-                     r["prepare"]["median_mb_s"], c["median_ms"], c["p95_ms"], c["max_ms"],
-                     c["first_run"]["median_ms"], c["cold_near_ms"],
-                     pct(r["accuracy_verdict"]["overall"]),
-                     pct(strict)])
-    print(table(["matcher", "quotes", "rep", "prep MB/s best", "med", "check ms med", "p95",
-                 "max", "1st run med", "cold NEAR", "verdicts right", "strict right"], rows))
+        rows.append(
+            [
+                name,
+                r["subset"],
+                r["repeats"],
+                r["prepare"]["best_mb_s"],
+                r["prepare"]["median_mb_s"],
+                c["median_ms"],
+                c["p95_ms"],
+                c["max_ms"],
+                c["first_run"]["median_ms"],
+                c["cold_near_ms"],
+                pct(r["accuracy_verdict"]["overall"]),
+                pct(strict),
+            ]
+        )
+    print(
+        table(
+            [
+                "matcher",
+                "quotes",
+                "rep",
+                "prep MB/s best",
+                "med",
+                "check ms med",
+                "p95",
+                "max",
+                "1st run med",
+                "cold NEAR",
+                "verdicts right",
+                "strict right",
+            ],
+            rows,
+        )
+    )
     names = list(res)
     headers = ["category"]
     for n in names:
         short = SHORT_NAMES.get(n, n)
-        headers += [f"{short} med", f"{short} p95", f"{short} ok"] if n == CITEPROOF else [
-            f"{short} med", f"{short} ok"]
+        headers += (
+            [f"{short} med", f"{short} p95", f"{short} ok"]
+            if n == CITEPROOF
+            else [f"{short} med", f"{short} ok"]
+        )
     cat_rows = []
     for c in CATEGORIES:
         row: list[Any] = [c]
@@ -571,16 +717,21 @@ def print_size(size: str, res: dict[str, dict[str, Any]], chars: int) -> None:
             key = "accuracy_strict" if n == CITEPROOF else "accuracy_verdict"
             a = res[n][key]["by_category"].get(c)
             right = f"{a['right']}/{a['n']}" if a else "-"
-            row += ([d.get("median_ms"), d.get("p95_ms"), right] if n == CITEPROOF
-                    else [d.get("median_ms"), right])
+            row += (
+                [d.get("median_ms"), d.get("p95_ms"), right]
+                if n == CITEPROOF
+                else [d.get("median_ms"), right]
+            )
         cat_rows.append(row)
     print("\nper category (ms per check; ok = right answers, strict for citeproof):")
     print(table(headers, cat_rows))
     cp = res.get(CITEPROOF)
     if cp:
         w = cp["check"]["without_too_short"]
-        print(f"\nciteproof on the {w['n']} quotes it did not answer TOO_SHORT: median "
-              f"{fmt(w['median_ms'])} ms, p95 {fmt(w['p95_ms'])} ms")
+        print(
+            f"\nciteproof on the {w['n']} quotes it did not answer TOO_SHORT: median "
+            f"{fmt(w['median_ms'])} ms, p95 {fmt(w['p95_ms'])} ms"
+        )
     if cp and cp["failures"]:
         print(f"\nciteproof misses at {size} ({len(cp['failures'])}):")
         for f in cp["failures"][:25]:
@@ -596,8 +747,14 @@ def print_cli(cli: dict[str, Any]) -> None:
         rows.append([f"{label} --help", r.get("best_s"), r.get("median_s"), r.get("why", "")])
     r = cli["check_pdf"] or {}
     note = r.get("why") or f"verdict {r.get('verdict')}, count {r.get('count')}"
-    rows.append([f"check --json, {r.get('pages')}-page PDF ({r.get('entry')})",
-                 r.get("best_s"), r.get("median_s"), note])
+    rows.append(
+        [
+            f"check --json, {r.get('pages')}-page PDF ({r.get('entry')})",
+            r.get("best_s"),
+            r.get("median_s"),
+            note,
+        ]
+    )
     print(table(["command", "best s", "median s", "note"], rows))
     if r.get("quote"):
         print(f"  quote (page {r['quote_page']}): {r['quote']!r}")
@@ -605,9 +762,21 @@ def print_cli(cli: dict[str, Any]) -> None:
 
 def print_targets(ts: Sequence[Target], quick: bool) -> None:
     print("\n=== targets ===" + ("  (--quick: timings printed, not judged)" if quick else ""))
-    print(table(["target", "measured", "limit", "status", "note"],
-                [[t.name, t.value, f"{'>=' if t.higher_is_better else '<='} {t.limit:g} "
-                  f"{t.unit}", t.status, t.note] for t in ts]))
+    print(
+        table(
+            ["target", "measured", "limit", "status", "note"],
+            [
+                [
+                    t.name,
+                    t.value,
+                    f"{'>=' if t.higher_is_better else '<='} {t.limit:g} {t.unit}",
+                    t.status,
+                    t.note,
+                ]
+                for t in ts
+            ],
+        )
+    )
 
 
 # ---------------------------------------------------------------------------- driver
@@ -648,35 +817,65 @@ def machine() -> dict[str, Any]:
                 break
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     try:
-        commit = subprocess.run(["git", "-C", str(REPO_ROOT), "describe", "--always", "--dirty"],
-                                capture_output=True, text=True, check=False).stdout.strip()
+        commit = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "describe", "--always", "--dirty"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
     except OSError:
         commit = ""
-    return {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "platform": platform.platform(), "cpu": model, "cores": cores,
-            "python": platform.python_version(), "load_avg": list(os.getloadavg()),
-            "commit": commit}
+    return {
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "cpu": model,
+        "cores": cores,
+        "python": platform.python_version(),
+        "load_avg": list(os.getloadavg()),
+        "commit": commit,
+    }
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--quick", action="store_true",
-                   help="CI smoke: 10k and 100k only, 1 repeat, baselines on 10 quotes per "
-                        "category, no CLI timings; fails only on citeproof accuracy")
-    p.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
-                   help=f"the shared data directory (default: {DEFAULT_SHARED})")
-    p.add_argument("--require-shared", action="store_true",
-                   help="fail (exit 2) instead of skipping when the shared kit is missing")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="CI smoke: 10k and 100k only, 1 repeat, baselines on 10 quotes per "
+        "category, no CLI timings; fails only on citeproof accuracy",
+    )
+    p.add_argument(
+        "--shared",
+        type=Path,
+        default=DEFAULT_SHARED,
+        help=f"the shared data directory (default: {DEFAULT_SHARED})",
+    )
+    p.add_argument(
+        "--require-shared",
+        action="store_true",
+        help="fail (exit 2) instead of skipping when the shared kit is missing",
+    )
     p.add_argument("--json-out", type=Path, help="write every number to this JSON file")
     p.add_argument("--sizes", help="comma-separated sizes to run (default: by mode)")
-    p.add_argument("--matchers", help="comma-separated matchers (default: all): "
-                   + ",".join((CITEPROOF, *BASELINE_NAMES)))
+    p.add_argument(
+        "--matchers",
+        help="comma-separated matchers (default: all): " + ",".join((CITEPROOF, *BASELINE_NAMES)),
+    )
     p.add_argument("--repeats", type=int, help="runs per quote (default 5; 1 with --quick)")
-    p.add_argument("--rf-10m-per-category", type=int, default=20,
-                   help="rapidfuzz_partial at 10m: first N quotes per category (0 = all)")
-    p.add_argument("--qc-10m-per-category", type=int, default=20,
-                   help="quotecheck_style at 10m: first N quotes per category (0 = all)")
+    p.add_argument(
+        "--rf-10m-per-category",
+        type=int,
+        default=20,
+        help="rapidfuzz_partial at 10m: first N quotes per category (0 = all)",
+    )
+    p.add_argument(
+        "--qc-10m-per-category",
+        type=int,
+        default=20,
+        help="quotecheck_style at 10m: first N quotes per category (0 = all)",
+    )
     p.add_argument("--skip-cli", action="store_true", help="do not time the command line")
     return p.parse_args(argv)
 
@@ -708,9 +907,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     shared: Path = args.shared.resolve()
     if not (shared / "bench" / "baselines.py").exists():
-        print(f"bench_match: the shared benchmark kit is not at {shared} "
-              "(expected bench/baselines.py, bench/texts, bench/quotes there); "
-              "pass --shared DIR.", file=sys.stderr)
+        print(
+            f"bench_match: the shared benchmark kit is not at {shared} "
+            "(expected bench/baselines.py, bench/texts, bench/quotes there); "
+            "pass --shared DIR.",
+            file=sys.stderr,
+        )
         if args.quick and not args.require_shared:
             print("bench_match: --quick: nothing to measure, skipping.", file=sys.stderr)
             return 0
@@ -718,21 +920,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     quick = args.quick
     plan = Plan(
-        sizes=tuple(args.sizes.split(",")) if args.sizes else (SIZES_QUICK if quick
-                                                                else SIZES_FULL),
+        sizes=tuple(args.sizes.split(","))
+        if args.sizes
+        else (SIZES_QUICK if quick else SIZES_FULL),
         repeats=args.repeats or (1 if quick else 5),
         prepare_runs=1 if quick else 5,
         baseline_repeats=1 if quick else min(args.repeats or 3, 3),
         baseline_subset=10 if quick else None,
-        subset_10m={"rapidfuzz_partial": args.rf_10m_per_category or None,
-                    "quotecheck_style": args.qc_10m_per_category or None},
+        subset_10m={
+            "rapidfuzz_partial": args.rf_10m_per_category or None,
+            "quotecheck_style": args.qc_10m_per_category or None,
+        },
     )
     matchers = baseline_matchers(load_baselines(shared))
     found = citeproof_matcher()
     too_short = None
     if found is None:
-        print("bench_match: citeproof's matcher (citeproof.match.quote) is not there yet; "
-              "measuring the baselines only.", file=sys.stderr)
+        print(
+            "bench_match: citeproof's matcher (citeproof.match.quote) is not there yet; "
+            "measuring the baselines only.",
+            file=sys.stderr,
+        )
     else:
         matchers = {CITEPROOF: found[0], **matchers}
         too_short = found[1]
@@ -740,20 +948,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         wanted = args.matchers.split(",")
         matchers = {k: v for k, v in matchers.items() if k in wanted}
 
-    meta = {**machine(), "mode": "quick" if quick else "full", "plan": asdict(plan),
-            "shared": str(shared), "quote_budget_s": QUOTE_BUDGET_S}
+    meta = {
+        **machine(),
+        "mode": "quick" if quick else "full",
+        "plan": asdict(plan),
+        "shared": str(shared),
+        "quote_budget_s": QUOTE_BUDGET_S,
+    }
     print(f"citeproof matcher benchmark ({meta['mode']}), {meta['date']}")
-    print(f"machine: {meta['cpu'] or meta['platform']}, {meta['cores']} cores, "
-          f"Python {meta['python']}, load {meta['load_avg'][0]:.2f}, repo {meta['commit']}")
+    print(
+        f"machine: {meta['cpu'] or meta['platform']}, {meta['cores']} cores, "
+        f"Python {meta['python']}, load {meta['load_avg'][0]:.2f}, repo {meta['commit']}"
+    )
 
     yardstick_size = "1m" if "1m" in plan.sizes else plan.sizes[-1]
     meta["primitives_mb_s"] = calibrate(
         (shared / "bench" / "texts" / f"{yardstick_size}.txt").read_text(encoding="utf-8")
     )
     prims = meta["primitives_mb_s"]
-    print(f"machine speed now ({yardstick_size} text): NFKC {prims['nfkc']:.0f} MB/s, "
-          f"whitespace collapse {prims['collapse_whitespace']:.0f} MB/s, str.find "
-          f"{prims['str_find']:.0f} MB/s (reference machine: 56, 62, 3700)")
+    print(
+        f"machine speed now ({yardstick_size} text): NFKC {prims['nfkc']:.0f} MB/s, "
+        f"whitespace collapse {prims['collapse_whitespace']:.0f} MB/s, str.find "
+        f"{prims['str_find']:.0f} MB/s (reference machine: 56, 62, 3700)"
+    )
 
     results: dict[str, dict[str, dict[str, Any]]] = {}
     texts: dict[str, int] = {}
@@ -775,8 +992,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.collect()
             results[size][name] = summarise(m, size, nbytes, prep_s, runs, repeats, subset)
             results[size][name]["check"]["cold_near_ms"] = cold_ms
-            print(f"  [{size}] {name}: {len(chosen)} quotes in "
-                  f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+            print(
+                f"  [{size}] {name}: {len(chosen)} quotes in {time.perf_counter() - t0:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
         print_size(size, results[size], len(text))
 
     cli = None
@@ -790,25 +1010,37 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     meta["load_avg_end"] = list(os.getloadavg())
     meta["wall_s"] = round(time.perf_counter() - started, 1)
-    print(f"\n{meta['wall_s']:.0f} s in all; load average at the end "
-          f"{meta['load_avg_end'][0]:.2f} (timings are only as quiet as the machine)")
+    print(
+        f"\n{meta['wall_s']:.0f} s in all; load average at the end "
+        f"{meta['load_avg_end'][0]:.2f} (timings are only as quiet as the machine)"
+    )
     ts = targets(results, cli, quick)
     print_targets(ts, quick)
     if args.json_out:
-        payload = {"meta": meta, "text_chars": texts, "results": results, "cli": cli,
-                   "targets": [asdict(t) for t in ts]}
-        args.json_out.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n",
-                                 encoding="utf-8")
+        payload = {
+            "meta": meta,
+            "text_chars": texts,
+            "results": results,
+            "cli": cli,
+            "targets": [asdict(t) for t in ts],
+        }
+        args.json_out.write_text(
+            json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         print(f"\nwrote {args.json_out}")
 
     failed = [t for t in ts if t.status == "FAIL"]
     if quick and CITEPROOF not in matchers:
-        print("\nbench_match: --quick: the correctness gate needs citeproof's matcher.",
-              file=sys.stderr)
+        print(
+            "\nbench_match: --quick: the correctness gate needs citeproof's matcher.",
+            file=sys.stderr,
+        )
         return 1
     if failed:
-        print(f"\n{len(failed)} target(s) failed: " + "; ".join(t.name for t in failed),
-              file=sys.stderr)
+        print(
+            f"\n{len(failed)} target(s) failed: " + "; ".join(t.name for t in failed),
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -44,9 +44,14 @@ def main(argv: list[str] | None = None) -> int:
         dirs = default_dirs()
         dirs.cache_db.parent.mkdir(parents=True, exist_ok=True)
         with Cache(dirs.cache_db) as cache:
-            cache.pin("pmcid:PMC3166277", data, retrieved_at="2026-11-30T00:00:00Z",
-                      served_by="pmc", media_type="application/xml",
-                      meta={"coverage": "full_text", "md5_ok": True})
+            cache.pin(
+                "pmcid:PMC3166277",
+                data,
+                retrieved_at="2026-11-30T00:00:00Z",
+                served_by="pmc",
+                media_type="application/xml",
+                meta={"coverage": "full_text", "md5_ok": True},
+            )
         doc = parse(data)
         block = next(b for b in doc.blocks if b.region == "body" and b.end - b.start > 150)
         quote = doc.text[block.start : block.start + 120]
@@ -60,9 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     status = "PASS" if median <= TARGET_MS else "FAIL"
     print(f"verdict {result.verdict}, served by {result.source.served_by}")
     print(f"first check (imports, parse, prepare): {first:.1f} ms")
-    print(f"repeat checks: median {median:.2f} ms, p95 "
-          f"{sorted(rest)[int(0.95 * (len(rest) - 1))]:.2f} ms over {len(rest)} "
-          f"(target <= {TARGET_MS:.0f} ms: {status})")
+    print(
+        f"repeat checks: median {median:.2f} ms, p95 "
+        f"{sorted(rest)[int(0.95 * (len(rest) - 1))]:.2f} ms over {len(rest)} "
+        f"(target <= {TARGET_MS:.0f} ms: {status})"
+    )
     return 0 if status == "PASS" else 1
 
 

@@ -109,8 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     repo_root = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description="Build the benchmark's 50-page PDF.")
     parser.add_argument("out", type=Path, help="where to write the PDF")
-    parser.add_argument("--shared", type=Path, default=repo_root.parent / "shared",
-                        help="the shared data directory (default: ../shared next to the repo)")
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=repo_root.parent / "shared",
+        help="the shared data directory (default: ../shared next to the repo)",
+    )
     parser.add_argument("--pages", type=int, default=DEFAULT_PAGES)
     args = parser.parse_args(argv)
     built = build_pdf(args.out, args.shared, args.pages)

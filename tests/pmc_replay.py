@@ -31,7 +31,6 @@ XML = {"content-type": "application/xml"}
 JSON = {"content-type": "application/json"}
 
 
-
 def jats() -> bytes:
     if not JATS.is_file():
         pytest.skip(MISSING)

@@ -62,7 +62,6 @@ __all__ = [
 IdentifierKind = Literal["doi", "pmid", "pmcid", "nct", "setid", "ppr", "url"]
 
 
-
 @dataclass(frozen=True, slots=True)
 class Identifier:
     """One canonical identifier.

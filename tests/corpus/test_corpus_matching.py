@@ -66,8 +66,9 @@ def loaded(name: str) -> Document:
     return citeproof.load(CORPUS / name)
 
 
-def block_sentences(doc: Document, block: Block, lo: int = 40, hi: int = 300
-                    ) -> Iterator[tuple[int, int]]:
+def block_sentences(
+    doc: Document, block: Block, lo: int = 40, hi: int = 300
+) -> Iterator[tuple[int, int]]:
     """Document offsets of the sentences of a block, cut at sentence ends, lo..hi chars."""
     text = doc.text[block.start : block.end]
     pos = 0
@@ -82,8 +83,9 @@ def block_sentences(doc: Document, block: Block, lo: int = 40, hi: int = 300
             pos = m.end()
 
 
-def sentences_in(doc: Document, region: str, kinds: tuple[str, ...] = ("paragraph",),
-                 lo: int = 40, hi: int = 300) -> list[tuple[Block, int, int]]:
+def sentences_in(
+    doc: Document, region: str, kinds: tuple[str, ...] = ("paragraph",), lo: int = 40, hi: int = 300
+) -> list[tuple[Block, int, int]]:
     return [
         (block, a, b)
         for block in doc.blocks
@@ -109,8 +111,14 @@ def mutable(doc: Document, a: int, b: int) -> bool:
     return not _FRAGMENTED.search(doc.text[a:b])
 
 
-def assert_exact_at(result: CheckResult, doc: Document, a: int, b: int, region: str,
-                    section: list[str] | None = None) -> None:
+def assert_exact_at(
+    result: CheckResult,
+    doc: Document,
+    a: int,
+    b: int,
+    region: str,
+    section: list[str] | None = None,
+) -> None:
     quote = doc.text[a:b]
     assert result.verdict == "EXACT", (quote, result.verdict, result.reason)
     assert (a, b) in spans(result), (quote, spans(result))
@@ -122,9 +130,7 @@ def assert_exact_at(result: CheckResult, doc: Document, a: int, b: int, region: 
 
 
 def first_body_heading(doc: Document) -> int | None:
-    return next(
-        (b.start for b in doc.blocks if b.region == "body" and b.kind == "heading"), None
-    )
+    return next((b.start for b in doc.blocks if b.region == "body" and b.kind == "heading"), None)
 
 
 # ---------------------------------------------------------------------- JATS articles
@@ -155,13 +161,15 @@ def _title_like(text: str) -> tuple[int, int] | None:
         if m:
             pos = m.end()
     good = [
-        (a, b) for a, b in pieces
+        (a, b)
+        for a, b in pieces
         if b - a >= 20 and not re.search(r"\d|https?:|doi|www\.", text[a:b])
     ]
     if not good:
         return None
-    return max(good, key=lambda s: (sum(w[:1].islower() for w in text[s[0]:s[1]].split()),
-                                    s[1] - s[0]))
+    return max(
+        good, key=lambda s: (sum(w[:1].islower() for w in text[s[0] : s[1]].split()), s[1] - s[0])
+    )
 
 
 def _word_slice(text: str, rng: random.Random) -> tuple[int, int] | None:
@@ -233,8 +241,9 @@ def test_changed_word_is_near_and_named_in_the_diff(corpus: Path, name: str) -> 
     checked = 0
     for a, b in candidates:
         sentence = doc.text[a:b]
-        words = [m for m in _CHANGEABLE_WORD.finditer(sentence)
-                 if sentence.count(m.group()) == 1][1:-1]  # not the first or last word
+        words = [m for m in _CHANGEABLE_WORD.finditer(sentence) if sentence.count(m.group()) == 1][
+            1:-1
+        ]  # not the first or last word
         if not words:
             continue
         word = rng.choice(words)
@@ -275,7 +284,8 @@ def test_changed_digit_is_near_with_numbers_differ(corpus: Path, name: str) -> N
     doc = loaded(name)
     rng = random.Random(f"{name}:digit")
     candidates = [
-        (a, b) for _, a, b in sentences_in(doc, "body")
+        (a, b)
+        for _, a, b in sentences_in(doc, "body")
         if mutable(doc, a, b) and _changeable_digits(doc, a, b)
     ]
     for a, b in sample(name, candidates, 3, "digit"):
@@ -320,7 +330,8 @@ def test_changed_word_next_to_author_year_citation(corpus: Path) -> None:
     name = "pmc-jats/PMC7289599.nxml"
     doc = loaded(name)
     candidates = [
-        (a, b) for _, a, b in sentences_in(doc, "body", lo=80, hi=250)
+        (a, b)
+        for _, a, b in sentences_in(doc, "body", lo=80, hi=250)
         if not _FRAGMENTED.search(doc.text[a:b])
         and any(x < b and y > a for x, y in author_year_markers(doc))
     ]
@@ -330,15 +341,19 @@ def test_changed_word_next_to_author_year_citation(corpus: Path) -> None:
         sentence = doc.text[a:b]
         cited = [(x - a, y - a) for x, y in author_year_markers(doc) if x < b and y > a]
         word = next(
-            m for m in _CHANGEABLE_WORD.finditer(sentence)
+            m
+            for m in _CHANGEABLE_WORD.finditer(sentence)
             if m.start() > 0 and not any(x <= m.start() < y for x, y in cited)
         )
         new = "pebble" if word.group().lower() != "pebble" else "garden"
         quote = sentence[: word.start()] + new + sentence[word.end() :]
         result = citeproof.check(quote, doc)
-        if result.verdict != "NEAR" or result.near is None or (
-            (result.near.start, result.near.end) not in _where_exact(doc, a, b)
-        ) or not any(op.op == "replace" and new in op.quote for op in result.near.diff):
+        if (
+            result.verdict != "NEAR"
+            or result.near is None
+            or ((result.near.start, result.near.end) not in _where_exact(doc, a, b))
+            or not any(op.op == "replace" and new in op.quote for op in result.near.diff)
+        ):
             failures.append((quote, result.verdict, result.reason))
     assert not failures, failures
 
@@ -415,15 +430,19 @@ def known_paragraphs(name: str) -> list[str]:
     if name == "pdf/N18-3011.pdf":
         data = json.loads((CORPUS / "pdf/N18-3011.json").read_text(encoding="utf-8"))
         # S2ORC puts a space between a citation and the punctuation after it
-        return [re.sub(r" (?=[,.;:)])", "", " ".join(p["text"].split()))
-                for p in data["pdf_parse"]["body_text"]]
+        return [
+            re.sub(r" (?=[,.;:)])", "", " ".join(p["text"].split()))
+            for p in data["pdf_parse"]["body_text"]
+        ]
     text = (CORPUS / "pdf/hindawi-rrp-2010-157939.fulltext.txt").read_text(encoding="utf-8")
     return [" ".join(p.split()) for p in text.split("\n\n")]
 
 
 def known_sentences(name: str) -> list[str]:
     return [
-        s for p in known_paragraphs(name) for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", p)
+        s
+        for p in known_paragraphs(name)
+        for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", p)
         if 40 <= len(s) <= 300
     ]
 

@@ -80,12 +80,17 @@ def test_bad_lines_unknown_and_unavailable_sources_are_reported_per_line(tmp_pat
     article = str(EXAMPLES / "example-article.nxml")
     inp = tmp_path / "in.jsonl"
     inp.write_text(
-        json.dumps({"id": "ok", "quote": ARTICLE_QUOTE, "source": article}) + "\n"
+        json.dumps({"id": "ok", "quote": ARTICLE_QUOTE, "source": article})
+        + "\n"
         + '{"quote": NaN, "source": "x"}\n'
-        + json.dumps({"id": "nofile", "quote": "some words here", "source": "no/such.txt"}) + "\n"
-        + json.dumps({"id": "pinless", "quote": "some words here", "source": "PMC1234567"}) + "\n"
-        + json.dumps({"id": "empty", "quote": "w " * 60_000, "source": article}) + "\n"
-        + json.dumps({"id": "last", "quote": ARTICLE_QUOTE, "source": article}) + "\n"
+        + json.dumps({"id": "nofile", "quote": "some words here", "source": "no/such.txt"})
+        + "\n"
+        + json.dumps({"id": "pinless", "quote": "some words here", "source": "PMC1234567"})
+        + "\n"
+        + json.dumps({"id": "empty", "quote": "w " * 60_000, "source": article})
+        + "\n"
+        + json.dumps({"id": "last", "quote": ARTICLE_QUOTE, "source": article})
+        + "\n"
     )
     out = tmp_path / "out.jsonl"
     result = run("batch", inp, "-o", out, "--offline", "--workers", "1")
@@ -113,8 +118,18 @@ def test_resume_after_sigkill_gives_the_uninterrupted_output(tmp_path: Path) -> 
 
     out = tmp_path / "out.jsonl"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "citeproof", "batch", str(inp), "-o", str(out),
-               "--workers", "1", "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "citeproof",
+        "batch",
+        str(inp),
+        "-o",
+        str(out),
+        "--workers",
+        "1",
+        "--quiet",
+    ]
     process = subprocess.Popen(command, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 20_000):
@@ -147,8 +162,9 @@ def test_the_dask_executor_gives_the_same_output(tmp_path: Path) -> None:
 def test_unordered_has_the_same_records(tmp_path: Path) -> None:
     article = str(EXAMPLES / "example-article.nxml")
     notes = str(EXAMPLES / "example-notes.txt")
-    items = [{"id": n, "quote": ARTICLE_QUOTE, "source": article if n % 2 else notes}
-             for n in range(40)]
+    items = [
+        {"id": n, "quote": ARTICLE_QUOTE, "source": article if n % 2 else notes} for n in range(40)
+    ]
     inp = write_jsonl(tmp_path / "in.jsonl", items)
     ordered, unordered = tmp_path / "o.jsonl", tmp_path / "u.jsonl"
     assert run("batch", inp, "-o", ordered, "--quiet").exit_code == 0
@@ -159,8 +175,10 @@ def test_unordered_has_the_same_records(tmp_path: Path) -> None:
 
 def test_log_records_every_check_in_batched_appends(tmp_path: Path) -> None:
     article = str(EXAMPLES / "example-article.nxml")
-    items = [{"id": n, "quote": ARTICLE_QUOTE, "source": article, "claim": f"claim {n}"}
-             for n in range(250)]
+    items = [
+        {"id": n, "quote": ARTICLE_QUOTE, "source": article, "claim": f"claim {n}"}
+        for n in range(250)
+    ]
     inp = write_jsonl(tmp_path / "in.jsonl", items)
     assert run("batch", inp, "-o", tmp_path / "out.jsonl", "--log", "--quiet").exit_code == 0
     log = EvidenceLog(default_dirs().log)
@@ -182,9 +200,9 @@ def test_stdin_and_stdout(tmp_path: Path) -> None:
 
 def test_the_library_yields_outcomes() -> None:
     article = str(EXAMPLES / "example-article.nxml")
-    outcomes = list(batch.run(
-        [{"id": "a", "quote": ARTICLE_QUOTE, "source": article}, {"quote": 3}], workers=1
-    ))
+    outcomes = list(
+        batch.run([{"id": "a", "quote": ARTICLE_QUOTE, "source": article}, {"quote": 3}], workers=1)
+    )
     assert [o.record["id"] for o in outcomes] == ["a", 2]
     assert outcomes[0].verdict == "EXACT" and outcomes[1].verdict is None
 
@@ -199,8 +217,17 @@ def test_an_existing_dask_scheduler_is_used(tmp_path: Path) -> None:
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        result = run("batch", inp, "-o", remote, "--executor", "dask",
-                     "--scheduler", cluster.scheduler_address, "--quiet")
+        result = run(
+            "batch",
+            inp,
+            "-o",
+            remote,
+            "--executor",
+            "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--quiet",
+        )
         assert result.exit_code == 0, result.output
         assert cluster.scheduler_address.startswith("tcp://")
     assert remote.read_bytes() == local.read_bytes()

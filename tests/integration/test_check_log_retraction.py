@@ -30,8 +30,14 @@ WORDS = "mulch kept the beds moist through the dry summer months"
 
 def pin_text(key: str, text: str) -> None:
     with Cache(default_dirs().cache_db) as cache:
-        cache.pin(key, text.encode(), retrieved_at="2026-01-02T03:04:05Z", served_by="web",
-                  media_type="text/plain", meta={"coverage": "page"})
+        cache.pin(
+            key,
+            text.encode(),
+            retrieved_at="2026-01-02T03:04:05Z",
+            served_by="web",
+            media_type="text/plain",
+            meta={"coverage": "page"},
+        )
 
 
 def run(*args: str | Path, input: str | None = None) -> Result:
@@ -104,7 +110,9 @@ def test_retraction_status_of_a_cited_identifier() -> None:
     assert by["retractionwatch"]["retracted"] is True
     assert by["crossref"]["state"] == "not_asked"  # offline
     assert EvidenceLog(default_dirs().log).get(data["log_seq"]).payload["retraction"] == {
-        "status": "RETRACTED", "as_of": None, "by": ["retractionwatch"]
+        "status": "RETRACTED",
+        "as_of": None,
+        "by": ["retractionwatch"],
     }
     _, quiet = check_json("--offline", "--no-retraction", WORDS, RETRACTED_DOI)
     assert quiet["retraction"] is None

@@ -179,9 +179,7 @@ def test_failed_search_exits_3(tmp_path: Path) -> None:
     assert record["status"] == "failed" and "404" in record["reason"]
 
 
-def test_every_search_is_recorded_in_the_log_failed_ones_too(
-    replay: Path, tmp_path: Path
-) -> None:
+def test_every_search_is_recorded_in_the_log_failed_ones_too(replay: Path, tmp_path: Path) -> None:
     from citeproof.evidence.log import EvidenceLog
     from citeproof.store.paths import default_dirs
 

@@ -13,8 +13,7 @@ from citeproof.store.paths import default_dirs
 
 def test_the_demo_runs_every_step_offline_in_its_own_folder(tmp_path: Path) -> None:
     out = tmp_path / "demo"
-    result = CliRunner().invoke(cli, ["demo", "--out", str(out), "--json"],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(cli, ["demo", "--out", str(out), "--json"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     steps = {s["step"]: s["outcome"] for s in summary["steps"]}

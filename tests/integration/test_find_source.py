@@ -49,8 +49,14 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def pin_text(key: str, text: str) -> None:
     with Cache(default_dirs().cache_db) as cache:
-        cache.pin(key, text.encode(), retrieved_at=WHEN, served_by="pmc",
-                  media_type="text/plain", meta={"coverage": "full_text"})
+        cache.pin(
+            key,
+            text.encode(),
+            retrieved_at=WHEN,
+            served_by="pmc",
+            media_type="text/plain",
+            meta={"coverage": "full_text"},
+        )
 
 
 def run(*args: str | Path) -> Result:
@@ -75,7 +81,11 @@ def test_a_misquote_is_traced_to_a_cached_document(tmp_path: Path) -> None:
     assert REAL[hit["start"] : hit["end"]] == MISQUOTE
     places = {p["where"]: p for p in data["searched_elsewhere"]}
     assert places["cache"] == {
-        "where": "cache", "state": "answered", "reason": None, "candidates": 2, "verified": 1
+        "where": "cache",
+        "state": "answered",
+        "reason": None,
+        "candidates": 2,
+        "verified": 1,
     }
     # Offline, the search engines are not asked, and the result says so.
     assert places["europepmc"]["state"] == places["litsense"]["state"] == "not_asked"
@@ -130,17 +140,21 @@ def test_the_cited_source_itself_is_never_found_elsewhere() -> None:
     assert data["searched_elsewhere"][0]["candidates"] == 0
 
 
-def _run_finder(
-    tmp_path: Path, providers: list[tuple[str, Any]], replay: Path | None
-) -> Any:
+def _run_finder(tmp_path: Path, providers: list[tuple[str, Any]], replay: Path | None) -> Any:
     cited = tmp_path / "cited.txt"
     cited.write_text(CITED)
     options = service.match_options()
     result = service.check(QUOTE, cited)
     with Cache(default_dirs().cache_db) as cache:
         return find_elsewhere(
-            QUOTE, result, options, mode=Mode(replay=replay), offline=False, cache=cache,
-            check=service.check_document, providers=providers,
+            QUOTE,
+            result,
+            options,
+            mode=Mode(replay=replay),
+            offline=False,
+            cache=cache,
+            check=service.check_document,
+            providers=providers,
         )
 
 

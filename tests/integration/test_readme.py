@@ -97,8 +97,13 @@ def test_quick_start_demo_succeeds(bin_dir: Path, tmp_path: Path) -> None:
     argv[0] = str(bin_dir / "citeproof")
     # Run from an empty folder: the demo must not need the repository's files.
     done = subprocess.run(
-        argv, cwd=tmp_path, capture_output=True, stdin=subprocess.DEVNULL, timeout=120,
-        check=False, env=_env(bin_dir, tmp_path / "home"),
+        argv,
+        cwd=tmp_path,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+        check=False,
+        env=_env(bin_dir, tmp_path / "home"),
     )
     assert done.returncode == 0, done.stderr.decode()
     summary = json.loads(done.stdout)  # stdout is a pipe: JSON
@@ -134,9 +139,7 @@ def test_docs_have_examples() -> None:
     COMMANDS,
     ids=[f"{d}:{i}" for i, (d, _, _) in enumerate(COMMANDS)],
 )
-def test_doc_command(
-    bin_dir: Path, home: Path, doc: str, command: str, expected: int
-) -> None:
+def test_doc_command(bin_dir: Path, home: Path, doc: str, command: str, expected: int) -> None:
     done = subprocess.run(
         ["bash", "-c", command],
         cwd=REPO,

@@ -43,7 +43,9 @@ def test_a_reworded_source_is_reported_and_the_rerun_logged(tmp_path: Path) -> N
     assert code == 0
     (item,) = same["items"]
     assert (item["state"], item["bytes_changed"], item["verdict_changed"]) == (
-        "rechecked", False, False
+        "rechecked",
+        False,
+        False,
     )
     changed = jats().replace(b"timing of host lysis", b"timing of cell lysis", 1)
     newer = pmc_replay(tmp_path / "newer", changed)
@@ -64,8 +66,14 @@ def test_a_reworded_source_is_reported_and_the_rerun_logged(tmp_path: Path) -> N
 def test_a_retraction_that_appeared_since_is_reported() -> None:
     doi = "10.5555/invented.retracted.1"
     with Cache(default_dirs().cache_db) as cache:
-        cache.pin(f"doi:{doi}", TEXT.encode(), retrieved_at="2026-01-02T03:04:05Z",
-                  served_by="web", media_type="text/plain", meta={"coverage": "page"})
+        cache.pin(
+            f"doi:{doi}",
+            TEXT.encode(),
+            retrieved_at="2026-01-02T03:04:05Z",
+            served_by="web",
+            media_type="text/plain",
+            meta={"coverage": "page"},
+        )
     before = run("check", "--json", "--offline", WORDS, doi)
     assert json.loads(before.stdout)["retraction"]["status"] == "UNVERIFIABLE"
     assert run("retractions", "import", SNAPSHOT, "--as-of", "2025-03-01").exit_code == 0
@@ -73,9 +81,7 @@ def test_a_retraction_that_appeared_since_is_reported() -> None:
     assert code == 1
     (item,) = report["items"]
     assert item["newly_retracted"] is True
-    assert (item["then"]["retraction"], item["now"]["retraction"]) == (
-        "UNVERIFIABLE", "RETRACTED"
-    )
+    assert (item["then"]["retraction"], item["now"]["retraction"]) == ("UNVERIFIABLE", "RETRACTED")
     assert item["bytes_changed"] is False and item["verdict_changed"] is False
 
 

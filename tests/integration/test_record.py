@@ -106,9 +106,7 @@ def test_a_page_is_recorded_under_its_host_name(
         headers = {"content-type": "text/html", "content-encoding": "gzip"}
         return httpx2.Response(200, headers=headers, content=body)
 
-    monkeypatch.setattr(
-        record_module, "live_transport", lambda host: httpx2.MockTransport(answer)
-    )
+    monkeypatch.setattr(record_module, "live_transport", lambda host: httpx2.MockTransport(answer))
     out = tmp_path / "fixtures"
     url = "https://example.org/article?id=7"
     result = run("record", out, "check", "--json", "quick brown fox jumps over the lazy dog", url)

@@ -275,8 +275,14 @@ def test_the_demo_page_in_chromium(browser: Any, tmp_path: Path) -> None:
     page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: requests.append(r.url))
-    page.route("**/*", lambda route: route.continue_() if route.request.url == url
-               else (errors.append(f"blocked request: {route.request.url}"), route.abort()))
+    page.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url == url
+            else (errors.append(f"blocked request: {route.request.url}"), route.abort())
+        ),
+    )
     page.goto(url)
     assert page.locator("#verdict").get_attribute("data-verdict") == "fail"
     chip = page.locator("#chip-0")  # the handle citation with its exact quote

@@ -30,11 +30,16 @@ def claims(*items: object) -> str:
 
 
 def test_json_claims_render_as_documented() -> None:
-    answer = parse_answer(claims(
-        {"text": "Drug X cut mortality.", "quote": "cut mortality",
-         "citations": [HANDLE, {"ref": "PMID 27355798", "quote": "reduced mortality"}]},
-        {"text": "It was safe."},
-    ))
+    answer = parse_answer(
+        claims(
+            {
+                "text": "Drug X cut mortality.",
+                "quote": "cut mortality",
+                "citations": [HANDLE, {"ref": "PMID 27355798", "quote": "reduced mortality"}],
+            },
+            {"text": "It was safe."},
+        )
+    )
     assert answer.input_format == "json"
     assert answer.text == (
         f'Drug X cut mortality. “cut mortality” [{HANDLE}] [PMID 27355798 "reduced mortality"]'
@@ -46,10 +51,14 @@ def test_json_claims_render_as_documented() -> None:
 
 
 def test_json_handle_citation_with_its_own_quote() -> None:
-    answer = parse_answer(claims(
-        {"text": "Drug X cut mortality.",
-         "citations": [{"ref": HANDLE, "quote": "reduced mortality"}]},
-    ))
+    answer = parse_answer(
+        claims(
+            {
+                "text": "Drug X cut mortality.",
+                "citations": [{"ref": HANDLE, "quote": "reduced mortality"}],
+            },
+        )
+    )
     (cit,) = answer.citations
     assert (cit.kind, cit.form, cit.target, cit.error) == ("handle", "json", HANDLE, None)
     (quote,) = answer.quotes
@@ -59,10 +68,18 @@ def test_json_handle_citation_with_its_own_quote() -> None:
 
 
 def test_json_identifier_citation_with_its_own_quote() -> None:
-    answer = parse_answer(claims(
-        {"text": "Drug X cut mortality.", "quote": "cut mortality",
-         "citations": ["10.1000/abc", {"ref": "PMID 27355798", "quote": "reduced mortality"}]},
-    ))
+    answer = parse_answer(
+        claims(
+            {
+                "text": "Drug X cut mortality.",
+                "quote": "cut mortality",
+                "citations": [
+                    "10.1000/abc",
+                    {"ref": "PMID 27355798", "quote": "reduced mortality"},
+                ],
+            },
+        )
+    )
     doi, pmid = answer.citations
     assert (doi.kind, doi.form, doi.target) == ("doi", "json", "doi:10.1000/abc")
     assert doi.identifier is not None and doi.error is None
@@ -77,10 +94,14 @@ def test_json_identifier_citation_with_its_own_quote() -> None:
 
 
 def test_json_unrecognised_citation_is_kept_with_an_error() -> None:
-    answer = parse_answer(claims(
-        {"text": "Drug X cut mortality.",
-         "citations": [{"ref": "nonsense here", "quote": "reduced mortality"}]},
-    ))
+    answer = parse_answer(
+        claims(
+            {
+                "text": "Drug X cut mortality.",
+                "citations": [{"ref": "nonsense here", "quote": "reduced mortality"}],
+            },
+        )
+    )
     (cit,) = answer.citations
     assert (cit.kind, cit.form, cit.target) == ("unknown", "json", "nonsense here")
     assert cit.error is not None and cit.error.code == "unrecognised_citation"
@@ -125,8 +146,9 @@ def test_json_token_with_a_tilde_is_a_malformed_handle() -> None:
 
 
 def test_json_handle_with_an_empty_check_code_is_malformed() -> None:
-    answer = parse_answer(claims({"text": "Drug X cut mortality.",
-                                  "citations": ["pmid:1/abstract~"]}))
+    answer = parse_answer(
+        claims({"text": "Drug X cut mortality.", "citations": ["pmid:1/abstract~"]})
+    )
     (cit,) = answer.citations
     assert cit.kind == "handle"
     assert cit.error is not None and cit.error.code == "malformed_handle"
@@ -143,16 +165,26 @@ def test_json_handle_with_an_empty_check_code_is_malformed() -> None:
         ({"claims": [3]}, "claims[0] must be an object"),
         ({"claims": [{"text": "a", "citations": "x"}]}, "claims[0].citations must be a list"),
         ({"claims": [{"text": "a", "quote": 5}]}, "claims[0].quote must be a string, not int"),
-        ({"claims": [{"text": "a", "citations": ["x", {"ref": "y", "z": 1}]}]},
-         "claims[0].citations[1] has unknown keys ['z']"),
-        ({"claims": [{"text": "a", "citations": [{"quote": "y"}]}]},
-         'claims[0].citations[0] has no "ref"'),
-        ({"claims": [{"text": "a", "citations": [{"ref": "y", "quote": []}]}]},
-         "claims[0].citations[0].quote must be a string, not list"),
-        ({"claims": [{"text": "a", "citations": [{"ref": 7}]}]},
-         "claims[0].citations[0].ref must be a string, not int"),
-        ({"claims": [{"text": "a", "citations": [""]}]},
-         "claims[0].citations[0] must not be empty"),
+        (
+            {"claims": [{"text": "a", "citations": ["x", {"ref": "y", "z": 1}]}]},
+            "claims[0].citations[1] has unknown keys ['z']",
+        ),
+        (
+            {"claims": [{"text": "a", "citations": [{"quote": "y"}]}]},
+            'claims[0].citations[0] has no "ref"',
+        ),
+        (
+            {"claims": [{"text": "a", "citations": [{"ref": "y", "quote": []}]}]},
+            "claims[0].citations[0].quote must be a string, not list",
+        ),
+        (
+            {"claims": [{"text": "a", "citations": [{"ref": 7}]}]},
+            "claims[0].citations[0].ref must be a string, not int",
+        ),
+        (
+            {"claims": [{"text": "a", "citations": [""]}]},
+            "claims[0].citations[0] must not be empty",
+        ),
     ],
 )
 def test_json_shape_errors_name_the_offending_path(data: object, words: str) -> None:
@@ -225,13 +257,16 @@ def blockquote(text: str) -> tuple[str, tuple[int, ...]] | None:
 
 def test_blockquote_drops_a_run_of_trailing_citations() -> None:
     assert blockquote("> Aspirin reduced stroke. [1], [2].\n\nMore text here [3].") == (
-        "Aspirin reduced stroke.", (0, 1),
+        "Aspirin reduced stroke.",
+        (0, 1),
     )
 
 
 def test_blockquote_keeps_a_citation_in_the_middle() -> None:
-    assert blockquote("> Aspirin [1] reduced stroke [2]\n") == ("Aspirin [1] reduced stroke",
-                                                                 (0, 1))
+    assert blockquote("> Aspirin [1] reduced stroke [2]\n") == (
+        "Aspirin [1] reduced stroke",
+        (0, 1),
+    )
 
 
 def test_blockquote_citation_on_its_own_last_line() -> None:
@@ -245,10 +280,12 @@ def test_blockquote_of_only_a_citation_quotes_nothing() -> None:
 def test_blockquote_rules_hold_in_a_later_block() -> None:
     prefix = "Intro paragraph here.\n\n"
     assert blockquote(prefix + "> Aspirin reduced stroke. [1], [2].") == (
-        "Aspirin reduced stroke.", (0, 1),
+        "Aspirin reduced stroke.",
+        (0, 1),
     )
     assert blockquote(prefix + "> Aspirin [1] reduced\n> stroke [2]\n") == (
-        "Aspirin [1] reduced\nstroke", (0, 1),
+        "Aspirin [1] reduced\nstroke",
+        (0, 1),
     )
 
 
@@ -340,8 +377,10 @@ def test_looks_like_handle() -> None:
 
 def test_years_in_brackets_are_not_citations_without_a_reference_list() -> None:
     found = cites("Years [1799] [1800] [2100] [2101].")
-    assert [(raw, target) for raw, _, _, target in found] == [("[1799]", "1799"),
-                                                              ("[2101]", "2101")]
+    assert [(raw, target) for raw, _, _, target in found] == [
+        ("[1799]", "1799"),
+        ("[2101]", "2101"),
+    ]
 
 
 def test_number_ranges_expand_either_way_up_to_the_cap() -> None:
@@ -367,8 +406,10 @@ def test_bracketed_numbers_inside_a_quotation_are_the_sources_markers() -> None:
 
 
 def test_identifier_forms() -> None:
-    text = ("A [paper](https://doi.org/10.1000/xyz) and (doi:10.1000/abc) and **10.1000/def** "
-            "and (see [a 10.1000/ghi b] here) and [see (a 10.1000/jkl b) here].")
+    text = (
+        "A [paper](https://doi.org/10.1000/xyz) and (doi:10.1000/abc) and **10.1000/def** "
+        "and (see [a 10.1000/ghi b] here) and [see (a 10.1000/jkl b) here]."
+    )
     answer = parse_answer(text)
     assert [(c.raw, c.kind, c.form, c.target) for c in answer.citations] == [
         ("https://doi.org/10.1000/xyz", "doi", "link", "doi:10.1000/xyz"),
@@ -390,10 +431,13 @@ def test_identifiers_in_one_token_each_get_their_own_span() -> None:
 
 def test_sentences_are_not_split_inside_code_or_links() -> None:
     assert [raw for _, raw in kinds("Intro.\n\nRun `x. Y` now. Then stop.")] == [
-        "Intro.", "Run `x. Y` now.", "Then stop.",
+        "Intro.",
+        "Run `x. Y` now.",
+        "Then stop.",
     ]
     assert [raw for _, raw in kinds("Intro.\n\nSee [a. B](https://example.org) now. Then.")][
-        1] == "See [a. B](https://example.org) now."
+        1
+    ] == "See [a. B](https://example.org) now."
 
 
 # --- single curly quotes --------------------------------------------------------------

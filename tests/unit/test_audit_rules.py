@@ -63,8 +63,9 @@ def fragment(flags: list[str]) -> Fragment:
     return Fragment(quote="q", verdict="EXACT", start=0, end=1, flags=flags)
 
 
-ELSEWHERE = FoundElsewhere(identifier="pmcid:PMC1", verdict="EXACT", start=0, end=3,
-                           text="The", via="cache")
+ELSEWHERE = FoundElsewhere(
+    identifier="pmcid:PMC1", verdict="EXACT", start=0, end=3, text="The", via="cache"
+)
 
 
 # --- from_check: which flags are kept ----------------------------------------------------
@@ -130,8 +131,13 @@ def test_exact_with_an_ellipsis_hiding_a_negation() -> None:
 
 
 def test_near_with_risk_flags_names_them_sorted_and_the_similarity() -> None:
-    got = from_check(with_(verdict="NEAR", near=near(["numbers_differ", "negation_differs"], 0.875),
-                           flags=["match_in_references"]))
+    got = from_check(
+        with_(
+            verdict="NEAR",
+            near=near(["numbers_differ", "negation_differs"], 0.875),
+            flags=["match_in_references"],
+        )
+    )
     assert got.verdict == "misquote"
     assert got.flags == ("numbers_differ", "negation_differs", "match_in_references")
     reason = got.reason or ""
@@ -151,14 +157,16 @@ def test_near_with_a_meaning_flag_of_the_result_is_a_misquote(flag: str) -> None
     got = from_check(with_(verdict="NEAR", near=near([]), flags=[flag]))
     assert got.verdict == "misquote" and got.flags == (flag,)
     assert f"({flag})" in (got.reason or "")
-    both = from_check(with_(verdict="NEAR", near=near([]),
-                            flags=["partial_word", "ellipsis_hides_negation"]))
+    both = from_check(
+        with_(verdict="NEAR", near=near([]), flags=["partial_word", "ellipsis_hides_negation"])
+    )
     assert "(ellipsis_hides_negation, partial_word)" in (both.reason or "")
 
 
 def test_near_without_risk_is_a_near_quote_that_says_quote_exactly() -> None:
-    got = from_check(with_(verdict="NEAR", near=near(["not_risky"], 0.93),
-                           flags=["match_in_references"]))
+    got = from_check(
+        with_(verdict="NEAR", near=near(["not_risky"], 0.93), flags=["match_in_references"])
+    )
     assert got.verdict == "near_quote"
     assert got.flags == ("not_risky", "match_in_references")
     reason = got.reason or ""
@@ -445,17 +453,14 @@ def test_trailing_bracketed_list_is_read_without_a_heading() -> None:
     text = "Drug X works [1] and Y [2].\n\n[1] Smith. Trial.\n[2] Jones doi:10.1000/z\n"
     parsed = parse_markdown(text)
     assert parsed.reference_section is not None
-    assert [(r.number, bool(r.identifiers)) for r in parsed.references] == [
-        (1, False), (2, True)
-    ]
+    assert [(r.number, bool(r.identifiers)) for r in parsed.references] == [(1, False), (2, True)]
     plain = "Drug X works [1] and Y [2].\n\n1. Smith. Trial.\n2. Jones. Trial.\n"
     assert parse_markdown(plain).reference_section is None
 
 
 def test_a_reference_list_ends_at_the_next_heading() -> None:
     text = (
-        "Claim [1].\n\n## References\n\n1. Smith doi:10.1000/a\n\n"
-        "## Appendix\n\nMore text here.\n"
+        "Claim [1].\n\n## References\n\n1. Smith doi:10.1000/a\n\n## Appendix\n\nMore text here.\n"
     )
     parsed = parse_markdown(text)
     assert [r.raw for r in parsed.references] == ["1. Smith doi:10.1000/a"]
@@ -520,7 +525,8 @@ def test_reference_lists_with_any_line_ending(newline: str) -> None:
     assert parsed.reference_section is not None
     assert text[parsed.reference_section[0] :].startswith("## References")
     assert [(r.number, r.raw) for r in parsed.references] == [
-        (1, "1. Smith doi:10.1000/a"), (2, "2. Jones PMID: 123")
+        (1, "1. Smith doi:10.1000/a"),
+        (2, "2. Jones PMID: 123"),
     ]
     # A heading on the second line of the answer, after a lone line break.
     lone = newline + "## References" + newline * 2 + "1. Smith doi:10.1000/a" + newline

@@ -659,9 +659,7 @@ def test_saying_the_work_is_retracted_acknowledges_it() -> None:
 
 
 @pytest.mark.usefixtures("snapshot")
-def test_a_reference_entry_whose_only_retract_word_is_its_identifier_does_not_acknowledge() -> (
-    None
-):
+def test_a_reference_entry_whose_only_retract_word_is_its_identifier_does_not_acknowledge() -> None:
     pin(RETRACTED_DOI)
     report = audit_offline(
         "Compost helps [1].\n\n## References\n\n"
@@ -675,8 +673,7 @@ def test_a_reference_entry_whose_only_retract_word_is_its_identifier_does_not_ac
 @pytest.mark.usefixtures("snapshot")
 def test_a_concern_is_flagged_and_a_work_that_is_not_real_is_not_asked() -> None:
     report = audit_offline(
-        "Watering from below [doi:10.5555/invented.concern.1]. "
-        "A broken one [pmcid:PMC1~x].\n",
+        "Watering from below [doi:10.5555/invented.concern.1]. A broken one [pmcid:PMC1~x].\n",
         retraction=True,
     )
     concern, broken = report.citations()
@@ -822,8 +819,7 @@ def test_one_over_long_quote_makes_its_citation_malformed() -> None:
 def test_a_numbered_citation_is_checked_against_its_entrys_first_identifier() -> None:
     pin("doi:10.1000/xyz")
     report = audit_offline(
-        f'It says "{EXACT}" [1].\n\n## References\n\n'
-        "1. The trial. doi:10.1000/xyz PMID: 12345678\n"
+        f'It says "{EXACT}" [1].\n\n## References\n\n1. The trial. doi:10.1000/xyz PMID: 12345678\n'
     )
     (c,) = report.citations()
     assert (c.kind, c.resolved_to, c.verdict) == ("numbered", "doi:10.1000/xyz", "ok")

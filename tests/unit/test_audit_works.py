@@ -75,9 +75,7 @@ def fresh_memos(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def audit_offline(text: str, **kw: Any) -> AuditReport:
     """An unsigned offline audit of ``text``, without retraction status."""
-    return audit_answer(
-        text, offline=True, sign=False, retraction=False, now=lambda: WHEN, **kw
-    )
+    return audit_answer(text, offline=True, sign=False, retraction=False, now=lambda: WHEN, **kw)
 
 
 # ---------------------------------------------------------------- a handle's source fails

@@ -113,10 +113,14 @@ def test_any_object_is_an_item_only_when_it_is_a_valid_check(obj: dict[str, obje
     parsed = parse_line(json.dumps(obj).encode(), 1)
     valid = (
         set(obj) <= {"id", "quote", "source", "claim"}
-        and isinstance(obj.get("quote"), str) and str(obj["quote"]).strip() != ""
-        and isinstance(obj.get("source"), str) and str(obj["source"]).strip() != ""
+        and isinstance(obj.get("quote"), str)
+        and str(obj["quote"]).strip() != ""
+        and isinstance(obj.get("source"), str)
+        and str(obj["source"]).strip() != ""
         and (obj.get("claim") is None or isinstance(obj.get("claim"), str))
-        and (obj.get("id") is None or (isinstance(obj["id"], int | str)
-                                       and not isinstance(obj["id"], bool)))
+        and (
+            obj.get("id") is None
+            or (isinstance(obj["id"], int | str) and not isinstance(obj["id"], bool))
+        )
     )
     assert isinstance(parsed, BatchItem) == valid

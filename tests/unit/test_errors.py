@@ -145,8 +145,10 @@ def test_verdicts_map_to_exit_codes() -> None:
         0, 1, 1, 1, 1, 3]  # fmt: skip
     assert [errors.audit_exit_code(v) for v in ("pass", "warn", "fail", "incomplete")] == [
         0, 0, 1, 3]  # fmt: skip
-    assert [errors.retraction_exit_code(s) for s in
-            ("NOT_RETRACTED_AS_OF", "RETRACTED", "CONCERN", "UNVERIFIABLE")] == [0, 1, 1, 3]
+    assert [
+        errors.retraction_exit_code(s)
+        for s in ("NOT_RETRACTED_AS_OF", "RETRACTED", "CONCERN", "UNVERIFIABLE")
+    ] == [0, 1, 1, 3]
 
 
 def test_unavailable_errors_are_what_the_audit_reads_as_unavailable() -> None:

@@ -10,7 +10,7 @@ from citeproof.loading.pins import load_identifier
 from citeproof.store.cache import Cache
 
 JATS = (
-    b'<article><front><article-meta><title-group><article-title>Memo test</article-title>'
+    b"<article><front><article-meta><title-group><article-title>Memo test</article-title>"
     b"</title-group></article-meta></front><body><sec><title>Results</title><p>Pinned bytes "
     b"are parsed once and reused by every later check in the process.</p></sec></body>"
     b"</article>"
@@ -20,8 +20,14 @@ JATS = (
 def test_repeat_loads_share_one_parsed_and_prepared_document(tmp_path: Path) -> None:
     ident = parse_identifier("PMC999999")
     with Cache(tmp_path / "cache.sqlite3") as cache:
-        cache.pin(ident.key, JATS, retrieved_at="2026-11-30T00:00:00Z", served_by="pmc",
-                  media_type="application/xml", meta={"coverage": "full_text"})
+        cache.pin(
+            ident.key,
+            JATS,
+            retrieved_at="2026-11-30T00:00:00Z",
+            served_by="pmc",
+            media_type="application/xml",
+            meta={"coverage": "full_text"},
+        )
         first = load_identifier(ident, offline=True, cache=cache)
         second = load_identifier(ident, offline=True, cache=cache)
     assert isinstance(first, Document) and isinstance(second, Document)
@@ -34,12 +40,21 @@ def test_repeat_loads_share_one_parsed_and_prepared_document(tmp_path: Path) -> 
 def test_different_bytes_are_parsed_anew(tmp_path: Path) -> None:
     ident = parse_identifier("PMC999998")
     with Cache(tmp_path / "cache.sqlite3") as cache:
-        cache.pin(ident.key, JATS, retrieved_at="2026-11-30T00:00:00Z", served_by="pmc",
-                  media_type="application/xml")
+        cache.pin(
+            ident.key,
+            JATS,
+            retrieved_at="2026-11-30T00:00:00Z",
+            served_by="pmc",
+            media_type="application/xml",
+        )
         first = load_identifier(ident, offline=True, cache=cache)
-        cache.pin(ident.key, JATS.replace(b"Memo test", b"Memo test two"),
-                  retrieved_at="2026-11-30T01:00:00Z", served_by="pmc",
-                  media_type="application/xml")
+        cache.pin(
+            ident.key,
+            JATS.replace(b"Memo test", b"Memo test two"),
+            retrieved_at="2026-11-30T01:00:00Z",
+            served_by="pmc",
+            media_type="application/xml",
+        )
         second = load_identifier(ident, offline=True, cache=cache)
     assert isinstance(first, Document) and isinstance(second, Document)
     assert "Memo test two" in second.text and "Memo test two" not in first.text

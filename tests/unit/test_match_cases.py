@@ -79,13 +79,17 @@ def test_quote_with_the_marker_but_no_full_stop() -> None:
     assert only_match(result) == (0, 39, "Aspirin reduced the risk of stroke [12]")
 
 
-@pytest.mark.parametrize("marker", ["[12]", "[3-5]", "[3–5]", "[1, 4, 7]", "[3,4]", "(4, 7)",
-                                    "[3]-[5]"])
+@pytest.mark.parametrize(
+    "marker", ["[12]", "[3-5]", "[3–5]", "[1, 4, 7]", "[3,4]", "(4, 7)", "[3]-[5]"]
+)
 def test_marker_forms_never_break_a_match(marker: str) -> None:
     source = f"Aspirin reduced the risk of stroke {marker}. It was well tolerated."
     with_marker = f"Aspirin reduced the risk of stroke {marker}."
-    for quote in ("Aspirin reduced the risk of stroke.", with_marker,
-                  "Aspirin reduced the risk of stroke. It was well tolerated."):
+    for quote in (
+        "Aspirin reduced the risk of stroke.",
+        with_marker,
+        "Aspirin reduced the risk of stroke. It was well tolerated.",
+    ):
         result = check(quote, source)
         assert result.verdict == "EXACT", (quote, source, result.verdict)
         assert result.matches[0].start == 0
@@ -102,7 +106,9 @@ def test_superscript_markers_never_break_a_match() -> None:
 def test_markers_inside_a_sentence() -> None:
     source = "Aspirin [12] reduced the risk of stroke [3, 4] and death."
     assert only_match(check("Aspirin reduced the risk of stroke and death.", source)) == (
-        0, len(source), source
+        0,
+        len(source),
+        source,
     )
 
 
@@ -114,8 +120,10 @@ def test_wrong_citation_number_is_not_exact() -> None:
 
 
 def test_citation_the_source_does_not_have_is_not_exact() -> None:
-    result = check("Aspirin reduced the risk of stroke [12].",
-                   "Aspirin reduced the risk of stroke. It was fine.")
+    result = check(
+        "Aspirin reduced the risk of stroke [12].",
+        "Aspirin reduced the risk of stroke. It was fine.",
+    )
     assert result.verdict == "NEAR"
     assert result.near is not None and "numbers_differ" in result.near.flags
 
@@ -129,10 +137,14 @@ def test_citation_numbers_in_the_wrong_places_are_not_exact() -> None:
 def test_superscript_exponents_and_units_are_not_markers() -> None:
     for quote, source in [
         ("an area of 25 m was sampled in each plot", "an area of 25 m² was sampled in each plot"),
-        ("a concentration of 10 M was used in all assays",
-         "a concentration of 10⁻³ M was used in all assays"),
-        ("the speed was 3 m/s on average in the tests",
-         "the speed was 3 m/s² on average in the tests"),
+        (
+            "a concentration of 10 M was used in all assays",
+            "a concentration of 10⁻³ M was used in all assays",
+        ),
+        (
+            "the speed was 3 m/s on average in the tests",
+            "the speed was 3 m/s² on average in the tests",
+        ),
     ]:
         result = check(quote, source)
         assert result.verdict == "NEAR", (quote, result.verdict)
@@ -169,9 +181,11 @@ def jats_doc(tmp_path_factory: pytest.TempPathFactory) -> Document:
 
 
 def test_jats_author_year_xref_never_breaks_a_match(jats_doc: Document) -> None:
-    for quote in ("Aspirin reduced the risk of stroke in older adults.",
-                  "Aspirin reduced the risk of stroke in older adults (Smith et al., 2019).",
-                  "Aspirin reduced the risk of stroke in older adults. It was well tolerated."):
+    for quote in (
+        "Aspirin reduced the risk of stroke in older adults.",
+        "Aspirin reduced the risk of stroke in older adults (Smith et al., 2019).",
+        "Aspirin reduced the risk of stroke in older adults. It was well tolerated.",
+    ):
         result = check_doc(quote, jats_doc)
         assert result.verdict == "EXACT", (quote, result.verdict, result.reason)
         loc = result.matches[0].location
@@ -239,8 +253,10 @@ def test_a_year_is_not_a_marker() -> None:
 def test_number_then_parenthesised_number_is_data() -> None:
     source = "The mean score was 45 (12) points in the treated group."
     assert only_match(check(source, source))[:2] == (0, len(source))
-    for quote in ("The mean score was 45 points in the treated group.",
-                  "The mean score was 45 (13) points in the treated group."):
+    for quote in (
+        "The mean score was 45 points in the treated group.",
+        "The mean score was 45 (13) points in the treated group.",
+    ):
         result = check(quote, source)
         assert result.verdict == "NEAR", quote
         assert result.near is not None and "numbers_differ" in result.near.flags
@@ -282,8 +298,13 @@ def test_exact_match_has_casefold_match() -> None:
     assert check(SLEEP, SLEEP).casefold_match
 
 
-@pytest.mark.parametrize("quote", ["Aspirin reduced the risk of stroke, in older adults",
-                                   "Aspirin reduced the risk of stroke in older adults!"])
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Aspirin reduced the risk of stroke, in older adults",
+        "Aspirin reduced the risk of stroke in older adults!",
+    ],
+)
 def test_punctuation_only(quote: str) -> None:
     result = check(quote, SLEEP)
     assert result.verdict == "NEAR"
@@ -294,14 +315,17 @@ def test_punctuation_only(quote: str) -> None:
 DOSES = "The dose was 1.5 mg/kg and the change was -5 points, with p < 0.05 in 30% of 12 mg doses."
 
 
-@pytest.mark.parametrize(("quote", "new", "old"), [
-    ("The dose was 15 mg/kg and the change was -5 points", "15", "1.5"),
-    ("The dose was 1.5 mg/kg and the change was 5 points", "5", "-5"),
-    ("the change was -5 points, with p > 0.05 in 30% of 12 mg doses.", ">", "<"),
-    ("with p < 0.05 in 30% of 12 g doses.", "g", "mg"),
-    ("with p < 0.05 in 30 of 12 mg doses.", "30", "30%"),
-    ("with p < 0.05 in 3.0% of 12 mg doses.", "3.0%", "30%"),
-])
+@pytest.mark.parametrize(
+    ("quote", "new", "old"),
+    [
+        ("The dose was 15 mg/kg and the change was -5 points", "15", "1.5"),
+        ("The dose was 1.5 mg/kg and the change was 5 points", "5", "-5"),
+        ("the change was -5 points, with p > 0.05 in 30% of 12 mg doses.", ">", "<"),
+        ("with p < 0.05 in 30% of 12 g doses.", "g", "mg"),
+        ("with p < 0.05 in 30 of 12 mg doses.", "30", "30%"),
+        ("with p < 0.05 in 3.0% of 12 mg doses.", "3.0%", "30%"),
+    ],
+)
 def test_numbers_differ(quote: str, new: str, old: str) -> None:
     result = check(quote, DOSES)
     assert result.verdict == "NEAR", (quote, result.verdict, result.reason)
@@ -309,15 +333,20 @@ def test_numbers_differ(quote: str, new: str, old: str) -> None:
     assert ("replace", new, old) in changed(result)
 
 
-TREATMENT = ("The new drug did reduce pain in patients with arthritis. The drug was given with "
-             "food. There was a benefit on sleep.")
+TREATMENT = (
+    "The new drug did reduce pain in patients with arthritis. The drug was given with "
+    "food. There was a benefit on sleep."
+)
 
 
-@pytest.mark.parametrize(("quote", "step"), [
-    ("The new drug did not reduce pain in patients with arthritis.", ("insert", "not", "")),
-    ("The drug was given without food.", ("replace", "without", "with")),
-    ("There was no benefit on sleep.", ("replace", "no", "a")),
-])
+@pytest.mark.parametrize(
+    ("quote", "step"),
+    [
+        ("The new drug did not reduce pain in patients with arthritis.", ("insert", "not", "")),
+        ("The drug was given without food.", ("replace", "without", "with")),
+        ("There was no benefit on sleep.", ("replace", "no", "a")),
+    ],
+)
 def test_negation_differs(quote: str, step: tuple[str, str, str]) -> None:
     result = check(quote, TREATMENT)
     assert result.verdict == "NEAR", (quote, result.verdict)
@@ -366,8 +395,9 @@ def test_clean_boundaries() -> None:
 # ------------------------------------------------------------------------ too short
 
 
-@pytest.mark.parametrize("quote", ["aspirin reduced", "aspirin reduced ris",
-                                   "  aspirin   reduced\n ris  "])
+@pytest.mark.parametrize(
+    "quote", ["aspirin reduced", "aspirin reduced ris", "  aspirin   reduced\n ris  "]
+)
 def test_too_short(quote: str) -> None:
     result = check(quote, "aspirin reduced risk of stroke")
     assert result.verdict == "TOO_SHORT"
@@ -381,9 +411,11 @@ def test_twenty_characters_is_enough() -> None:
 
 # --------------------------------------------------------------------- ellipses
 
-TRIAL = ("Aspirin reduced the risk of stroke in the first year. Bleeding was rare and mostly "
-         "mild. The effect did not persist after treatment stopped, and it was smaller in "
-         "women.")
+TRIAL = (
+    "Aspirin reduced the risk of stroke in the first year. Bleeding was rare and mostly "
+    "mild. The effect did not persist after treatment stopped, and it was smaller in "
+    "women."
+)
 
 
 @pytest.mark.parametrize("joiner", ["...", "…", "[...]", "[…]", ". . ."])
@@ -474,8 +506,13 @@ def test_bracketed_editorial_insertion() -> None:
     assert result.matches[0].end == len(source)
 
 
-@pytest.mark.parametrize("quote", ["[T]he effect did not persist after treatment stopped",
-                                   "[t]he effect did not persist after treatment stopped"])
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "[T]he effect did not persist after treatment stopped",
+        "[t]he effect did not persist after treatment stopped",
+    ],
+)
 def test_bracketed_capital(quote: str) -> None:
     result = check(quote, TRIAL)
     assert result.verdict == "EXACT"
@@ -497,27 +534,49 @@ def test_quote_ending_with_a_literal_bracketed_aside() -> None:
 # ------------------------------------------------------------------- typography
 
 
-@pytest.mark.parametrize(("source", "quote"), [
-    ("The so-called \u201cdose effect\u201d was clear in the trial",
-     'The so-called "dose effect" was clear in the trial'),
-    ("It\u2019s the patients\u2019 choice in every single case",
-     "It's the patients' choice in every single case"),
-    ("from 1990\u20132000 the rates rose \u2014 sharply \u2014 in men",
-     "from 1990-2000 the rates rose - sharply - in men"),
-    ("blood pressure\u00a0was 120\u2009mmHg in most adults",
-     "blood pressure was 120 mmHg in most adults"),
-    ("the \ufb01nal analysis of the \ufb01rst cohort", "the final analysis of the first cohort"),
-    ("patients at the cafe\u0301 were interviewed twice",
-     "patients at the caf\u00e9 were interviewed twice"),
-    ("patients at the caf\u00e9 were interviewed twice",
-     "patients at the cafe\u0301 were interviewed twice"),
-    ("the treat\u00adment was well tol\u200berated by all",
-     "the treatment was well tolerated by all"),
-    ("the treatment was\n  well tolerated\tby all", "the treatment was well tolerated by all"),
-    ("a \u2212 5 change in the total score overall", "a - 5 change in the total score overall"),
-    ('The so-called "dose effect" was clear in the trial',
-     "The so-called \u201cdose effect\u201d was clear in the trial"),
-])
+@pytest.mark.parametrize(
+    ("source", "quote"),
+    [
+        (
+            "The so-called \u201cdose effect\u201d was clear in the trial",
+            'The so-called "dose effect" was clear in the trial',
+        ),
+        (
+            "It\u2019s the patients\u2019 choice in every single case",
+            "It's the patients' choice in every single case",
+        ),
+        (
+            "from 1990\u20132000 the rates rose \u2014 sharply \u2014 in men",
+            "from 1990-2000 the rates rose - sharply - in men",
+        ),
+        (
+            "blood pressure\u00a0was 120\u2009mmHg in most adults",
+            "blood pressure was 120 mmHg in most adults",
+        ),
+        (
+            "the \ufb01nal analysis of the \ufb01rst cohort",
+            "the final analysis of the first cohort",
+        ),
+        (
+            "patients at the cafe\u0301 were interviewed twice",
+            "patients at the caf\u00e9 were interviewed twice",
+        ),
+        (
+            "patients at the caf\u00e9 were interviewed twice",
+            "patients at the cafe\u0301 were interviewed twice",
+        ),
+        (
+            "the treat\u00adment was well tol\u200berated by all",
+            "the treatment was well tolerated by all",
+        ),
+        ("the treatment was\n  well tolerated\tby all", "the treatment was well tolerated by all"),
+        ("a \u2212 5 change in the total score overall", "a - 5 change in the total score overall"),
+        (
+            'The so-called "dose effect" was clear in the trial',
+            "The so-called \u201cdose effect\u201d was clear in the trial",
+        ),
+    ],
+)
 def test_typography_is_exact_with_original_offsets(source: str, quote: str) -> None:
     before = "Intro text here. "
     text = f"{before}{source} And more."
@@ -530,12 +589,19 @@ SPLIT_WORD = "Patients in the second arm received a new treat-\nment for chronic
 
 
 def test_pdf_document_dehyphenates() -> None:
-    doc = Document(text=SPLIT_WORD, blocks=[Block(0, len(SPLIT_WORD), "paragraph", page=1)],
-                   format="pdf", dehyphen=True)
+    doc = Document(
+        text=SPLIT_WORD,
+        blocks=[Block(0, len(SPLIT_WORD), "paragraph", page=1)],
+        format="pdf",
+        dehyphen=True,
+    )
     result = check_doc("received a new treatment for chronic pain", doc)
     start = SPLIT_WORD.index("received")
-    assert only_match(result) == (start, SPLIT_WORD.index(" during"),
-                                  "received a new treat-\nment for chronic pain")
+    assert only_match(result) == (
+        start,
+        SPLIT_WORD.index(" during"),
+        "received a new treat-\nment for chronic pain",
+    )
     assert result.normalisation == "t1+dehyphen"
     assert result.matches[0].location.page == 1
     assert result.model_dump(mode="json")["normalisation"] == "t1+dehyphen"
@@ -550,8 +616,7 @@ def test_plain_text_does_not_dehyphenate() -> None:
 
 
 def test_dehyphen_profile_on_plain_text() -> None:
-    result = check("received a new treatment for chronic pain", SPLIT_WORD,
-                   profile="t1+dehyphen")
+    result = check("received a new treatment for chronic pain", SPLIT_WORD, profile="t1+dehyphen")
     assert result.verdict == "EXACT" and result.normalisation == "t1+dehyphen"
 
 
@@ -562,13 +627,18 @@ def test_hyphenated_quote_in_hyphenated_source_is_plain_t1() -> None:
 
 # ------------------------------------------------------------------------ NEAR
 
-WALK = ("Background text. Patients who walked every morning fell asleep faster than those in "
-        "the control group. Other text follows.")
-WALK_SENTENCE = ("Patients who walked every morning fell asleep faster than those in the control "
-                 "group.")
+WALK = (
+    "Background text. Patients who walked every morning fell asleep faster than those in "
+    "the control group. Other text follows."
+)
+WALK_SENTENCE = (
+    "Patients who walked every morning fell asleep faster than those in the control group."
+)
 
-FAR = ("Patients who ran every evening fell asleep sooner than all of the others in the control "
-       "group.")  # similarity 0.82 with WALK_SENTENCE
+FAR = (
+    "Patients who ran every evening fell asleep sooner than all of the others in the control "
+    "group."
+)  # similarity 0.82 with WALK_SENTENCE
 
 
 def test_near_reports_the_source_wording() -> None:
@@ -607,8 +677,12 @@ def test_near_through_find_quote() -> None:
     found = find_quote(prep, WALK_SENTENCE.replace("faster", "sooner"))
     assert found.verdict == "NEAR" and found.near is not None
     assert WALK[found.near.span.start : found.near.span.end] == WALK_SENTENCE
-    assert find_quote(prep, WALK_SENTENCE.replace("faster", "sooner"),
-                      MatchOptions(near_threshold=0.99)).verdict == "NOT_FOUND"
+    assert (
+        find_quote(
+            prep, WALK_SENTENCE.replace("faster", "sooner"), MatchOptions(near_threshold=0.99)
+        ).verdict
+        == "NOT_FOUND"
+    )
 
 
 def test_near_for_a_quote_without_spaces() -> None:
@@ -620,14 +694,18 @@ def test_near_for_a_quote_without_spaces() -> None:
 
 def _long_text() -> tuple[str, list[str], int]:
     rng = random.Random(7)
-    words = ("patients trial aspirin stroke dose mild severe cohort women men older younger risk "
-             "reduced increased effect outcome study").split()
+    words = (
+        "patients trial aspirin stroke dose mild severe cohort women men older younger risk "
+        "reduced increased effect outcome study"
+    ).split()
     sentences: list[str] = []
     size = 0
     while size < 2_000_000:
         n = len(sentences)
-        s = (f"In cohort {n} the {rng.choice(words)} {rng.choice(words)} was "
-             f"{rng.choice(words)} with {rng.choice(words)} {n * 7 + 3}. ")
+        s = (
+            f"In cohort {n} the {rng.choice(words)} {rng.choice(words)} was "
+            f"{rng.choice(words)} with {rng.choice(words)} {n * 7 + 3}. "
+        )
         sentences.append(s)
         size += len(s)
     return "".join(sentences), sentences, len(sentences) // 2

@@ -75,8 +75,7 @@ def _word_spans(q: str) -> list[tuple[int, int]]:
     return spans
 
 
-_words = st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=9), min_size=1,
-                  max_size=90)
+_words = st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=9), min_size=1, max_size=90)
 
 
 @given(_words)
@@ -107,8 +106,7 @@ def test_seed_pieces_grow_to_the_size_and_a_short_tail_joins_the_last() -> None:
     q = "aaaa bbbb cccc dddd eeee ffff gggg"
     assert _seeds(q) == [(0, "aaaa bbbb cccc"), (15, "dddd eeee ffff gggg")]
     q = "aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii"
-    assert _seeds(q) == [(0, "aaaa bbbb cccc"), (15, "dddd eeee ffff"),
-                         (30, "gggg hhhh iiii")]
+    assert _seeds(q) == [(0, "aaaa bbbb cccc"), (15, "dddd eeee ffff"), (30, "gggg hhhh iiii")]
     # a piece that reaches the size exactly stops there
     q = "aaaaa bbbbbb ccccc dddddd"
     assert _seeds(q) == [(0, "aaaaa bbbbbb"), (13, "ccccc dddddd")]
@@ -192,7 +190,8 @@ def test_votes_are_grouped_by_diagonal_and_regions_with_more_seeds_come_first() 
     ]
     # far apart: two regions, the earlier first when they have as many seeds
     assert _group([(300, 0, 300, 380), (30, 1, 30, 110)], 80) == [
-        _Region(30, 110, 1), _Region(300, 380, 1)
+        _Region(30, 110, 1),
+        _Region(300, 380, 1),
     ]
     # one seed's many hits do not outweigh two seeds
     many = [(d * 200, 0, d * 200, d * 200 + 80) for d in range(1, 6)]
@@ -224,19 +223,29 @@ def test_candidates_are_the_nearest_word_hits_or_boundaries(
     got = _candidates(text, lo, hi, at, word, ends)
     wlo, whi = max(lo, 0), min(hi, len(text))
     if ends:
-        hits = [p + len(word) for p in range(len(text)) if word and text.startswith(word, p)
-                and wlo <= p + len(word) <= whi]
+        hits = [
+            p + len(word)
+            for p in range(len(text))
+            if word and text.startswith(word, p) and wlo <= p + len(word) <= whi
+        ]
     else:
-        hits = [p for p in range(len(text)) if word and text.startswith(word, p)
-                and wlo <= p <= whi]
+        hits = [
+            p for p in range(len(text)) if word and text.startswith(word, p) and wlo <= p <= whi
+        ]
     if hits:
         valid = set(hits)
     elif ends:
-        valid = {at} | {p for p in range(max(wlo, 1), whi + 1)
-                        if (p == len(text) or text[p] == " ") and text[p - 1] != " "}
+        valid = {at} | {
+            p
+            for p in range(max(wlo, 1), whi + 1)
+            if (p == len(text) or text[p] == " ") and text[p - 1] != " "
+        }
     else:
-        valid = {at} | {p for p in range(wlo, min(whi + 1, len(text)))
-                        if text[p] != " " and (p == 0 or text[p - 1] == " ")}
+        valid = {at} | {
+            p
+            for p in range(wlo, min(whi + 1, len(text)))
+            if text[p] != " " and (p == 0 or text[p - 1] == " ")
+        }
     assert 1 <= len(got) <= 8
     assert set(got) <= valid
     distances = [abs(p - at) for p in got]
@@ -270,8 +279,10 @@ def test_candidates_examples() -> None:
 
 # --- the closest passage -----------------------------------------------------------------
 
-TRIAL = ("Background. Aspirin did not reduce the risk of stroke in older adults with "
-         "diabetes, and bleeding was more common. Methods follow.")
+TRIAL = (
+    "Background. Aspirin did not reduce the risk of stroke in older adults with "
+    "diabetes, and bleeding was more common. Methods follow."
+)
 
 
 def _passage(text: str, quote: str, good_enough: float = 0.9) -> str:
@@ -282,12 +293,15 @@ def _passage(text: str, quote: str, good_enough: float = 0.9) -> str:
 
 def test_passage_starts_at_the_first_word_so_a_dropped_not_stays_inside() -> None:
     quote = "did reduce the risk of stroke in older adults with diabetes"
-    assert _passage(TRIAL, quote) == ("did not reduce the risk of stroke in older adults "
-                                      "with diabetes")
+    assert _passage(TRIAL, quote) == (
+        "did not reduce the risk of stroke in older adults with diabetes"
+    )
 
 
-NEGATED = ("In this trial aspirin did not at all reduce the risk of stroke in older adults "
-           "with diabetes, and it was not at all reduced later. Done.")
+NEGATED = (
+    "In this trial aspirin did not at all reduce the risk of stroke in older adults "
+    "with diabetes, and it was not at all reduced later. Done."
+)
 
 
 def test_a_negation_next_to_the_quote_s_edge_stays_inside_the_passage() -> None:
@@ -306,8 +320,10 @@ def test_a_negation_next_to_the_quote_s_edge_stays_inside_the_passage() -> None:
 def test_the_most_similar_start_wins_over_the_nearest() -> None:
     # The quote's first seed is not in the text, so the estimate is 8 characters early,
     # right at "the fact": the start is chosen by similarity, not by distance.
-    text = "We noted the fact the risk of ischaemic stroke in older adults with diabetes " \
-           "was lower. End."
+    text = (
+        "We noted the fact the risk of ischaemic stroke in older adults with diabetes "
+        "was lower. End."
+    )
     quote = "the overall risk of ischaemic stroke in older adults with diabetes was lower"
     assert _passage(text, quote, 0.8) == (
         "the risk of ischaemic stroke in older adults with diabetes was lower"
@@ -323,8 +339,9 @@ def test_the_most_similar_start_wins_over_the_nearest() -> None:
 
 def test_passage_ends_at_the_last_word() -> None:
     quote = "Aspirin did not reduce the risk of strokes in older adults with diabetes, and"
-    assert _passage(TRIAL, quote) == ("Aspirin did not reduce the risk of stroke in older "
-                                      "adults with diabetes, and")
+    assert _passage(TRIAL, quote) == (
+        "Aspirin did not reduce the risk of stroke in older adults with diabetes, and"
+    )
     quote = "the risk of stroke in elderly adults with diabetes"
     assert _passage(TRIAL, quote) == "the risk of stroke in older adults with diabetes"
 
@@ -366,13 +383,19 @@ def test_a_change_of_case_does_not_hide_the_passage_when_folded() -> None:
 # Seeds of this quote: 0 "alpha bravo charlie", 1 "delta echo foxtrot", 2 "golf hotel
 # india", 3 "juliet kilo lima", 4 "mike november oscar".  The first batch looks up seeds 0, 4
 # and 2; a decoy has those and nothing else.
-SEEDED = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike "
-          "november oscar")
-DECOY = ("alpha bravo charlie zzzzz zzzz zzzzzzz golf hotel india zzzzzz zzzz zzzz mike "
-         "november oscar")
+SEEDED = (
+    "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar"
+)
+DECOY = (
+    "alpha bravo charlie zzzzz zzzz zzzzzzz golf hotel india zzzzzz zzzz zzzz mike november oscar"
+)
 # only seed 1, the fourth looked up, finds the true passage
-TRUE = (SEEDED.replace("alpha", "alpxa").replace("india", "indya").replace("oscar", "oscxr")
-        .replace("lima", "lina"))
+TRUE = (
+    SEEDED.replace("alpha", "alpxa")
+    .replace("india", "indya")
+    .replace("oscar", "oscxr")
+    .replace("lima", "lina")
+)
 HAY = f"{DECOY}. {'filler words here. ' * 10}{TRUE}."
 
 
@@ -393,8 +416,9 @@ def test_regions_backed_by_more_seeds_are_refined_first() -> None:
     # More copies of the quote's first seed come before the passage than there are regions
     # refined (MAX_REGIONS); the passage, backed by three seeds, is still found.
     quote = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima"
-    decoys = " ".join(f"alpha bravo charlie {i:02d} filler words here."
-                      for i in range(MAX_REGIONS + 4))
+    decoys = " ".join(
+        f"alpha bravo charlie {i:02d} filler words here." for i in range(MAX_REGIONS + 4)
+    )
     passage = quote.replace("echo", "ecko")
     text = f"{decoys} {passage}. End."
     found = closest_passage(Haystack(text), quote, 0.9)
@@ -406,10 +430,14 @@ def test_a_seed_found_everywhere_does_not_crowd_out_a_rare_one() -> None:
     # misspelt; only the last seed is found there.  The common seed's hits are set aside,
     # so the one hit of the rare seed decides the region.
     quote = "alpha bravo charlie delta echo foxtrot golf hotel india"
-    assert [p for _, p in _seeds(quote)] == ["alpha bravo charlie", "delta echo foxtrot",
-                                             "golf hotel india"]
-    decoys = " ".join(f"alpha bravo charlie {w} here."
-                      for w in ["one", "two", "six"] * (MAX_HITS // 3 + 2))
+    assert [p for _, p in _seeds(quote)] == [
+        "alpha bravo charlie",
+        "delta echo foxtrot",
+        "golf hotel india",
+    ]
+    decoys = " ".join(
+        f"alpha bravo charlie {w} here." for w in ["one", "two", "six"] * (MAX_HITS // 3 + 2)
+    )
     passage = quote.replace("alpha", "alpxa").replace("delta", "delxa")
     text = f"{decoys} And then: {passage}. End."
     found = closest_passage(Haystack(text), quote, 0.9)

@@ -112,7 +112,19 @@ def test_from_original_over_collapsed_and_trimmed_spaces() -> None:
     assert n.text == "ab cd"
     # leading spaces: the first character; inside a run: the next word; past the end: the end
     assert [n.map.from_original(p) for p in range(len(s) + 1)] == [
-        0, 0, 0, 1, 2, 3, 3, 3, 3, 4, 5, 5, 5,
+        0,
+        0,
+        0,
+        1,
+        2,
+        3,
+        3,
+        3,
+        3,
+        4,
+        5,
+        5,
+        5,
     ]
     empty = normalize_with_map("")
     assert empty.text == "" and empty.map.from_original(0) == 0
@@ -204,7 +216,15 @@ def test_layer_examples() -> None:
     assert (layer.deleted_before(3), layer.deleted_after(4, len(text))) == (6, 7)
     assert layer.deleted_after(7, len(text)) == len(text)
     assert [layer.from_parent(p) for p in (0, 2, 3, 5, 8, 9, 11, 12, 13)] == [
-        0, 2, 2, 2, 5, 6, 6, 6, 7,
+        0,
+        2,
+        2,
+        2,
+        5,
+        6,
+        6,
+        6,
+        7,
     ]
     # deleted at both ends
     edge = delete_spans("[1]abc[2]", [(0, 3), (6, 9)])

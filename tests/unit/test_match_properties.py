@@ -132,9 +132,7 @@ def test_offsets_are_monotonic_and_inside_the_text(text: str, quote: str) -> Non
 
 @given(doc_and_span(), st.data())
 @settings(deadline=None, suppress_health_check=SPAN_CHECKS)
-def test_one_changed_word_is_never_exact(
-    case: tuple[str, int, int], data: st.DataObject
-) -> None:
+def test_one_changed_word_is_never_exact(case: tuple[str, int, int], data: st.DataObject) -> None:
     text, a, b = case
     words = text[a:b].split(" ")
     assume(len(words) >= 3)
@@ -152,13 +150,12 @@ def test_one_changed_word_is_never_exact(
 
 @given(documents(PLAIN_WORDS), st.data())
 @settings(deadline=None)
-def test_two_spans_joined_by_an_ellipsis_are_exact_in_order(
-    text: str, data: st.DataObject
-) -> None:
+def test_two_spans_joined_by_an_ellipsis_are_exact_in_order(text: str, data: st.DataObject) -> None:
     spaces = [i for i, c in enumerate(text) if c == " "]
     assume(len(spaces) >= 6)
-    picks = data.draw(st.lists(st.integers(0, len(spaces) - 1), min_size=4, max_size=4,
-                               unique=True))
+    picks = data.draw(
+        st.lists(st.integers(0, len(spaces) - 1), min_size=4, max_size=4, unique=True)
+    )
     i0, i1, i2, i3 = sorted(spaces[k] for k in picks)
     first, second = text[i0 + 1 : i1].strip(), text[i2 + 1 : i3].strip()
     assume(len(normalize(first)) >= 8 and len(normalize(second)) >= 8)

@@ -206,8 +206,10 @@ def test_a_fragment_before_the_anchor_takes_its_nearest_occurrence() -> None:
 
 
 def test_a_fragment_after_the_anchor_takes_its_first_occurrence() -> None:
-    text = ("Aspirin reduced the risk of stroke in older adults; the drug was cheap. "
-            "The drug was approved.")
+    text = (
+        "Aspirin reduced the risk of stroke in older adults; the drug was cheap. "
+        "The drug was approved."
+    )
     m = match("Aspirin reduced the risk of stroke in older adults ... [T]he drug was", text)
     assert m.verdict == "EXACT"
     assert m.fragments is not None
@@ -217,8 +219,10 @@ def test_a_fragment_after_the_anchor_takes_its_first_occurrence() -> None:
 
 # --- citation markers in fragments ------------------------------------------------------
 
-MARKED = ("Aspirin reduced the risk of stroke [12]. It was well tolerated in most patients, "
-          "and the drug was approved in Europe [13].")
+MARKED = (
+    "Aspirin reduced the risk of stroke [12]. It was well tolerated in most patients, "
+    "and the drug was approved in Europe [13]."
+)
 
 
 def test_a_fragment_opening_with_a_marker_covers_the_marker() -> None:
@@ -243,21 +247,41 @@ def test_a_fragment_with_a_marker_in_the_wrong_place_is_not_exact() -> None:
     [
         (MARKED, "[12]. It was well tolerated", "[12]. It was well tolerated"),
         (MARKED, "stroke [12]. It was well tolerated", "stroke [12]. It was well tolerated"),
-        (MARKED, "It was well tolerated in most patients, and the drug was approved in "
-         "Europe [13]", "It was well tolerated in most patients, and the drug was approved "
-         "in Europe [13]"),
-        ("Aspirin reduced the risk of stroke [4] it was well tolerated [5] in most patients.",
-         "[4] it was well tolerated", "[4] it was well tolerated"),
-        ("Aspirin reduced the risk of stroke [4] it was well tolerated [5] in most patients.",
-         "it was well tolerated [5]", "it was well tolerated [5]"),
-        ("Aspirin reduced the risk of stroke [4] it was well tolerated [5] in most patients.",
-         "[4]  it was well tolerated  [5]", "[4] it was well tolerated [5]"),
-        ("Aspirin reduced the risk of stroke.[4] It was well tolerated.[5] In most patients.",
-         "[4] It was well tolerated.", "[4] It was well tolerated."),
-        ("Aspirin reduced the risk of stroke.[4] It was well tolerated.[5] In most patients.",
-         "It was well tolerated.[5]", "It was well tolerated.[5]"),
-        ("Aspirin reduced the risk of stroke.[4] It was well tolerated.[5] In most patients.",
-         ".[4] It was well tolerated.[5]", ".[4] It was well tolerated.[5]"),
+        (
+            MARKED,
+            "It was well tolerated in most patients, and the drug was approved in Europe [13]",
+            "It was well tolerated in most patients, and the drug was approved in Europe [13]",
+        ),
+        (
+            "Aspirin reduced the risk of stroke [4] it was well tolerated [5] in most patients.",
+            "[4] it was well tolerated",
+            "[4] it was well tolerated",
+        ),
+        (
+            "Aspirin reduced the risk of stroke [4] it was well tolerated [5] in most patients.",
+            "it was well tolerated [5]",
+            "it was well tolerated [5]",
+        ),
+        (
+            "Aspirin reduced the risk of stroke [4] it was well tolerated [5] in most patients.",
+            "[4]  it was well tolerated  [5]",
+            "[4] it was well tolerated [5]",
+        ),
+        (
+            "Aspirin reduced the risk of stroke.[4] It was well tolerated.[5] In most patients.",
+            "[4] It was well tolerated.",
+            "[4] It was well tolerated.",
+        ),
+        (
+            "Aspirin reduced the risk of stroke.[4] It was well tolerated.[5] In most patients.",
+            "It was well tolerated.[5]",
+            "It was well tolerated.[5]",
+        ),
+        (
+            "Aspirin reduced the risk of stroke.[4] It was well tolerated.[5] In most patients.",
+            ".[4] It was well tolerated.[5]",
+            ".[4] It was well tolerated.[5]",
+        ),
     ],
 )
 def test_leading_and_trailing_markers_are_inside_the_span(
@@ -301,10 +325,14 @@ def test_near_with_a_changed_word_is_not_a_case_folded_match() -> None:
 def test_seeds_are_found_whatever_the_case() -> None:
     # every seed of the quote has a capital the source lacks: only case-folded seeds
     # find the passage
-    text = ("in the randomised trial, daily aspirin reduced the combined risk of ischaemic "
-            "stroke and myocardial infarction among older adults with diabetes.")
-    quote = ("In the Randomised trial, Daily aspirin Reduced the combined Risk of ischaemic "
-             "Stroke and Myocardial infarction Among older adults With diabetes.")
+    text = (
+        "in the randomised trial, daily aspirin reduced the combined risk of ischaemic "
+        "stroke and myocardial infarction among older adults with diabetes."
+    )
+    quote = (
+        "In the Randomised trial, Daily aspirin Reduced the combined Risk of ischaemic "
+        "Stroke and Myocardial infarction Among older adults With diabetes."
+    )
     m = match(quote, text)
     assert m.verdict == "NEAR"
     assert m.near is not None and m.near.span.start == 0
@@ -324,32 +352,44 @@ def test_dehyphen_profile_places_a_quote_with_markers() -> None:
 
 
 def test_dehyphen_profile_names_itself_on_a_near_match() -> None:
-    m = match("the antiinflammatory effects were seen in all patients of the cohorts",
-              HYPHENS, profile="t1+dehyphen")
+    m = match(
+        "the antiinflammatory effects were seen in all patients of the cohorts",
+        HYPHENS,
+        profile="t1+dehyphen",
+    )
     assert m.verdict == "NEAR" and m.profile == "t1+dehyphen"
     assert m.near is not None
     assert HYPHENS[m.near.span.start : m.near.span.end] == HYPHENS
-    r = citeproof.check_text("the antiinflammatory effects were seen in all patients of the "
-                             "cohorts", HYPHENS, profile="t1+dehyphen")
+    r = citeproof.check_text(
+        "the antiinflammatory effects were seen in all patients of the cohorts",
+        HYPHENS,
+        profile="t1+dehyphen",
+    )
     assert r.verdict == "NEAR"
 
 
 # --- the closest passage ----------------------------------------------------------------
 
-STUDY = ("The study enrolled 4000 adults. Aspirin reduced the risk of ischaemic stroke by a "
-         "quarter in adults over seventy years of age with diabetes. Bleeding was rare.")
+STUDY = (
+    "The study enrolled 4000 adults. Aspirin reduced the risk of ischaemic stroke by a "
+    "quarter in adults over seventy years of age with diabetes. Bleeding was rare."
+)
 
 
 @pytest.mark.parametrize(
     ("quote", "passage"),
     [
-        ("Aspirin reduced the risk of ischemic stroke by a quarter in adults over seventy "
-         "years of age with diabetes.",
-         "Aspirin reduced the risk of ischaemic stroke by a quarter in adults over seventy "
-         "years of age with diabetes."),
+        (
+            "Aspirin reduced the risk of ischemic stroke by a quarter in adults over seventy "
+            "years of age with diabetes.",
+            "Aspirin reduced the risk of ischaemic stroke by a quarter in adults over seventy "
+            "years of age with diabetes.",
+        ),
         ("the risk of ischaemic stroke by a quater", "the risk of ischaemic stroke by a quarter"),
-        ("Aspirin reduced the risk of ischaemic stroke", "Aspirin reduced the risk of ischaemic "
-         "stroke"),
+        (
+            "Aspirin reduced the risk of ischaemic stroke",
+            "Aspirin reduced the risk of ischaemic stroke",
+        ),
     ],
 )
 def test_closest_passage_ends_where_the_quote_ends(quote: str, passage: str) -> None:
@@ -378,8 +418,9 @@ def test_closest_passage_among_many_common_words() -> None:
 
     filler = " ".join(["the cat sat on the mat and"] * 80)
     text = f"{filler} Aspirin reduced the risk of ischaemic stroke in older adults. {filler}"
-    quote = ("the cat sat on the mat and Aspirin reduced the risk of ischaemik stroke in "
-             "older adults.")
+    quote = (
+        "the cat sat on the mat and Aspirin reduced the risk of ischaemik stroke in older adults."
+    )
     found = closest_passage(Haystack(text), quote, 0.9)
     assert found is not None
     assert text[found.start : found.end] == quote.replace("ischaemik", "ischaemic")
@@ -394,11 +435,15 @@ def test_closest_passage_among_many_common_words() -> None:
     ("text", "quote"),
     [
         # the anchor (longest fragment) is last: the first is placed backwards
-        ("Aspirin reduced 0123456789 the risk of stroke in older adults.",
-         "Aspirin reduced ... the risk of stroke in older adults"),
+        (
+            "Aspirin reduced 0123456789 the risk of stroke in older adults.",
+            "Aspirin reduced ... the risk of stroke in older adults",
+        ),
         # the anchor is first: the second is placed forwards
-        ("Aspirin reduced the risk of stroke in older adults 0123456789 was approved.",
-         "Aspirin reduced the risk of stroke in older adults ... was approved"),
+        (
+            "Aspirin reduced the risk of stroke in older adults 0123456789 was approved.",
+            "Aspirin reduced the risk of stroke in older adults ... was approved",
+        ),
     ],
 )
 def test_max_gap_is_inclusive_both_ways(text: str, quote: str) -> None:
@@ -411,14 +456,21 @@ def test_max_gap_is_inclusive_both_ways(text: str, quote: str) -> None:
 
 
 def test_three_fragments_placed_around_the_anchor() -> None:
-    text = ("Aspirin reduced the risk of stroke. It was cheap. The drug was approved in Europe "
-            "for secondary prevention.")
-    m = match("Aspirin reduced ... It was cheap ... The drug was approved in Europe for "
-              "secondary prevention", text)
+    text = (
+        "Aspirin reduced the risk of stroke. It was cheap. The drug was approved in Europe "
+        "for secondary prevention."
+    )
+    m = match(
+        "Aspirin reduced ... It was cheap ... The drug was approved in Europe for "
+        "secondary prevention",
+        text,
+    )
     assert m.verdict == "EXACT" and m.profile == "t1"
     assert m.fragments is not None
     assert [(f.span.start, f.span.end) for f in m.fragments if f.span] == [
-        (0, 15), (36, 48), (50, 106),
+        (0, 15),
+        (36, 48),
+        (50, 106),
     ]
     assert span_text(text, m) == [text[:106]]
 

@@ -31,9 +31,7 @@ from citeproof.match.markers import find_markers, marker_numbers
 
 
 def _naive(text: str, needle: str, start: int, end: int) -> list[int]:
-    return [
-        p for p in range(start, end - len(needle) + 1) if text[p : p + len(needle)] == needle
-    ]
+    return [p for p in range(start, end - len(needle) + 1) if text[p : p + len(needle)] == needle]
 
 
 def test_find_all_respects_the_end_bound() -> None:

@@ -161,8 +161,25 @@ def test_copied_characters_map_to_themselves_around_runs(s: str) -> None:
 # Text made of the pieces that meet at region boundaries: words, single spaces, runs of
 # spaces, line breaks, and characters that take the per-character path or change in place.
 PIECES = st.sampled_from(
-    ["the", "x", " ", "  ", "   ", "\n", "\u00a0", "\u2009", "\u00b9", "\u201c", "\u2013",
-     "e\u0301", "\ufb01", "\u00ad", "e.g.", "\u03bc", "\u00b5"]
+    [
+        "the",
+        "x",
+        " ",
+        "  ",
+        "   ",
+        "\n",
+        "\u00a0",
+        "\u2009",
+        "\u00b9",
+        "\u201c",
+        "\u2013",
+        "e\u0301",
+        "\ufb01",
+        "\u00ad",
+        "e.g.",
+        "\u03bc",
+        "\u00b5",
+    ]
 )
 piece_texts = st.lists(PIECES, max_size=40).map("".join)
 

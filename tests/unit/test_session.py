@@ -50,9 +50,7 @@ def test_recording_names_are_stable_and_ignore_parameter_order_and_contact() -> 
 
 
 def test_original_url_uses_the_host_header_of_a_pinned_request() -> None:
-    pinned = httpx2.Request(
-        "GET", "https://93.184.215.14/a/b?x=1", headers={"Host": "example.org"}
-    )
+    pinned = httpx2.Request("GET", "https://93.184.215.14/a/b?x=1", headers={"Host": "example.org"})
     assert original_url(pinned) == "https://example.org/a/b?x=1"
     plain = httpx2.Request("GET", "https://example.org:8443/a")
     assert original_url(plain) == "https://example.org:8443/a"

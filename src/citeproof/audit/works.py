@@ -178,6 +178,7 @@ class CitedWorks:
 
     def resolve_handle(self, text: str) -> HandleStatus:
         """:func:`citeproof.handles.registry.resolve_handle`, with this audit's shared loads."""
+
         def load(handle: Handle) -> Document | SourceFailure:
             loaded = self.load(handle.identifier.key)
             if isinstance(loaded, Document):

@@ -97,7 +97,9 @@ def audit_lines(
     ``json.dumps`` of the id) already done.
     """
     options = _Options(
-        offline, os.fspath(replay) if replay is not None else None, retraction,
+        offline,
+        os.fspath(replay) if replay is not None else None,
+        retraction,
         tuple(fail_on) if fail_on is not None else None,
     )
     runner = Runner("local", workers)

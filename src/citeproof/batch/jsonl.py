@@ -163,9 +163,7 @@ def parse_object_line(
     try:
         text = raw.decode("utf-8")
         try:
-            obj = json.loads(
-                text, object_pairs_hook=_unique_keys, parse_constant=_no_constants
-            )
+            obj = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants)
         except RecursionError:
             raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels") from None
         if _depth(obj) > MAX_DEPTH:

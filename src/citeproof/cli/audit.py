@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 __all__ = ["AuditGroup", "audit"]
 
 _DEFAULT = "run"
+
+
 class AuditGroup(click.Group):
     """A group whose first argument, when not a subcommand, is the default command's."""
 
@@ -133,8 +135,9 @@ def run(
     from citeproof.errors import CiteproofError
 
     if batch:
-        _run_batch(answer, output, resume, workers, offline, replay, not no_retraction, fail_on,
-                   html_path)
+        _run_batch(
+            answer, output, resume, workers, offline, replay, not no_retraction, fail_on, html_path
+        )
         return
     if open_page and html_path is None:
         from citeproof.errors import BadInputError

@@ -28,14 +28,21 @@ if TYPE_CHECKING:
 )
 @click.argument("input_path", metavar="INPUT", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
-    "-o", "--output", default="-", metavar="FILE", show_default=True,
+    "-o",
+    "--output",
+    default="-",
+    metavar="FILE",
+    show_default=True,
     help="Where the result lines go ('-': stdout).",
 )
 @click.option("--resume", is_flag=True, help="Skip the ids already in --output; append the rest.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @click.option("--log", "log", is_flag=True, help="Record every check in the evidence log.")
 @click.option(
-    "--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
     help="Worker processes on this machine, or a Dask cluster.",
 )
 @click.option("--workers", type=click.IntRange(min=1), help="Worker processes (default: cores).")
@@ -43,12 +50,27 @@ if TYPE_CHECKING:
 @click.option("--unordered", is_flag=True, help="Write results as they finish, not in input order.")
 @click.option("--offline", is_flag=True, help="Never fetch: identifiers must be pinned.")
 @replay_option
-@click.option("--near-threshold", type=click.FloatRange(0, 1, min_open=True), default=0.90,
-              show_default=True, help="Lowest similarity reported as NEAR.")
-@click.option("--max-gap", type=click.IntRange(min=0), default=3000, show_default=True,
-              help="Most characters an ellipsis may skip.")
-@click.option("--profile", type=click.Choice(["t1", "t1+dehyphen"]), default="t1",
-              show_default=True, help="Normalisation profile.")
+@click.option(
+    "--near-threshold",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=0.90,
+    show_default=True,
+    help="Lowest similarity reported as NEAR.",
+)
+@click.option(
+    "--max-gap",
+    type=click.IntRange(min=0),
+    default=3000,
+    show_default=True,
+    help="Most characters an ellipsis may skip.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(["t1", "t1+dehyphen"]),
+    default="t1",
+    show_default=True,
+    help="Normalisation profile.",
+)
 def batch(
     input_path: str,
     output: str,
@@ -159,8 +181,11 @@ def progress_bar(
     )
 
     columns = (
-        TextColumn("checks"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}/s"), TimeRemainingColumn(),
+        TextColumn("checks"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}/s"),
+        TimeRemainingColumn(),
         TextColumn("{task.fields[verdicts]}"),
     )
     options: dict[str, Any] = {"transient": console is None}
@@ -180,9 +205,7 @@ def progress_bar(
         yield advance
 
 
-def _summary(
-    counts: Counter[str], unavailable: Counter[str], seconds: float, skipped: int
-) -> None:
+def _summary(counts: Counter[str], unavailable: Counter[str], seconds: float, skipped: int) -> None:
     total = sum(counts.values())
     parts = ", ".join(f"{verdict} {n}" for verdict, n in sorted(counts.items())) or "nothing"
     message = f"citeproof: {total} checked in {seconds:.1f} s: {parts}"

@@ -11,8 +11,12 @@ import click
 
 
 @click.command(short_help="Run the whole loop offline on invented example papers.")
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
-              help="Where to put the demo's files (default: a new temporary folder).")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where to put the demo's files (default: a new temporary folder).",
+)
 @click.option("--open", "open_page", is_flag=True, help="Open the audit page in a browser.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def demo(out: Path | None, open_page: bool, as_json: bool) -> None:

@@ -246,8 +246,10 @@ def _source(console: Console, source: SourceInfo) -> None:
         console.print(_line("sha256", Text(source.sha256, style="dim")))
     if source.refresh is not None:
         if source.refresh.changed:
-            note = Text(f"bytes changed since the earlier pin ({source.refresh.previous_sha256})",
-                        style="yellow")
+            note = Text(
+                f"bytes changed since the earlier pin ({source.refresh.previous_sha256})",
+                style="yellow",
+            )
         else:
             note = Text("bytes unchanged since the earlier pin")
         console.print(_line("refresh", note))
@@ -312,4 +314,3 @@ def _elsewhere(console: Console, result: CheckResult) -> None:
             detail += f" ({place.reason})"
         style = "yellow" if place.state != "answered" else "dim"
         console.print(_line(f"  {place.where}", Text(detail, style=style)))
-

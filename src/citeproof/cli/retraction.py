@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from citeproof.service.storage import SnapshotInfo
 
 
-
 def _render(report: RetractionReport) -> None:
     """A plain readable report: the status, then one line per source (and its notices)."""
     shown: str = report.status

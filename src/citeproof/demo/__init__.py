@@ -76,34 +76,64 @@ def _listing(prefix: str, key: str) -> bytes:
 
 def write_recordings(folder: Path) -> None:
     """The ID converter and PMC Cloud Service answers for the two invented papers."""
+
     def record(name: str, url: str, body: bytes, kind: str) -> None:
-        write_recording(folder, name, url=url, status=200,
-                        headers={"content-type": kind}, body=body, date=_WHEN)
+        write_recording(
+            folder, name, url=url, status=200, headers={"content-type": kind}, body=body, date=_WHEN
+        )
 
     for pmcid, (file, pmid, doi, retracted) in _PAPERS.items():
         data = _data(file)
         lower = pmcid.lower()
         meta = {
-            "pmcid": pmcid, "version": 1, "pmid": int(pmid), "doi": doi,
-            "title": f"Invented example paper {pmcid}", "is_pmc_openaccess": True,
-            "is_manuscript": False, "is_retracted": retracted, "license_code": "CC0",
+            "pmcid": pmcid,
+            "version": 1,
+            "pmid": int(pmid),
+            "doi": doi,
+            "title": f"Invented example paper {pmcid}",
+            "is_pmc_openaccess": True,
+            "is_manuscript": False,
+            "is_retracted": retracted,
+            "license_code": "CC0",
             "xml_url": f"s3://pmc-oa-opendata/{pmcid}.1/{pmcid}.1.xml"
             f"?md5={hashlib.md5(data).hexdigest()}",
         }
-        idconv = {"status": "ok", "records": [
-            {"pmcid": pmcid, "pmid": int(pmid), "doi": doi, "requested-id": pmcid}
-        ]}
-        record(f"idconv-{lower}", f"{_IDCONV}?ids={pmcid}&idtype=pmcid&format=json",
-               json.dumps(idconv).encode(), "application/json")
+        idconv = {
+            "status": "ok",
+            "records": [{"pmcid": pmcid, "pmid": int(pmid), "doi": doi, "requested-id": pmcid}],
+        }
+        record(
+            f"idconv-{lower}",
+            f"{_IDCONV}?ids={pmcid}&idtype=pmcid&format=json",
+            json.dumps(idconv).encode(),
+            "application/json",
+        )
         for kind, value in (("doi", doi), ("pmid", pmid)):
-            record(f"idconv-{kind}-{lower}", f"{_IDCONV}?ids={value}&idtype={kind}&format=json",
-                   json.dumps({"status": "ok", "records": [
-                       {"pmcid": pmcid, "pmid": int(pmid), "doi": doi, "requested-id": value}
-                   ]}).encode(), "application/json")
-        record(f"pmc-list-{lower}", f"{_BUCKET}/?list-type=2&prefix={pmcid}.",
-               _listing(f"{pmcid}.", f"{pmcid}.1/{pmcid}.1.xml"), "application/xml")
-        record(f"pmc-meta-{lower}", f"{_BUCKET}/{pmcid}.1/{pmcid}.1.json",
-               json.dumps(meta).encode(), "application/json")
+            record(
+                f"idconv-{kind}-{lower}",
+                f"{_IDCONV}?ids={value}&idtype={kind}&format=json",
+                json.dumps(
+                    {
+                        "status": "ok",
+                        "records": [
+                            {"pmcid": pmcid, "pmid": int(pmid), "doi": doi, "requested-id": value}
+                        ],
+                    }
+                ).encode(),
+                "application/json",
+            )
+        record(
+            f"pmc-list-{lower}",
+            f"{_BUCKET}/?list-type=2&prefix={pmcid}.",
+            _listing(f"{pmcid}.", f"{pmcid}.1/{pmcid}.1.xml"),
+            "application/xml",
+        )
+        record(
+            f"pmc-meta-{lower}",
+            f"{_BUCKET}/{pmcid}.1/{pmcid}.1.json",
+            json.dumps(meta).encode(),
+            "application/json",
+        )
         record(f"pmc-xml-{lower}", f"{_BUCKET}/{pmcid}.1/{pmcid}.1.xml", data, "application/xml")
 
 
@@ -179,8 +209,10 @@ def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None
 
     checks: list[tuple[str, str]] = [
         ("an exact quote", "fell asleep 12 minutes faster than those in the control group"),
-        ("a quote with a changed number", "fell asleep 20 minutes faster than those in "
-         "the control group"),
+        (
+            "a quote with a changed number",
+            "fell asleep 20 minutes faster than those in the control group",
+        ),
         ("an ellipsis quote", "We randomly assigned 84 adults ... for eight weeks."),
     ]
     for name, quote in checks:
@@ -208,15 +240,20 @@ def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None
         for s in audit.sentences
         for c in s.citations
     ]
-    _step(result, say, "audit of an AI answer (answer.md)",
-          f"{audit.verdict}: " + ", ".join(verdicts))
+    _step(
+        result, say, "audit of an AI answer (answer.md)", f"{audit.verdict}: " + ", ".join(verdicts)
+    )
     write_audit_html(audit.model_dump(mode="json"), answer, result.page)
     _step(result, say, "the audit page", str(result.page))
 
     log = open_log()
     verified = log.verify()
-    _step(result, say, "evidence log verifies", f"{'yes' if verified.ok else 'NO'} "
-          f"({log.size} entries)")
+    _step(
+        result,
+        say,
+        "evidence log verifies",
+        f"{'yes' if verified.ok else 'NO'} ({log.size} entries)",
+    )
     checkpoint = log.checkpoint()
     (folder / "checkpoint.txt").write_text(checkpoint, encoding="utf-8")
     again = log.verify(checkpoint)

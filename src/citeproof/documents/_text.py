@@ -230,9 +230,7 @@ class DocBuilder:
         self._parts.append(text)
         self._pos += len(text)
         ctx = self._resolve(self.ctx) if self._resolve else self.ctx
-        self.blocks.append(
-            Block(start, self._pos, ctx.kind, ctx.section, ctx.region, row=ctx.row)
-        )
+        self.blocks.append(Block(start, self._pos, ctx.kind, ctx.section, ctx.region, row=ctx.row))
         if self._marks:
             spans = [(max(a - lead, 0), min(b - lead, len(text))) for a, b in self._marks]
             for a, b in merge_markers(text, [s for s in spans if s[0] < s[1]]):

@@ -121,9 +121,7 @@ class Document:
             if self._shared is not None:
                 self._prepared = self._shared.prepared
             else:
-                self._prepared = prepare(
-                    self.text, markers=self.markers, dehyphen=self.dehyphen
-                )
+                self._prepared = prepare(self.text, markers=self.markers, dehyphen=self.dehyphen)
         return self._prepared
 
     def with_origin(self, origin: Origin) -> Document:

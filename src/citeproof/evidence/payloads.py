@@ -90,9 +90,7 @@ def check_payload(
         payload["retraction"] = {
             "status": result.retraction.status,
             "as_of": result.retraction.as_of.isoformat() if result.retraction.as_of else None,
-            "by": [
-                s.source for s in result.retraction.sources if s.retracted or s.concern
-            ],
+            "by": [s.source for s in result.retraction.sources if s.retracted or s.concern],
         }
     if result.found_elsewhere is not None:
         payload["found_elsewhere"] = [

@@ -71,7 +71,6 @@ __all__ = [
 ]
 
 
-
 def _hex(root: bytes | None) -> str | None:
     return None if root is None else root.hex()
 

@@ -74,7 +74,6 @@ MAX_LIMIT = 1000
 _PASSAGE_SOURCE_FIELDS: Final = frozenset(PassageSource.model_fields)
 
 
-
 def _key() -> bytes:
     return handle_key(default_dirs().keys)
 

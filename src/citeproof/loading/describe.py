@@ -49,4 +49,3 @@ def source_info(document: Document) -> SourceInfo:
         title=meta.title,
         refresh=refresh,
     )
-

@@ -60,8 +60,11 @@ def word_diff(quote: str, source: str) -> tuple[DiffStep, ...]:
     for op in Levenshtein.opcodes(sw, qw):
         tag: DiffOpName = op.tag  # type: ignore[assignment]
         steps.append(
-            DiffStep(tag, " ".join(qw[op.dest_start : op.dest_end]),
-                     " ".join(sw[op.src_start : op.src_end]))
+            DiffStep(
+                tag,
+                " ".join(qw[op.dest_start : op.dest_end]),
+                " ".join(sw[op.src_start : op.src_end]),
+            )
         )
     return tuple(steps)
 

@@ -28,8 +28,9 @@ class Haystack:
         key = needle.encode("latin-1", "replace")
         return key, _PLACEHOLDER in key
 
-    def find_all(self, needle: str, start: int = 0, end: int | None = None,
-                 limit: int | None = None) -> list[int]:
+    def find_all(
+        self, needle: str, start: int = 0, end: int | None = None, limit: int | None = None
+    ) -> list[int]:
         """Start of every occurrence in ``text[start:end]``, overlaps included, in order."""
         if not needle:
             return []

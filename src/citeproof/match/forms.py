@@ -52,11 +52,13 @@ def prepare_quote(raw: str) -> QuoteForm:
     inner = [p for p in deletion_points(layer) if 0 < p - shift < len(text)]
     points = tuple(p - shift for p in inner)
     groups = tuple(
-        tuple(DIGITS.findall(qn.text, layer.deleted_before(p), layer.to_parent(p)))
-        for p in inner
+        tuple(DIGITS.findall(qn.text, layer.deleted_before(p), layer.to_parent(p))) for p in inner
     )
     return QuoteForm(
-        raw, qn.text, text, tuple(marker_numbers(qn.text, spans)),
+        raw,
+        qn.text,
+        text,
+        tuple(marker_numbers(qn.text, spans)),
         bool(spans) and spans[0][0] == 0,
         bool(spans) and spans[-1][1] == len(qn.text),
         points,
@@ -108,5 +110,3 @@ def _ellipsis_start(quote: str, m: re.Match[str]) -> int:
     if m.group().count(".") >= 4 and a > 0 and not quote[a - 1].isspace():
         return a + 1
     return a
-
-

@@ -81,9 +81,14 @@ class _Region:
     seeds: int
 
 
-def _scan(hay: Haystack, q: str, seed: tuple[int, str], k: int,
-          votes: list[tuple[int, int, int, int]],
-          common: list[tuple[int, int, int, int]]) -> None:
+def _scan(
+    hay: Haystack,
+    q: str,
+    seed: tuple[int, str],
+    k: int,
+    votes: list[tuple[int, int, int, int]],
+    common: list[tuple[int, int, int, int]],
+) -> None:
     """Record where one seed occurs: each hit says where the passage would start (hit
     minus the seed's offset in the quote) and end.  A seed with more than MAX_HITS hits
     says little; its hits are kept aside in case no seed is rarer."""
@@ -155,10 +160,22 @@ def _refine(text: str, q: str, region: _Region) -> Passage | None:
     reach = max(12, len(q) // 8)
     first_word = q.split(" ", 1)[0]
     last_word = q.rsplit(" ", 1)[-1]
-    starts = _candidates(text, region.start - reach, region.start + reach, max(region.start, 0),
-                         first_word, ends=False)
-    ends = _candidates(text, region.end - reach, region.end + reach,
-                       min(region.end, len(text)), last_word, ends=True)
+    starts = _candidates(
+        text,
+        region.start - reach,
+        region.start + reach,
+        max(region.start, 0),
+        first_word,
+        ends=False,
+    )
+    ends = _candidates(
+        text,
+        region.end - reach,
+        region.end + reach,
+        min(region.end, len(text)),
+        last_word,
+        ends=True,
+    )
     best: Passage | None = None
     b0 = ends[0]
     for a in starts:
@@ -170,15 +187,14 @@ def _refine(text: str, q: str, region: _Region) -> Passage | None:
     for b in ends:
         if b > a0:
             sim = similarity(q, text[a0:b])
-            if best is None or sim > best.similarity or (
-                sim == best.similarity and b < best.end
-            ):
+            if best is None or sim > best.similarity or (sim == best.similarity and b < best.end):
                 best = Passage(a0, b, sim)
     return best
 
 
-def closest_passage(hay: Haystack, q: str, good_enough: float = 1.0,
-                    folded: Haystack | None = None) -> Passage | None:
+def closest_passage(
+    hay: Haystack, q: str, good_enough: float = 1.0, folded: Haystack | None = None
+) -> Passage | None:
     """The passage of ``text`` most similar to ``q`` among seeded regions, or None.
 
     Seeds are scanned in two batches; when the first batch already yields a passage at

@@ -55,8 +55,7 @@ _TRANSLATE = str.maketrans(_ONE_TO_ONE_MAP)
 _SIMPLE = {
     c: out
     for c in _SINGLE_QUOTES + _DOUBLE_QUOTES + _DASHES + _SPACES
-    if not c.isascii()
-    and len(out := unicodedata.normalize("NFKC", c).translate(_TRANSLATE)) == 1
+    if not c.isascii() and len(out := unicodedata.normalize("NFKC", c).translate(_TRANSLATE)) == 1
 }
 _ASCII_SPACES = tuple((c, " ") for c in "\n\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
 
@@ -70,7 +69,6 @@ IGNORABLE = frozenset(
 # Superscript digits: NFKC turns them into plain digits, so they are recognised here,
 # before that information is lost, as candidates for citation markers.
 SUPERSCRIPT_DIGITS = frozenset("\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079")
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +146,16 @@ class Normalized:
 class _Builder:
     """Accumulates output parts and map pieces, merging contiguous linear pieces."""
 
-    __slots__ = ("last_space", "norm_len", "norm_starts", "orig_ends", "orig_starts", "parts",
-                 "space_piece", "sups")
+    __slots__ = (
+        "last_space",
+        "norm_len",
+        "norm_starts",
+        "orig_ends",
+        "orig_starts",
+        "parts",
+        "space_piece",
+        "sups",
+    )
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -308,9 +314,9 @@ def _cluster_end(s: str, i: int, end: int) -> int:
             continue
         if c == " ":
             break
-        if unicodedata.combining(c) == 0 and len(
-            unicodedata.normalize("NFC", base + c)
-        ) > len(unicodedata.normalize("NFC", base)):
+        if unicodedata.combining(c) == 0 and len(unicodedata.normalize("NFC", base + c)) > len(
+            unicodedata.normalize("NFC", base)
+        ):
             break  # a starter that does not compose with the cluster begins a new one
         base += c
         j += 1

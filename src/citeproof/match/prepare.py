@@ -191,8 +191,6 @@ def prepare(
 ) -> Prepared:
     """Prepare ``text`` for checks; ``markers`` are known citation spans in ``text``."""
     norm = normalize_with_map(text)
-    known = [
-        (norm.map.from_original(a), norm.map.from_original(b)) for a, b in markers if a < b
-    ]
+    known = [(norm.map.from_original(a), norm.map.from_original(b)) for a, b in markers if a < b]
     layer, spans = strip_markers(norm, known)
     return Prepared(text, norm, layer, spans, Haystack(layer.text), dehyphen, bool(known))

@@ -103,8 +103,10 @@ def _with_markers(prep: Prepared, q: QuoteForm, a: int, b: int, span: Span) -> S
     text = prep.norm.text
     na, nb = span.norm_start, span.norm_end
     if q.leading_marker:
-        if a not in prep.deletion_points and (a - 1) in prep.deletion_points and (
-            prep.layer.text[a - 1 : a] == " "
+        if (
+            a not in prep.deletion_points
+            and (a - 1) in prep.deletion_points
+            and (prep.layer.text[a - 1 : a] == " ")
         ):
             a -= 1  # the source lost " [4]" where the quote lost "[4] "
         gap_end = span.norm_start
@@ -164,9 +166,14 @@ def _exact(prep: Prepared, q: QuoteForm, opts: MatchOptions) -> QuoteMatch | Non
     return _found(prep, spans, opts, "t1")
 
 
-def _found(prep: Prepared, spans: list[Span], opts: MatchOptions, profile: str,
-           fragments: tuple[FragmentMatch, ...] | None = None,
-           flags: tuple[str, ...] = ()) -> QuoteMatch:
+def _found(
+    prep: Prepared,
+    spans: list[Span],
+    opts: MatchOptions,
+    profile: str,
+    fragments: tuple[FragmentMatch, ...] | None = None,
+    flags: tuple[str, ...] = (),
+) -> QuoteMatch:
     first = spans[0]
     starts, ends = mid_word(prep.norm.text, first.norm_start, first.norm_end)
     all_flags = list(flags)
@@ -207,7 +214,11 @@ def _near(prep: Prepared, q: QuoteForm, opts: MatchOptions, dehyphen: bool) -> Q
     )
     if near is not None and near.similarity >= opts.near_threshold:
         return QuoteMatch(
-            "NEAR", None, profile, casefold_match=casefold, near=near,
+            "NEAR",
+            None,
+            profile,
+            casefold_match=casefold,
+            near=near,
             flags=(),
         )
     reason = f"no passage has similarity of at least {opts.near_threshold:.2f}"
@@ -216,8 +227,9 @@ def _near(prep: Prepared, q: QuoteForm, opts: MatchOptions, dehyphen: bool) -> Q
     return QuoteMatch("NOT_FOUND", reason, profile, casefold_match=casefold)
 
 
-def _closest(prep: Prepared, q: QuoteForm, dehyphen: bool, good_enough: float
-             ) -> tuple[NearMatch | None, str]:
+def _closest(
+    prep: Prepared, q: QuoteForm, dehyphen: bool, good_enough: float
+) -> tuple[NearMatch | None, str]:
     """The closest passage, searched in the layer the quote's own form calls for: the
     plain t1 text when the quote carries citation numbers (so that they are compared),
     the dehyphenated layer for PDF text, else the marker-free layer."""
@@ -257,9 +269,7 @@ def _near_match(hay: str, needle: str, p: Passage, span: Span) -> NearMatch:
     similarity = round(p.similarity, 4)
     if similarity >= 1.0 and passage != needle:
         similarity = 0.9999  # rounding must not make a difference look like none
-    return NearMatch(
-        similarity, span, word_diff(needle, passage), risk_flags(needle, passage)
-    )
+    return NearMatch(similarity, span, word_diff(needle, passage), risk_flags(needle, passage))
 
 
 # ------------------------------------------------------------------------- fragments
@@ -275,8 +285,9 @@ class _Frag:
     near: NearMatch | None = None
     near_layer_span: tuple[int, int] | None = None
 
-    def occurrences(self, lo: int, hi: int, backwards: bool,
-                    limit: int = MAX_BRANCH) -> list[tuple[int, int]]:
+    def occurrences(
+        self, lo: int, hi: int, backwards: bool, limit: int = MAX_BRANCH
+    ) -> list[tuple[int, int]]:
         """Layer spans in ``[lo, hi)``, nearest to ``lo`` first (to ``hi`` backwards)."""
         if self.near_layer_span is not None:
             a, b = self.near_layer_span
@@ -302,8 +313,9 @@ class _Frag:
         return _markers_agree(self.prep, form, span, a)
 
 
-def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
-               ) -> QuoteMatch | None:
+def _fragments(
+    prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
+) -> QuoteMatch | None:
     frags = [_Frag(prep, v[0], tuple(prepare_quote(x) for x in v)) for v in pieces]
     frags = [f for f in frags if any(x.layer for x in f.forms)]
     if not frags:
@@ -320,8 +332,10 @@ def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
             near, _ = _closest(prep, q, False, opts.near_threshold)
             if near is not None and near.similarity >= opts.near_threshold:
                 f.near = near
-                f.near_layer_span = (prep.layer.from_parent(near.span.norm_start),
-                                     prep.layer.from_parent(near.span.norm_end))
+                f.near_layer_span = (
+                    prep.layer.from_parent(near.span.norm_start),
+                    prep.layer.from_parent(near.span.norm_end),
+                )
         if any(f.near is None for f in missing):
             return _fragments_missing(prep, frags, opts)
         placed = _place(hay, frags, opts.max_gap)
@@ -343,11 +357,16 @@ def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
             skipped = prep.norm.text[prev_end.norm_end : span.norm_start]
             if has_negation(skipped):
                 fflags.append("ellipsis_hides_negation")
-        results.append(FragmentMatch(
-            f.text, "NEAR" if f.near else "EXACT", span,
-            f.near.similarity if f.near else 1.0, gap, tuple(fflags + list(
-                f.near.flags if f.near else ())),
-        ))
+        results.append(
+            FragmentMatch(
+                f.text,
+                "NEAR" if f.near else "EXACT",
+                span,
+                f.near.similarity if f.near else 1.0,
+                gap,
+                tuple(fflags + list(f.near.flags if f.near else ())),
+            )
+        )
         flags.extend(x for x in fflags if x not in flags)
         prev_end = span
     first, last = results[0].span, results[-1].span
@@ -357,8 +376,17 @@ def _fragments(prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
         return _found(prep, [whole], opts, "t1", tuple(results), tuple(flags))
     worst = min((f.near for f in frags if f.near), key=lambda n: n.similarity)
     casefold = prep.lower.contains(frags[0].forms[0].layer.lower())
-    return QuoteMatch("NEAR", None, "t1", spans=(), count=0, casefold_match=casefold,
-                      near=worst, fragments=tuple(results), flags=tuple(flags))
+    return QuoteMatch(
+        "NEAR",
+        None,
+        "t1",
+        spans=(),
+        count=0,
+        casefold_match=casefold,
+        near=worst,
+        fragments=tuple(results),
+        flags=tuple(flags),
+    )
 
 
 def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -> QuoteMatch:
@@ -370,8 +398,9 @@ def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -
         # return the NEAR span as if the fragment's own words were there.
         occ = f.occurrences(0, len(hay), False) if f.near is None else []
         if f.near is not None:
-            results.append(FragmentMatch(f.text, "NEAR", f.near.span, f.near.similarity,
-                                         flags=f.near.flags))
+            results.append(
+                FragmentMatch(f.text, "NEAR", f.near.span, f.near.similarity, flags=f.near.flags)
+            )
         elif occ:
             span = _layer_span(prep, *occ[0])
             results.append(FragmentMatch(f.text, "EXACT", span, 1.0))
@@ -379,13 +408,14 @@ def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -
             found_all = False
             results.append(FragmentMatch(f.text, "NOT_FOUND", None, None))
     if found_all:
-        reason = (f"every fragment occurs, but not in order with at most {opts.max_gap} "
-                  "characters between them")
+        reason = (
+            f"every fragment occurs, but not in order with at most {opts.max_gap} "
+            "characters between them"
+        )
     else:
         reason = "a fragment of the quote does not occur in the text"
     casefold = prep.lower.contains(frags[0].forms[0].layer.lower())
-    return QuoteMatch("NOT_FOUND", reason, "t1", casefold_match=casefold,
-                      fragments=tuple(results))
+    return QuoteMatch("NOT_FOUND", reason, "t1", casefold_match=casefold, fragments=tuple(results))
 
 
 def _place(hay: str, frags: list[_Frag], max_gap: int) -> list[tuple[int, int]] | None:

@@ -134,7 +134,7 @@ RECORD_SUPPORT: Final = (
 FIND_PASSAGES: Final = (
     "List the passages of SOURCE (paragraphs, captions, table rows, abstract sections) with a "
     "citation handle for each, ranked by BM25 against QUERY when one is given. Use it to find "
-    "the exact words to quote and cite them as [handle] or [handle \"exact words\"]: a handle "
+    'the exact words to quote and cite them as [handle] or [handle "exact words"]: a handle '
     "(scheme:id/path~code) carries a check code only this server's key can make, so "
     "audit_answer can prove the passage was issued here and still says what it said. Handles "
     "are issued for DOI, PMID, PMCID, PPR, NCT and openFDA set id sources; a file gets its "

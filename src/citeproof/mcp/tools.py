@@ -285,7 +285,9 @@ class CiteproofTools:
 
         return _guard(
             lambda: resolve_identifier(
-                identifier, offline=self.settings.offline, replay=self.settings.replay,
+                identifier,
+                offline=self.settings.offline,
+                replay=self.settings.replay,
                 cache=self._held_cache(),
             )
         )
@@ -428,13 +430,17 @@ class CiteproofTools:
         self,
         answer: Annotated[
             str,
-            Field(description="The whole answer: Markdown or plain text with its citations, "
-                  'or JSON claims ({"claims": [...]}).'),
+            Field(
+                description="The whole answer: Markdown or plain text with its citations, "
+                'or JSON claims ({"claims": [...]}).'
+            ),
         ],
         fail_on: Annotated[
             list[str] | None,
-            Field(description="Citation verdicts and flags that fail the audit (default: "
-                  "forged, malformed, unresolvable, misquote, retracted)."),
+            Field(
+                description="Citation verdicts and flags that fail the audit (default: "
+                "forged, malformed, unresolvable, misquote, retracted)."
+            ),
         ] = None,
     ) -> AuditReport:
         from citeproof.audit.run import audit_answer, log_audit
@@ -469,8 +475,7 @@ class CiteproofTools:
             raise ResourceError(" ".join(str(err).split())) from err
         if text is None:
             raise ResourceError(
-                f"{key} is not in the local cache; call read_source or check_quote "
-                "with it first."
+                f"{key} is not in the local cache; call read_source or check_quote with it first."
             )
         return text
 

@@ -245,4 +245,3 @@ class AuditReport(Published):
     def citations(self) -> list[CitationReport]:
         """Every citation, in answer order."""
         return [c for s in self.sentences for c in s.citations]
-

@@ -32,8 +32,10 @@ class Location(Model):
 
     block: int | None = Field(description="Index of the block (see `citeproof text --blocks`).")
     section: list[str] = Field(default_factory=list, description="Section titles, outermost first.")
-    region: str | None = Field(description="title, abstract, body, caption, table, footnote, "
-                               "references, front-matter, back-matter or other.")
+    region: str | None = Field(
+        description="title, abstract, body, caption, table, footnote, "
+        "references, front-matter, back-matter or other."
+    )
     page: int | None = Field(default=None, description="1-based PDF page, else null.")
 
 
@@ -68,14 +70,17 @@ class DiffOp(Model):
 class Near(Model):
     """The closest passage when there is no exact occurrence."""
 
-    similarity: float = Field(description="1 - Indel distance / (len(quote) + len(passage)), "
-                              "over t1-normalised text with citation markers removed.")
+    similarity: float = Field(
+        description="1 - Indel distance / (len(quote) + len(passage)), "
+        "over t1-normalised text with citation markers removed."
+    )
     start: int
     end: int
     text: str = Field(description="The source's own wording at [start, end).")
     diff: list[DiffOp]
-    flags: list[str] = Field(description="Risk flags: numbers_differ, negation_differs, "
-                             "case_only, punctuation_only.")
+    flags: list[str] = Field(
+        description="Risk flags: numbers_differ, negation_differs, case_only, punctuation_only."
+    )
     location: Location | None = None
 
 
@@ -87,8 +92,10 @@ class Fragment(Model):
     start: int | None
     end: int | None
     similarity: float | None = None
-    gap_before: int | None = Field(default=None, description="Characters of source text "
-                                   "skipped between the previous fragment and this one.")
+    gap_before: int | None = Field(
+        default=None,
+        description="Characters of source text skipped between the previous fragment and this one.",
+    )
     flags: list[str] = Field(default_factory=list)
 
 
@@ -170,9 +177,12 @@ class CheckResult(Published):
     word_boundaries: WordBoundaries | None = None
     near: Near | None = None
     fragments: list[Fragment] | None = None
-    flags: list[str] = Field(default_factory=list, description="Flags on the result as a whole: "
-                             "partial_word, ellipsis_hides_negation, match_in_references, "
-                             "match_in_front_matter.")
+    flags: list[str] = Field(
+        default_factory=list,
+        description="Flags on the result as a whole: "
+        "partial_word, ellipsis_hides_negation, match_in_references, "
+        "match_in_front_matter.",
+    )
     source: SourceInfo
     retraction: RetractionReport | None = Field(
         default=None,

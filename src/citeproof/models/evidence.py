@@ -12,8 +12,14 @@ from pydantic import Field
 
 from citeproof.models.base import Model
 
-__all__ = ["PROOF_FORMAT", "ProofBundle", "ProofReport", "RepairReport", "VerifyProblem",
-           "VerifyReport"]
+__all__ = [
+    "PROOF_FORMAT",
+    "ProofBundle",
+    "ProofReport",
+    "RepairReport",
+    "VerifyProblem",
+    "VerifyReport",
+]
 
 PROOF_FORMAT: Literal["citeproof-inclusion-proof/v1"] = "citeproof-inclusion-proof/v1"
 

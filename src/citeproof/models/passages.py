@@ -11,6 +11,7 @@ from citeproof.models.base import Model, Published
 
 __all__ = ["PassageItem", "PassageList", "PassageSource"]
 
+
 class PassageSource(Model):
     """The document the passages were cut from."""
 

@@ -45,7 +45,6 @@ class RecheckItem(Model):
 
 
 class RecheckReport(Published):
-
     schema_: Literal["citeproof.recheck/1"] = Field(default=RECHECK_SCHEMA, alias="schema")
     since: str | None = None
     rechecked: int

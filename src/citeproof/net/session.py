@@ -111,9 +111,7 @@ async def open_session(
         transport = RecordingTransport(mode.record, now=now, contact=contact, secrets=secrets)
 
         web_options = {
-            "transport": RecordingTransport(
-                mode.record, now=now, contact=contact, secrets=secrets
-            ),
+            "transport": RecordingTransport(mode.record, now=now, contact=contact, secrets=secrets),
             "resolver": ssrf.default_resolver,  # looked up now, so tests can replace it
         }
     async with make_client(transport=transport, **client_options) as client:

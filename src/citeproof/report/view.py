@@ -393,9 +393,7 @@ def _percent(value: Any) -> str:
     return f"{value * 100:.1f}%" if value <= 1 else f"{value:.1f}"
 
 
-def build_view(
-    report: Mapping[str, Any], answer: str, generated_at: str | None
-) -> dict[str, Any]:
+def build_view(report: Mapping[str, Any], answer: str, generated_at: str | None) -> dict[str, Any]:
     """Everything the template shows for ``report`` and ``answer``; escaping is the template's."""
     sentences = [_map(s) for s in _seq(report.get("sentences"))]
     spans = _place_sentences(sentences, answer)

@@ -80,6 +80,7 @@ SOURCES: tuple[SourceName, ...] = ("pmc", "crossref", "pubmed", "europepmc", "re
 #: Identifier kinds whose retraction status can be asked (the others name no indexed work).
 RETRACTION_KINDS: Final = frozenset({"doi", "pmid", "pmcid"})
 
+
 def _names(reports: Sequence[SourceReport]) -> str:
     return ", ".join(r.source for r in reports)
 

@@ -150,7 +150,13 @@ def scan_cache(
             continue
         title = pin.meta.get("title")
         hit = _verify(
-            check, quote, document, options, pin.key, "cache", floor,
+            check,
+            quote,
+            document,
+            options,
+            pin.key,
+            "cache",
+            floor,
             title if isinstance(title, str) else None,
         )
         if hit is not None:
@@ -225,8 +231,11 @@ def _cited_keys(cited: CheckResult) -> set[str]:
     source = cited.source
     keys = {k for k in (source.identifier, source.sha256) if k}
     ids = source.resolved
-    forms = [f"{kind}:{value}" for kind, value in
-             (("pmcid", ids.pmcid), ("pmid", ids.pmid), ("doi", ids.doi)) if value]
+    forms = [
+        f"{kind}:{value}"
+        for kind, value in (("pmcid", ids.pmcid), ("pmid", ids.pmid), ("doi", ids.doi))
+        if value
+    ]
     keys.update(_keys(forms))
     return keys
 
@@ -282,9 +291,7 @@ def find_elsewhere(
         )
         found += more
         places += remote_places
-    return cited.model_copy(
-        update={"found_elsewhere": _rank(found), "searched_elsewhere": places}
-    )
+    return cited.model_copy(update={"found_elsewhere": _rank(found), "searched_elsewhere": places})
 
 
 async def _search_all(
@@ -312,7 +319,14 @@ async def _search_all(
     async with open_session(mode) as session:
         for where, provider in engines:
             hits, place = await _remote(
-                where, provider, quote, options, session, exclude=exclude, floor=floor, load=load,
+                where,
+                provider,
+                quote,
+                options,
+                session,
+                exclude=exclude,
+                floor=floor,
+                load=load,
                 check=check,
             )
             found += hits

@@ -42,7 +42,6 @@ DEFAULT_READ_LIMIT: Final = 20_000
 MAX_READ_LIMIT: Final = 200_000
 
 
-
 def _check_window(start: int, limit: int) -> None:
     if isinstance(start, bool) or not isinstance(start, int) or start < 0:
         raise BadInputError(

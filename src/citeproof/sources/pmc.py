@@ -59,6 +59,7 @@ def _bad_answer(reason: str) -> PmcAnswerError:
     status): a :class:`NetworkError`, so it ends as UNAVAILABLE."""
     return PmcAnswerError(reason, service=SERVICE, host=f"{BUCKET}.s3.amazonaws.com")
 
+
 #: A listing that keeps saying "truncated" is a broken or hostile answer, not an article
 #: with 100,000 files; stop rather than loop.
 MAX_LISTING_PAGES = 100
