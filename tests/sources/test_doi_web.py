@@ -10,11 +10,20 @@ Bodies are corpus recordings where one exists: the doi.org 404 page
 publisher landing page (``html/wikipedia-Duck.html``: any real-world HTML page does, since the
 point is that the bytes served become an HTML Document), and a real PDF
 (``pdf/N18-3011.pdf``). Corpus tests skip with a reason when ``../shared/corpus`` is absent.
+
+The same paths are tested again on INVENTED recordings, which every clone has:
+``tests/sources/invented/doi-*`` (doi.org's "Handle Redirect" 302 answers and its "DOI Not
+Found" 404 page) and ``web-*`` (the landing pages, PDFs and odd answers of an invented
+publisher, ``*.invented-press.example``), litcheck pairs labelled ``INVENTED ... not a real
+answer``.  They are replayed by ``ReplayTransport`` as the inner transport under the guard's
+``SafeTransport`` (which keys on the ``Host`` header), so a request nobody recorded, or any
+request to a refused address, would show up in ``transport.refused``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +32,8 @@ import pytest
 
 from citeproof.documents import parse
 from citeproof.errors import BadInputError
+from citeproof.net.recordings import load_litcheck
+from citeproof.net.replay import ReplayTransport
 from citeproof.net.ssrf import UnsafeURLError
 from citeproof.sources.base import SourceOutcome
 from citeproof.sources.doi import doi_url, fetch_doi_landing
@@ -280,3 +291,204 @@ def test_network_failures_are_unavailable() -> None:
     )
     assert outcome.kind == "unavailable" and outcome.reason is not None
     assert "cap" in outcome.reason
+
+
+# ---------------------------------------------------------------------------- invented recordings
+
+INVENTED = Path(__file__).resolve().parent / "invented"
+PRESS = "https://journals.invented-press.example"
+FILES = "https://files.invented-press.example"
+INVENTED_ADDRESSES = {
+    "doi.org": ["104.18.34.10"],
+    "journals.invented-press.example": ["93.184.215.20"],
+    "files.invented-press.example": ["93.184.215.21"],
+    "intranet.invented-press.example": ["10.20.30.40"],
+}
+
+
+async def invented_resolver(host: str, port: int) -> list[str]:
+    """Answer from INVENTED_ADDRESSES; an unknown host fails as DNS would (OSError)."""
+    try:
+        return INVENTED_ADDRESSES[host]
+    except KeyError:
+        raise OSError(f"no such host {host!r} (test resolver)") from None
+
+
+def invented() -> ReplayTransport:
+    """The invented doi.org and publisher recordings only (others share the folder)."""
+    metas = [*sorted(INVENTED.glob("doi-*.meta.json")), *sorted(INVENTED.glob("web-*.meta.json"))]
+    assert metas, f"no invented doi/web recordings in {INVENTED}"
+    return ReplayTransport([load_litcheck(meta) for meta in metas])
+
+
+def invented_doi(value: str, transport: ReplayTransport) -> SourceOutcome:
+    return asyncio.run(fetch_doi_landing(value, resolver=invented_resolver, transport=transport))
+
+
+def invented_page(url: str, transport: ReplayTransport) -> SourceOutcome:
+    return asyncio.run(fetch_page(url, resolver=invented_resolver, transport=transport))
+
+
+def body_of(name: str) -> bytes:
+    return (INVENTED / f"{name}.body").read_bytes()
+
+
+def test_invented_recordings_are_labelled() -> None:
+    """A fixture that lost its label could be mistaken for a real answer."""
+    metas = [*INVENTED.glob("doi-*.meta.json"), *INVENTED.glob("web-*.meta.json")]
+    assert len(metas) >= 22
+    for meta_path in metas:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        assert meta["provenance"].startswith("INVENTED for citeproof's tests"), meta_path
+        assert meta["provenance"].endswith("not a real answer"), meta_path
+        assert all(key == key.lower() for key in meta["headers"]), meta_path
+        host = httpx2.URL(meta["url"]).host
+        assert host in INVENTED_ADDRESSES, meta_path
+        if host == "doi.org":
+            assert meta_path.name.startswith("doi-10.5555-"), meta_path
+        load_litcheck(meta_path)  # verifies body_sha256
+
+
+def test_invented_doi_redirect_to_landing_page_gives_an_html_page_document() -> None:
+    """doi.org's 302 is followed to the publisher; the landing page is a ``page`` document."""
+    transport = invented()
+    outcome = invented_doi("doi:10.5555/INVENTED.web.article", transport)
+    assert transport.refused == []
+    assert transport.used == {
+        "doi-10.5555-invented.web.article.302": 1,
+        "web-invented-press-article-landing": 1,
+    }
+    assert outcome.ok and outcome.fetched is not None
+    fetched = outcome.fetched
+    assert (fetched.served_by, fetched.coverage, fetched.media_type) == ("doi", "page", "text/html")
+    assert fetched.url == f"{PRESS}/article/10.5555/invented.web.article"
+    assert fetched.identifier == "doi:10.5555/invented.web.article"
+    assert fetched.data == body_of("web-invented-press-article-landing")
+    document = parse(fetched.data)
+    assert document.format == "html"
+    assert "eleven days longer than bare beds" in " ".join(document.text.split())
+
+
+def test_invented_doi_org_404_is_missing() -> None:
+    outcome = invented_doi("https://doi.org/10.5555/invented.web.nosuch", invented())
+    assert outcome.kind == "missing" and outcome.fetched is None
+    assert outcome.reason == (
+        "doi.org does not know DOI 10.5555/invented.web.nosuch (it answered 404)."
+    )
+
+
+def test_invented_doi_landing_pdf_goes_to_the_pdf_reader() -> None:
+    transport = invented()
+    outcome = invented_doi("10.5555/invented.web.pdf", transport)
+    assert transport.refused == []
+    assert outcome.ok and outcome.fetched is not None
+    assert (outcome.fetched.media_type, outcome.fetched.coverage) == (
+        "application/pdf",
+        "full_text",
+    )
+    assert outcome.fetched.url == f"{FILES}/pdf/10.5555/invented.web.pdf"
+    assert outcome.fetched.data == body_of("web-invented-press-pdf")
+    assert "Straw mulch kept the invented beds moist" in parse(outcome.fetched.data).text
+
+
+def test_invented_pdf_sniffed_by_content_even_with_a_generic_type() -> None:
+    """Servers often say application/octet-stream; the ``%PDF-`` bytes decide."""
+    outcome = invented_page(f"{FILES}/download?id=9990013", invented())
+    assert outcome.ok and outcome.fetched is not None
+    assert (outcome.fetched.served_by, outcome.fetched.media_type) == ("web", "application/pdf")
+    assert outcome.fetched.coverage == "full_text"
+
+
+def test_invented_redirect_chain_over_http_to_https() -> None:
+    """doi.org -> http publisher URL -> 301 to https: every hop is followed and checked."""
+    transport = invented()
+    outcome = invented_doi("10.5555/invented.web.hops", transport)
+    assert transport.refused == []
+    assert sorted(transport.used) == [
+        "doi-10.5555-invented.web.hops.302",
+        "web-invented-press-hops-http.301",
+        "web-invented-press-hops-landing",
+    ]
+    assert outcome.ok and outcome.fetched is not None
+    assert outcome.fetched.url == f"{PRESS}/article/10.5555/invented.web.hops"
+    assert "Marigolds" in parse(outcome.fetched.data).text
+
+
+def test_invented_publisher_404_is_missing_and_names_the_landing_page() -> None:
+    outcome = invented_doi("10.5555/invented.web.gone", invented())
+    assert outcome.kind == "missing"
+    assert outcome.reason is not None
+    assert outcome.reason.startswith("The landing page of DOI 10.5555/invented.web.gone")
+    assert f"{PRESS}/article/10.5555/invented.web.gone" in outcome.reason
+    assert "404" in outcome.reason
+
+
+def test_invented_publisher_bot_wall_is_unavailable() -> None:
+    """A 403 challenge page says nothing about the article: unavailable, never fetched."""
+    outcome = invented_doi("10.5555/invented.web.wall", invented())
+    assert outcome.kind == "unavailable" and outcome.fetched is None
+    assert outcome.reason is not None
+    assert "HTTP 403" in outcome.reason and "landing page of DOI" in outcome.reason
+
+
+def test_invented_doi_redirect_into_an_intranet_is_refused_before_sending() -> None:
+    """The deposited URL resolves to a private address: unavailable, and nothing was sent."""
+    transport = invented()
+    outcome = invented_doi("10.5555/invented.web.inward", transport)
+    assert outcome.kind == "unavailable"
+    assert outcome.reason is not None
+    assert "intranet.invented-press.example" in outcome.reason and "private" in outcome.reason
+    assert transport.used == {"doi-10.5555-invented.web.inward.302": 1}
+    assert transport.refused == []  # the intranet host was never asked
+
+
+def test_invented_redirect_without_location_is_unavailable() -> None:
+    outcome = invented_page(f"{PRESS}/broken-redirect", invented())
+    assert outcome.kind == "unavailable"
+    assert outcome.reason is not None and "HTTP 302" in outcome.reason
+
+
+@pytest.mark.parametrize(
+    ("path", "media_type", "reason"),
+    [
+        ("/notes.txt", "text/plain", None),
+        ("/untyped/page", "text/html", None),
+        ("/untyped/readme", "text/plain", None),
+        ("/empty", None, "answered with an empty body"),
+        ("/untyped/figure", None, "PNG image"),
+        ("/untyped/article.xml", None, "served no Content-Type and the body is jats"),
+        ("/api/article/9990013", None, "served application/json, which is neither"),
+    ],
+)
+def test_invented_content_kinds(path: str, media_type: str | None, reason: str | None) -> None:
+    """What the bytes are decides: typed text, sniffed untyped pages, and refusals that say
+    why (empty, binary, XML that is not a page, JSON)."""
+    transport = invented()
+    outcome = invented_page(PRESS + path, transport)
+    assert transport.refused == []
+    if media_type is not None:
+        assert outcome.ok and outcome.fetched is not None
+        assert (outcome.fetched.media_type, outcome.fetched.coverage) == (media_type, "page")
+        assert outcome.fetched.url == PRESS + path
+    else:
+        assert outcome.kind == "unavailable" and outcome.fetched is None
+        assert outcome.reason is not None and reason is not None
+        assert reason in outcome.reason, outcome.reason
+        if path.startswith("/untyped/"):
+            assert "served no Content-Type" in outcome.reason
+
+
+def test_a_first_hop_that_does_not_resolve_in_time_is_unavailable() -> None:
+    """A stalled DNS answer for the user's own URL is a timeout (unavailable), not bad input."""
+
+    async def stalled(host: str, port: int) -> list[str]:
+        await asyncio.sleep(5)
+        return ["93.184.215.20"]
+
+    transport = invented()
+    outcome = asyncio.run(
+        fetch_page(f"{PRESS}/notes.txt", resolver=stalled, transport=transport, timeout=0.01)
+    )
+    assert outcome.kind == "unavailable"
+    assert outcome.reason is not None and "did not resolve within 0.01 seconds" in outcome.reason
+    assert transport.used == {} and transport.refused == []

@@ -1,6 +1,13 @@
 """PubMed search through E-utilities: esearch parameters and answers, and esummary batches
 sent by POST (so a large limit never builds a long URL).  Offline: MockTransport and, where
-the corpus has the recording, ReplayTransport over it."""
+the corpus has the recording, ReplayTransport over it.
+
+The corpus test skips without ``../shared/corpus``; the same search is also replayed from
+INVENTED recordings in ``tests/sources/invented/eutils-search-*`` (litcheck pairs labelled
+``INVENTED ... not a real answer``, PMIDs 9990xxxx, in E-utilities' real JSON format): two
+esearch pages, an esummary POST recorded with its form and one recorded as a GET (as
+litcheck did), a PMID esummary cannot summarise, no hits, a backend ERROR, 429/502 answers,
+an esummary without ``result`` and a body cut short."""
 
 from __future__ import annotations
 
@@ -19,13 +26,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeproof.errors import NetworkError
+from citeproof.errors import NetworkError, UpstreamUnavailable
 from citeproof.net.record import RecordingTransport
 from citeproof.net.recordings import load_folder, load_litcheck, request_key
 from citeproof.net.replay import ReplayTransport, UnrecordedRequestError
 from citeproof.sources import eutils_search
-from citeproof.sources.eutils_search import esearch, esearch_params, esummary
-from replay_clients import LITCHECK, built_recording, needs_corpus
+from citeproof.sources.eutils_search import EsearchPage, esearch, esearch_params, esummary
+from replay_clients import LITCHECK, FakeTime, built_recording, fake_client, needs_corpus
 from replay_clients import run_with_contact as run
 
 
@@ -273,3 +280,168 @@ def test_form_parameters_key_like_query_parameters(
     )
     assert key == request_key("POST", f"{url}?{urlencode(query + form)}")
     assert list(key.query) == sorted(query + form)
+
+
+# --- invented recordings (tests/sources/invented/eutils-search-*): no corpus needed -------------
+
+INVENTED = Path(__file__).resolve().parent / "invented"
+TERM = "invented raised bed mulch"
+
+
+def invented() -> ReplayTransport:
+    """The invented E-utilities search recordings only (others share the folder)."""
+    metas = sorted(INVENTED.glob("eutils-search-*.meta.json"))
+    assert metas, f"no invented E-utilities recordings in {INVENTED}"
+    return ReplayTransport([load_litcheck(meta) for meta in metas])
+
+
+def test_invented_recordings_are_labelled() -> None:
+    """A fixture that lost its label could be mistaken for a real answer."""
+    metas = sorted(INVENTED.glob("eutils-search-*.meta.json"))
+    assert len(metas) >= 10
+    for meta_path in metas:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        assert meta["provenance"].startswith("INVENTED for citeproof's tests"), meta_path
+        assert meta["provenance"].endswith("not a real answer"), meta_path
+        assert meta["url"].startswith("https://eutils.ncbi.nlm.nih.gov/entrez/eutils/e")
+        assert all(key == key.lower() for key in meta["headers"]), meta_path
+        assert "email" not in meta["url"] and "api_key" not in meta["url"]
+        recording = load_litcheck(meta_path)  # verifies body_sha256
+        if recording.method == "POST":
+            assert recording.form is not None and "db=pubmed" in recording.form
+
+
+def test_invented_search_two_pages_with_summaries() -> None:
+    """esearch pages by ``retstart``; esummary is POSTed per page (one page recorded as the
+    POST, one as the GET of the same parameters); a PMID it cannot summarise is absent."""
+    transport = invented()
+
+    async def search(client: httpx2.AsyncClient) -> Any:
+        pages, summaries = [], {}
+        for retstart in (0, 3):
+            params = esearch_params(
+                TERM, retmax=3, retstart=retstart, mindate="2019", maxdate="2024"
+            )
+            page = await esearch(client, params)
+            pages.append(page)
+            summaries.update(await esummary(client, page.ids))
+        return pages, summaries
+
+    pages, summaries = run(transport, search)
+    assert transport.refused == []
+    assert sorted(transport.used) == [
+        "eutils-search-esearch-mulch-p1",
+        "eutils-search-esearch-mulch-p2",
+        "eutils-search-esummary-mulch-p1",
+        "eutils-search-esummary-mulch-p2-as-get",
+    ]
+    assert [(p.count, p.retstart, p.ids) for p in pages] == [
+        (5, 0, ["99900013", "99900011", "99900012"]),
+        (5, 3, ["99900015", "99900014"]),
+    ]
+    assert list(summaries) == ["99900013", "99900011", "99900012", "99900014"]
+    retracted = summaries["99900013"]
+    assert retracted.title == "Mulch depth and soil moisture in invented raised beds."
+    assert retracted.doi == "10.5555/invented.cr.retracted"  # lower-cased
+    assert retracted.pmcid == "PMC9990013"
+    assert retracted.pubdate == "2019 Mar 4" and retracted.year == 2019
+    assert retracted.pub_types == ("Journal Article", "Retracted Publication")
+    assert (summaries["99900011"].year, summaries["99900011"].pmcid) == (2021, None)
+    assert summaries["99900011"].doi == "10.5555/invented.eu.11"
+    notice = summaries["99900012"]
+    assert (notice.year, notice.doi, notice.pub_types) == (
+        2024,
+        None,
+        ("Retraction of Publication",),
+    )
+    assert (summaries["99900014"].pmcid, summaries["99900014"].year) == ("PMC9990014", 2020)
+
+
+def test_invented_search_without_hits_is_an_empty_page() -> None:
+    """PubMed's "phrase not found" is an answer (count 0), not a failure."""
+    page = run(invented(), lambda c: esearch(c, esearch_params("zzqqinventedxx", retmax=20)))
+    assert (page.count, page.ids, page.retstart) == (0, [], 0)
+
+
+def test_invented_backend_error_in_a_200_is_a_failure() -> None:
+    """esearch reports some failures as ``ERROR`` inside a 200: it must not read as no hits."""
+    with pytest.raises(NetworkError, match="refused the search: Search Backend failed"):
+        run(invented(), lambda c: esearch(c, esearch_params("invented backend failure", retmax=20)))
+
+
+def test_invented_429_is_unavailable_after_the_retries() -> None:
+    transport = invented()
+    fake = FakeTime()
+
+    async def go() -> EsearchPage:
+        async with fake_client(transport, fake=fake) as client:
+            return await esearch(client, esearch_params("invented busy", retmax=20))
+
+    with pytest.raises(UpstreamUnavailable, match="429 three times"):
+        asyncio.run(go())
+    assert transport.used == {"eutils-search-esearch-busy.429": 3}
+    assert fake.now > 0  # it waited (backoff and NCBI's rate limit), on the fake clock
+
+
+def test_invented_esummary_502_fails_the_call() -> None:
+    transport = invented()
+    with pytest.raises(UpstreamUnavailable, match="502 three times"):
+        run(transport, lambda c: esummary(c, ["99900502"]))
+    assert transport.refused == []
+
+
+def test_invented_esummary_without_result_fails_the_call() -> None:
+    """An answer without ``result`` would otherwise be a search with no titles at all."""
+    with pytest.raises(NetworkError, match="esummary of 1 PMIDs without a result"):
+        run(invented(), lambda c: esummary(c, ["99900404"]))
+
+
+def test_invented_truncated_esearch_is_a_failure() -> None:
+    with pytest.raises(NetworkError, match="not JSON"):
+        run(invented(), lambda c: esearch(c, esearch_params("invented truncated", retmax=20)))
+
+
+def test_esummary_batch_size_is_bounded() -> None:
+    for size in (0, 501):
+        with pytest.raises(ValueError, match="batch_size"):
+            asyncio.run(esummary(httpx2.AsyncClient(), ["1"], batch_size=size))
+
+
+def test_odd_ids_and_article_ids_are_skipped() -> None:
+    """Invented, malformed on purpose: idlist entries that are not PMIDs, and articleids
+    that are not objects or have no value, are dropped rather than passed on."""
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        if request.url.path.endswith("esearch.fcgi"):
+            ids = ["99900011", 99900012, "PMC9990013", "0123", None, "99900014"]
+            body = {"esearchresult": {"count": "6", "retstart": "0", "idlist": ids}}
+        else:
+            body = {
+                "result": {
+                    "uids": ["99900011"],
+                    "99900011": {
+                        "uid": "99900011",
+                        "title": "  ",
+                        "pubdate": "",
+                        "pubtype": "Journal Article",
+                        "articleids": [
+                            "doi",
+                            {"idtype": "doi", "value": ""},
+                            {"idtype": "pmc", "value": "9990011"},
+                            {"idtype": "pmc", "value": "pmc9990012"},
+                            {"idtype": "doi", "value": "10.5555/Invented.EU.Odd"},
+                        ],
+                    },
+                }
+            }
+        return httpx2.Response(200, content=json.dumps(body).encode())
+
+    async def call(client: httpx2.AsyncClient) -> Any:
+        page = await esearch(client, esearch_params("q", retmax=6))
+        return page, await esummary(client, ["99900011"])
+
+    page, summaries = run(httpx2.MockTransport(handler), call)
+    assert page.ids == ["99900011", "99900012", "99900014"]
+    odd = summaries["99900011"]
+    assert (odd.title, odd.pubdate, odd.year, odd.pub_types) == (None, None, None, ())
+    assert (odd.doi, odd.pmcid) == ("10.5555/invented.eu.odd", "PMC9990012")

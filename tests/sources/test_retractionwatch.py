@@ -2,16 +2,21 @@
 
 The CSV used here is ``examples/retraction-watch-invented.csv``: INVENTED example data in the
 dataset's real column layout (every row says so in its Notes column); no real record is copied.
+Tests of the dataset's quirks (PMIDs written as floats, ``unavailable`` DOIs, US dates, a BOM,
+bad bytes, reordered columns) write further INVENTED rows in that layout into ``tmp_path``;
+none of them needs anything outside the repository.
 """
 
 from __future__ import annotations
 
+import csv
 import os
 import random
 import sqlite3
 import tracemalloc
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -210,3 +215,209 @@ def test_any_ascii_case_of_a_stored_doi_finds_it(suffix: list[str], rnd: random.
     assert rw._doi(flipped) == rw._doi(doi)
     if doi[-1].isalnum():
         assert rw._doi(flipped) == doi
+
+
+# --- the dataset's quirks, on invented rows -----------------------------------------------------
+
+COLUMNS = HEADER.split(",")
+
+
+def _row(**fields: str) -> list[str]:
+    """An invented row in the dataset's column order (``Record_ID`` names "Record ID");
+    unnamed columns are empty."""
+    values = dict.fromkeys(COLUMNS, "")
+    values.update({"Notes": "INVENTED EXAMPLE DATA - not a real record", "Paywalled": "No"})
+    for key, value in fields.items():
+        name = key.replace("_", " ")
+        assert name in values, name
+        values[name] = value
+    return [values[c] for c in COLUMNS]
+
+
+def _write_csv(path: Path, rows: list[list[str]], *, header: list[str] = COLUMNS) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def test_default_location_follows_citeproof_home(tmp_path: Path, monkeypatch: Any) -> None:
+    """Without a db path the snapshot goes to <CITEPROOF_HOME>/data, where lookups find it."""
+    monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path / "home"))
+    assert rw.default_db_path() == tmp_path / "home" / "data" / rw.DB_NAME
+    assert rw.snapshot_info() is None
+    info = rw.import_csv(INVENTED, as_of=date(2025, 3, 1))
+    assert info.path == rw.default_db_path() and info.path.is_file()
+    assert rw.snapshot_info() == info
+    assert rw.lookup(rw.default_db_path(), pmid="99000001")[1][0].record_id == "900001"
+
+
+def test_field_quirks_are_normalised(tmp_path: Path) -> None:
+    """The dataset's quirks (float PMIDs, "unavailable" DOIs, odd dates) read as documented."""
+    rows = [
+        _row(
+            Record_ID="900101",
+            Title="Invented example: float PMIDs",
+            RetractionDate="12/31/2024 0:00",
+            RetractionDOI="unavailable",
+            RetractionPubMedID="99000101.0",
+            OriginalPaperDate="2020-02-29",
+            OriginalPaperDOI="https://doi.org/10.5555/INVENTED.Quirk.1",
+            OriginalPaperPubMedID="0099000102",
+            RetractionNature="Retraction",
+        ),
+        _row(
+            Record_ID="900102",
+            RetractionDate="Spring 2024",
+            RetractionDOI="NA",
+            RetractionPubMedID="\u0661\u0662\u0663",  # Arabic-Indic digits are not a PMID
+            OriginalPaperDate="",
+            OriginalPaperDOI="see the notice",
+            OriginalPaperPubMedID="99000103",
+            RetractionNature="Retraction and Replacement",
+        ),
+        _row(
+            Record_ID="900103",
+            RetractionDate="2023-07-04 00:00:00",
+            OriginalPaperDOI="PMC9900103",  # an identifier, but not a DOI
+            OriginalPaperPubMedID="99000104",
+            RetractionNature="  ",
+        ),
+    ]
+    db = tmp_path / "q.sqlite3"
+    info = rw.import_csv(_write_csv(tmp_path / "q.csv", rows), db, as_of=date(2025, 1, 1))
+    assert (info.rows, info.skipped) == (3, 0)
+
+    _, (first,) = rw.lookup(db, doi="10.5555/invented.quirk.1")
+    assert first.original_pmid == "99000102"  # leading zeros dropped
+    assert (first.notice_doi, first.notice_pmid, first.notice_date) == (
+        None,
+        "99000101",
+        "2024-12-31",
+    )
+    assert rw.lookup(db, pmid="99000102")[1] == [first]
+    assert rw.lookup(db, pmid="99000101", as_notice=True)[1] == [first]
+
+    _, (second,) = rw.lookup(db, pmid="99000103")
+    assert (second.kind, second.nature) == (
+        "retraction_and_replacement",
+        "Retraction and Replacement",
+    )
+    assert (second.original_doi, second.notice_doi, second.notice_pmid) == (None, None, None)
+    assert second.notice_date == "Spring 2024"  # unreadable dates are kept as written
+    assert second.title is None and second.journal is None
+
+    _, (third,) = rw.lookup(db, pmid="99000104")
+    assert (third.kind, third.nature, third.original_doi) == ("unknown", None, None)
+    assert third.notice_date == "2023-07-04"  # ISO, with a time, as some exports write it
+
+
+def test_bom_reordered_columns_and_bad_bytes_are_read(tmp_path: Path) -> None:
+    """Crossref's file may start with a BOM and carry bad bytes; column order is by name."""
+    # "Record ID" stays first, so a BOM left on it would hide a required column
+    order = [0, *range(len(COLUMNS) - 1, 0, -1)]
+    header = [COLUMNS[i] for i in order]
+    values = _row(
+        Record_ID="900201",
+        Title="Invented example: caf\u00e9 lamps",
+        Author="Ada Example",
+        RetractionDate="1/2/2025 0:00",
+        OriginalPaperDOI="10.5555/invented.bom.1",
+        OriginalPaperPubMedID="99000201",
+        RetractionNature="Expression of Concern",
+    )
+    line = ",".join(f'"{values[i]}"' for i in order)
+    data = (
+        "\ufeff".encode()
+        + ",".join(header).encode()
+        + b"\r\n"
+        + line.encode().replace(b"Ada Example", b"Ada Ex\xe9mple")
+        + b"\r\n"
+    )
+    path = tmp_path / "bom.csv"
+    path.write_bytes(data)
+    db = tmp_path / "bom.sqlite3"
+    assert rw.import_csv(path, db, as_of=date(2025, 1, 1)).rows == 1
+    _, (entry,) = rw.lookup(db, doi="10.5555/INVENTED.BOM.1")
+    assert (entry.record_id, entry.kind, entry.notice_date) == (
+        "900201",
+        "expression_of_concern",
+        "2025-01-02",
+    )
+    assert entry.title == "Invented example: caf\u00e9 lamps"
+
+
+def test_blank_lines_are_neither_rows_nor_skipped(tmp_path: Path) -> None:
+    text = INVENTED.read_text(encoding="utf-8")
+    path = tmp_path / "blank.csv"
+    path.write_text(text + "\n   \n\n", encoding="utf-8")
+    info = rw.import_csv(path, tmp_path / "b.sqlite3", as_of=date(2025, 1, 1))
+    assert (info.rows, info.skipped) == (5, 0)
+
+
+def test_unreadable_csv_is_refused_and_the_old_snapshot_kept(db: Path, tmp_path: Path) -> None:
+    """A field beyond the csv module's limit is a format error (with the line), not a crash."""
+    before = db.read_bytes()
+    path = _write_csv(
+        tmp_path / "huge.csv",
+        [_row(Record_ID="1", OriginalPaperPubMedID="99000301"), _row(Reason="x" * 200_000)],
+    )
+    with pytest.raises(rw.RetractionWatchFormatError, match="not a readable CSV") as caught:
+        rw.import_csv(path, db, as_of=date(2026, 1, 1))
+    assert "line 3" in str(caught.value)
+    assert db.read_bytes() == before
+    assert [p.name for p in db.parent.iterdir()] == [db.name]
+
+
+def test_interrupted_import_keeps_the_old_snapshot(
+    db: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Even a KeyboardInterrupt mid-import leaves the previous snapshot and no temp file."""
+    before = db.read_bytes()
+    real = rw._record
+    seen: list[int] = []
+
+    def interrupt(fields: list[str]) -> tuple[str | None, ...]:
+        seen.append(1)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+        return real(fields)
+
+    monkeypatch.setattr(rw, "_record", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        rw.import_csv(INVENTED, db, as_of=date(2026, 1, 1))
+    assert db.read_bytes() == before
+    assert [p.name for p in db.parent.iterdir()] == [db.name]
+
+
+def test_a_folder_given_as_the_csv_is_bad_input(tmp_path: Path) -> None:
+    with pytest.raises(BadInputError, match="does not exist or is not a file"):
+        rw.import_csv(tmp_path, tmp_path / "db.sqlite3")
+    # the reader itself says so too, for a path that cannot be opened
+    with pytest.raises(BadInputError, match="cannot read"):
+        list(rw._rows(tmp_path))
+
+
+def test_imported_at_is_utc(tmp_path: Path) -> None:
+    when = datetime(2025, 3, 2, 11, 30, tzinfo=timezone(timedelta(hours=1)))
+    info = rw.import_csv(INVENTED, tmp_path / "t.sqlite3", as_of=date(2025, 3, 1), now=when)
+    assert info.imported_at == "2025-03-02T10:30:00+00:00"
+    assert rw.snapshot_info(tmp_path / "t.sqlite3") == info
+
+
+def test_lookup_by_doi_or_pmid_returns_both_in_notice_order(db: Path) -> None:
+    _, entries = rw.lookup(db, doi="10.5555/invented.concern.1", pmid="99000001")
+    assert [e.record_id for e in entries] == ["900001", "900002"]  # 2024-03-01, 2024-06-15
+    assert rw.lookup(db)[1] == []
+    assert rw.lookup(db, doi="not a doi at all")[1] == []
+
+
+def test_snapshot_with_damaged_metadata_is_refused(db: Path) -> None:
+    with sqlite3.connect(db) as connection:
+        connection.execute("DELETE FROM meta WHERE key = 'as_of'")
+    connection.close()
+    with pytest.raises(rw.SnapshotError, match="cannot be read"):
+        rw.snapshot_info(db)
+    with pytest.raises(rw.SnapshotError, match="cannot be read"):
+        rw.lookup(db, pmid="99000001")

@@ -122,15 +122,18 @@ async def _ask(client: httpx2.AsyncClient, batch: list[str], idtype: IdType) -> 
         )
     # The converter echoes each id as ``requested-id``; match case-insensitively so that a
     # canonicalised echo (pmc12 -> PMC12) still finds the caller's spelling.
-    wanted = {requested.casefold(): requested for requested in batch}
+    # Every spelling of one id (PMC1 and pmc1 in the same batch) takes the same answer.
+    wanted: dict[str, list[str]] = {}
+    for requested in batch:
+        wanted.setdefault(requested.casefold(), []).append(requested)
     found: dict[str, IdRecord] = {}
     for raw in records:
         if not isinstance(raw, dict):
             continue
         echoed = _text(raw.get("requested-id"))
-        requested = wanted.get(echoed.casefold()) if echoed else None
-        if requested is not None and requested not in found:
-            found[requested] = _record(requested, raw)
+        for requested in wanted.get(echoed.casefold(), []) if echoed else []:
+            if requested not in found:
+                found[requested] = _record(requested, raw)
     for requested in batch:
         if requested not in found:
             found[requested] = IdRecord(

@@ -107,9 +107,18 @@ def _work(raw: dict[str, Any]) -> OpenAlexWork | None:
         year=year if isinstance(year, int) and not isinstance(year, bool) else None,
         doi=doi.lower() if doi else None,
         pmid=pmid.strip("/") if pmid else None,
-        pmcid=pmcid.strip("/").upper() if pmcid else None,
+        pmcid=_pmcid(pmcid),
         is_retracted=raw.get("is_retracted") is True,
     )
+
+
+def _pmcid(value: str | None) -> str | None:
+    """OpenAlex writes ``ids.pmcid`` as ``.../pmc/articles/5815332``, without the ``PMC`` its
+    own docs' examples show elsewhere; a PMCID is ``PMC`` and digits."""
+    if not value or not value.strip("/"):
+        return None
+    bare = value.strip("/").upper()
+    return bare if bare.startswith("PMC") else f"PMC{bare}"
 
 
 def works_params(

@@ -76,7 +76,8 @@ def _media_type(body: bytes, content_type: str | None) -> tuple[str, Coverage] |
         try:
             detected = detect_format(body)
         except CiteproofError as exc:  # binary content: say what it is
-            return f"it served no Content-Type and {exc}"
+            what = str(exc).rstrip(".")
+            return f"it served no Content-Type, and {what[:1].lower()}{what[1:]}"
         if detected == "html":
             return "text/html", "page"
         if detected == "text":
