@@ -1,18 +1,19 @@
 """From an identifier to a Document: the pinned bytes if there are any, else the chain.
 
-``service.load`` hands every source that is not a file but names a work (DOI, PMID, PMCID,
-NCT number, openFDA set id, PPR id, URL) to :func:`load_identifier`, which keeps the service
-small and puts the cache rules in one place:
+:func:`citeproof.loading.load.load_source` hands every source that is not a file but names a
+work (DOI, PMID, PMCID, NCT number, openFDA set id, PPR id, URL) to :func:`load_identifier`,
+which puts the cache rules in one place:
 
 * The cache key is ``Identifier.key``.  Unless ``refresh`` is asked for, a pinned entry is
   used as is and **no request is made**: a check repeated later (or ``--offline``) runs
   against exactly the bytes the first check read.
-* Otherwise the best-available-text chain (:func:`citeproof.loading.chain.resolve`) runs and the
-  bytes it fetched are pinned, with what the result reports about them (served by,
+* Otherwise the best-available-text chain (:func:`citeproof.loading.chain.resolve`) runs and
+  the bytes it fetched are pinned, with what the result reports about them (served by,
   coverage, version, md5, URL, retrieval time) kept in the pin.
 * A source that serves nothing is an answer, not an error: :class:`FetchFailure` carries the
   verdict (``unavailable``: nothing may be concluded; ``not_checkable``: every source
-  answered and none has text) and the reason, and the service turns it into a result.
+  answered and none has text) and the reason, and the check's match step turns it into a
+  result.
 * Replayed responses (``replay_dir`` or ``CITEPROOF_REPLAY``) serve both the API client and
   the SSRF-guarded page fetchers, so a recorded chain is repeated without the network (see
   :mod:`citeproof.net.session`).  Under ``citeproof record`` every identifier is fetched
