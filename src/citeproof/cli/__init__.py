@@ -19,6 +19,7 @@ from typing import Any
 
 import click
 
+from citeproof.cli.options import CONTEXT_SETTINGS
 from citeproof.errors import CiteproofError
 
 __all__ = ["LazyGroup", "cli", "main", "report_error"]
@@ -85,7 +86,7 @@ def report_error(ctx: click.Context, exc: CiteproofError) -> None:
 @click.group(
     cls=LazyGroup,
     lazy_subcommands=COMMANDS,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    context_settings=CONTEXT_SETTINGS,
     epilog="Exit codes: 0 success (check: EXACT), 1 a negative result, 2 usage or bad input, "
     "3 a source was unavailable.",
 )

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
 
 if TYPE_CHECKING:
     from citeproof.batch.checks import Outcome
 
 
 @click.command(
+    context_settings=CONTEXT_SETTINGS,
     short_help="Check a JSONL file of quotes; one JSON result line per check.",
     epilog="Exit codes: 0 every line has its record in the output; 2 bad usage or input file.",
 )

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import json_option
+from citeproof.cli.options import CONTEXT_SETTINGS, json_option
 from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -64,7 +64,10 @@ def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
             click.echo(line)
 
 
-@click.group(short_help="Inspect, prune, verify, export and import the source cache.")
+@click.group(
+    context_settings=CONTEXT_SETTINGS,
+    short_help="Inspect, prune, verify, export and import the source cache.",
+)
 def cache() -> None:
     """Inspect and manage the source cache: pinned sources and the bytes they point to.
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from citeproof.cli.options import log_options, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
 from citeproof.errors import CiteproofError, EvidenceNotRecordedError, check_exit_code
 
 PROFILES = ("t1", "t1+dehyphen")  # == service.PROFILES (a test keeps them equal)
@@ -31,6 +31,7 @@ def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | No
 
 
 @click.command(
+    context_settings=CONTEXT_SETTINGS,
     short_help="Check that a quote occurs in a source document.",
     epilog="Exit codes: 0 EXACT; 1 NEAR, NOT_FOUND, TOO_SHORT or NOT_CHECKABLE; 2 usage or "
     "bad input; 3 UNAVAILABLE. A quote that starts with '-' goes after '--'.",

@@ -9,8 +9,13 @@ from pathlib import Path
 
 import click
 
+from citeproof.cli.options import CONTEXT_SETTINGS
 
-@click.command(short_help="Run the whole loop offline on invented example papers.")
+
+@click.command(
+    context_settings=CONTEXT_SETTINGS,
+    short_help="Run the whole loop offline on invented example papers.",
+)
 @click.option(
     "--out",
     "out",

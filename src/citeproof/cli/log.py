@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import json_option
+from citeproof.cli.options import CONTEXT_SETTINGS, json_option
 from citeproof.errors import CiteproofError, ExitCode
 
 if TYPE_CHECKING:
@@ -67,7 +67,11 @@ def _entry_line(entry: LogEntry) -> str:
     return f"{entry.seq}\t{entry.time}\t{entry.kind}\t{entry.hash[7:19]}\t{payload}"
 
 
-@click.group(cls=_LogGroup, short_help="Verify, sign, prove and read the evidence log.")
+@click.group(
+    context_settings=CONTEXT_SETTINGS,
+    cls=_LogGroup,
+    short_help="Verify, sign, prove and read the evidence log.",
+)
 @click.option(
     "--log",
     "log_path",

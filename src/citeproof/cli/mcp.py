@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import click
 
-from citeproof.cli.options import log_options, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
 
 
 @click.command(
+    context_settings=CONTEXT_SETTINGS,
     short_help="Run the MCP server (stdio, or streamable HTTP with --http).",
     epilog="Exit codes: 0 the server stopped; 2 bad settings (e.g. a public --host without "
     "a token).",

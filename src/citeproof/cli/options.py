@@ -13,6 +13,11 @@ import click
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: Every command's help options and width, also when a command is run on its own (a test, an
+#: embedding program): click caches a command's help option the first time it is asked for,
+#: so the same command must never be asked with two settings.
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
 json_option = click.option(
     "--json",
     "as_json",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
 
 if TYPE_CHECKING:
     from citeproof.models.passages import PassageList
@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 PREVIEW_CHARS = 160
 
 
-@click.command(short_help="List a source's passages with citation handles.")
+@click.command(
+    context_settings=CONTEXT_SETTINGS, short_help="List a source's passages with citation handles."
+)
 @click.argument("source")
 @click.option("--query", "-q", metavar="Q", help="Rank passages by BM25 against these words.")
 @click.option(

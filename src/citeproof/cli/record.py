@@ -17,6 +17,8 @@ from pathlib import Path
 
 import click
 
+from citeproof.cli.options import CONTEXT_SETTINGS
+
 #: Commands that cannot be recorded: they make no request, or would recurse.
 _REFUSED = frozenset({"record", "cache", "mcp"})
 
@@ -32,7 +34,11 @@ def _written_since(folder: Path, start: float) -> list[str]:
 
 
 @click.command(
-    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+    context_settings={
+        **CONTEXT_SETTINGS,
+        "ignore_unknown_options": True,
+        "allow_interspersed_args": False,
+    },
     short_help="Run a command live and record every response it reads into DIR.",
 )
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
 from citeproof.errors import retraction_exit_code
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ def _render(report: RetractionReport) -> None:
 
 
 @click.command(
+    context_settings=CONTEXT_SETTINGS,
     short_help="Report whether a work is retracted, according to every source.",
     epilog="Exit codes: 0 NOT_RETRACTED_AS_OF (every consulted source answered and none "
     "reports a retraction or concern); 1 RETRACTED or CONCERN; 2 usage or bad identifier; "
@@ -97,7 +98,9 @@ def retraction(ident: str, as_json: bool, offline: bool, replay: str | None) -> 
     click.get_current_context().exit(retraction_exit_code(report.status))
 
 
-@click.group(short_help="Manage the local Retraction Watch snapshot.")
+@click.group(
+    context_settings=CONTEXT_SETTINGS, short_help="Manage the local Retraction Watch snapshot."
+)
 def retractions() -> None:
     """Import the Retraction Watch dataset (CSV) and show the snapshot in use.
 

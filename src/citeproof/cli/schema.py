@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from citeproof.cli.options import CONTEXT_SETTINGS
+
 __all__ = ["SCHEMAS", "report_schema", "schema"]
 
 SCHEMAS = ("audit", "check")
@@ -36,7 +38,10 @@ def report_schema(name: str) -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": schema_id, **data}
 
 
-@click.command(short_help="Print the JSON schema of an audit report or a check result.")
+@click.command(
+    context_settings=CONTEXT_SETTINGS,
+    short_help="Print the JSON schema of an audit report or a check result.",
+)
 @click.argument("name", type=click.Choice(SCHEMAS))
 def schema(name: str) -> None:
     """Print the JSON schema of NAME: `audit` (citeproof.audit/1) or `check`

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import log_options, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
 from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -98,7 +98,9 @@ def _render(record: SearchRecord) -> None:
 
 
 @click.command(
-    short_help="Search a literature database and record what it answered.", epilog=EPILOG
+    context_settings=CONTEXT_SETTINGS,
+    short_help="Search a literature database and record what it answered.",
+    epilog=EPILOG,
 )
 @click.argument("engine", metavar="ENGINE", type=click.Choice(ENGINES, case_sensitive=False))
 @click.argument("query")
@@ -149,7 +151,11 @@ def search(
     _finish(record, as_json, None if no_log else log_path or "")
 
 
-@click.command(short_help="List the works that cite a work (OpenAlex).", epilog=EPILOG)
+@click.command(
+    context_settings=CONTEXT_SETTINGS,
+    short_help="List the works that cite a work (OpenAlex).",
+    epilog=EPILOG,
+)
 @click.argument("ident", metavar="IDENT")
 @_limit
 @_cursor

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import click
 
-from citeproof.cli.options import replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
 
 
-@click.command(short_help="Print the text extracted from a source, exactly as checked.")
+@click.command(
+    context_settings=CONTEXT_SETTINGS,
+    short_help="Print the text extracted from a source, exactly as checked.",
+)
 @click.argument("source")
 @click.option(
     "--blocks",
