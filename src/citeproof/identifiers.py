@@ -55,6 +55,7 @@ __all__ = [
     "IdentifierKind",
     "UnknownIdentifierError",
     "find_identifiers",
+    "is_labelled",
     "looks_like_identifier",
     "parse_identifier",
 ]
@@ -189,6 +190,12 @@ _BARE_NUMBER_RE = re.compile(r"\d+", re.ASCII)
 _PREFIX_HINT_RE = re.compile(
     r"(?:doi|pmid|pmcid|setid|set_id|nct|ppr|url)\s*:|pmid\s|https?://|(?:dx\.)?doi\.org/"
     r"|10\.\d+/|pmc\d|nct\d|ppr\d",
+    re.IGNORECASE | re.ASCII,
+)
+
+# Forms that say what they are (a scheme, a label, a URL): never a file name by accident.
+_LABELLED_RE = re.compile(
+    r"(?:doi|pmid|pmcid|setid|set_id|nct|ppr|url)\s*:|pmid\s|https?://|(?:(?:dx|www)\.)?doi\.org/",
     re.IGNORECASE | re.ASCII,
 )
 
@@ -409,6 +416,13 @@ def looks_like_identifier(text: str) -> bool:
     if _BARE_NUMBER_RE.fullmatch(candidate):
         return True
     return " " not in candidate and _PREFIX_HINT_RE.match(candidate) is not None
+
+
+def is_labelled(text: str) -> bool:
+    """Whether *text* names its kind (``doi:…``, ``pmcid:PMC1``, ``PMID 123``, a URL), so that
+    it is an identifier even when a file of that name exists; a bare form (``PMC1``,
+    ``10.1371/…``, ``NCT…``) could be either."""
+    return _LABELLED_RE.match(_unwrap(text.strip())) is not None
 
 
 # --------------------------------------------------------------------------------------------

@@ -139,6 +139,39 @@ def test_a_bare_word_that_is_no_file_is_still_file_not_found(
     assert "does not exist" in result.stderr
 
 
+def test_a_labelled_identifier_is_never_shadowed_by_a_file_of_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder ``doi:10.1371`` holding ``journal.pone.0000001`` (which holds the quote) once
+    answered EXACT from the file; ``doi:`` says it is the work."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "doi:10.1371").mkdir()
+    (tmp_path / "doi:10.1371" / "journal.pone.0000001").write_text(QUOTE, encoding="utf-8")
+    (tmp_path / "pmcid:PMC3166277").write_text(QUOTE, encoding="utf-8")
+    for labelled in ("doi:10.1371/journal.pone.0000001", "pmcid:PMC3166277"):
+        code, data = check_json(QUOTE, labelled, "--offline")
+        assert (code, data["verdict"]) == (3, "UNAVAILABLE"), data
+        assert data["source"]["identifier"] == labelled
+
+
+def test_a_bare_identifier_that_is_also_a_file_is_refused_naming_both_forms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "PMC3166277").write_text(QUOTE, encoding="utf-8")
+    result = run("check", QUOTE, "PMC3166277", "--offline")
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert "./PMC3166277" in line and "pmcid:PMC3166277" in line
+    assert "Traceback" not in result.stderr
+    # Each way of writing it then means one thing.
+    code, data = check_json(QUOTE, "./PMC3166277")
+    assert (code, data["verdict"]) == (0, "EXACT"), data
+    code, data = check_json(QUOTE, "pmcid:PMC3166277", "--offline")
+    assert (code, data["verdict"]) == (3, "UNAVAILABLE"), data
+
+
 def test_refresh_fetches_again_and_contradicts_offline(tmp_path: Path) -> None:
     replay = pmc_replay(tmp_path / "replay")
     code, first = check_json(QUOTE, "PMC3166277", "--replay", replay)

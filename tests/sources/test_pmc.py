@@ -863,7 +863,8 @@ def test_metadata_fields_are_normalised_conservatively() -> None:
     assert meta.pmid == "99910001"
     assert meta.doi is None and meta.title is None and meta.license_code is None
     assert meta.is_open_access is False
-    assert meta.is_manuscript is False and meta.is_retracted is False
+    # "yes" is not a JSON boolean: the bucket did not say, which is not "not retracted"
+    assert meta.is_manuscript is False and meta.is_retracted is None
     assert meta.xml_md5 == "ab" * 16
     assert meta.text_url == f"{BUCKET_URL}/PMC9991001.2/PMC9991001.2.txt"
     assert meta.text_md5 is None  # malformed: the fetch will refuse the file

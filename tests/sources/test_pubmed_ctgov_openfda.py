@@ -128,6 +128,22 @@ def test_pubmed_garbled_answer_is_unavailable() -> None:
     assert outcome.reason is not None and "could not be read" in outcome.reason
 
 
+@pytest.mark.parametrize("body", [b"", b'<?xml version="1.0" ?>\n', b"   \n"])
+def test_pubmed_empty_200_is_unavailable_not_missing(body: bytes) -> None:
+    """NCBI's known failure is a 200 whose body breaks off: once read as "no such record"."""
+    url = f"{EFETCH_URL}?db=pubmed&id=1&retmode=xml"
+    transport = _replay([_recording(url, body, media="text/xml", name="empty200")])
+    outcome = _run(transport, lambda c: fetch_pubmed(c, "1"))
+    assert outcome.kind == "unavailable", outcome
+    assert outcome.reason is not None and "no XML document" in outcome.reason
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, content=body, headers={"content-type": "text/xml"})
+
+    with pytest.raises(UpstreamUnavailable, match="no XML document"):
+        _run(httpx2.MockTransport(handler), lambda c: efetch_records(c, ["1"]))
+
+
 def test_pubmed_refuses_a_non_pmid() -> None:
     with pytest.raises(BadInputError):
         _run(_replay([]), lambda c: fetch_pubmed(c, "1&db=pmc"))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
+
+import pytest
 
 from citeproof.documents.model import Document
 from citeproof.identifiers import parse_identifier
@@ -58,3 +61,21 @@ def test_different_bytes_are_parsed_anew(tmp_path: Path) -> None:
         second = load_identifier(ident, offline=True, cache=cache)
     assert isinstance(first, Document) and isinstance(second, Document)
     assert "Memo test two" in second.text and "Memo test two" not in first.text
+
+
+def test_the_memo_is_bounded_by_the_size_of_what_it_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounded by count, 32 pages of 25 MB were kept at once; by characters, they are not."""
+    from citeproof.loading import memo
+
+    monkeypatch.setattr(memo, "KEEP_CHARS", 1_000)
+    monkeypatch.setattr(memo, "_MEMO", OrderedDict())
+    monkeypatch.setattr(memo, "_chars", 0)
+    texts = [(f"{n} " + "word " * 60).encode() for n in range(10)]  # ~300 characters each
+    for n, data in enumerate(texts):
+        memo.parsed(f"sha-{n}", data)
+    kept = sum(len(d.text) for d in memo._MEMO.values())
+    assert kept <= 1_000 and kept == memo._chars
+    assert memo.peek("sha-9") is not None and memo.peek("sha-0") is None  # oldest went first
+    huge = b"x " * 2_000  # larger than the whole bound: parsed, never kept
+    assert memo.parsed("sha-huge", huge).text.startswith("x")
+    assert memo.peek("sha-huge") is None

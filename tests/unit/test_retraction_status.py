@@ -316,18 +316,26 @@ def test_report_json_round_trips() -> None:
     assert again == report
 
 
-def test_not_in_pmc_does_not_mean_no_doi(rw_db: Path) -> None:
-    """The ID converter says a PMID is not in PMC and Europe PMC fails: the DOI is unknown,
-    not absent, so Crossref failed (not "does not apply"); PMC does not apply."""
+def pmid_not_in_pmc(efetch: str, otherwise: httpx2.Response) -> object:
+    """The ID converter says PMID is not in PMC, PubMed answers ``efetch``, the rest
+    ``otherwise``."""
 
     def handler(request: httpx2.Request) -> httpx2.Response:
         if "idconv" in request.url.path:
             record = {"requested-id": PMID, "status": "error", "errmsg": "not found in PMC"}
             return httpx2.Response(200, json={"records": [record]})
         if "efetch" in request.url.path:
-            return httpx2.Response(200, text=EFETCH)
-        return httpx2.Response(502, text="bad gateway")
+            return httpx2.Response(200, text=efetch)
+        return otherwise
 
+    return handler
+
+
+def test_not_in_pmc_does_not_mean_no_doi(rw_db: Path) -> None:
+    """The ID converter says a PMID is not in PMC and Europe PMC fails: the DOI is unknown,
+    not absent, so Crossref failed (not "does not apply"); PMC does not apply."""
+
+    handler = pmid_not_in_pmc(EFETCH, httpx2.Response(502, text="bad gateway"))
     report = status_of(f"PMID {PMID}", handler, rw_db=rw_db)
     s = {r.source: r for r in report.sources}
     assert (s["pmc"].state, s["pmc"].applicable) == ("not_asked", False)
@@ -336,3 +344,96 @@ def test_not_in_pmc_does_not_mean_no_doi(rw_db: Path) -> None:
     assert "None" not in (s["crossref"].reason or "")
     assert s["pubmed"].state == "answered"
     assert report.status == "UNVERIFIABLE"
+
+
+# --- a malformed or empty answer is a failed source, never "not retracted" (issue 13) ---------
+
+PMCID = "PMC7654321"
+MISSING = object()  # "leave is_retracted out of the metadata"
+LISTING = f"""<?xml version="1.0" encoding="UTF-8"?>
+<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>pmc-oa-opendata</Name>
+<Prefix>{PMCID}.</Prefix><IsTruncated>false</IsTruncated>
+<Contents><Key>{PMCID}.1/{PMCID}.1.json</Key></Contents></ListBucketResult>"""
+
+
+def in_pmc_handler(
+    *,
+    efetch: str = EFETCH,
+    epmc_hits: int = 1,
+    is_retracted: object = False,
+) -> object:
+    """Invented answers for a work in PMC (DOI, PMID and PMCID all known to the ID converter),
+    with one of them spoilt by the test."""
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        host, path = request.url.host, request.url.path
+        if "idconv" in path:
+            record = {"requested-id": DOI, "doi": DOI, "pmid": PMID, "pmcid": PMCID}
+            return httpx2.Response(200, json={"records": [record]})
+        if host.endswith("s3.amazonaws.com") and path == "/":
+            return httpx2.Response(200, text=LISTING)
+        if host.endswith("s3.amazonaws.com"):
+            meta: dict[str, object] = {"pmcid": PMCID, "version": 1, "doi": DOI}
+            if is_retracted is not MISSING:
+                meta["is_retracted"] = is_retracted
+            return httpx2.Response(200, json=meta)
+        if host == "www.ebi.ac.uk":
+            hit = {"id": PMID, "source": "MED", "pmid": PMID, "pmcid": PMCID, "doi": DOI}
+            results = [hit] if epmc_hits else []
+            return httpx2.Response(
+                200, json={"hitCount": epmc_hits, "resultList": {"result": results}}
+            )
+        if "efetch" in path:
+            return httpx2.Response(200, text=efetch)
+        return crossref(request)  # Crossref answers as for the work not in PMC
+
+    crossref = fine_handler([])
+    return handler
+
+
+def test_a_work_in_pmc_with_every_answer_well_formed_is_not_retracted(rw_db: Path) -> None:
+    report = status_of(DOI, in_pmc_handler(), rw_db=rw_db)
+    assert report.status == "NOT_RETRACTED_AS_OF"
+    assert {s.source: s.state for s in report.sources}["pmc"] == "answered"
+
+
+@pytest.mark.parametrize(
+    ("spoilt", "source", "why"),
+    [
+        ({"efetch": ""}, "pubmed", "empty"),
+        (
+            {"efetch": '<?xml version="1.0"?><PubmedArticleSet></PubmedArticleSet>'},
+            "pubmed",
+            f"no record for PMID {PMID}",
+        ),
+        ({"epmc_hits": 0}, "europepmc", f"in PMC as {PMCID}"),
+        ({"is_retracted": MISSING}, "pmc", "no is_retracted boolean"),
+        ({"is_retracted": "yes"}, "pmc", "no is_retracted boolean"),
+        ({"is_retracted": 0}, "pmc", "no is_retracted boolean"),
+        ({"is_retracted": None}, "pmc", "no is_retracted boolean"),
+    ],
+)
+def test_an_empty_or_malformed_answer_is_a_failed_source(
+    rw_db: Path, spoilt: dict[str, object], source: str, why: str
+) -> None:
+    """Each of these once counted as "not retracted": an empty 200, an empty PubmedArticleSet
+    for a PMID the ID converter resolved, Europe PMC hitCount 0 for a work PMC lists, PMC
+    metadata whose is_retracted is missing or not a JSON boolean."""
+    report = status_of(DOI, in_pmc_handler(**spoilt), rw_db=rw_db)  # type: ignore[arg-type]
+    s = {r.source: r for r in report.sources}
+    assert s[source].state == "failed", s[source]
+    assert why in (s[source].reason or "")
+    assert report.status == "UNVERIFIABLE"
+    assert report.as_of is None
+
+
+def test_an_unresolved_pmid_with_no_pubmed_record_is_an_answer(rw_db: Path) -> None:
+    """No resolver vouched for the PMID the user typed: PubMed having no such record is its
+    answer (the PMID does not exist), not a failure."""
+    empty = '<?xml version="1.0"?><PubmedArticleSet></PubmedArticleSet>'
+    no_hits = httpx2.Response(200, json={"hitCount": 0, "resultList": {"result": []}})
+    handler = pmid_not_in_pmc(empty, no_hits)  # Europe PMC has no record either
+    report = status_of(f"PMID {PMID}", handler, rw_db=rw_db)
+    s = {r.source: r for r in report.sources}
+    assert s["pubmed"].state == "answered"
+    assert "no record" in (s["pubmed"].reason or "")

@@ -92,6 +92,9 @@ class Origin:
     refreshed_from: str | None = None
     """With ``--refresh``: the sha256 the source was pinned to before this fetch (equal to
     ``sha256`` when the bytes did not change); None when nothing was refreshed."""
+    degraded: tuple[str, ...] = ()
+    """Better sources that failed (``"pmc: the listing answered 503"``), so these bytes are a
+    fallback: a check may find a quote in them but may not conclude it is absent."""
 
 
 @dataclass(eq=False)

@@ -72,6 +72,8 @@ def check_payload(
             "fingerprint_ok": source.fingerprint_ok,
         },
     }
+    if source.degraded is not None:  # only then, so the lines of other checks are unchanged
+        payload["source"]["degraded"] = source.degraded
     if result.near is not None:
         near = result.near
         payload["near"] = {

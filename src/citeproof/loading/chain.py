@@ -34,6 +34,13 @@ Decisions:
   lookups *answered* they do not have) is the hint ``"not_checkable"``.
 * ``Resolution.reason``: for ``"ok"`` the serving source's own remark (PubMed's "no abstract
   for PMID ...") or ``None``; otherwise every step's reason, in order, joined with ``"; "``.
+* **A fallback says so.**  When text was served but an earlier step *failed* (``unavailable``
+  or ``md5_mismatch``: a better source, or a lookup that may have found one, could not be read),
+  ``Resolution.degraded`` lists those steps.  The text is then not the best the chain could
+  have read: a check against it may find a quote, but may not conclude its absence
+  (:mod:`citeproof.service.results`), and its pin is retried on the next check
+  (:mod:`citeproof.loading.pins`).  A step that answered "absent" (not open access, no record)
+  is not a failure: then the fallback *is* the best readable text.
 * An unsafe user-given URL raises :class:`~citeproof.net.ssrf.UnsafeURLError` (bad input, exit
   2) from :func:`~citeproof.sources.web.fetch_page`, unchanged: the user must fix the input.
 * A pinned PMC version (``PMC123.2``) is asked of the PMC Cloud Service only; Europe PMC serves
@@ -89,6 +96,16 @@ class Resolution:
     @property
     def served_by(self) -> str | None:
         return self.fetched.served_by if self.fetched is not None else None
+
+    @property
+    def failed(self) -> tuple[Step, ...]:
+        """The steps that failed (not "absent": could not be read)."""
+        return tuple(s for s in self.steps if s.outcome_kind in _FAILED_KINDS)
+
+    @property
+    def degraded(self) -> tuple[Step, ...]:
+        """With text served: the earlier steps that failed, so the text is a fallback."""
+        return self.failed if self.fetched is not None else ()
 
 
 class _Chain:

@@ -48,4 +48,5 @@ def source_info(document: Document) -> SourceInfo:
         retrieved_at=origin.retrieved_at,
         title=meta.title,
         refresh=refresh,
+        degraded="; ".join(origin.degraded) or None,
     )

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from citeproof.documents.model import Document, Origin
-from citeproof.errors import BadInputError
-from citeproof.identifiers import looks_like_identifier, parse_identifier
+from citeproof.errors import BadInputError, UnknownIdentifierError
+from citeproof.identifiers import is_labelled, looks_like_identifier, parse_identifier
 from citeproof.loading.failure import FetchFailure
 from citeproof.loading.files import (
     STDIN,
@@ -50,12 +50,34 @@ def _exists(shown: str) -> bool:
 
 
 def _is_identifier(shown: str, files: bool) -> bool:
-    """True to read ``shown`` as an identifier, False to read it as a file (or stdin)."""
+    """True to read ``shown`` as an identifier, False to read it as a file (or stdin).
+
+    A labelled identifier (``doi:…``, ``pmcid:PMC1``, a URL) is always one, even when a file of
+    that name exists; a bare one that is also an existing path is refused, naming both ways to
+    write it, because either reading could be the wrong one.
+    """
     if not files:
         if not looks_like_identifier(shown):
             raise BadInputError(_FILES_REFUSED.format(shown=shown))
         return True
-    return shown != STDIN and not _exists(shown) and looks_like_identifier(shown)
+    if shown == STDIN or not looks_like_identifier(shown):
+        return False
+    if is_labelled(shown) or not _exists(shown):
+        return True
+    raise BadInputError(_both_ways(shown))
+
+
+def _both_ways(shown: str) -> str:
+    try:
+        labelled = parse_identifier(shown).key
+    except UnknownIdentifierError:
+        labelled = None
+    as_path = shown if shown.startswith(("/", "./", "../")) else f"./{shown}"
+    work = f"write {labelled} for the work" if labelled else "label the identifier (doi:, pmid:)"
+    return (
+        f"{shown!r} is both an existing file or folder here and an identifier; write {as_path} "
+        f"for the file, or {work}."
+    )
 
 
 def load_source(

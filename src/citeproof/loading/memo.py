@@ -7,9 +7,12 @@ so its answer always names the bytes actually read, but parses each distinct set
 once.  Callers get the shared Document and attach their own origin with
 ``Document.with_origin``, which copies the Document and shares its prepared matcher state.
 
-The memo is small (recent documents only) and guarded by a lock for the worker threads of
-the MCP server; parsing happens outside the lock, so two threads may parse the same new
-bytes once each, which is harmless.
+The memo is bounded by the size of what it holds, not by a count: a Document prepared for the
+matcher takes some 25 bytes per character of text, so 32 papers of 100,000 characters are
+80 MB but 32 pages of 25 MB would be 20 GB.  It keeps the most recently used documents up to
+:data:`KEEP_CHARS` characters of text in all (a document larger than that is parsed but not
+kept).  It is guarded by a lock for the worker threads of the MCP server; parsing happens
+outside the lock, so two threads may parse the same new bytes once each, which is harmless.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ from typing import Final
 from citeproof.documents import parse
 from citeproof.documents.model import Document
 
-__all__ = ["KEEP", "parsed", "peek"]
+__all__ = ["KEEP_CHARS", "parsed", "peek"]
 
-KEEP: Final = 32
+#: Characters of document text the memo keeps in all (about 500 MB once prepared).
+KEEP_CHARS: Final = 20_000_000
 
 _MEMO: OrderedDict[tuple[str, str | None], Document] = OrderedDict()
 _LOCK = threading.Lock()
+_chars = 0
 
 
 def peek(sha256: str, name: str | None = None) -> Document | None:
@@ -47,9 +52,16 @@ def parsed(sha256: str, data: bytes, name: str | None = None) -> Document:
         if document is not None:
             _MEMO.move_to_end(key)
             return document
+    global _chars
     document = parse(data, name=name)
+    size = len(document.text)
+    if size > KEEP_CHARS:
+        return document
     with _LOCK:
-        _MEMO[key] = document
-        while len(_MEMO) > KEEP:
-            _MEMO.popitem(last=False)
+        if key not in _MEMO:
+            _MEMO[key] = document
+            _chars += size
+        while _chars > KEEP_CHARS:
+            _, evicted = _MEMO.popitem(last=False)
+            _chars -= len(evicted.text)
     return document

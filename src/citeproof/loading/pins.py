@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from citeproof.identifiers import Identifier
     from citeproof.loading.chain import Resolution
     from citeproof.net.session import Mode
-    from citeproof.sources.base import Fetched
     from citeproof.store.cache import Cache
     from citeproof.store.cache_records import Pin, PinResult
 
@@ -89,7 +88,20 @@ def _offline_miss(identifier: Identifier) -> FetchFailure:
     )
 
 
-def _origin(pin: Pin, shown: str, refreshed_from: str | None = None) -> Origin:
+def _degraded(pin: Pin) -> tuple[str, ...]:
+    """The failed better sources a pin records (a fallback's), as ``"source: reason"``."""
+    steps = pin.meta.get("degraded")
+    if not isinstance(steps, list):
+        return ()
+    return tuple(f"{s.get('source')}: {s.get('reason')}" for s in steps if isinstance(s, dict))
+
+
+def _origin(
+    pin: Pin,
+    shown: str,
+    refreshed_from: str | None = None,
+    degraded: tuple[str, ...] | None = None,
+) -> Origin:
     coverage = pin.meta.get("coverage")
     md5_ok = pin.meta.get("md5_ok")
     return Origin(
@@ -103,6 +115,7 @@ def _origin(pin: Pin, shown: str, refreshed_from: str | None = None) -> Origin:
         url=pin.url,
         retrieved_at=pin.retrieved_at,
         refreshed_from=refreshed_from,
+        degraded=_degraded(pin) if degraded is None else degraded,
     )
 
 
@@ -117,8 +130,14 @@ def document_for_pin(pin: Pin, data: bytes) -> Document:
     return document.with_origin(_origin(pin, pin.key))
 
 
-def _pin(cache: Cache, identifier: Identifier, fetched: Fetched, when: datetime) -> PinResult:
+def _pin(cache: Cache, identifier: Identifier, resolution: Resolution, when: datetime) -> PinResult:
+    fetched = resolution.fetched
+    assert fetched is not None  # only a resolution that served text is pinned
     meta: dict[str, Any] = {"coverage": fetched.coverage, "md5_ok": fetched.md5_ok}
+    if resolution.degraded:  # a fallback: retried on the next check (see pinned_bytes)
+        meta["degraded"] = [
+            {"source": s.source, "reason": s.reason or s.outcome_kind} for s in resolution.degraded
+        ]
     if fetched.licence:
         meta["licence"] = fetched.licence
     if fetched.title:
@@ -194,7 +213,10 @@ def pinned_bytes(
     """The pinned bytes for ``identifier`` and where they came from, fetching if need be.
 
     The same rules as :func:`load_identifier`, without parsing: batch ships the bytes to
-    worker processes (or cluster machines), which parse them there.
+    worker processes (or cluster machines), which parse them there.  A pin that is a fallback
+    (a better source failed when it was fetched) is not used as is: the chain runs again, and
+    only when it fails again is the fallback returned, still marked ``degraded``.  Offline it
+    is used, marked.
     """
     if offline and refresh:
         raise BadInputError("--offline and --refresh contradict each other; give one of them.")
@@ -210,16 +232,21 @@ def pinned_bytes(
     store = open_cache() if cache is None else cache
     shown = identifier.raw or identifier.key
     try:
-        if not refresh:
-            pin = store.lookup(identifier.key)
-            if pin is not None:
-                return store.get_blob(pin.sha256), _origin(pin, shown)
+        earlier = None if refresh else store.lookup(identifier.key)
+        if earlier is not None and (offline or not _degraded(earlier)):
+            return store.get_blob(earlier.sha256), _origin(earlier, shown)
         if offline:
             return _offline_miss(identifier)
         resolution = _resolve(identifier, mode)
         if resolution.fetched is None:
+            if earlier is not None:  # the fallback pinned before is still the best there is
+                failed = tuple(
+                    f"{s.source}: {s.reason or s.outcome_kind}" for s in resolution.failed
+                )
+                degraded = failed or _degraded(earlier)
+                return store.get_blob(earlier.sha256), _origin(earlier, shown, None, degraded)
             return _failure(identifier, resolution)
-        pinned = _pin(store, identifier, resolution.fetched, (now or _utc_now)())
+        pinned = _pin(store, identifier, resolution, (now or _utc_now)())
         pin = store.lookup(identifier.key)
         assert pin is not None  # just pinned
         # Only a refresh of an earlier pin reports a change: a first fetch has nothing to

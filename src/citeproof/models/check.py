@@ -131,6 +131,12 @@ class SourceInfo(Model):
         description="Set when --refresh fetched a pinned source again: whether its bytes "
         "changed since the earlier pin.",
     )
+    degraded: str | None = Field(
+        default=None,
+        description="Set when a better source failed (not absent: failed) before this one "
+        "served text, so the text is a fallback: which source failed and why. A check of a "
+        "fallback may find a quote, but never concludes NOT_FOUND (it is UNAVAILABLE).",
+    )
 
 
 class FoundElsewhere(Model):

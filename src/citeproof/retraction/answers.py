@@ -37,14 +37,27 @@ class Ids:
         self.in_pmc_known = self.settled
         #: Why resolution could not be completed (the ID converter or Europe PMC failed).
         self.failure: str | None = None
+        #: The kinds a resolver (or the caller, with ``known``) confirmed belong to the work:
+        #: a source that then has no record of such an id answered wrongly, not "absent".
+        self.confirmed: set[str] = set()
         for name, value in (known or {}).items():
             if name in ("doi", "pmid", "pmcid") and value and getattr(self, name) is None:
                 setattr(self, name, value.lower() if name == "doi" else value)
+            if name in ("doi", "pmid", "pmcid") and value:
+                self.confirmed.add(name)
 
     def fill(self, doi: str | None, pmid: str | None, pmcid: str | None) -> None:
+        """Ids a resolver gave for the work: kept where none is known, and confirmed where
+        they agree with the one known."""
         self.doi = self.doi or (doi.lower() if doi else None)
         self.pmid = self.pmid or pmid
         self.pmcid = self.pmcid or (pmcid.upper() if pmcid else None)
+        given = {
+            "doi": doi.lower() if doi else None,
+            "pmid": pmid,
+            "pmcid": pmcid.upper() if pmcid else None,
+        }
+        self.confirmed.update(k for k, v in given.items() if v and v == getattr(self, k))
 
     def absent(self, source: SourceName, what: str) -> SourceReport:
         """The report of a source that needs ``what``, which is not known."""
@@ -147,6 +160,13 @@ async def pmc_report(client: httpx2.AsyncClient, ids: Ids) -> SourceReport:
             state="failed",
             reason=f"the bucket lists {ids.pmcid}.{versions[-1]} but has no metadata for it",
         )
+    if meta.is_retracted is None:
+        return SourceReport(
+            source="pmc",
+            state="failed",
+            reason=f"the metadata of {meta.versioned_id} has no is_retracted boolean, so it "
+            "says nothing either way",
+        )
     url = f"{pmc.BUCKET_URL}/{meta.versioned_id}/{meta.versioned_id}.json"
     notices = [Notice(kind="retraction", source="pmc", url=url)] if meta.is_retracted else []
     return SourceReport(
@@ -247,6 +267,13 @@ async def pubmed_report(client: httpx2.AsyncClient, ids: Ids) -> SourceReport:
     except FAILURES as err:
         return failed("pubmed", err)
     record = next((r for r in records if r.pmid == ids.pmid), None)
+    if record is None and "pmid" in ids.confirmed:
+        return SourceReport(
+            source="pubmed",
+            state="failed",
+            reason=f"PubMed answered with no record for PMID {ids.pmid}, which the work is known "
+            "by: an empty answer, not an absence",
+        )
     if record is None:
         return SourceReport(
             source="pubmed", state="answered", reason=f"PubMed has no record PMID {ids.pmid}"
@@ -292,6 +319,14 @@ async def pubmed_report(client: httpx2.AsyncClient, ids: Ids) -> SourceReport:
 def europepmc_report(found: EpmcAnswer, ids: Ids) -> SourceReport:
     if isinstance(found, Exception):
         return failed("europepmc", found)
+    if found is None and "pmcid" in ids.confirmed:
+        return SourceReport(
+            source="europepmc",
+            state="failed",
+            reason=f"Europe PMC found no record of the work, though it is in PMC as "
+            f"{ids.pmcid} (Europe PMC holds every PMC article): an empty answer, not an "
+            "absence",
+        )
     if found is None:
         return SourceReport(
             source="europepmc", state="answered", reason="Europe PMC has no record of the work"

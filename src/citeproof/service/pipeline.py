@@ -51,7 +51,12 @@ from citeproof.match.quote import find_quote
 from citeproof.match.types import DEFAULT_MAX_GAP, DEFAULT_NEAR_THRESHOLD, MatchOptions
 from citeproof.models import CheckResult
 from citeproof.service.inputs import match_options, validate_quote, validate_sha256
-from citeproof.service.results import failure_result, not_checkable_result, result_from_match
+from citeproof.service.results import (
+    failure_result,
+    fallback_unavailable,
+    not_checkable_result,
+    result_from_match,
+)
 from citeproof.service.texts import load, no_text_reason
 
 if TYPE_CHECKING:
@@ -133,6 +138,8 @@ def check_document(quote: str, document: Document, options: MatchOptions) -> Che
     """
     validate_quote(quote)
     if not document.text.strip():
+        if document.origin is not None and document.origin.degraded:
+            return fallback_unavailable(quote, document, options, "there is no text in")
         return not_checkable_result(quote, document, no_text_reason(document), options)
     return result_from_match(
         quote, document, find_quote(document.prepared, quote, options), options

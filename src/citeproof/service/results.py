@@ -32,6 +32,7 @@ from citeproof.models import (
 
 __all__ = [
     "failure_result",
+    "fallback_unavailable",
     "not_checkable_result",
     "result_from_match",
     "unavailable_result",
@@ -130,6 +131,8 @@ def result_from_match(
         boundaries = WordBoundaries(
             starts_mid_word=found.starts_mid_word, ends_mid_word=found.ends_mid_word
         )
+    if found.verdict == "NOT_FOUND" and origin_of(document).degraded:
+        return fallback_unavailable(quote, document, options, "the quote is not in")
     return CheckResult(
         verdict=found.verdict,
         reason=_reason(found, document, options),
@@ -143,6 +146,37 @@ def result_from_match(
         near=near,
         fragments=_fragments(found),
         flags=list(dict.fromkeys(flags)),
+        source=source_info(document),
+    )
+
+
+_COVERAGE_WORDS: Final = {
+    "abstract": "the abstract",
+    "page": "the landing page",
+    "full_text": "the full text",
+}
+
+
+def fallback_unavailable(
+    quote: str, document: Document, options: MatchOptions, what: str
+) -> CheckResult:
+    """UNAVAILABLE for a fallback that does not hold the quote (or has no text).
+
+    The rule (docs/verdicts.md): NOT_FOUND is only said against the best text the chain could
+    have read.  When a better source *failed* (``origin.degraded``), the absence of the quote
+    from a lower one proves nothing about the cited work.
+    """
+    origin = origin_of(document)
+    read = _COVERAGE_WORDS.get(origin.coverage, "the text")
+    failed = "; ".join(origin.degraded)
+    return CheckResult(
+        verdict="UNAVAILABLE",
+        reason=(
+            f"{what} {read} that could be read, but a better source failed ({failed}); "
+            "nothing is concluded: check again later."
+        ),
+        quote=quote,
+        normalisation=options.profile,
         source=source_info(document),
     )
 

@@ -87,7 +87,9 @@ class PmcMetadata:
     license_code: str | None
     is_open_access: bool
     is_manuscript: bool
-    is_retracted: bool
+    is_retracted: bool | None
+    """None when the metadata has no ``is_retracted`` or it is not a JSON boolean: the
+    bucket did not say, which a retraction check must report as a failed source."""
     text_url: str | None = None
     text_md5: str | None = None
     xml_url: str | None = None
@@ -267,7 +269,9 @@ def parse_metadata(data: bytes, pmcid: str, version: int) -> PmcMetadata:
         # Only an explicit true opens the text: a missing flag is not permission.
         is_open_access=record.get("is_pmc_openaccess") is True,
         is_manuscript=record.get("is_manuscript") is True,
-        is_retracted=record.get("is_retracted") is True,
+        is_retracted=(
+            record["is_retracted"] if isinstance(record.get("is_retracted"), bool) else None
+        ),
         text_url=text_url,
         text_md5=text_md5,
         xml_url=xml_url,

@@ -10,8 +10,9 @@ Decisions:
   and ``api_key`` on the wire (``citeproof.net.client``), so they never reach the URL that is
   stored in the result.
 * An empty ``PubmedArticleSet`` is PubMed saying it has no such record: ``missing``.
-  A set whose records are all *other* PMIDs, an answer that is not a ``PubmedArticleSet``,
-  or an HTTP status other than 200 means the answer could not be read as asked:
+  A set whose records are all *other* PMIDs, an answer that is not a ``PubmedArticleSet``
+  (an empty 200 body, or only the XML declaration: NCBI's known failure is a 200 whose body
+  breaks off), or an HTTP status other than 200 means the answer could not be read as asked:
   ``unavailable`` (nothing may be concluded from it).
 * A record without an abstract is still ``fetched`` (its title is real text, and the
   service decides that a quote cannot be checked against a title alone); the outcome's
@@ -31,6 +32,7 @@ from collections.abc import Sequence
 import httpx2
 
 from citeproof.documents.pubmed import PubmedRecord, parse_pubmed, pubmed_records
+from citeproof.documents.safe_xml import parse_xml_safely
 from citeproof.errors import BadInputError, CiteproofError, UpstreamUnavailable
 from citeproof.net.client import redact_url
 from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, missing, unavailable
@@ -54,6 +56,17 @@ def _checked_pmid(pmid: str) -> str:
     return value
 
 
+def _records(data: bytes) -> list[PubmedRecord]:
+    """The records of an efetch answer; an answer without a root element is not one."""
+    if parse_xml_safely(data) is None:
+        raise UpstreamUnavailable(
+            f"{_SERVICE} answered 200 with no XML document (an empty or cut-off answer).",
+            service=_SERVICE,
+            host=_HOST,
+        )
+    return pubmed_records(data)
+
+
 def _params(pmids: Sequence[str]) -> dict[str, str]:
     return {"db": "pubmed", "id": ",".join(pmids), "retmode": "xml"}
 
@@ -68,7 +81,7 @@ async def fetch_pubmed(client: httpx2.AsyncClient, pmid: str) -> SourceOutcome:
         return response
     data = response.content
     try:
-        records = pubmed_records(data)
+        records = _records(data)
     except CiteproofError as err:
         return unavailable(f"PubMed's answer for PMID {value} could not be read: {err}")
     if not records:
@@ -122,7 +135,9 @@ async def efetch_records(client: httpx2.AsyncClient, pmids: Sequence[str]) -> li
                 host=_HOST,
             )
         try:
-            out.extend(pubmed_records(response.content))
+            out.extend(_records(response.content))
+        except UpstreamUnavailable:
+            raise
         except CiteproofError as err:
             raise UpstreamUnavailable(
                 f"{_SERVICE}'s efetch answer could not be read: {err}",
