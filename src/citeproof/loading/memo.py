@@ -8,10 +8,11 @@ once.  Callers get the shared Document and attach their own origin with
 ``Document.with_origin``, which copies the Document and shares its prepared matcher state.
 
 The memo is bounded by the size of what it holds, not by a count: a Document prepared for the
-matcher takes some 25 bytes per character of text, so 32 papers of 100,000 characters are
-80 MB but 32 pages of 25 MB would be 20 GB.  It keeps the most recently used documents up to
-:data:`KEEP_CHARS` characters of text in all (a document larger than that is parsed but not
-kept).  It is guarded by a lock for the worker threads of the MCP server; parsing happens
+matcher takes 5 (ASCII) to 11 (any other character in it) bytes per character of text, so 32
+papers of 100,000 characters are 35 MB but 32 web pages of 25 MB were 8 GB.  It keeps the most
+recently used documents up to :data:`KEEP_CHARS` characters of text in all (a document larger
+than that is parsed but not kept), about 90 MB at most (``bench/bench_memo.py`` measures it).
+It is guarded by a lock for the worker threads of the MCP server; parsing happens
 outside the lock, so two threads may parse the same new bytes once each, which is harmless.
 """
 
@@ -26,8 +27,8 @@ from citeproof.documents.model import Document
 
 __all__ = ["KEEP_CHARS", "parsed", "peek"]
 
-#: Characters of document text the memo keeps in all (about 500 MB once prepared).
-KEEP_CHARS: Final = 20_000_000
+#: Characters of document text the memo keeps in all: some 130 papers of 60,000 characters.
+KEEP_CHARS: Final = 8_000_000
 
 _MEMO: OrderedDict[tuple[str, str | None], Document] = OrderedDict()
 _LOCK = threading.Lock()
