@@ -59,6 +59,12 @@ for the same reason), and this docstring is the whole tree (a test keeps it true
                 ├── ResponseTooLargeError  3  (also a BodyTooLarge)
                 └── FetchTimeoutError      3  (also a DeadlineExceeded)
 
+Warnings are conditions worth a word that do not stop anything; the CLI prints each one raised
+by citeproof as one ``citeproof: warning: <message>`` line on stderr::
+
+    CiteproofWarning (a UserWarning)       base of citeproof's own warnings
+    └── KeyFileWarning                     a key file other users can read or change
+
 Exit codes (:class:`ExitCode`): 0 success (check: EXACT; audit: pass or warn), 1 a negative
 result (check: NEAR, NOT_FOUND, TOO_SHORT, NOT_CHECKABLE; audit: fail; a verification that
 failed), 2 usage or bad input, 3 a source was unavailable (check: UNAVAILABLE; audit:
@@ -87,6 +93,7 @@ __all__ = [
     "CanonicalJSONError",
     "CheckpointError",
     "CiteproofError",
+    "CiteproofWarning",
     "DeadlineExceeded",
     "DocumentError",
     "EmptyQuoteError",
@@ -98,6 +105,7 @@ __all__ = [
     "FetchTimeoutError",
     "HtmlWriteError",
     "KeyFileError",
+    "KeyFileWarning",
     "LogDamagedError",
     "LogError",
     "LogLockedError",
@@ -347,6 +355,14 @@ class CheckpointError(CiteproofError):
 
 class KeyFileError(CiteproofError):
     """A key file or a public key string cannot be used."""
+
+
+class CiteproofWarning(UserWarning):
+    """Base of the warnings citeproof raises: the CLI prints them as one line each."""
+
+
+class KeyFileWarning(CiteproofWarning):
+    """A key file other users can read or change is used (``--strict-keys`` refuses it)."""
 
 
 class PassageStoreError(CiteproofError):

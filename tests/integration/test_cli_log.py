@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,60 @@ def test_empty_log(home: Path) -> None:
     assert json.loads(run("verify", "--json"))["entries"] == 0
     assert run("checkpoint").split("\n")[1] == "0"
     assert json.loads(run("show", "--json")) == []
+
+
+def test_an_interrupted_append_does_not_stop_the_next_command(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed after writing its line, before replacing the signed head: `log verify` says
+    so and passes, and the next command appends without `citeproof log repair`."""
+    log = _filled(home, 2)
+    real_replace = os.replace
+
+    def killed(src: Path, dst: Path) -> None:
+        if Path(dst) == log.head_path:
+            raise KeyboardInterrupt  # stands for SIGKILL: nothing after it runs
+        real_replace(src, dst)
+
+    with monkeypatch.context() as patched, pytest.raises(KeyboardInterrupt):
+        patched.setattr(os, "replace", killed)
+        log.append("check", {"interrupted": True})
+    report = json.loads(run("verify", "--json"))
+    assert report["ok"] and report["entries"] == 3 and report["signed_size"] == 2
+    assert any("interrupted" in note for note in report["notes"])
+    result = CliRunner().invoke(log_group, ["annotate", "3", "--support", "absent", "--by", "x"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(run("verify", "--json"))
+    assert report["ok"] and report["entries"] == report["signed_size"] == 4
+    assert not report["notes"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+def test_a_key_file_others_can_read_warns_once_or_is_refused(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citeproof.cli import cli
+
+    monkeypatch.setenv("CITEPROOF_STRICT_KEYS", "0")  # and restored: --strict-keys sets it
+    key = run("key")
+    pem = home / "data" / "keys" / "log-ed25519.pem"
+    pem.chmod(0o644)
+    result = CliRunner().invoke(log_group, ["key"])
+    assert result.exit_code == 0 and result.stdout == key
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"citeproof: warning: the key file {pem} is readable by other users")
+    assert f"chmod 600 {pem}" in line
+    # The same through the top-level group, and refused with --strict-keys or the variable.
+    result = CliRunner().invoke(cli, ["log", "key"])
+    assert result.exit_code == 0 and result.stderr.startswith("citeproof: warning: ")
+    result = CliRunner().invoke(cli, ["--strict-keys", "log", "key"])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"citeproof: error: refusing the key file {pem}: it is readable")
+    assert f"chmod 600 {pem}" in line
+    monkeypatch.setenv("CITEPROOF_STRICT_KEYS", "1")
+    result = CliRunner().invoke(log_group, ["verify", "--json"])
+    assert result.exit_code == 2 and "refusing the key file" in result.stderr
+    pem.chmod(0o600)
+    result = CliRunner().invoke(cli, ["--strict-keys", "log", "key"])
+    assert result.exit_code == 0 and result.stdout == key and result.stderr == ""

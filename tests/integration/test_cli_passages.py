@@ -225,7 +225,9 @@ def test_an_unreadable_source_is_unavailable_with_the_text_as_issued(
     keys = store.parent / "keys"
     (other_home / "data" / "keys").mkdir()
     for key in keys.iterdir():
-        (other_home / "data" / "keys" / key.name).write_bytes(key.read_bytes())
+        copy = other_home / "data" / "keys" / key.name
+        copy.write_bytes(key.read_bytes())
+        copy.chmod(0o600)  # as private as the original, or the key is warned about
     monkeypatch.setenv("CITEPROOF_HOME", str(other_home))  # the store, but no cache
     status = resolve_handle(item["handle"], offline=True)
     assert status.status == "unavailable"

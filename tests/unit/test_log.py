@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from citeproof.evidence.canonical import CanonicalJSONError
-from citeproof.evidence.lines import ZERO_HASH, head_path_for, read_head
+from citeproof.evidence.lines import ZERO_HASH, build_line, head_path_for, read_head
 from citeproof.evidence.log import (
     EvidenceLog,
     LogDamagedError,
@@ -243,15 +243,28 @@ def test_repair_refuses_a_log_shorter_than_its_head(log: EvidenceLog) -> None:
         log.append("check", {})
 
 
-def test_a_short_write_is_reported(log: EvidenceLog, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_short_write_is_taken_back(log: EvidenceLog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk cuts the line short: the append takes its own bytes back and fails, and
+    the log stays appendable (it used to need `log repair`)."""
     log.append("check", {})
+    before = log.path.read_bytes()
     real_write = os.write
-    monkeypatch.setattr(os, "write", lambda fd, data: real_write(fd, data[:5]))
-    with pytest.raises(LogDamagedError, match="disk full"):
+
+    def short_write(fd: int, data: bytes) -> int:
+        if os.fstat(fd).st_ino == log.path.stat().st_ino:
+            return real_write(fd, data[:5])
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", short_write)
+    with pytest.raises(LogError, match="disk full") as caught:
         log.append("check", {"long": "x" * 100})
+    assert not isinstance(caught.value, LogDamagedError)
+    assert "nothing was appended" in str(caught.value)
     monkeypatch.undo()
-    assert log.verify().problems[0].code == "torn"
-    assert log.repair().moved_bytes == 5 and log.verify().ok
+    assert log.path.read_bytes() == before and not log.intent_path.exists()
+    assert log.verify().ok
+    log.append("check", {"after": True})
+    assert log.size == 2 and log.verify().ok
 
 
 def test_key_from_the_key_dir_and_default_path(tmp_path: Path) -> None:
@@ -286,3 +299,208 @@ def test_append_cost_does_not_read_the_log(
     monkeypatch.setattr(os, "pread", counting_pread)
     log.append("check", {})
     assert read_bytes < 20_000 < size
+
+
+# --------------------------------------------------------------------------- killed appends
+
+
+class _Killed(BaseException):
+    """Stands for SIGKILL: nothing after the kill point runs, no ``except`` catches it."""
+
+
+def _log_fd(log: EvidenceLog, fd: int) -> bool:
+    return log.path.exists() and os.fstat(fd).st_ino == log.path.stat().st_ino
+
+
+def _kill_at(point: str, log: EvidenceLog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the next append of ``log`` die at ``point``."""
+    import citeproof.evidence.log as log_module
+
+    real_write, real_replace = os.write, os.replace
+    if point == "writing-intent":
+        real_intent = log_module.write_intent
+
+        def half_intent(path: Path, intent: object, *, durable: bool = True) -> None:
+            real_intent(path, intent, durable=durable)  # type: ignore[arg-type]
+            data = path.read_bytes()
+            path.write_bytes(data[: len(data) // 2])
+            raise _Killed
+
+        monkeypatch.setattr(log_module, "write_intent", half_intent)
+    elif point in ("before-write", "torn-write"):
+
+        def write(fd: int, data: bytes) -> int:
+            if _log_fd(log, fd):
+                if point == "torn-write":
+                    real_write(fd, data[: len(data) // 2])
+                raise _Killed
+            return real_write(fd, data)
+
+        monkeypatch.setattr(os, "write", write)
+    elif point == "before-fsync":
+
+        def datasync(fd: int) -> None:
+            raise _Killed
+
+        monkeypatch.setattr(log_module, "_datasync", datasync)
+    elif point == "before-head":
+
+        def replace(src: Path, dst: Path) -> None:
+            if Path(dst) == log.head_path:
+                raise _Killed
+            real_replace(src, dst)
+
+        monkeypatch.setattr(os, "replace", replace)
+    else:
+        raise AssertionError(point)
+
+
+# point -> is the killed append there afterwards (finished) or not (rolled back / dropped)
+KILL_POINTS = {
+    "writing-intent": False,
+    "before-write": False,
+    "torn-write": False,
+    "before-fsync": True,
+    "before-head": True,
+}
+
+
+@pytest.mark.parametrize("point", sorted(KILL_POINTS))
+def test_the_next_appender_settles_an_append_killed_at_any_point(
+    point: str, tmp_path: Path, key: LogKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An append killed between writing its lines and signing the head used to stop every
+    other appender until `log repair`; now the next one finishes or rolls it back."""
+    path = tmp_path / "evidence.jsonl"
+    dead = EvidenceLog(path, key=key)
+    acked = dead.append_many([("check", {"i": i}) for i in range(3)])
+    _kill_at(point, dead, monkeypatch)
+    with pytest.raises(_Killed):
+        dead.append_many([("check", {"killed": k, "pad": "x" * 300}) for k in range(3)])
+    monkeypatch.undo()
+
+    other = EvidenceLog(path, key=key)  # another process: nothing cached
+    after = other.append("check", {"after": True})
+    finished = KILL_POINTS[point]
+    assert after.seq == (7 if finished else 4)
+    entries = list(other.entries())
+    assert [e.hash for e in entries[:3]] == [e.hash for e in acked]  # acknowledged: kept
+    assert [e.payload.get("killed") for e in entries[3:-1]] == ([0, 1, 2] if finished else [])
+    report = other.verify()
+    assert report.ok, report.problems
+    assert report.entries == other.size == after.seq and not other.intent_path.exists()
+    rolled = sorted(tmp_path.glob("evidence.jsonl.rolled-back-*"))
+    assert len(rolled) == (point == "torn-write")  # a partial write is set aside, not lost
+    assert other.repair().repaired is False  # nothing is left for repair
+
+
+def test_verify_explains_an_interrupted_append_before_it_is_settled(
+    tmp_path: Path, key: LogKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "evidence.jsonl"
+    log = EvidenceLog(path, key=key)
+    log.append("check", {})
+
+    # Lines on disk, head not yet replaced: the intent's signature covers them.
+    _kill_at("before-head", log, monkeypatch)
+    with pytest.raises(_Killed):
+        log.append_many([("check", {"k": 1}), ("check", {"k": 2})])
+    monkeypatch.undo()
+    report = EvidenceLog(path, key=key).verify()
+    assert report.ok and report.entries == 3 and report.signed_size == 1, report.problems
+    assert any("entries 2 to 3" in note and "intent" in note for note in report.notes)
+    assert EvidenceLog(path, key=key).checkpoint().split("\n")[1] == "1"  # only the head's
+    EvidenceLog(path, key=key).append("check", {})
+
+    # A write cut short: reported, and rolled back by the next append (not by repair).
+    _kill_at("torn-write", log, monkeypatch)
+    with pytest.raises(_Killed):
+        log.append("check", {"pad": "x" * 200})
+    monkeypatch.undo()
+    report = EvidenceLog(path, key=key).verify()
+    assert [p.code for p in report.problems] == ["interrupted"]
+    assert "no repair is needed" in report.problems[0].message
+    assert EvidenceLog(path, key=key).append("check", {}).seq == 5
+    assert EvidenceLog(path, key=key).verify().ok
+
+    # Killed before writing a byte: a note only.
+    _kill_at("before-write", log, monkeypatch)
+    with pytest.raises(_Killed):
+        log.append("check", {})
+    monkeypatch.undo()
+    report = EvidenceLog(path, key=key).verify()
+    assert report.ok and any("before it wrote anything" in n for n in report.notes)
+
+
+def test_the_first_append_killed_before_its_head(
+    tmp_path: Path, key: LogKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "evidence.jsonl"
+    log = EvidenceLog(path, key=key)
+    _kill_at("before-head", log, monkeypatch)
+    with pytest.raises(_Killed):
+        log.append("check", {"first": True})
+    monkeypatch.undo()
+    assert not log.head_path.exists()
+    report = EvidenceLog(path, key=key).verify()
+    assert report.ok and report.head == "missing" and report.notes, report.problems
+    assert EvidenceLog(path, key=key).append("check", {}).seq == 2
+    assert log.verify().ok and log.get(1).payload == {"first": True}
+
+
+def test_an_intent_does_not_sign_what_it_does_not_cover(
+    tmp_path: Path, key: LogKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Settling acts only on the intent's own lines, signed with the log's own key."""
+    path = tmp_path / "evidence.jsonl"
+    log = EvidenceLog(path, key=key)
+    log.append("check", {})
+    _kill_at("before-head", log, monkeypatch)
+    with pytest.raises(_Killed):
+        log.append("check", {"v": "real"})
+    monkeypatch.undo()
+    intent = log.intent_path.read_bytes()
+    data = log.path.read_bytes()
+    real = log.get(2)
+    # The same length and a valid chain, other content (so not the signed root); shorter.
+    forged, _ = build_line(2, real.time, "check", real.prev, {"v": "fake"})
+    short, _ = build_line(2, real.time, "check", real.prev, {"v": "x"})
+    assert len(forged) == len(real.line) + 1
+    last_start = data.rindex(b"\n", 0, len(data) - 1) + 1
+    for tail in (forged, short):
+        log.path.write_bytes(data[:last_start] + tail)
+        log.intent_path.write_bytes(intent)
+        with pytest.raises(LogDamagedError, match="citeproof log repair"):
+            EvidenceLog(path, key=key).append("check", {})
+        assert "unsigned" in [p.code for p in log.verify().problems]
+    # The real lines, but an intent signed with another key.
+    log.path.write_bytes(data)
+    stranger = EvidenceLog(tmp_path / "other.jsonl", key=LogKey.generate())
+    _kill_at("before-head", stranger, monkeypatch)
+    with pytest.raises(_Killed):
+        stranger.append("check", {"v": "real"})
+    monkeypatch.undo()
+    obj = json.loads(intent)
+    obj["checkpoint"] = json.loads(stranger.intent_path.read_bytes())["checkpoint"]
+    log.intent_path.write_text(json.dumps(obj))
+    with pytest.raises(LogDamagedError):
+        EvidenceLog(path, key=key).append("check", {})
+    # Repair signs the whole entries as before, and drops the intent that did not match.
+    fixed = EvidenceLog(path, key=key).repair()
+    assert fixed.adopted == 1 and "intent" in fixed.message and not log.intent_path.exists()
+    assert log.get(3).payload["discarded_intent"] is True and log.verify().ok
+
+
+def test_repair_settles_an_interrupted_append_first(
+    tmp_path: Path, key: LogKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "evidence.jsonl"
+    log = EvidenceLog(path, key=key)
+    log.append("check", {})
+    _kill_at("before-fsync", log, monkeypatch)
+    with pytest.raises(_Killed):
+        log.append("check", {})
+    monkeypatch.undo()
+    fixed = EvidenceLog(path, key=key).repair()
+    assert not fixed.repaired and "completed" in fixed.message
+    assert log.size == 2 and log.verify().ok

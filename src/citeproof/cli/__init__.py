@@ -8,21 +8,32 @@ The pattern is click's documented LazyGroup.
 
 Expected failures (``CiteproofError``) are caught here, once, for every command: the message
 goes to stderr as ``citeproof: error: <message>`` and the process exits with the error's
-code (2), never with a traceback.
+code (2), never with a traceback.  citeproof's own warnings (``CiteproofWarning``: a key
+file other users can read) go to stderr the same way, as one ``citeproof: warning: <message>``
+line each.
+
+``--strict-keys`` sets ``CITEPROOF_STRICT_KEYS=1`` for the command (and whatever it starts:
+batch workers, the MCP server): the store reads that variable where it loads a key, and the
+command line may not import the store (``docs/architecture.md``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-from collections.abc import Sequence
-from typing import Any
+import os
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
 
 import click
 
 from citeproof.cli.options import CONTEXT_SETTINGS
-from citeproof.errors import CiteproofError
+from citeproof.errors import CiteproofError, CiteproofWarning
 
-__all__ = ["LazyGroup", "cli", "main", "report_error"]
+__all__ = ["LazyGroup", "cli", "main", "own_warnings", "report_error"]
+
+STRICT_KEYS_ENV = "CITEPROOF_STRICT_KEYS"  # citeproof.store.keys.STRICT_KEYS_ENV
 
 COMMANDS: dict[str, str] = {
     "audit": "citeproof.cli.audit:audit",
@@ -69,10 +80,36 @@ class LazyGroup(click.Group):
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except CiteproofError as exc:
-            report_error(ctx, exc)
+        with own_warnings():
+            try:
+                return super().invoke(ctx)
+            except CiteproofError as exc:
+                report_error(ctx, exc)
+
+
+@contextlib.contextmanager
+def own_warnings() -> Iterator[None]:
+    """While the block runs, print each :class:`CiteproofWarning` as one
+    ``citeproof: warning: <message>`` line on stderr; other warnings are shown as before."""
+    with warnings.catch_warnings():
+        previous = warnings.showwarning
+
+        def show(
+            message: Warning | str,
+            category: type[Warning],
+            filename: str,
+            lineno: int,
+            file: TextIO | None = None,
+            line: str | None = None,
+        ) -> None:
+            if issubclass(category, CiteproofWarning):
+                text = " ".join(str(message).split())
+                click.echo(f"citeproof: warning: {text}", err=True)
+            else:
+                previous(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
+        yield
 
 
 def report_error(ctx: click.Context, exc: CiteproofError) -> None:
@@ -93,13 +130,21 @@ def report_error(ctx: click.Context, exc: CiteproofError) -> None:
 @click.version_option(
     package_name="citeproof", prog_name="citeproof", message="%(prog)s %(version)s"
 )
-def cli() -> None:
+@click.option(
+    "--strict-keys",
+    is_flag=True,
+    help="Refuse a key file other users can read or change, instead of warning (as "
+    f"{STRICT_KEYS_ENV}=1 does).",
+)
+def cli(strict_keys: bool) -> None:
     """Check that a quoted passage really appears in the cited source.
 
     citeproof finds the quote in the text of a local document (JATS XML, HTML, PDF or plain
     text), says where it is, or shows the closest passage and what differs. It never judges
     whether a passage supports a claim.
     """
+    if strict_keys:
+        os.environ[STRICT_KEYS_ENV] = "1"
 
 
 def main(argv: Sequence[str] | None = None) -> None:

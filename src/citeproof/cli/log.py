@@ -30,15 +30,17 @@ if TYPE_CHECKING:
 
 
 class _LogGroup(click.Group):
-    """Prints expected failures as one line, also when the group is run on its own."""
+    """Prints expected failures and warnings as one line each, also when the group is run
+    on its own."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from citeproof.cli import report_error
+        from citeproof.cli import own_warnings, report_error
 
-        try:
-            return super().invoke(ctx)
-        except CiteproofError as exc:
-            report_error(ctx, exc)
+        with own_warnings():
+            try:
+                return super().invoke(ctx)
+            except CiteproofError as exc:
+                report_error(ctx, exc)
 
 
 def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:

@@ -15,6 +15,15 @@ the size it covers, the byte offset where that many entries end, the last entry'
 the compact range of the Merkle tree and a checkpoint of that size and root signed with
 the log key.  It is what lets an append cost the same at any log size (nothing is re-read
 to extend the tree) and what exposes a line added by someone without the key.
+
+The *intent* (``<log>.intent``) is the head an append is about to install, written and
+fsynced *before* the append writes its lines, with ``extends`` naming the head it follows.
+Once the lines are synced the append renames the intent over the head, so the head only
+ever moves to a state whose lines are on disk.  An append killed in between leaves the
+intent behind, and whoever takes the lock next settles it with :func:`intent_outcome`:
+lines that are exactly what the intent signs are committed (the rename is done for the
+dead process), a write cut short is rolled back, an intent whose append wrote nothing is
+discarded.  Anything else is damage the intent does not explain, for ``log repair``.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from citeproof.errors import (
     LogDamagedError,
@@ -46,6 +55,8 @@ __all__ = [
     "FORMAT_VERSION",
     "ZERO_HASH",
     "Head",
+    "Intent",
+    "IntentOutcome",
     "LineProblem",
     "LogDamagedError",
     "LogEntry",
@@ -54,9 +65,13 @@ __all__ = [
     "LogTamperedError",
     "build_line",
     "head_path_for",
+    "intent_outcome",
+    "intent_path_for",
     "parse_line",
     "read_head",
+    "read_intent",
     "write_head",
+    "write_intent",
 ]
 
 FORMAT_VERSION = 1
@@ -248,30 +263,42 @@ class Head:
         return cp
 
 
-def read_head(path: Path) -> Head | None:
-    """The head at ``path``, or None when there is none; a malformed file raises."""
+def _head_from(obj: Any) -> Head:
+    """A :class:`Head` from its JSON form (``ValueError``, ``KeyError`` or ``TypeError``
+    when it is not one); unknown keys, such as an intent's ``extends``, are ignored."""
+    head = Head(
+        size=int(obj["size"]),
+        end=int(obj["end"]),
+        last=str(obj["last"]),
+        range=tuple(bytes.fromhex(h) for h in obj["range"]),
+        checkpoint=str(obj["checkpoint"]),
+    )
+    if head.size < 0 or head.end < 0:
+        raise ValueError("negative size")
+    return head
+
+
+def _read_if_there(path: Path, what: str) -> bytes | None:
+    """The bytes of ``path``, None when it does not exist; :class:`LogError` otherwise."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise LogError(f"cannot read the log head {path} ({exc.strerror}).") from exc
+        raise LogError(f"cannot read {what} {path} ({exc.strerror}).") from exc
+
+
+def read_head(path: Path) -> Head | None:
+    """The head at ``path``, or None when there is none; a malformed file raises."""
+    data = _read_if_there(path, "the log head")
+    if data is None:
+        return None
     try:
-        obj = json.loads(data)
-        head = Head(
-            size=int(obj["size"]),
-            end=int(obj["end"]),
-            last=str(obj["last"]),
-            range=tuple(bytes.fromhex(h) for h in obj["range"]),
-            checkpoint=str(obj["checkpoint"]),
-        )
+        return _head_from(json.loads(data))
     except (ValueError, KeyError, TypeError) as exc:
         raise LogTamperedError(
             f"the log head {path} is damaged ({exc}); move it aside and run `citeproof log repair`."
         ) from exc
-    if head.size < 0 or head.end < 0:
-        raise LogTamperedError(f"the log head {path} is damaged (negative size).")
-    return head
 
 
 def write_head(path: Path, head: Head, *, durable: bool = True, sync_dir: bool = False) -> None:
@@ -298,6 +325,128 @@ def write_head(path: Path, head: Head, *, durable: bool = True, sync_dir: bool =
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+# --------------------------------------------------------------------------- intent
+
+
+def intent_path_for(log_path: Path) -> Path:
+    return log_path.with_name(log_path.name + ".intent")
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """An append's recorded intent: the signed ``head`` it is about to install, the state
+    (``size``, ``end``, ``last``) of the head it extends, and the hashes of the entries it
+    writes (every line begins with its hash, so even a partial line can be recognised)."""
+
+    size: int
+    end: int
+    last: str
+    entries: tuple[str, ...]
+    head: Head
+
+    def extends(self, base: Head) -> bool:
+        return (self.size, self.end, self.last) == (base.size, base.end, base.last)
+
+    def to_json(self) -> dict[str, Any]:
+        extends = {"size": self.size, "end": self.end, "last": self.last}
+        return {**self.head.to_json(), "extends": extends, "entries": list(self.entries)}
+
+
+def write_intent(path: Path, intent: Intent, *, durable: bool = True) -> None:
+    """Write the intent in place (no rename: a kill mid-write leaves a file that does not
+    parse, which is only ever discarded, because no line is written before it is synced)."""
+    data = json.dumps(intent.to_json(), ensure_ascii=False, indent=1).encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        if os.write(fd, data) != len(data):
+            raise OSError(f"short write to {path}")
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_intent(path: Path) -> Intent | None:
+    """The intent at ``path``, or None when there is none.
+
+    A file that is not a whole intent (an append killed while writing it) raises
+    :class:`LogDamagedError`; the caller decides whether that matters (it does not when
+    nothing follows the signed entries).
+    """
+    data = _read_if_there(path, "the append intent")
+    if data is None:
+        return None
+    try:
+        obj = json.loads(data)
+        base, hashes = obj["extends"], obj["entries"]
+        if not isinstance(hashes, list) or not all(isinstance(h, str) for h in hashes):
+            raise TypeError("entries is not a list of hashes")
+        return Intent(
+            int(base["size"]),
+            int(base["end"]),
+            str(base["last"]),
+            tuple(hashes),
+            _head_from(obj),
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        raise LogDamagedError(f"the append intent {path} is incomplete ({exc}).") from exc
+
+
+IntentOutcome = Literal["nothing", "finish", "roll-back", "foreign"]
+
+
+def intent_outcome(base: Head, intent: Intent, tail: bytes) -> IntentOutcome:
+    """What the interrupted append recorded in ``intent`` left after ``base``.
+
+    ``tail`` is every byte of the log after ``base.end``.  The answer:
+
+    * ``nothing``: no byte follows (the append stopped before writing, or the intent does
+      not extend ``base`` and explains nothing): discard the intent;
+    * ``finish``: the tail is exactly the entries the intent lists, chained from ``base``,
+      with the compact range, last hash and end offset of its head: commit the intent;
+    * ``roll-back``: the tail is the start of that append and no more (its first entries
+      whole, then at most the beginning of the next one, which starts with that entry's
+      listed hash): a write cut short, to be set aside;
+    * ``foreign``: anything else; the intent does not explain the tail.
+
+    The intent's signature is the caller's to check (:meth:`Head.verify`) before acting on
+    ``finish`` or ``roll-back``.
+    """
+    if not intent.extends(base):
+        return "nothing" if not tail else "foreign"
+    if not tail:
+        return "nothing"
+    meant = intent.head.end - base.end
+    if (
+        len(tail) > meant
+        or not intent.entries
+        or intent.head.size != base.size + len(intent.entries)
+        or intent.head.last != intent.entries[-1]
+    ):
+        return "foreign"
+    acc = base.compact_range()
+    prev, pos = base.last, 0
+    for digest in intent.entries:
+        cut = tail.find(b"\n", pos)
+        if cut < 0:
+            # A write cut short: what is left must begin the next entry's line.
+            rest = tail[pos:]
+            start = b'{"hash":"' + digest.encode("utf-8") + b'",'
+            return "roll-back" if rest[: len(start)] == start[: len(rest)] else "foreign"
+        raw = tail[pos : cut + 1]
+        try:
+            entry = parse_line(raw)
+        except LineProblem:
+            return "foreign"
+        if entry.hash != digest or entry.seq != acc.size + 1 or entry.prev != prev:
+            return "foreign"
+        acc.append(raw[:-1])
+        prev, pos = entry.hash, cut + 1
+    if pos == len(tail) == meant and tuple(acc.hashes) == intent.head.range:
+        return "finish"
+    return "foreign"
 
 
 @contextlib.contextmanager

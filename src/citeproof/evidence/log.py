@@ -11,11 +11,19 @@ Decisions:
 * **Appends cost the same at any size.**  Under a file lock (``<log>.lock``) the writer
   reads the small signed head (``<log>.head``: size, end offset, last hash, Merkle compact
   range, signed checkpoint), checks it and the last line (read backwards from the head's
-  end offset), writes the new line(s) with ONE ``os.write`` on an ``O_APPEND`` descriptor,
-  fsyncs, extends the compact range, signs a checkpoint and replaces the head atomically.
-  Nothing is re-read.
-* **Damage stops appends.**  A torn or invalid tail, entries the head does not cover, a
-  file shorter than its head or a head that does not verify raise
+  end offset), extends the compact range and signs the checkpoint of the new state, writes
+  that head as the append's *intent* (``<log>.intent``, fsynced), writes the new line(s)
+  with ONE ``os.write`` on an ``O_APPEND`` descriptor, fsyncs, and renames the intent over
+  the head.  Nothing is re-read, and there are as many fsyncs as without the intent.
+* **A killed append never stops the log.**  The head only moves to a state whose lines
+  are on disk, and an append killed between its write and the rename leaves its intent.
+  The next process to take the lock settles it before anything else
+  (:meth:`EvidenceLog._settle`): lines that are exactly what the intent signs are
+  committed, a write cut short is moved aside into ``<log>.rolled-back-<time>`` (it was
+  never acknowledged), an intent whose append wrote nothing is dropped.  An append whose
+  call returned was renamed into the head before it returned, so it is never touched.
+* **Damage stops appends.**  A torn or invalid tail that no intent explains, entries the
+  head does not cover, a file shorter than its head or a head that does not verify raise
   :class:`LogDamagedError` / :class:`LogTamperedError` naming the command to run.
 * **Repair never rewrites valid data.**  :meth:`EvidenceLog.repair` moves damaged bytes at
   the end into ``<log>.damaged-<time>`` (nothing is deleted), truncates exactly those bytes,
@@ -43,6 +51,7 @@ from citeproof.evidence.checkpoint import Checkpoint, sign_checkpoint
 from citeproof.evidence.lines import (
     ZERO_HASH,
     Head,
+    Intent,
     LineProblem,
     LogDamagedError,
     LogEntry,
@@ -51,10 +60,14 @@ from citeproof.evidence.lines import (
     LogTamperedError,
     build_line,
     head_path_for,
+    intent_outcome,
+    intent_path_for,
     parse_line,
     read_head,
+    read_intent,
     read_line_ending_at,
     write_head,
+    write_intent,
 )
 from citeproof.evidence.lines import (
     datasync as _datasync,
@@ -87,6 +100,13 @@ __all__ = [
 
 SUPPORT_VALUES = ("supports", "contradicts", "absent")
 MAX_KIND_CHARS = 64
+# The state an intent of the first append extends: no entries (nothing to sign).
+_EMPTY = Head(0, 0, ZERO_HASH, (), "")
+_SETTLED = {
+    "finished": " (an interrupted append was completed first)",
+    "rolled-back": " (an interrupted append's partial write was moved aside first)",
+    "discarded": " (an interrupted append that wrote nothing was dropped)",
+}
 
 
 def default_log_path(env: Mapping[str, str] | None = None) -> Path:
@@ -136,6 +156,7 @@ class EvidenceLog:
     ) -> None:
         self.path = Path(path)
         self.head_path = head_path_for(self.path)
+        self.intent_path = intent_path_for(self.path)
         self.lock_path = self.path.with_name(self.path.name + ".lock")
         self._key = key
         self._key_dir = key_dir
@@ -179,14 +200,11 @@ class EvidenceLog:
             "fixed. See `citeproof log verify`, then run `citeproof log repair`."
         )
 
-    def _checked_head(self, fd: int) -> Head:
-        """The head after checking it against the file; raise if appending is unsafe."""
-        size = os.fstat(fd).st_size
+    def _sound_head(self, fd: int, size: int) -> Head | None:
+        """The signed head after checking it and the entry it ends at (None: no head)."""
         head = read_head(self.head_path)
         if head is None:
-            if size == 0:
-                return self._sign_head(CompactRange(), 0, ZERO_HASH)
-            raise self._damaged("has no signed head (its .head file is missing)")
+            return None
         self._verify_head(head)
         if size < head.end:
             raise LogTamperedError(
@@ -205,6 +223,79 @@ class EvidenceLog:
                     f"the last signed entry of {self.path} was altered: run `citeproof "
                     "log verify` to see where."
                 )
+        return head
+
+    def _settle(self, fd: int, head: Head | None, size: int) -> tuple[Head | None, int, str]:
+        """Finish or roll back an append that was killed after recording its intent.
+
+        ``head`` is the sound signed head (None: none) and ``size`` the file's size.
+        Returns the head and size afterwards and what was done: ``""`` (no intent),
+        ``"finished"``, ``"rolled-back"``, ``"discarded"`` (the append wrote nothing) or
+        ``"unexplained"`` (the intent does not explain what follows the head: it is left
+        for ``log repair``).  Runs under the lock.
+        """
+        base = head if head is not None else _EMPTY
+        try:
+            intent = read_intent(self.intent_path)
+        except LogDamagedError:
+            # Killed while writing the intent: no line is written before it is synced.
+            if size == base.end:
+                self._drop_intent()
+                return head, size, "discarded"
+            return head, size, "unexplained"
+        if intent is None:
+            return head, size, ""
+        if size > base.end and size - base.end > intent.head.end - base.end:
+            return head, size, "unexplained"
+        tail = os.pread(fd, size - base.end, base.end) if size > base.end else b""
+        outcome = intent_outcome(base, intent, tail)
+        if outcome == "nothing":
+            self._drop_intent()
+            return head, size, "discarded"
+        if outcome == "foreign":
+            return head, size, "unexplained"
+        try:
+            intent.head.verify(self.key.verifier)
+        except LogTamperedError:
+            return head, size, "unexplained"  # not written with this log's key
+        if outcome == "finish":
+            if self._durable:
+                _datasync(fd)  # the dead appender may have been killed before its fsync
+            os.replace(self.intent_path, self.head_path)
+            self._trusted_head = intent.head
+            return intent.head, size, "finished"
+        self._set_aside(fd, base.end, tail, "rolled-back")
+        self._drop_intent()
+        return head, base.end, "rolled-back"
+
+    def _drop_intent(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.intent_path.unlink()
+
+    def _set_aside(self, fd: int, end: int, data: bytes, what: str) -> Path:
+        """Copy ``data`` (the file's bytes from ``end`` on) into ``<log>.<what>-<time>``,
+        fsynced, then cut the file at ``end``."""
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        moved_path = self.path.with_name(f"{self.path.name}.{what}-{stamp}")
+        out = os.open(moved_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            os.write(out, data)
+            os.fsync(out)
+        finally:
+            os.close(out)
+        os.ftruncate(fd, end)
+        os.fsync(fd)
+        return moved_path
+
+    def _checked_head(self, fd: int) -> Head:
+        """The head after checking it against the file and settling an interrupted
+        append; raise if appending is unsafe."""
+        size = os.fstat(fd).st_size
+        head, size, _ = self._settle(fd, self._sound_head(fd, size), size)
+        if head is None:
+            if size == 0:
+                return self._sign_head(CompactRange(), 0, ZERO_HASH)
+            raise self._damaged("has no signed head (its .head file is missing)")
         if size > head.end:
             tail = os.pread(fd, min(size - head.end, 1 << 16), head.end)
             if not tail.endswith(b"\n") and size - head.end <= len(tail):
@@ -237,16 +328,27 @@ class EvidenceLog:
             entries.append(entry)
             prev = entry.hash
         data = b"".join(chunks)
+        new_head = self._sign_head(acc, head.end + len(data), prev)
+        # The intent goes to disk before the lines: whoever finds the lines without a head
+        # that covers them finds the intent that does (see _settle).
+        write_intent(
+            self.intent_path,
+            Intent(head.size, head.end, head.last, tuple(e.hash for e in entries), new_head),
+            durable=self._durable,
+        )
         written = os.write(fd, data)
         if written != len(data):
-            raise LogDamagedError(
+            # Our own bytes, under our lock: take them back at once.
+            os.ftruncate(fd, head.end)
+            self._drop_intent()
+            raise LogError(
                 f"only {written} of {len(data)} bytes reached {self.path} (disk full?); "
-                "run `citeproof log repair` once there is space."
+                "the partial write was taken back and nothing was appended: free some "
+                "space and try again."
             )
         if self._durable:
             _datasync(fd)
-        new_head = self._sign_head(acc, head.end + len(data), prev)
-        write_head(self.head_path, new_head, durable=self._durable)
+        os.replace(self.intent_path, self.head_path)
         self._trusted_head = new_head
         return entries
 
@@ -362,9 +464,7 @@ class EvidenceLog:
     def _repair_locked(self, fd: int, set_aside_unsigned: bool) -> RepairReport:
         size = os.fstat(fd).st_size
         head = read_head(self.head_path)
-        if head is None:
-            acc, start, prev, reason = CompactRange(), 0, ZERO_HASH, "no signed head"
-        else:
+        if head is not None:
             head.verify(self.key.verifier)
             if size < head.end:
                 raise LogTamperedError(
@@ -381,13 +481,24 @@ class EvidenceLog:
                         f"signed entries of {self.path} were altered; repair only fixes the "
                         "tail. Run `citeproof log verify` and restore from a backup."
                     )
+        # An interrupted append is the next appender's to settle, and so repair's first.
+        head, size, settled = self._settle(fd, head, size)
+        stale_intent = settled == "unexplained"
+        if head is None:
+            acc, start, prev, reason = CompactRange(), 0, ZERO_HASH, "no signed head"
+        else:
             acc, start, prev = head.compact_range(), head.end, head.last
             reason = "data after the last signed entry"
-        if size == start:
+        if size == start and not stale_intent:
+            done = _SETTLED.get(settled, "")
             if head is None and size == 0:
-                return RepairReport(repaired=False, message="the log is empty; nothing to do.")
+                return RepairReport(
+                    repaired=False, message=f"the log is empty; nothing to do{done}."
+                )
             if head is not None:
-                return RepairReport(repaired=False, message="the log is intact; nothing to do.")
+                return RepairReport(
+                    repaired=False, message=f"the log is intact; nothing to do{done}."
+                )
         end, adopted = start, 0
         if not set_aside_unsigned:
             for raw in iter_raw_lines(self.path, start):
@@ -403,18 +514,11 @@ class EvidenceLog:
         moved_path: Path | None = None
         if end < size:
             moved = os.pread(fd, size - end, end)
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-            moved_path = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
-            out = os.open(moved_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            try:
-                os.write(out, moved)
-                os.fsync(out)
-            finally:
-                os.close(out)
-            os.ftruncate(fd, end)
-            os.fsync(fd)
+            moved_path = self._set_aside(fd, end, moved, "damaged")
         head = self._sign_head(acc, end, prev)
         write_head(self.head_path, head, durable=True, sync_dir=True)
+        if stale_intent:
+            self._drop_intent()
         payload: dict[str, Any] = {
             "reason": reason,
             "moved_bytes": len(moved),
@@ -425,12 +529,16 @@ class EvidenceLog:
         if adopted:
             payload["adopted_to_seq"] = acc.size
             payload["adopted_root"] = acc.root().hex()
+        if stale_intent:
+            payload["discarded_intent"] = True
         (entry,) = self._append_locked(fd, head, [("repair", payload)])
         parts = []
         if moved_path:
             parts.append(f"moved {len(moved)} damaged bytes to {moved_path}")
         if adopted:
             parts.append(f"signed {adopted} whole entries the head did not cover")
+        if stale_intent:
+            parts.append(f"removed an append intent ({self.intent_path.name}) that did not match")
         return RepairReport(
             repaired=True,
             message="; ".join(parts or ["signed the log"]) + f"; recorded as entry {entry.seq}.",

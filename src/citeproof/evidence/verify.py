@@ -15,6 +15,12 @@ What :func:`verify_log` establishes, in order:
    or a truncation is detected), and no entries follow that nobody signed;
 3. with a checkpoint: its signature verifies, and the first ``checkpoint.size`` entries of
    the current log have exactly its root (the current log extends the checkpoint).
+
+An append killed after recording its intent (``<log>.intent``, see
+:mod:`citeproof.evidence.lines`) is judged as the next appender will settle it: entries
+that are exactly what a valid intent of the head signs are covered by that signature (a
+note, not a problem); a partial write it explains is an ``interrupted`` problem that the
+next append rolls back by itself; an intent whose append wrote nothing is a note.
 """
 
 from __future__ import annotations
@@ -32,13 +38,18 @@ from citeproof.evidence.checkpoint import Checkpoint, CheckpointError, verify_ch
 from citeproof.evidence.lines import (
     ZERO_HASH,
     Head,
+    Intent,
+    IntentOutcome,
     LineProblem,
     LogEntry,
     LogError,
     LogTamperedError,
     head_path_for,
+    intent_outcome,
+    intent_path_for,
     parse_line,
     read_head,
+    read_intent,
 )
 from citeproof.evidence.merkle import (
     EMPTY_ROOT,
@@ -110,8 +121,9 @@ def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) ->
             problems.append(VerifyProblem(code="checkpoint-invalid", message=str(exc)))
 
     acc = CompactRange()
-    prev, count = ZERO_HASH, 0
+    prev, count, offset = ZERO_HASH, 0, 0
     at_head: tuple[bytes, str] | None = (EMPTY_ROOT, ZERO_HASH) if head and not head.size else None
+    head_end = 0 if head is not None and not head.size else None
     at_cp: bytes | None = EMPTY_ROOT if cp and not cp.size else None
     first_bad: VerifyProblem | None = None
     for lineno, raw in enumerate(iter_raw_lines(path), 1):
@@ -146,11 +158,47 @@ def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) ->
             break
         acc.append(raw[:-1])
         count += 1
+        offset += len(raw)
         prev = entry.hash
         if head is not None and count == head.size:
-            at_head = (acc.root(), entry.hash)
+            at_head, head_end = (acc.root(), entry.hash), offset
         if cp is not None and count == cp.size:
             at_cp = acc.root()
+    # An interrupted append, judged as the next appender will settle it.
+    covered = head.size if head is not None else 0
+    base: Head | None = None
+    if head is not None and head_cp is not None:
+        if at_head is not None and at_head[0] == head_cp.root and head_end == head.end:
+            base = head
+    elif head_state == "missing":
+        base = Head(0, 0, ZERO_HASH, (), "")
+    outcome, intent = _judge_intent(path, base, verifier) if base is not None else (None, None)
+    intent_name = intent_path_for(path).name
+    if base is not None and intent is not None and outcome == "finish":
+        covered = intent.head.size
+        notes.append(
+            f"entries {base.size + 1} to {covered} were written by an append that was "
+            f"interrupted before it replaced the head; its intent ({intent_name}), signed "
+            "with the log key, covers them, and the next append commits it."
+        )
+    elif base is not None and outcome == "roll-back":
+        first_bad = VerifyProblem(
+            code="interrupted",
+            message=f"an append was interrupted while writing: the bytes after entry "
+            f"{base.size} are its partial write, which its intent ({intent_name}) "
+            "explains; the next append moves them aside by itself, no repair is needed.",
+            seq=base.size + 1,
+        )
+    elif outcome == "nothing":
+        notes.append(
+            f"an append was interrupted before it wrote anything; the next append drops "
+            f"its intent ({intent_name})."
+        )
+    elif outcome == "foreign":
+        notes.append(
+            f"an append intent ({intent_name}) is present but does not explain the data "
+            "after the signed entries."
+        )
     if first_bad is not None:
         problems.insert(0, first_bad)
 
@@ -177,20 +225,20 @@ def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) ->
                     actual=at_head[0].hex(),
                 )
             )
-        if count > head.size and first_bad is None:
+        if count > covered and first_bad is None:
             problems.append(
                 VerifyProblem(
                     code="unsigned",
-                    message=f"entries {head.size + 1} to {count} are not covered by the "
+                    message=f"entries {covered + 1} to {count} are not covered by the "
                     "signed head: they were appended without the log key, or an append was "
                     "interrupted; inspect them with `citeproof log show`, then run "
                     "`citeproof log repair`.",
-                    seq=head.size + 1,
-                    expected=str(head.size),
+                    seq=covered + 1,
+                    expected=str(covered),
                     actual=str(count),
                 )
             )
-    elif head_state == "missing" and count:
+    elif head_state == "missing" and count and covered < count and outcome != "roll-back":
         if cp is not None and cp.size == count and at_cp == cp.root:
             notes.append("the log has no signed head; the checkpoint given covers all of it.")
         else:
@@ -236,6 +284,38 @@ def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) ->
         problems=problems,
         notes=notes,
     )
+
+
+def _judge_intent(
+    path: Path, base: Head, verifier: Verifier
+) -> tuple[IntentOutcome | None, Intent | None]:
+    """What the next appender will do with the intent next to ``path`` (None: there is no
+    intent); an intent that cannot be read, or is not signed with the log key, explains
+    nothing (``foreign``, or ``nothing`` when no byte follows ``base``)."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        size = 0
+    try:
+        intent = read_intent(intent_path_for(path))
+    except LogError:
+        return ("nothing" if size <= base.end else "foreign"), None
+    if intent is None:
+        return None, None
+    if size - base.end > intent.head.end - base.end:
+        return "foreign", intent
+    tail = b""
+    if size > base.end:
+        with path.open("rb") as f:
+            f.seek(base.end)
+            tail = f.read(size - base.end)
+    outcome = intent_outcome(base, intent, tail)
+    if outcome in ("finish", "roll-back"):
+        try:
+            intent.head.verify(verifier)
+        except LogTamperedError:
+            return "foreign", intent
+    return outcome, intent
 
 
 # --------------------------------------------------------------------------- proofs

@@ -21,6 +21,13 @@ Decisions:
   mistaken for a checkpoint of another.
 * ``CITEPROOF_HANDLE_KEY`` overrides the stored handle secret (its UTF-8 bytes, at least 16),
   so a team can share handles without sharing a data directory.
+* **A key file other users can read or change is reported, not ignored.**  By default it is
+  used with a warning (a :class:`~citeproof.errors.KeyFileWarning` naming the file and the
+  ``chmod 600`` that fixes it; the command line prints it as one ``citeproof: warning:``
+  line); with
+  ``CITEPROOF_STRICT_KEYS=1`` (what ``citeproof --strict-keys`` sets) it is refused with a
+  :class:`KeyFileError`.  The mode is read from the open file (``fstat``), so the bytes
+  checked are the bytes used.  On Windows, which has no such mode bits, nothing is checked.
 """
 
 from __future__ import annotations
@@ -31,12 +38,14 @@ import hashlib
 import os
 import re
 import secrets
+import stat
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citeproof.errors import BadInputError, KeyFileError
+from citeproof.errors import BadInputError, KeyFileError, KeyFileWarning
 
 # cryptography is imported where a key is used, not here: the MCP server and the CLI import
 # this module for its types at start-up, and the library costs about 30 ms to import.
@@ -45,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HANDLE_KEY_ENV",
+    "STRICT_KEYS_ENV",
     "KeyFileError",
     "LogKey",
     "Verifier",
@@ -52,9 +62,12 @@ __all__ = [
     "key_hash",
     "load_or_create_log_key",
     "parse_verifier_key",
+    "strict_keys",
 ]
 
 HANDLE_KEY_ENV = "CITEPROOF_HANDLE_KEY"
+STRICT_KEYS_ENV = "CITEPROOF_STRICT_KEYS"
+_TRUE = frozenset({"1", "true", "yes", "on"})
 LOG_KEY_FILE = "log-ed25519.pem"
 HANDLE_KEY_FILE = "handle.key"
 ED25519_ALG = 0x01
@@ -220,17 +233,71 @@ def _write_new_secret(path: Path, data: bytes) -> bool:
     return created
 
 
-def _read_secret(path: Path) -> bytes:
+def strict_keys(env: Mapping[str, str] | None = None) -> bool:
+    """Whether key files others can read or change are refused (``CITEPROOF_STRICT_KEYS``
+    is ``1``, ``true``, ``yes`` or ``on``; ``env`` defaults to the process environment)."""
+    environ = os.environ if env is None else env
+    return environ.get(STRICT_KEYS_ENV, "").strip().lower() in _TRUE
+
+
+def _exposure(mode: int) -> str | None:
+    """How a secret file's permission bits expose it to other users (None: they do not)."""
+    if mode & 0o044:
+        return "readable by other users"
+    if mode & 0o022:
+        return "writable by other users"
+    if mode & 0o011:
+        return "open to other users"
+    return None
+
+
+def _check_private(path: Path, mode: int, what: str, strict: bool) -> None:
+    """Warn about (or, when ``strict``, refuse) a key file that others can read or change."""
+    exposure = _exposure(stat.S_IMODE(mode)) if os.name == "posix" else None
+    if exposure is None:
+        return
+    bits = f"mode {stat.S_IMODE(mode):04o}"
+    if strict:
+        raise KeyFileError(
+            f"refusing the key file {path}: it is {exposure} ({bits}), and strict key "
+            f"checking is on ({STRICT_KEYS_ENV}=1 or --strict-keys). Run `chmod 600 {path}` "
+            "and try again."
+        )
+    warnings.warn(
+        f"the key file {path} is {exposure} ({bits}): whoever can read it can {what}. "
+        f"Run `chmod 600 {path}` ({STRICT_KEYS_ENV}=1 refuses such a file).",
+        KeyFileWarning,
+        stacklevel=4,
+    )
+
+
+def _read_secret(path: Path, what: str, env: Mapping[str, str] | None) -> bytes:
+    """The bytes of the key file ``path``, after checking who else may read it."""
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY)
     except OSError as exc:
         raise KeyFileError(
             f"cannot read the key file {path} ({exc.strerror}); check its permissions."
         ) from exc
+    try:
+        _check_private(path, os.fstat(fd).st_mode, what, strict_keys(env))
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise KeyFileError(
+            f"cannot read the key file {path} ({exc.strerror}); check its permissions."
+        ) from exc
+    finally:
+        os.close(fd)
 
 
-def load_or_create_log_key(key_dir: Path) -> LogKey:
-    """The log signing key stored in ``key_dir``, created (mode 0600) on first use."""
+def load_or_create_log_key(key_dir: Path, env: Mapping[str, str] | None = None) -> LogKey:
+    """The log signing key stored in ``key_dir``, created (mode 0600) on first use.
+
+    A key file other users can read is used with a warning, or refused with
+    :class:`KeyFileError` when ``CITEPROOF_STRICT_KEYS=1`` (in ``env``, which defaults to
+    the process environment).
+    """
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -243,7 +310,7 @@ def load_or_create_log_key(key_dir: Path) -> LogKey:
             encryption_algorithm=serialization.NoEncryption(),
         )
         _write_new_secret(path, pem)
-    data = _read_secret(path)
+    data = _read_secret(path, "sign entries into your evidence log", env)
     try:
         loaded = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as exc:
@@ -259,7 +326,8 @@ def load_or_create_log_key(key_dir: Path) -> LogKey:
 def handle_key(key_dir: Path, env: Mapping[str, str] | None = None) -> bytes:
     """The HMAC secret for handles: ``CITEPROOF_HANDLE_KEY`` or ``key_dir/handle.key``.
 
-    The stored secret is 32 random bytes created (mode 0600) on first use.
+    The stored secret is 32 random bytes created (mode 0600) on first use; a stored file
+    other users can read is warned about, or refused when ``CITEPROOF_STRICT_KEYS=1``.
     """
     environ = os.environ if env is None else env
     override = environ.get(HANDLE_KEY_ENV, "")
@@ -274,7 +342,7 @@ def handle_key(key_dir: Path, env: Mapping[str, str] | None = None) -> bytes:
     path = key_dir / HANDLE_KEY_FILE
     if not path.exists():
         _write_new_secret(path, secrets.token_bytes(32))
-    data = _read_secret(path)
+    data = _read_secret(path, "forge citation handles that resolve as yours", environ)
     if len(data) != 32:
         raise KeyFileError(
             f"the handle secret {path} is {len(data)} bytes, not 32; restore it from a "
