@@ -16,19 +16,29 @@ Why the text looks the way it does:
   hyphenated compound occurs elsewhere, or a digit or a lower->upper case change meets
   the break (``COVID-19``, ``Never-Ending``), it becomes ``-``.  A marker with no word
   after it (end of page) becomes ``-`` so the ``t1+dehyphen`` fallback can join it.
-* Other control characters (unmapped glyphs such as bullets come out as ``\\x01`` or
-  ``\\x0f``, a lone ``\\r`` stands in for the circle of a drawn copyright sign) are removed.
+* An accent drawn as a glyph of its own (``Erdos ... ˝``) is put back on its letter and a
+  ``c`` inside a drawn circle becomes ``©`` (``pdf_glyphs``), before anything else reads
+  the text.  Other control characters (unmapped glyphs such as bullets come out as
+  ``\\x01`` or ``\\x0f``) are removed.
+* Superscript note and citation numbers (``one billion.⁴ Many``) stay in the text as the
+  page shows them, and their spans go into ``Document.markers``, with page numbers: the
+  matcher skips markers whether or not a quote has them, so a quote without the ``4``, or
+  one that runs over a page break, is EXACT.
+* Lines outside the text flow (running heads, page numbers, footnotes, page one's boxed
+  author notes) are moved to the first paragraph break of their page (``reading_order``),
+  so that a sentence that crosses a page or column break reads on; they stay on their
+  page, in blocks of their own (region ``other``, ``footnote``, ``front-matter``).
 * Pages are joined with a blank line; every block lies inside one page.
 
 Blocks, regions and sections come from the layout heuristics in ``pdf_layout``: pdfium
 gives no blank lines between paragraphs, so paragraph starts are read from the geometry of
-each line's first character.  A PDF with no extractable text on any page gives
-``text == ""`` and no blocks: the caller reports it as having no text layer.
+each line's first character, and small print from each line's type size.  A PDF with no
+extractable text on any page gives ``text == ""`` and no blocks: the caller reports it as
+having no text layer.
 """
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import re
 import threading
@@ -36,7 +46,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from citeproof.documents.model import Document, DocumentMeta
-from citeproof.documents.pdf_layout import Line, blocks_from_lines, mark_paragraph_starts
+from citeproof.documents.pdf_glyphs import Glyphs, line_size, repair_glyphs, superscripts
+from citeproof.documents.pdf_layout import (
+    Line,
+    blocks_from_lines,
+    mark_out_of_flow,
+    mark_paragraph_starts,
+    reading_order,
+)
 from citeproof.errors import DocumentError, UnsupportedFormatError
 
 __all__ = ["parse_pdf"]
@@ -54,42 +71,53 @@ _WORD = re.compile(r"[^\W\d_]+")
 _RUN = re.compile(r"\w+")
 _HYPHENS = re.compile(r"[-\u2010\u2011]")
 _COMPOUND = re.compile(r"\w+(?:[-\u2010\u2011]\w+)+")
+_DIGIT = re.compile(r"\d")
+_PAGE_NUMBER = re.compile(r"\d{1,4}")
+"""A furniture line that is only a page number: listed with the markers, so that a match
+skips it (the matcher deletes spans of numbers it is told are markers)."""
 
 
 def parse_pdf(data: bytes) -> Document:
     """Parse PDF bytes; raise UnsupportedFormatError/DocumentError for unusable files."""
     pages, n_pages, title = _extract(bytes(data))
-    lines = [line for page in pages for line in page]
     meta = DocumentMeta(title=title)
-    resolve = _hyphen_resolver([line.raw for line in lines])
-    parts: list[str] = []
-    offset = 0
+    resolve = _hyphen_resolver([line.raw for page in pages for line in page])
     kept_pages: list[list[Line]] = []
-    for index, page in enumerate(pages):
-        if index:
-            offset += len(PAGE_SEPARATOR)
+    for page in pages:
         kept: list[Line] = []
         for line in page:
-            line.text = _clean(line.raw, resolve)
-            if not line.text:
-                continue
-            if kept:
-                offset += 1
-            line.start = offset
-            offset += len(line.text)
-            kept.append(line)
-        mark_paragraph_starts(kept)
+            line.text, line.marks = _clean_marked(line.raw, resolve, line.marks)
+            if line.text:
+                kept.append(line)
         kept_pages.append(kept)
-        parts.append("\n".join(line.text for line in kept))
+    mark_out_of_flow([line for page in kept_pages for line in page])
+    for page in kept_pages:
+        mark_paragraph_starts(page)
+    kept_pages = [reading_order(page) for page in kept_pages]
     kept_lines = [line for page in kept_pages for line in page]
     if not kept_lines:  # no text layer (a scan), or only glyphs that map to nothing
         return Document(text="", blocks=[], format="pdf", meta=meta, dehyphen=True, pages=n_pages)
-    text = PAGE_SEPARATOR.join(parts)
+    parts: list[str] = []
+    markers: list[tuple[int, int]] = []
+    offset = 0
+    for index, page in enumerate(kept_pages):
+        if index:
+            offset += len(PAGE_SEPARATOR)
+        for k, line in enumerate(page):
+            if k:
+                offset += 1
+            line.start = offset
+            offset += len(line.text)
+            markers.extend((line.start + a, line.start + b) for a, b in line.marks)
+            if line.role == "furniture" and _PAGE_NUMBER.fullmatch(line.text):
+                markers.append((line.start, line.start + len(line.text)))
+        parts.append("\n".join(line.text for line in page))
     return Document(
-        text=text,
+        text=PAGE_SEPARATOR.join(parts),
         blocks=blocks_from_lines(kept_lines),
         format="pdf",
         meta=meta,
+        markers=tuple(sorted(markers)),
         dehyphen=True,
         pages=n_pages,
     )
@@ -165,43 +193,43 @@ def _page_lines(pdf: Any, index: int) -> list[Line]:
         textpage = page.get_textpage()
         try:
             raw = textpage.get_text_range()
-            return list(_lines_with_geometry(textpage, raw, index + 1))
+            height = float(page.get_height())
+            return list(_lines_with_geometry(textpage, raw, index + 1, height))
         finally:
             textpage.close()
     finally:
         page.close()
 
 
-def _lines_with_geometry(textpage: Any, raw: str, page_no: int) -> Iterator[Line]:
-    """Split pdfium's page text on CRLF and locate each line's first and last character.
+def _lines_with_geometry(
+    textpage: Any, raw: str, page_no: int, height: float | None = None
+) -> Iterator[Line]:
+    """Split pdfium's page text on CRLF and read each line's geometry and type size.
 
-    Text indices are UTF-16 positions; a page with astral characters needs the shift.
-    This runs for every line of every page, hence the bound locals.
+    The text is repaired first (accents put back on their letters, drawn © restored, see
+    ``pdf_glyphs``); geometry is still asked of the original glyphs, through the map the
+    repair returns.  Per line: the first and last characters' boxes, the size the line is
+    set in, and its superscript numbers.  This runs for every line of every page, so it
+    samples a few glyphs per line rather than reading all of them.
     """
-    import pypdfium2.raw as pdfium_c
+    glyphs = Glyphs(textpage, raw)
+    text, positions = repair_glyphs(raw, glyphs)
 
-    astral = bool(raw) and max(raw) > "\uffff"
-    handle = textpage.raw
-    rect = pdfium_c.FS_RECTF()
-    rect_ref = ctypes.byref(rect)
-    char_index = pdfium_c.FPDFText_GetCharIndexFromTextIndex
-    loose_box = pdfium_c.FPDFText_GetLooseCharBox
-
-    def box(py_index: int) -> bool:
-        if astral:
-            py_index += sum(ord(ch) > 0xFFFF for ch in raw[:py_index])
-        c_index = char_index(handle, py_index)
-        return c_index >= 0 and bool(loose_box(handle, c_index, rect_ref))
+    def box(i: int) -> tuple[float, float, float, float] | None:
+        return glyphs.loose_box(positions[i] if positions is not None else i)
 
     pos = 0
-    for raw_line in raw.split("\r\n"):
-        line = Line(raw=raw_line, page=page_no)
+    for raw_line in text.split("\r\n"):
+        line = Line(raw=raw_line, page=page_no, page_height=height)
         body = raw_line.rstrip()
         if body:
-            if box(pos + len(body) - 1):
-                line.last_bottom = rect.bottom
-            if box(pos + len(body) - len(body.lstrip())):
-                line.left, line.first_bottom = rect.left, rect.bottom
+            if (last := box(pos + len(body) - 1)) is not None:
+                line.last_bottom, line.right = last[1], last[2]
+            if (first := box(pos + len(body) - len(body.lstrip()))) is not None:
+                line.left, line.first_bottom = first[0], first[1]
+            line.size = line_size(raw_line, pos, glyphs, positions)
+            if _DIGIT.search(raw_line):
+                line.marks = superscripts(raw_line, pos, glyphs, positions, line.size)
         pos += len(raw_line) + 2
         yield line
 
@@ -272,6 +300,17 @@ def _hyphen_for(left: str, right: str, words: set[str], compounds: set[str]) -> 
 
 def _clean(raw: str, resolve: dict[tuple[str, str], str]) -> str:
     """One line as it goes into Document.text: markers resolved, controls gone, trimmed."""
+    return _clean_marked(raw, resolve, [])[0]
+
+
+def _clean_marked(
+    raw: str, resolve: dict[tuple[str, str], str], spans: list[tuple[int, int]]
+) -> tuple[str, list[tuple[int, int]]]:
+    """``_clean``, carrying ``spans`` of ``raw`` (superscripts) over to the cleaned line.
+
+    Resolving hyphen markers keeps every position; removing control characters and
+    trimming shift them, so the spans are moved by the characters dropped before them.
+    """
     if _PDFIUM_HYPHEN in raw:
         parts, done = [], 0
         for start, end in _marked_tokens(raw):
@@ -282,6 +321,21 @@ def _clean(raw: str, resolve: dict[tuple[str, str], str]) -> str:
             parts += [raw[done:start], "".join(joined)]
             done = end
         raw = "".join([*parts, raw[done:]])
+    kept: list[int] | None = None
     if _CONTROL.search(raw):
-        raw = _CONTROL.sub("", raw.replace("\t", " "))
-    return raw.strip()
+        raw = raw.replace("\t", " ")
+        if spans:
+            kept = list(itertools.accumulate((not _CONTROL.match(ch) for ch in raw), initial=0))
+        raw = _CONTROL.sub("", raw)
+    text = raw.strip()
+    if not spans:
+        return text, []
+    lead = len(raw) - len(raw.lstrip())
+    moved = []
+    for a, b in spans:
+        if kept is not None:
+            a, b = kept[a], kept[b]
+        a, b = max(a - lead, 0), min(b - lead, len(text))
+        if a < b:
+            moved.append((a, b))
+    return text, moved

@@ -1,12 +1,13 @@
 """Layout reasoning for PDF text: paragraphs, page furniture, headings, regions, sections.
 
-pdfium hands over lines and where their first and last characters sit, nothing more: no
-blank lines between paragraphs, no notion of a heading or a running head.  Everything a
-Document says about structure is therefore a guess from geometry and wording, and the
-guesses are kept here, apart from the pdfium calls, so they can be read, tested and tuned
-on plain ``Line`` values without opening a PDF.  They err towards saying less: a block cut
-too finely or a heading not recognised costs a little context in a report, while a wrong
-region or section would misplace a match.
+pdfium hands over lines, where their first and last characters sit and the size they are
+set in, nothing more: no blank lines between paragraphs, no notion of a heading, a running
+head or a footnote.  Everything a Document says about structure is therefore a guess from
+geometry, type size and wording, and the guesses are kept here, apart from the pdfium
+calls, so they can be read, tested and tuned on plain ``Line`` values without opening a
+PDF.  They err towards saying less: a block cut too finely or a heading not recognised
+costs a little context in a report, while a wrong region or section would misplace a
+match.
 """
 
 from __future__ import annotations
@@ -14,11 +15,18 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from citeproof.documents.model import Block, Region
 
-__all__ = ["Line", "blocks_from_lines", "mark_paragraph_starts"]
+__all__ = [
+    "Line",
+    "blocks_from_lines",
+    "body_size",
+    "mark_out_of_flow",
+    "mark_paragraph_starts",
+    "reading_order",
+]
 
 _ABSTRACT_CAP = 6000
 """Characters after which an abstract that no heading ended is taken to be over."""
@@ -33,8 +41,8 @@ _REFERENCES = re.compile(
     re.I,
 )
 _APPENDIX = re.compile(
-    r"(?:appendix(?:\s+[A-Z0-9]{1,3})?(?:\s*[:.]\s*[A-Z][^,;()]{0,60})?|appendices"
-    r"|supplementary\s+(?:materials?|information|data)|supporting\s+information)" + _END,
+    _NUM + r"(?:appendix(?:\s+[A-Z0-9]{1,3})?(?:\s*[:.\-\u2013\u2014]\s*[A-Z][^,;()]{0,60})?"
+    r"|appendices|supplementary\s+(?:materials?|information|data)|supporting\s+information)" + _END,
     re.I,
 )
 _BACK = re.compile(
@@ -66,7 +74,8 @@ class Line:
     """One pdfium line (several physical lines when pdfium joined a hyphenated break).
 
     ``pdf`` fills in the text and geometry (``raw`` to ``start``); ``mark_paragraph_starts``
-    sets ``para_start`` and ``gap_before``, which ``blocks_from_lines`` then reads.
+    sets ``para_start`` and ``gap_before``, ``mark_out_of_flow`` sets ``role``, and
+    ``blocks_from_lines`` reads them all.
     """
 
     raw: str
@@ -74,25 +83,42 @@ class Line:
     left: float | None = None
     first_bottom: float | None = None
     last_bottom: float | None = None
+    right: float | None = None
+    page_height: float | None = None
+    size: float | None = None
+    """The font size the line is set in (effective points; None when unknown)."""
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    """Superscript note or citation numbers, as spans of ``raw`` until ``pdf`` cleans the
+    line, then of ``text``."""
     text: str = ""
     start: int = 0
     para_start: bool = False
     gap_before: float = 0.0
     """Space above the line in units of the page's line pitch (0 when unknown)."""
+    role: str | None = None
+    """Set for lines outside the text flow: ``furniture`` (running heads, page numbers),
+    ``footnote``, ``sidebar`` (page one's boxed author notes and licence)."""
 
 
 # --- layout: paragraph starts from geometry ------------------------------------------
 
 
-def mark_paragraph_starts(lines: list[Line]) -> None:
+def mark_paragraph_starts(page: list[Line]) -> None:
     """Mark paragraph starts on one page from first-line indents, hanging indents and gaps.
 
     pdfium gives no blank lines, so the only evidence is where lines begin: a line set in
     from the lines around it starts a paragraph; a line set out from the two lines after
     it starts a hanging-indent item (reference entries, lists); extra space above a line
     (over 1.6 line pitches) starts a new block.  Centred or ragged text (titles, tables)
-    may be cut more finely than it should; that only makes blocks smaller.
+    may be cut more finely than it should; that only makes blocks smaller.  Lines outside
+    the text flow (``mark_out_of_flow``, which runs first) are left out of the geometry, so
+    a running head above the page's first line does not make it a paragraph start; a note
+    that opens with its number starts one, so that each footnote is a block of its own.
     """
+    for line in page:
+        if line.role is not None and _opens_note(line):
+            line.para_start = True
+    lines = [line for line in page if line.role is None]
     deltas = [
         a.last_bottom - b.first_bottom
         for a, b in itertools.pairwise(lines)
@@ -214,7 +240,10 @@ def _furniture(lines: list[Line]) -> set[int]:
     """Indices of running heads and feet: a top or bottom line repeated on many pages.
 
     Digits are ignored when comparing (page numbers), so ``84`` ... ``91`` and
-    ``Page 2 of 9`` repeat; these lines never count as headings.
+    ``Page 2 of 9`` repeat; these lines never count as headings.  A top or bottom line
+    that is part of such a repeated line is furniture too: page one carries the running
+    head without its page number (``Agyeman-Duah et al. BMC ... 2014, 14:1`` where later
+    pages add ``Page 2 of 10``), or the journal's name alone.
     """
     by_page: dict[int, list[int]] = {}
     for i, line in enumerate(lines):
@@ -227,7 +256,130 @@ def _furniture(lines: list[Line]) -> set[int]:
             edge[i] = key
             seen.setdefault(key, set()).add(page)
     need = max(2, -(-len(by_page) // 4))
-    return {i for i, key in edge.items() if len(seen[key]) >= need}
+    repeated = {key for key, pages in seen.items() if len(pages) >= need}
+    out = {i for i, key in edge.items() if key in repeated}
+    long_keys = [key.strip(" #") for key in repeated if len(key.strip(" #")) >= 16]
+    for i, key in edge.items():
+        bare = key.strip(" #")
+        if i not in out and len(bare) >= 16 and any(bare in k for k in long_keys):
+            out.add(i)
+    return out
+
+
+def body_size(lines: list[Line]) -> float | None:
+    """The font size most of the text is set in (by characters), to tell small print."""
+    weight: dict[float, int] = {}
+    for line in lines:
+        if line.size is not None:
+            key = round(line.size, 1)
+            weight[key] = weight.get(key, 0) + len(line.text)
+    return max(weight, key=lambda k: weight[k]) if weight else None
+
+
+_NOTE_MARK = "*\u2020\u2021\u00a7\u00b6"
+"""Symbols that open a footnote or an author note (* † ‡ § ¶)."""
+_NOTE_NUMBER = re.compile(r"\d{1,3}")
+_NOTES_FROM_BOTTOM = 0.3
+"""Notes start in the lowest part of the page: footnotes, page one's boxed notes."""
+_SMALL = 0.88
+"""Small print is set at most this fraction of the body size (notes: 0.8-0.82 typically)."""
+
+
+def _small(line: Line, body: float | None) -> bool:
+    return body is not None and line.size is not None and line.size <= _SMALL * body
+
+
+def _low(line: Line) -> bool:
+    """In the lower part of the page, where notes are set (``_NOTES_FROM_BOTTOM``)."""
+    if line.page_height is None or line.first_bottom is None:
+        return True
+    return line.first_bottom <= _NOTES_FROM_BOTTOM * line.page_height
+
+
+def _opens_note(line: Line) -> bool:
+    return bool(line.marks and line.marks[0][0] == 0) or line.text[:1] in _NOTE_MARK
+
+
+def _notes(page: list[Line], body: float | None) -> set[int]:
+    """Indices (into ``page``) of its notes: small print at the foot of a column.
+
+    A note block is a run of small-print lines in the lowest part of the page whose first
+    line opens with a superscript number or a note symbol (or is the number alone, when
+    pdfium put the raised number on a line of its own), with no heading in it, and which
+    ends the page or a column: after it comes a line higher up (the top of the next
+    column), furniture or nothing.
+    """
+    out: set[int] = set()
+    flow = [i for i, line in enumerate(page) if line.role is None]
+    k = 0
+    while k < len(flow):
+        first = page[flow[k]]
+        alone = _NOTE_NUMBER.fullmatch(first.text) and k + 1 < len(flow)  # pdfium split it off
+        if not (_small(first, body) and (_opens_note(first) or alone) and _low(first)):
+            k += 1
+            continue
+        j = k
+        while (
+            j + 1 < len(flow)
+            and _small(page[flow[j + 1]], body)
+            and _heading_role(page[flow[j + 1]].text) is None
+        ):
+            j += 1
+        after = page[flow[j + 1]] if j + 1 < len(flow) else None
+        if (
+            after is None
+            or after.first_bottom is None
+            or first.first_bottom is None
+            or after.first_bottom > first.first_bottom
+        ):
+            out.update(flow[k : j + 1])
+        k = j + 1
+    return out
+
+
+def mark_out_of_flow(lines: list[Line]) -> None:
+    """Set ``role`` on the lines that are not part of the text flow.
+
+    Furniture (running heads and feet, page numbers) from repetition across pages; notes
+    from small print at the foot of a column (see ``_notes``).  On page one such notes are
+    the boxed author notes, correspondence and licence beside the article (``sidebar``),
+    elsewhere footnotes.
+    """
+    for i in _furniture(lines):
+        lines[i].role = "furniture"
+    body = body_size(lines)
+    by_page: dict[int, list[Line]] = {}
+    for line in lines:
+        by_page.setdefault(line.page, []).append(line)
+    first_page = min(by_page, default=1)
+    for page_no, page in by_page.items():
+        for i in _notes(page, body):
+            page[i].role = "sidebar" if page_no == first_page else "footnote"
+
+
+_SENTENCE_END = re.compile(r"[.!?:;)\]\"\u201d\u2019']$")
+
+
+def reading_order(page: list[Line]) -> list[Line]:
+    """One page's lines with those outside the text flow moved to a paragraph break.
+
+    pdfium reads a page top to bottom, so a running head, a footnote or a page number
+    sits between the last words of one page (or column) and the first of the next, in the
+    middle of any sentence that crosses the break.  Moving them to the page's first
+    paragraph break (space above a line, or a paragraph start after a line that ends a
+    sentence) lets that sentence read on, while every line stays on its page.  A page with
+    no such break keeps pdfium's order.
+    """
+    flow = [line for line in page if line.role is None]
+    outside = [line for line in page if line.role is not None]
+    if not outside or not flow:
+        return page
+    for k, line in enumerate(flow):
+        if line.para_start and (
+            k == 0 or line.gap_before > 1.6 or _SENTENCE_END.search(flow[k - 1].text)
+        ):
+            return [*flow[:k], *outside, *flow[k:]]
+    return page
 
 
 @dataclass(slots=True)
@@ -237,40 +389,110 @@ class _Tag:
     section: tuple[str, ...]
 
 
+_OUTSIDE: dict[str, tuple[str, Region]] = {
+    "furniture": ("furniture", "other"),
+    "footnote": ("footnote", "footnote"),
+    "sidebar": ("paragraph", "front-matter"),
+}
+_ABSTRACT_MIN = 400
+"""Characters a block needs to be taken for an abstract that has no heading."""
+_NOT_ABSTRACT = re.compile(
+    r"(?:copyright|\u00a9|received|accepted|correspondence|keywords?|academic editor"
+    r"|citation|published|e-?mail)\b",
+    re.I,
+)
+_SIZE_CHANGE = 0.06
+"""A paragraph set this much larger or smaller than the abstract is no longer abstract."""
+
+
+def _unheaded_abstract(lines: list[Line], roles: list[str | None]) -> int:
+    """Where page one's abstract starts when it has no heading, or -1.
+
+    With no Abstract heading, the front matter (title, authors, affiliations, dates,
+    licence) runs to the first section heading of page one, and the last paragraph before
+    that heading is the abstract when it is long prose (``_ABSTRACT_MIN``), not a licence
+    or correspondence line (``Objectives. Patient experiences of ...`` above ``1. Intro``).
+    """
+    first = next((i for i, line in enumerate(lines) if line.page == 1 and roles[i] == "body"), None)
+    if first is None:
+        return -1
+    flow = [i for i in range(first) if lines[i].role is None]
+    starts = [i for i in flow if lines[i].para_start]
+    if not starts:
+        return -1
+    at = starts[-1]
+    text = " ".join(lines[i].text for i in flow if i >= at)
+    if len(text) < _ABSTRACT_MIN or _NOT_ABSTRACT.match(text) or not text[:1].isupper():
+        return -1
+    return at
+
+
+_LETTERED = re.compile(r"[A-H](?:\.\d{1,2})*\.?\s+[A-Z][^,;()]{2,60}")
+
+
+def _starts_appendix(line: Line, role: str | None, reference_sizes: list[float]) -> bool:
+    """A heading that starts an appendix after the references.
+
+    ``Appendix A``, ``A Appendix A - Baseline Details``; or a lettered title (``A Baseline
+    Details``) with space above it, set larger than the reference entries before it.
+    """
+    if role == "appendix":
+        return True
+    if not line.para_start or line.size is None or not reference_sizes:
+        return False
+    if not _LETTERED.fullmatch(line.text) or line.text.endswith("."):
+        return False
+    return line.size >= 1.05 * statistics.median(reference_sizes)
+
+
 def blocks_from_lines(lines: list[Line]) -> list[Block]:
     """Tag each line with kind, region and section, then group lines into blocks.
 
     Regions: text on page 1 before an Abstract heading is front-matter; an Abstract
     heading (or a line opening ``Abstract:``) starts the abstract, which ends at the next
-    heading or after ``_ABSTRACT_CAP`` characters; a Keywords line is front-matter; the
-    last references heading starts references, which run to the end or to an Appendix
-    heading (back-matter); Acknowledgements, Funding, Competing interests and the like
-    are back-matter until the next body heading; everything else is body.  Sections come
-    from known unnumbered headings (Introduction, Methods ...) and from numbered headings
-    that continue the numbering; nothing else is guessed.
+    heading, at a paragraph set in another size (an introduction with no heading), or after
+    ``_ABSTRACT_CAP`` characters; with no Abstract heading, the long paragraph right above
+    page one's first section heading is the abstract (``_unheaded_abstract``).  A Keywords
+    paragraph is front-matter; the last references heading starts references, which run
+    to the end or to a heading that starts an appendix (back-matter); Acknowledgements,
+    Funding, Competing interests and the like are back-matter until the next body
+    heading; everything else is body.  Lines outside the text flow (``Line.role``) are
+    furniture (``other``), footnotes or page one's sidebar (front-matter), and change no
+    section.  Sections come from known unnumbered headings (Introduction, Methods ...) and
+    from numbered headings that continue the numbering; nothing else is guessed.
     """
-    furniture = _furniture(lines)
-    roles = [None if i in furniture else _heading_role(line.text) for i, line in enumerate(lines)]
+    roles = [None if line.role else _heading_role(line.text) for line in lines]
     refs_at = max((i for i, r in enumerate(roles) if r == "references"), default=-1)
     abstract_at = next(
         (
             i
             for i, line in enumerate(lines)
-            if line.page <= 2 and (roles[i] == "abstract" or _ABSTRACT_INLINE.match(line.text))
+            if line.page <= 2
+            and line.role is None
+            and (roles[i] == "abstract" or _ABSTRACT_INLINE.match(line.text))
         ),
         -1,
     )
+    if abstract_at < 0:
+        abstract_at = _unheaded_abstract(lines, roles)
     region: Region = "front-matter" if abstract_at > 0 and lines[abstract_at].page == 1 else "body"
     section: tuple[str, ...] = ()
     numbering = _Numbering()
     abstract_start = 0
+    abstract_size: float | None = None
+    keywords = False
+    reference_sizes: list[float] = []
     tags: list[_Tag] = []
     for i, line in enumerate(lines):
+        if line.role is not None:
+            kind, outside = _OUTSIDE[line.role]
+            tags.append(_Tag(kind, outside, section))
+            continue
         role, heading = roles[i], False
         line_region: Region | None = None
-        if i in furniture:
-            line_region = "other"
-        elif i == refs_at:
+        keywords = keywords and not line.para_start and role is None
+        keywords = keywords and i > 0 and line.page == lines[i - 1].page
+        if i == refs_at:
             region, section, heading = "references", (_plain_title(line.text),), True
         elif i == abstract_at:
             region, section, heading = "abstract", ("Abstract",), role == "abstract"
@@ -278,8 +500,10 @@ def blocks_from_lines(lines: list[Line]) -> list[Block]:
         elif region == "front-matter" and abstract_at > i:
             pass  # title, authors and affiliations: no headings here
         elif region == "references":
-            if role == "appendix":
+            if _starts_appendix(line, role, reference_sizes):
                 region, section, heading = "back-matter", (_plain_title(line.text),), True
+            elif line.size is not None:
+                reference_sizes.append(line.size)
         elif role in ("appendix", "back"):
             region, section, heading = "back-matter", (_plain_title(line.text),), True
         elif role is not None:
@@ -287,16 +511,29 @@ def blocks_from_lines(lines: list[Line]) -> list[Block]:
             region, section, heading = "body", (title,), True
             numbering.known(line.text, title)
         elif _KEYWORDS.fullmatch(line.text):
-            line_region = "front-matter"
+            line_region, keywords = "front-matter", True
             if region == "abstract":
                 region, section = "body", ()
+        elif keywords:
+            line_region = "front-matter"  # the Keywords paragraph's second line
         elif (numbered := numbering.accept(line)) is not None:
             region, section, heading = "body", numbered, True
-        elif region == "abstract" and line.start - abstract_start > _ABSTRACT_CAP:
+        elif region == "abstract" and (
+            line.start - abstract_start > _ABSTRACT_CAP
+            or (line.para_start and _size_changed(line, abstract_size))
+        ):
             region, section = "body", ()
-        kind = "furniture" if i in furniture else "heading" if heading else "paragraph"
+        if region == "abstract" and not heading and abstract_size is None:
+            abstract_size = line.size
+        kind = "heading" if heading else "paragraph"
         tags.append(_Tag(kind, line_region or region, section))
     return _group(lines, tags)
+
+
+def _size_changed(line: Line, size: float | None) -> bool:
+    if size is None or line.size is None:
+        return False
+    return abs(line.size - size) > _SIZE_CHANGE * size
 
 
 def _group(lines: list[Line], tags: list[_Tag]) -> list[Block]:
