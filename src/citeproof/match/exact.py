@@ -3,8 +3,10 @@
 A ``Haystack`` searches through a one-byte-per-character key of its text: scholarly
 text is almost all Latin-1, but a single Greek letter or math symbol makes CPython store
 the whole string with two bytes a character, and scanning half the memory is about twice
-as fast.  Characters outside Latin-1 become ``?`` in the key, so a hit whose needle
-holds a ``?`` is confirmed against the real text.
+as fast.  Characters outside Latin-1 become ``?`` in the key, so a needle that holds a
+``?`` is searched for in the real text instead: confirming each hit of the key would cost
+a trip through Python per position in a text of Greek or Chinese, where the key is ``?``
+almost everywhere.
 """
 
 from __future__ import annotations
@@ -21,12 +23,16 @@ class Haystack:
         self.text = text
         self._key: str | bytes = text if text.isascii() else text.encode("latin-1", "replace")
 
-    def _needle(self, needle: str) -> tuple[str | bytes, bool]:
-        """The needle in the key's form, and whether hits must be confirmed."""
+    def _searched(self, needle: str) -> tuple[str | bytes, str | bytes]:
+        """The string to search and the needle in its form: the one-byte key, unless the
+        needle has a ``?`` there (a character outside Latin-1, or a real ``?``, which
+        the key cannot tell apart): then the text itself."""
         if isinstance(self._key, str):
-            return needle, False
+            return self._key, needle
         key = needle.encode("latin-1", "replace")
-        return key, _PLACEHOLDER in key
+        if _PLACEHOLDER in key:
+            return self.text, needle
+        return self._key, key
 
     def find_all(
         self, needle: str, start: int = 0, end: int | None = None, limit: int | None = None
@@ -34,17 +40,15 @@ class Haystack:
         """Start of every occurrence in ``text[start:end]``, overlaps included, in order."""
         if not needle:
             return []
-        key, confirm = self._needle(needle)
+        hay, key = self._searched(needle)
         stop = len(self.text) if end is None else end
-        find = self._key.find
-        text = self.text
+        find = hay.find
         out: list[int] = []
         p = find(key, start, stop)  # type: ignore[arg-type]
         while p >= 0:
-            if not confirm or text.startswith(needle, p):
-                out.append(p)
-                if limit is not None and len(out) >= limit:
-                    break
+            out.append(p)
+            if limit is not None and len(out) >= limit:
+                break
             p = find(key, p + 1, stop)  # type: ignore[arg-type]
         return out
 
@@ -52,17 +56,15 @@ class Haystack:
         """Occurrences in ``text[start:end]``, nearest to ``end`` first."""
         if not needle:
             return []
-        key, confirm = self._needle(needle)
-        rfind = self._key.rfind
-        text = self.text
+        hay, key = self._searched(needle)
+        rfind = hay.rfind
         out: list[int] = []
         stop = end
         while len(out) < limit:
             p = rfind(key, start, stop)  # type: ignore[arg-type]
             if p < 0:
                 break
-            if not confirm or text.startswith(needle, p):
-                out.append(p)
+            out.append(p)
             stop = p + len(needle) - 1
         return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citeproof.match.markers import marker_numbers
+from citeproof.match.markers import cited_works, marker_numbers
 from citeproof.match.normalize import normalize_with_map
 from citeproof.match.prepare import deletion_points, strip_markers
 
@@ -41,6 +41,11 @@ class QuoteForm:
     """The quote's own leading and trailing markers, as t1 text."""
     marker_groups: tuple[tuple[str, ...], ...] = ()
     """The numbers of the marker at each of ``marker_points``."""
+    marker_works: tuple[tuple[str, ...], ...] = ()
+    """The works the marker at each of ``marker_points`` cites (``markers.cited_works``)."""
+    leading_works: tuple[str, ...] = ()
+    trailing_works: tuple[str, ...] = ()
+    """The works the quote's own leading and trailing markers cite."""
 
 
 def prepare_quote(raw: str) -> QuoteForm:
@@ -51,9 +56,10 @@ def prepare_quote(raw: str) -> QuoteForm:
     shift = len(layer.text) - len(layer.text.lstrip())
     inner = [p for p in deletion_points(layer) if 0 < p - shift < len(text)]
     points = tuple(p - shift for p in inner)
-    groups = tuple(
-        tuple(DIGITS.findall(qn.text, layer.deleted_before(p), layer.to_parent(p))) for p in inner
-    )
+    gaps = [(layer.deleted_before(p), layer.to_parent(p)) for p in inner]
+    groups = tuple(tuple(DIGITS.findall(qn.text, a, b)) for a, b in gaps)
+    leading = qn.text[: spans[0][1]].strip() if spans and spans[0][0] == 0 else ""
+    trailing = qn.text[spans[-1][0] :].strip() if spans and spans[-1][1] == len(qn.text) else ""
     return QuoteForm(
         raw,
         qn.text,
@@ -62,9 +68,12 @@ def prepare_quote(raw: str) -> QuoteForm:
         bool(spans) and spans[0][0] == 0,
         bool(spans) and spans[-1][1] == len(qn.text),
         points,
-        qn.text[: spans[0][1]].strip() if spans and spans[0][0] == 0 else "",
-        qn.text[spans[-1][0] :].strip() if spans and spans[-1][1] == len(qn.text) else "",
+        leading,
+        trailing,
         groups,
+        tuple(cited_works(qn.text, a, b) for a, b in gaps),
+        cited_works(leading),
+        cited_works(trailing),
     )
 
 

@@ -16,6 +16,9 @@ same way.  What counts as a marker:
   showed") is part of the sentence, and a quote that drops it is not the source's words.
 
 Bracketed data (``[95% CI 1.2-3.4]``) has letters or decimals and is never a marker.
+
+A quote that copies a marker must copy the source's: two markers are the same when they
+cite the same works (``cited_works``), so a range is not its ends.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ _SEPARATORS = re.compile(r"(?:[\s,;-]|and)*")
 _DIGITS = re.compile(r"\d+")
 _NUMERIC_ONLY = re.compile(r"[\d\s,;\-]+")
 _FOLLOWING_PUNCT = frozenset(" .,;:!?)]")
+_PUNCT = frozenset(".,;:!?)]")
 _UNIT_BEFORE_SQUARE = frozenset("ms")
 _DIGIT_OR_SPACE = frozenset("0123456789 ")
 
@@ -121,9 +125,53 @@ def _widen(text: str, a: int, b: int) -> tuple[int, int]:
         b += 1
     if a > 0 and text[a - 1] == " " and (b == len(text) or text[b] in _FOLLOWING_PUNCT):
         a -= 1
-    elif (a == 0 or text[a - 1] in "([") and b < len(text) and text[b] == " ":
-        b += 1
+    elif (
+        b < len(text)
+        and text[b] == " "
+        and (a == 0 or text[a - 1] in "([" or text[b + 1 : b + 2] in _PUNCT)
+    ):
+        b += 1  # "quotient[4] , is" reads "quotient, is"
     return a, b
+
+
+_ITEM = re.compile(r"\d+[a-z]?")
+_RANGE_DASH = re.compile(r" ?[\])]? ?- ?[\[(]? ?")
+_MAX_NUMBER_DIGITS = 9
+
+
+def cited_works(text: str, start: int = 0, end: int | None = None) -> tuple[str, ...]:
+    """The works the markers in ``text[start:end]`` cite, in the order written, in one
+    canonical form: two markers are the same marker when these are equal.
+
+    A number followed by a dash and a larger number is a range, and cites every number
+    from the one to the other (``[3-5]``, ``[3–5]``, ``[3]–[5]``); numbers that follow
+    one another (``[3, 4, 5]``) are written as the range they make.  So ``[62–64]`` gives
+    ``("62-64",)``, the same as ``[62, 63, 64]``, and ``[62, 64]`` gives ``("62", "64")``:
+    a range cites more works than its ends.  A number with a letter (``[3a]``) is a work of
+    its own, never part of a range.
+    """
+    stop = len(text) if end is None else end
+    runs: list[list[int] | str] = []
+    prev_end = -1
+    for m in _ITEM.finditer(text, start, stop):
+        token = m.group()
+        if not token.isdigit() or len(token) > _MAX_NUMBER_DIGITS:
+            runs.append(token)
+            prev_end = -1
+            continue
+        n = int(token)
+        last = runs[-1] if runs else None
+        ranged = prev_end >= 0 and bool(_RANGE_DASH.fullmatch(text, prev_end, m.start()))
+        if isinstance(last, list) and (last[1] + 1 == n or (ranged and last[1] < n)):
+            last[1] = n  # the next number, or the end of a range
+        else:
+            runs.append([n, n])
+        prev_end = m.end()
+    return tuple(r if isinstance(r, str) else _run(r[0], r[1]) for r in runs)
+
+
+def _run(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
 def marker_numbers(text: str, spans: Iterable[tuple[int, int]]) -> list[str]:

@@ -13,6 +13,15 @@ least 0.90) shares long verbatim stretches with its passage, so pieces of the qu
 looked up with ``str.find`` (a C scan), each hit votes for where the passage would start,
 and only the few regions with votes are scored with rapidfuzz.  The passage's ends are
 then moved to nearby word boundaries where that scores higher.
+
+Why a budget: what the search does grows with the text (a pass of ``str.find`` per seed)
+and with the square of the quote (each rapidfuzz comparison), and a hostile quote (100,000
+characters stitched from pieces of the text) can make every seed hit everywhere.  So the
+search is given a ``Budget``, counted in one unit per character of a ``str.find`` pass, and
+every step is priced before it is taken: when the next step would overrun, the search
+stops with ``BudgetSpent`` and reports no passage at all.  A partial search could only say
+"the best of what was looked at", which may not be the closest passage, so it says
+nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +39,51 @@ SEED_CHARS = 12
 MAX_SEEDS = 12
 MAX_HITS = 64
 MAX_REGIONS = 16
+
+# The price of each step, in units of one character of a ``str.find`` pass.  Measured on
+# CPython 3.11 and rapidfuzz 3 (bench/bench_hostile.py prints what one pass costs): a seed
+# scan is about 0.1-0.3 ns a character, one cell of rapidfuzz's bit-parallel Indel (64
+# characters of one string against one of the other) about 1.5 ns, one turn of a loop in
+# Python about 100 ns.  Each price is rounded well up, so the units a search spends are an
+# upper bound on its time in passes.
+CELL_UNITS = 32
+"""One rapidfuzz cell: 64 characters of the shorter string against one of the longer."""
+STEP_UNITS = 1024
+"""One turn of a Python loop (a hit looked at, a position tried, a vote sorted)."""
+NEAR_PASSES = 512
+"""The budget of one check's closest-passage search, in passes over its text."""
+NEAR_FLOOR_CHARS = 1 << 20
+"""Added to the text's length, so that a short text still affords a full search."""
+
+
+class BudgetSpent(Exception):
+    """The closest-passage search stopped at its budget before it finished."""
+
+
+@dataclass(slots=True)
+class Budget:
+    """Work the closest-passage search may still do, in units of one character of a
+    ``str.find`` pass.  ``spend`` is called before each step, with its price."""
+
+    limit: int
+    spent: int = 0
+
+    @classmethod
+    def for_search(cls, text_chars: int, quote_chars: int) -> Budget:
+        """The budget of one check: NEAR_PASSES passes over the text, the quote and
+        NEAR_FLOOR_CHARS more characters."""
+        return cls(NEAR_PASSES * (text_chars + quote_chars + NEAR_FLOOR_CHARS))
+
+    def spend(self, units: int) -> None:
+        if self.spent + units > self.limit:
+            raise BudgetSpent
+        self.spent += units
+
+
+def comparison_units(a: int, b: int) -> int:
+    """The price of one rapidfuzz comparison of strings of ``a`` and ``b`` characters."""
+    short, long = min(a, b), max(a, b)
+    return CELL_UNITS * (short // 64 + 1) * long + STEP_UNITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +142,15 @@ def _scan(
     k: int,
     votes: list[tuple[int, int, int, int]],
     common: list[tuple[int, int, int, int]],
+    budget: Budget | None = None,
 ) -> None:
     """Record where one seed occurs: each hit says where the passage would start (hit
     minus the seed's offset in the quote) and end.  A seed with more than MAX_HITS hits
     says little; its hits are kept aside in case no seed is rarer."""
     offset, piece = seed
     n = len(q)
+    if budget is not None:
+        budget.spend(len(hay.text) + (MAX_HITS + 1) * STEP_UNITS)
     hits = hay.find_all(piece, limit=MAX_HITS + 1)
     target = votes if len(hits) <= MAX_HITS else common
     target.extend((h - offset, k, h - offset, h - offset + n) for h in hits[:MAX_HITS])
@@ -126,22 +183,26 @@ def _spread(n: int) -> list[int]:
     return head + [i for i in range(n) if i not in head]
 
 
-def _candidates(text: str, lo: int, hi: int, at: int, word: str, ends: bool) -> list[int]:
+def _candidates(
+    text: str, lo: int, hi: int, at: int, word: str, ends: bool, within: str | None = None
+) -> list[int]:
     """Where the passage may start (or end) near ``at``: where the quote's first (last)
-    word is, when it is there; else at word boundaries, or ``at`` itself."""
+    word is, when it is there; else at word boundaries, or ``at`` itself.  ``within``,
+    when given, is where the word is looked for (``text`` lower-cased, with the word)."""
     lo, hi = max(lo, 0), min(hi, len(text))
     found: list[int] = []
+    where = text if within is None else within
     if word:
         if ends:
-            p = text.find(word, max(lo - len(word), 0), hi)
+            p = where.find(word, max(lo - len(word), 0), hi)
             while p >= 0:
                 found.append(p + len(word))
-                p = text.find(word, p + 1, hi)
+                p = where.find(word, p + 1, hi)
         else:
-            p = text.find(word, lo, hi + len(word))
+            p = where.find(word, lo, hi + len(word))
             while p >= 0 and p <= hi:
                 found.append(p)
-                p = text.find(word, p + 1, hi + len(word))
+                p = where.find(word, p + 1, hi + len(word))
     if not found:
         found.append(at)
         for p in range(lo, hi + 1):
@@ -154,12 +215,25 @@ def _candidates(text: str, lo: int, hi: int, at: int, word: str, ends: bool) -> 
     return found[:8]
 
 
-def _refine(text: str, q: str, region: _Region) -> Passage | None:
+def _refine(
+    text: str,
+    q: str,
+    region: _Region,
+    folded: str | None = None,
+    budget: Budget | None = None,
+) -> Passage | None:
     """Best passage near the region's estimate: the start chosen with the end fixed, then
-    the end with that start (similarity is nearly separable in the two ends)."""
+    the end with that start (similarity is nearly separable in the two ends).  With
+    ``folded`` (``text`` lower-cased), the quote's first and last words are looked for
+    whatever their case, as the seeds were."""
     reach = max(12, len(q) // 8)
     first_word = q.split(" ", 1)[0]
     last_word = q.rsplit(" ", 1)[-1]
+    if folded is not None:
+        first_word, last_word = first_word.lower(), last_word.lower()
+    if budget is not None:
+        # two windows of 2 * reach positions, each position (or hit) one turn of a loop
+        budget.spend(2 * (2 * reach + 2 + len(first_word) + len(last_word)) * STEP_UNITS)
     starts = _candidates(
         text,
         region.start - reach,
@@ -167,6 +241,7 @@ def _refine(text: str, q: str, region: _Region) -> Passage | None:
         max(region.start, 0),
         first_word,
         ends=False,
+        within=folded,
     )
     ends = _candidates(
         text,
@@ -175,17 +250,22 @@ def _refine(text: str, q: str, region: _Region) -> Passage | None:
         min(region.end, len(text)),
         last_word,
         ends=True,
+        within=folded,
     )
     best: Passage | None = None
     b0 = ends[0]
     for a in starts:
         if a < b0:
+            if budget is not None:
+                budget.spend(comparison_units(len(q), b0 - a))
             sim = similarity(q, text[a:b0])
             if best is None or sim > best.similarity:
                 best = Passage(a, b0, sim)
     a0 = best.start if best is not None else starts[0]
     for b in ends:
         if b > a0:
+            if budget is not None:
+                budget.spend(comparison_units(len(q), b - a0))
             sim = similarity(q, text[a0:b])
             if best is None or sim > best.similarity or (sim == best.similarity and b < best.end):
                 best = Passage(a0, b, sim)
@@ -193,18 +273,27 @@ def _refine(text: str, q: str, region: _Region) -> Passage | None:
 
 
 def closest_passage(
-    hay: Haystack, q: str, good_enough: float = 1.0, folded: Haystack | None = None
+    hay: Haystack,
+    q: str,
+    good_enough: float = 1.0,
+    folded: Haystack | None = None,
+    budget: Budget | None = None,
 ) -> Passage | None:
     """The passage of ``text`` most similar to ``q`` among seeded regions, or None.
 
     Seeds are scanned in two batches; when the first batch already yields a passage at
     ``good_enough`` or above, the rest are not scanned (each costs a pass over the text).
-    ``folded``, when given, is ``text`` lower-cased position for position: seeds are
-    looked up there, so a change of case does not hide a passage.
+    ``folded``, when given, is ``text`` lower-cased position for position: seeds (and the
+    quote's first and last words) are looked up there, so a change of case does not hide
+    a passage.  ``budget``, when given, is charged for every step before it is taken;
+    when it would overrun, ``BudgetSpent`` is raised and no passage is returned, so a
+    search either finishes as it would without a budget or reports nothing.
     """
     text = hay.text
     if not q or not text:
         return None
+    if budget is not None:
+        budget.spend(len(q) * STEP_UNITS // 4)  # reading the quote into seeds
     seed_hay = hay if folded is None else folded
     seeds = _seeds(q if folded is None else q.lower())
     order = _spread(len(seeds))
@@ -212,16 +301,19 @@ def closest_passage(
     common: list[tuple[int, int, int, int]] = []
     best: Passage | None = None
     tried: set[tuple[int, int]] = set()
+    lowered = None if folded is None else folded.text
     for batch in (order[:3], order[3:]):
         if not batch:
             continue
         for k in batch:
-            _scan(seed_hay, q, seeds[k], k, votes, common)
+            _scan(seed_hay, q, seeds[k], k, votes, common, budget)
+        if budget is not None:
+            budget.spend(4 * (len(votes) + len(common) + 1) * STEP_UNITS)  # grouping
         for region in _group(votes or common, len(q)):
             if (region.start, region.end) in tried:
                 continue
             tried.add((region.start, region.end))
-            cand = _refine(text, q, region)
+            cand = _refine(text, q, region, lowered, budget)
             if cand is not None and (best is None or cand.similarity > best.similarity):
                 best = cand
         if best is not None and best.similarity >= good_enough:

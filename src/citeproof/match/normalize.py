@@ -16,14 +16,21 @@ characters one at a time: line breaks become spaces with ``str.replace`` (that m
 offset), runs of spaces are found with ``str.split`` and mapped with slice assignments, a
 lone typographic quote, dash, accented letter or no-break space is changed in place, and
 only what is left (ligatures, accents to compose, superscripts, spaces next to non-ASCII
-characters) goes through the per-character path.  The map is stored as pieces; a piece
-whose normalised and original lengths agree is a linear copy, any other piece maps each of
-its characters to the whole original span.
+characters) goes through the per-character path.  In a long region of non-ASCII text
+(Greek, Cyrillic, Chinese), the characters that are clusters of their own and that NFKC
+leaves alone or changes one for one are copied the ASCII way too; only the others, with
+the letter before them, go one cluster at a time.  And a cluster is capped at
+MAX_CLUSTER_MARKS characters after its first, with the marks past the cap copied as runs,
+so that no text costs more than a bounded amount of work per character.  The map is stored
+as pieces; a piece whose normalised and original lengths agree is a linear copy, any other
+piece maps each of its characters to the whole original span.
 """
 
 from __future__ import annotations
 
 import bisect
+import functools
+import re
 import unicodedata
 from dataclasses import dataclass
 from itertools import accumulate
@@ -57,6 +64,8 @@ _SIMPLE = {
     for c in _SINGLE_QUOTES + _DOUBLE_QUOTES + _DASHES + _SPACES
     if not c.isascii() and len(out := unicodedata.normalize("NFKC", c).translate(_TRANSLATE)) == 1
 }
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+(?: +[^\x00-\x7f]+)*")
+_MAY_GO_ON = frozenset(b"? ")
 _ASCII_SPACES = tuple((c, " ") for c in "\n\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
 
 # Removed outright: soft hyphen, zero-width space/joiners, word joiner, invisible
@@ -65,6 +74,13 @@ IGNORABLE = frozenset(
     "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u034f"
     "\u180e\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
+_DROP = dict.fromkeys(map(ord, IGNORABLE))
+
+# A cluster is a character and at most this many more that combine with it: Unicode's
+# Stream-Safe Text Format (UAX #15) limit on a run of non-starters, far beyond what any
+# language needs.  A mark past it is a cluster of its own, so no cluster costs more than
+# a bounded amount of work, however many marks follow one letter.
+MAX_CLUSTER_MARKS = 30
 
 # Superscript digits: NFKC turns them into plain digits, so they are recognised here,
 # before that information is lost, as candidates for citation markers.
@@ -153,6 +169,7 @@ class _Builder:
         "orig_ends",
         "orig_starts",
         "parts",
+        "shared",
         "space_piece",
         "sups",
     )
@@ -165,6 +182,7 @@ class _Builder:
         self.norm_len = 0
         self.last_space = True  # at the start, a space would be leading: drop it
         self.space_piece = False  # the last piece is one space, which a run may widen
+        self.shared = False  # the last piece shares its cluster's span: keep it apart
         self.sups: list[tuple[int, int]] = []
 
     def literal(self, s: str, a: int) -> None:
@@ -210,6 +228,7 @@ class _Builder:
             and ends[-1] == a
             and b - a == n
             and not self.space_piece
+            and not self.shared
             and (self.norm_len - self.norm_starts[-1]) == (ends[-1] - self.orig_starts[-1])
         ):
             ends[-1] = b
@@ -217,6 +236,7 @@ class _Builder:
         self.norm_starts.append(self.norm_len)
         self.orig_starts.append(a)
         self.orig_ends.append(b)
+        self.shared = False
 
     def finish(self, orig_len: int) -> Normalized:
         text = "".join(self.parts)
@@ -235,33 +255,33 @@ class _Builder:
         return Normalized(text, omap, sups)
 
 
-def _non_ascii_runs(s: str) -> list[tuple[int, int]]:
-    """Runs of non-ASCII characters.  ``encode("ascii", "replace")`` (C speed) puts a
-    ``?`` at the index of every non-ASCII code point, so only the ``?`` bytes need a look:
-    far cheaper than a regular-expression scan of the whole text."""
-    runs: list[tuple[int, int]] = []
+def _slow_regions(s: str) -> list[tuple[int, int]]:
+    """The only places that need more than the ASCII path besides runs of spaces: runs of
+    non-ASCII characters and the single or repeated spaces between them, widened over the
+    spaces around them and over the base letter a leading mark may compose with, merged
+    where they touch.
+
+    ``encode("ascii", "replace")`` (C speed) puts a ``?`` at the index of every non-ASCII
+    code point, so only the ``?`` bytes need a look: far cheaper than a regular-expression
+    scan of a whole text that is almost all ASCII.  From each one, a regular expression
+    (C speed again) takes in the whole region at once, so that Greek or Chinese text, all
+    of it non-ASCII, is a few long regions rather than one per word.
+    """
+    spans: list[tuple[int, int]] = []
     if s.isascii():
-        return runs
+        return spans
+    n = len(s)
     data = s.encode("ascii", "replace")
     find = data.find
     p = find(63)  # b"?"
     while p >= 0:
-        if s[p] != "?":
-            if runs and runs[-1][1] == p:
-                runs[-1] = (runs[-1][0], p + 1)
-            else:
-                runs.append((p, p + 1))
-        p = find(63, p + 1)
-    return runs
-
-
-def _slow_regions(s: str) -> list[tuple[int, int]]:
-    """Non-ASCII runs, widened over the spaces around them and over the base letter they
-    may compose with, merged where they touch: the only places that need the
-    per-character path besides runs of spaces."""
-    n = len(s)
-    spans: list[tuple[int, int]] = []
-    for a, b in _non_ascii_runs(s):
+        if s[p] == "?":
+            p = find(63, p + 1)
+            continue
+        a, b = p, p + 1
+        if b < n and data[b] in _MAY_GO_ON:  # most non-ASCII characters stand alone
+            m = _NON_ASCII.match(s, p)
+            b = m.end() if m is not None else b
         first = a
         while first < b - 1 and s[first] in IGNORABLE:
             first += 1
@@ -275,6 +295,7 @@ def _slow_regions(s: str) -> list[tuple[int, int]]:
             spans[-1] = (spans[-1][0], max(b, spans[-1][1]))
         else:
             spans.append((a, b))
+        p = find(63, b)
     return spans
 
 
@@ -303,10 +324,13 @@ def _joins_previous(c: str) -> bool:
     return unicodedata.combining(c) != 0
 
 
-def _cluster_end(s: str, i: int, end: int) -> int:
-    """End of the cluster starting at ``i``: the starter and all that combines with it."""
+def _cluster_end(s: str, i: int, end: int) -> tuple[int, bool]:
+    """End of the cluster starting at ``i``: the starter and all that combines with it,
+    at most MAX_CLUSTER_MARKS characters after the first; and whether it stopped at that
+    cap with a combining mark next (the first of the marks past the cap)."""
     j = i + 1
     base = s[i]
+    joined = 0
     while j < end:
         c = s[j]
         if c in IGNORABLE:
@@ -314,17 +338,187 @@ def _cluster_end(s: str, i: int, end: int) -> int:
             continue
         if c == " ":
             break
-        if unicodedata.combining(c) == 0 and len(unicodedata.normalize("NFC", base + c)) > len(
+        mark = unicodedata.combining(c) != 0
+        if joined == MAX_CLUSTER_MARKS:
+            return j, mark
+        if not mark and len(unicodedata.normalize("NFC", base + c)) > len(
             unicodedata.normalize("NFC", base)
         ):
             break  # a starter that does not compose with the cluster begins a new one
         base += c
+        joined += 1
         j += 1
+    return j, False
+
+
+@functools.cache
+def _single_marks() -> tuple[re.Pattern[str], tuple[tuple[str, str], ...]]:
+    """Runs of combining marks (canonical combining class not 0) that are one character
+    under NFKC when each stands on its own: all of them but U+0344 (two).  And the table
+    for the three that NFKC changes (U+0340, U+0341, U+0343, old spellings of U+0300,
+    U+0301, U+0313), done with ``str.replace``, which is C speed where ``str.translate``
+    is not.  Built on first use (a text's first cluster longer than the cap) from
+    the first two planes, where Unicode has every combining mark; a mark it misses still
+    takes the per-cluster path."""
+    ranges: list[str] = []
+    table: list[tuple[str, str]] = []
+    start = -1
+    for cp in range(0x20001):
+        c = chr(cp)
+        alone = _alone(c) if cp < 0x20000 and unicodedata.combining(c) else ""
+        if len(alone) == 1:
+            if alone != c:
+                table.append((c, alone))
+            if start < 0:
+                start = cp
+        elif start >= 0:
+            ranges.append(f"{re.escape(chr(start))}-{re.escape(chr(cp - 1))}")
+            start = -1
+    return re.compile("[" + "".join(ranges) + "]+"), tuple(table)
+
+
+def _past_the_cap(s: str, j: int, end: int, out: _Builder) -> int:
+    """The combining marks from ``j`` on, past a cluster's cap: each is a cluster of its
+    own, so each maps back to itself.  A run of marks that stay one character each is
+    copied as one piece, found by a regular expression (C speed): a million marks after
+    one letter must not cost a million trips through Python."""
+    pattern, table = _single_marks()
+    while j < end:
+        c = s[j]
+        if c in IGNORABLE:
+            j += 1
+            continue
+        if not unicodedata.combining(c):
+            break
+        m = pattern.match(s, j, end)
+        if m is not None:
+            run = m.group()
+            for old, new in table:
+                if old in run:
+                    run = run.replace(old, new)
+            out.emit(run, j, m.end())
+            j = m.end()
+        else:  # U+0344, two marks under NFKC, both mapped to it; or a mark the table misses
+            alone = _alone(c)
+            if len(alone) > 1 and not any(x.isspace() or x in IGNORABLE for x in alone):
+                out.emit(alone, j, j + 1)
+            else:
+                _cluster(s, j, j + 1, out)
+            j += 1
     return j
 
 
+_ALONE: dict[str, str] = {}
+
+
+def _alone(c: str) -> str:
+    """``c`` under NFKC and t1's substitutions, as a cluster of its own."""
+    try:
+        return _ALONE[c]
+    except KeyError:
+        out = _ALONE[c] = unicodedata.normalize("NFKC", c).translate(_TRANSLATE)
+        return out
+
+
+_FAST_MIN = 2
+"""Below this many characters a region takes the per-cluster path without a look first."""
+_STANDALONE: dict[str, str | None] = {}
+
+
+@functools.cache
+def _composes_after() -> frozenset[str]:
+    """Characters of combining class 0 that NFC may compose with the character before
+    them: the second halves of two-character canonical decompositions (Indic vowel signs
+    and length marks, Balinese, Sinhala ...) and Hangul's medial vowels and final
+    consonants.  Read on first use from the first two planes, where Unicode has them all."""
+    out = {chr(c) for c in range(0x1161, 0x1176)} | {chr(c) for c in range(0x11A8, 0x11C3)}
+    for cp in range(0x20000):
+        parts = unicodedata.decomposition(chr(cp)).split()
+        if len(parts) == 2 and not parts[0].startswith("<"):
+            second = chr(int(parts[1], 16))
+            if not unicodedata.combining(second):
+                out.add(second)
+    return frozenset(out)
+
+
+def _standalone(c: str) -> str | None:
+    """What ``c`` becomes under t1 when it is a cluster of its own whatever stands before
+    it, or None when the per-cluster path must read it: a combining mark, an invisible
+    character, a superscript digit, one that NFKC lengthens or turns into a mark, one that
+    may compose with the character before it."""
+    try:
+        return _STANDALONE[c]
+    except KeyError:
+        pass
+    out = _one_for_one(c)
+    if out is not None and (c in _composes_after() or out in _composes_after()):
+        out = None
+    _STANDALONE[c] = out
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _any_of(chars: str) -> re.Pattern[str]:
+    return re.compile("[" + re.escape(chars) + "]+")
+
+
+def _substituted(seg: str, changed: dict[str, str]) -> str:
+    """``seg`` with the one-for-one substitutions in ``changed`` made (C speed, with a
+    call into Python only where one is made)."""
+    if not changed:
+        return seg
+    return _any_of("".join(sorted(changed))).sub(
+        lambda m: "".join(map(changed.__getitem__, m.group())), seg
+    )
+
+
 def _slow(s: str, a: int, b: int, out: _Builder) -> None:
-    """The per-character path over ``s[a:b]``: one cluster at a time, so that every
+    """The path for a region of non-ASCII text, ``s[a:b]``.  Most characters of Greek,
+    Cyrillic or Chinese text are clusters of their own that t1 leaves alone or changes
+    one for one: those stretches are copied like ASCII text (``_stretch``, C speed).  Only
+    the characters ``_standalone`` cannot vouch for, with the character before each run of
+    them (the letter a mark belongs to), go one cluster at a time; a region of a few
+    characters goes that way whole."""
+    if b - a < _FAST_MIN:
+        _clusters(s, a, b, out)
+        return
+    special: list[str] = []
+    changed: dict[str, str] = {}
+    blank = {" "}
+    for c in set(s[a:b]):
+        t = _standalone(c)
+        if t is None:
+            special.append(c)
+        elif t != c:
+            changed[c] = t
+            if t == " ":
+                blank.add(c)
+    slow: list[tuple[int, int]] = []
+    if special:
+        for m in _any_of("".join(sorted(special))).finditer(s, a, b):
+            lo, hi = max(m.start() - 1, a), m.end()
+            # the spaces next to the run go with it: a run of spaces is not cut in two, and
+            # a space a mark follows stays with the mark
+            while lo > a and s[lo] in blank:
+                lo -= 1
+            while hi < b and s[hi] in blank:
+                hi += 1
+            if slow and lo <= slow[-1][1]:
+                slow[-1] = (slow[-1][0], hi)
+            else:
+                slow.append((lo, hi))
+    pos = a
+    for lo, hi in slow:
+        if lo > pos:
+            _stretch(_substituted(s[pos:lo], changed), pos, out)
+        _clusters(s, lo, hi, out)
+        pos = hi
+    if pos < b:
+        _stretch(_substituted(s[pos:b], changed), pos, out)
+
+
+def _clusters(s: str, a: int, b: int, out: _Builder) -> None:
+    """The per-cluster path over ``s[a:b]``: one cluster at a time, so that every
     normalised character maps back to the cluster it came from."""
     i = a
     while i < b:
@@ -344,30 +538,41 @@ def _slow(s: str, a: int, b: int, out: _Builder) -> None:
                 out.emit(simple, i, i + 1)
             i += 1
             continue
-        j = _cluster_end(s, i, b)
-        cluster = "".join(ch for ch in s[i:j] if ch not in IGNORABLE)
-        if cluster.isascii():
-            out.emit(cluster, i, j)
-            i = j
-            continue
-        norm = unicodedata.normalize("NFKC", cluster).translate(_TRANSLATE)
-        norm = "".join(ch for ch in norm if ch not in IGNORABLE)
-        sup_start = out.norm_len
-        for k, word in enumerate(norm.split()):
-            if k or norm[:1].isspace():
-                out.space(i, j)
-            if len(word) == j - i > 1:
-                # as long as its source but not char for char (ﬁ + accent -> fí):
-                # one piece per character, so the map does not read it as a copy
-                for ch in word:
-                    out.emit(ch, i, j)
-            else:
-                out.emit(word, i, j)
-        if norm[-1:].isspace():
+        j, capped = _cluster_end(s, i, b)
+        _cluster(s, i, j, out)
+        i = _past_the_cap(s, j, b, out) if capped else j
+
+
+def _cluster(s: str, i: int, j: int, out: _Builder) -> None:
+    """Emit the cluster ``s[i:j]`` under t1, every character of it mapped to all of it."""
+    c = s[i]
+    cluster = s[i:j].translate(_DROP)
+    if cluster.isascii():
+        out.emit(cluster, i, j)
+        return
+    norm = unicodedata.normalize("NFKC", cluster).translate(_TRANSLATE)
+    norm = norm.translate(_DROP)
+    sup_start = out.norm_len
+    words = norm.split()
+    # a cluster that gives several pieces (words and spaces, "¨" -> " ̈") shares its span
+    # among them: none may merge with a neighbour, or the map would read a copy there
+    shared = len(words) != 1 or len(norm) != len(words[0])
+    out.shared = out.shared or shared
+    for k, word in enumerate(words):
+        if k or norm[:1].isspace():
             out.space(i, j)
-        if c in SUPERSCRIPT_DIGITS and out.norm_len > sup_start:
-            out.sups.append((sup_start, out.norm_len))
-        i = j
+        if len(word) == j - i > 1:
+            # as long as its source but not char for char (ﬁ + accent -> fí):
+            # one piece per character, so the map does not read it as a copy
+            for ch in word:
+                out.emit(ch, i, j)
+        else:
+            out.emit(word, i, j)
+    if norm[-1:].isspace():
+        out.space(i, j)
+    out.shared = out.shared or shared
+    if c in SUPERSCRIPT_DIGITS and out.norm_len > sup_start:
+        out.sups.append((sup_start, out.norm_len))
 
 
 def _stretch(seg: str, base: int, out: _Builder) -> None:
@@ -421,7 +626,7 @@ def _stretch(seg: str, base: int, out: _Builder) -> None:
     out.parts.append(" ".join(words))
     out.norm_len = nl + sum(t_lens) + k - 1
     out.last_space = words[-1].endswith(" ")
-    out.space_piece = False
+    out.space_piece = out.shared = False
     last_end = t_ends[-1]
     if last_end < base + len(seg):
         out.space(last_end, base + len(seg))  # the stretch closed with a run

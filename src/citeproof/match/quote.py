@@ -6,14 +6,17 @@ Order of attempts, first success wins:
    fragment: every fragment in order, each gap at most ``max_gap`` characters of the
    marker-free layer (a literal "A ... B" in the source places them too);
 2. the quote as written, in the marker-free layer (citation markers removed from both
-   sides); if the quote itself carries markers, their numbers must be the source's, at the
-   same places;
+   sides); if the quote itself carries markers, they must be the source's (the same
+   works cited, ``markers.cited_works``), at the same places;
 3. the quote as written, in the plain t1 text (a quote that copies markers the marker
    rules do not know, or cuts one in half);
 4. a quote with a bracket the source does not have is read as an editorial insertion
-   (``[the drug]``) and placed as fragments;
-5. the ``t1+dehyphen`` layer, for PDF text (or when the profile asks for it);
-6. the closest passage (NEAR at or above the threshold, else NOT_FOUND).
+   (``[the drug]``) and placed as fragments, when every fragment is exact;
+5. the ``t1+dehyphen`` layer, for PDF text (or when the profile asks for it): a bracket
+   the source has too (``[CLS]``) must not keep a quote from it;
+6. a fragment placed by its closest passage, or the closest passage of the quote (NEAR at
+   or above the threshold, else NOT_FOUND), within one work budget for the check
+   (``near.Budget``): a search that would overrun it reports no passage at all.
 
 How a quote is read (its forms, its fragments) is in ``forms.py``.
 """
@@ -21,14 +24,14 @@ How a quote is read (its forms, its fragments) is in ``forms.py``.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citeproof.match.diff import has_negation, risk_flags, word_diff
 from citeproof.match.exact import Haystack, mid_word
-from citeproof.match.forms import DIGITS, ELLIPSIS, QuoteForm, prepare_quote, split_quote
-from citeproof.match.markers import marker_numbers
-from citeproof.match.near import Passage, closest_passage
+from citeproof.match.forms import ELLIPSIS, QuoteForm, prepare_quote, split_quote
+from citeproof.match.markers import cited_works
+from citeproof.match.near import Budget, BudgetSpent, Passage, closest_passage, similarity
 from citeproof.match.prepare import Layer, Prepared, dehyphenate
 from citeproof.match.types import (
     MIN_QUOTE_CHARS,
@@ -44,6 +47,10 @@ _MAY_CROSS_MARKER = re.compile(r"[\d\[\]()]")
 MAX_CANDIDATES = 2000
 MAX_BRANCH = 64
 MAX_STEPS = 20000
+BUDGET_REASON = (
+    "the search for the closest passage stopped at its work budget before it finished, "
+    "so no passage is reported: one found before the end might not be the closest"
+)
 
 
 def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) -> QuoteMatch:
@@ -58,27 +65,29 @@ def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) 
             "t1",
         )
     pieces = split_quote(quote)
+    dehyphen = prep.dehyphen or opts.profile == "t1+dehyphen"
+    budget = Budget.for_search(len(prep.norm.text), len(q.norm))
     if pieces is not None and ELLIPSIS.search(quote):
         # fragments first: a literal occurrence of "A ... B" would place them too
-        frag = _fragments(prep, pieces, opts)
+        frag = _fragments(prep, pieces, opts, budget)
         if frag is not None and frag.verdict == "EXACT":
             return frag
-        hit = _exact(prep, q, opts)
-        return hit or frag or _near(prep, q, opts, False)
+        hit = _exact(prep, q, opts) or (_exact_dehyphen(prep, q, opts) if dehyphen else None)
+        return hit or frag or _near(prep, q, opts, False, budget)
     hit = _exact(prep, q, opts)
     if hit is not None:
         return hit
-    if pieces is not None:
-        # a bracket the source does not have: an editorial insertion
-        frag = _fragments(prep, pieces, opts)
-        if frag is not None:
-            return frag
-    dehyphen = prep.dehyphen or opts.profile == "t1+dehyphen"
+    # a bracket the source does not have: an editorial insertion
+    frag = _fragments(prep, pieces, opts, budget) if pieces is not None else None
+    if frag is not None and frag.verdict == "EXACT":
+        return frag
     if dehyphen:
+        # before a NEAR placement of fragments: "[CLS] ... Trans- former", with a bracket
+        # the source has too, is the source's own words once the line-end hyphen goes
         hit = _exact_dehyphen(prep, q, opts)
         if hit is not None:
             return hit
-    return _near(prep, q, opts, dehyphen)
+    return frag or _near(prep, q, opts, dehyphen, budget)
 
 
 # ----------------------------------------------------------------------------- exact
@@ -128,33 +137,50 @@ def _with_markers(prep: Prepared, q: QuoteForm, a: int, b: int, span: Span) -> S
     return _norm_span(prep, na, nb)
 
 
-def _markers_agree(prep: Prepared, q: QuoteForm, span: Span, at: int | None = None) -> bool:
-    """A quote that carries citation numbers must carry ones the source has there, and
-    (for a match at layer position ``at``) at the places where the source has markers."""
+def _markers_agree(
+    prep: Prepared, q: QuoteForm, span: Span, words: Span, points: Sequence[int]
+) -> bool:
+    """A quote that carries citation markers must carry the source's markers, at the same
+    places: at each of ``points`` (the layer positions of the quote's inner markers) the
+    source has a marker citing the same works, and the quote's leading and trailing markers
+    cite the same works as the part of the source's markers that ``span`` covers beyond
+    ``words`` (the match without them).  Works are compared by ``markers.cited_works``, so
+    ``[62, 64]`` is not ``[62–64]``."""
     if not q.marker_numbers:
         return True
-    if at is not None and q.marker_points:
-        gaps = prep.deletion_points
-        layer, text = prep.layer, prep.norm.text
-        for p, numbers in zip(q.marker_points, q.marker_groups, strict=True):
-            if (at + p) not in gaps:
-                return False
-            gap = (layer.deleted_before(at + p), layer.to_parent(at + p))
-            if tuple(DIGITS.findall(text, *gap)) != numbers:
-                return False
-    inside = [(a, b) for a, b in prep.markers if a < span.norm_end and b > span.norm_start]
-    have = Counter(marker_numbers(prep.norm.text, inside))
-    return not (Counter(q.marker_numbers) - have)
+    gaps = prep.deletion_points
+    layer, text = prep.layer, prep.norm.text
+    for p, works in zip(points, q.marker_works, strict=True):
+        if p not in gaps:
+            return False
+        if cited_works(text, layer.deleted_before(p), layer.to_parent(p)) != works:
+            return False
+    if q.leading_marker and (
+        cited_works(text, span.norm_start, words.norm_start) != q.leading_works
+    ):
+        return False
+    return not q.trailing_marker or (
+        cited_works(text, words.norm_end, span.norm_end) == q.trailing_works
+    )
+
+
+def _placed(prep: Prepared, q: QuoteForm, a: int, b: int, points: Sequence[int]) -> Span | None:
+    """The span of the quote's words at layer ``[a, b)``, widened over the source's markers
+    where the quote begins or ends with one; None when the quote's markers are not the
+    source's there."""
+    words = _layer_span(prep, a, b)
+    span = words
+    if q.leading_marker or q.trailing_marker:
+        span = _with_markers(prep, q, a, b, words)
+    return span if _markers_agree(prep, q, span, words, points) else None
 
 
 def _exact(prep: Prepared, q: QuoteForm, opts: MatchOptions) -> QuoteMatch | None:
     spans: list[Span] = []
     if q.layer:
         for p in prep.hay.find_all(q.layer):
-            span = _layer_span(prep, p, p + len(q.layer))
-            if q.leading_marker or q.trailing_marker:
-                span = _with_markers(prep, q, p, p + len(q.layer), span)
-            if _markers_agree(prep, q, span, p):
+            span = _placed(prep, q, p, p + len(q.layer), [p + x for x in q.marker_points])
+            if span is not None:
                 spans.append(span)
     if not spans and (prep.known_markers or _MAY_CROSS_MARKER.search(q.norm)):
         # only a quote with digits or brackets, or a text whose parser marked citations
@@ -195,10 +221,14 @@ def _found(
 
 def _exact_dehyphen(prep: Prepared, q: QuoteForm, opts: MatchOptions) -> QuoteMatch | None:
     dl, dhay = prep.dehyphenated
-    needle = dehyphenate(q.layer).text
-    hits = dhay.find_all(needle)
-    spans = [_layer_span(prep, p, p + len(needle), via=dl) for p in hits]
-    spans = [s for s in spans if _markers_agree(prep, q, s)]
+    quote_layer = dehyphenate(q.layer)
+    needle = quote_layer.text
+    spans: list[Span] = []
+    for h in dhay.find_all(needle):
+        points = [dl.to_parent(h + quote_layer.from_parent(x)) for x in q.marker_points]
+        span = _placed(prep, q, dl.to_parent(h), dl.to_parent_end(h + len(needle)), points)
+        if span is not None:
+            spans.append(span)
     if not spans:
         return None
     return _found(prep, spans, opts, "t1+dehyphen")
@@ -207,11 +237,16 @@ def _exact_dehyphen(prep: Prepared, q: QuoteForm, opts: MatchOptions) -> QuoteMa
 # ------------------------------------------------------------------------------ near
 
 
-def _near(prep: Prepared, q: QuoteForm, opts: MatchOptions, dehyphen: bool) -> QuoteMatch:
-    near, profile = _closest(prep, q, dehyphen, opts.near_threshold)
-    casefold = (near is not None and "case_only" in near.flags) or (
-        bool(q.layer) and prep.lower.contains(q.layer.lower())
-    )
+def _near(
+    prep: Prepared, q: QuoteForm, opts: MatchOptions, dehyphen: bool, budget: Budget
+) -> QuoteMatch:
+    casefold = bool(q.layer) and prep.lower.contains(q.layer.lower())
+    try:
+        near, profile = _closest(prep, q, dehyphen, opts.near_threshold, budget, casefold)
+    except BudgetSpent:
+        profile = "t1+dehyphen" if dehyphen and not q.marker_numbers else "t1"
+        return QuoteMatch("NOT_FOUND", BUDGET_REASON, profile, casefold_match=casefold)
+    casefold = casefold or (near is not None and "case_only" in near.flags)
     if near is not None and near.similarity >= opts.near_threshold:
         return QuoteMatch(
             "NEAR",
@@ -228,13 +263,34 @@ def _near(prep: Prepared, q: QuoteForm, opts: MatchOptions, dehyphen: bool) -> Q
 
 
 def _closest(
-    prep: Prepared, q: QuoteForm, dehyphen: bool, good_enough: float
+    prep: Prepared,
+    q: QuoteForm,
+    dehyphen: bool,
+    good_enough: float,
+    budget: Budget,
+    casefold: bool | None = None,
 ) -> tuple[NearMatch | None, str]:
     """The closest passage, searched in the layer the quote's own form calls for: the
     plain t1 text when the quote carries citation numbers (so that they are compared),
-    the dehyphenated layer for PDF text, else the marker-free layer."""
+    the dehyphenated layer for PDF text, else the marker-free layer.  A passage that
+    differs from the quote only in case comes first: it is the quote's own words.
+    ``casefold``, when known, says whether there is one."""
     via: Layer | None = None
     folded: Haystack | None = None
+    if (
+        casefold is not False
+        and not q.marker_numbers
+        and q.layer
+        and len(q.layer) == len(q.layer.lower())
+    ):
+        budget.spend(len(prep.layer.text))
+        hits = prep.lower.find_all(q.layer.lower(), limit=1)
+        if hits:
+            p = hits[0]
+            passage = prep.hay.text[p : p + len(q.layer)]
+            same = Passage(p, p + len(q.layer), similarity(q.layer, passage))
+            span = _layer_span(prep, same.start, same.end)
+            return _near_match(prep.hay.text, q.layer, same, span), "t1"
     if q.marker_numbers:
         hay, needle, profile = prep.norm_hay, q.norm, "t1"
     elif dehyphen:
@@ -244,12 +300,12 @@ def _closest(
         hay, needle, profile = prep.hay, q.layer, "t1"
         if len(needle) == len(needle.lower()):
             folded = prep.lower  # seeds found whatever the case
-    found = closest_passage(hay, needle, good_enough, folded)
+    found = closest_passage(hay, needle, good_enough, folded, budget)
     weak = found is None or found.similarity < good_enough
     if hay is prep.hay and (weak or prep.known_markers) and _MAY_CROSS_MARKER.search(q.norm):
         # the quote may keep a citation the layer lost ("(Smith et al., 2019)"): the
         # passage with the citation in place may be the closer one
-        with_markers = closest_passage(prep.norm_hay, q.norm, good_enough)
+        with_markers = closest_passage(prep.norm_hay, q.norm, good_enough, budget=budget)
         if with_markers is not None and (
             found is None or with_markers.similarity > found.similarity
         ):
@@ -309,12 +365,12 @@ class _Frag:
         return out
 
     def _markers_ok(self, form: QuoteForm, a: int, b: int) -> bool:
-        span = _with_markers(self.prep, form, a, b, _layer_span(self.prep, a, b))
-        return _markers_agree(self.prep, form, span, a)
+        points = [a + x for x in form.marker_points]
+        return _placed(self.prep, form, a, b, points) is not None
 
 
 def _fragments(
-    prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions
+    prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions, budget: Budget
 ) -> QuoteMatch | None:
     frags = [_Frag(prep, v[0], tuple(prepare_quote(x) for x in v)) for v in pieces]
     frags = [f for f in frags if any(x.layer for x in f.forms)]
@@ -329,7 +385,10 @@ def _fragments(
             q = f.forms[0]
             if len(q.layer) < MIN_QUOTE_CHARS:
                 continue
-            near, _ = _closest(prep, q, False, opts.near_threshold)
+            try:
+                near, _ = _closest(prep, q, False, opts.near_threshold, budget)
+            except BudgetSpent:
+                return _fragments_missing(prep, frags, opts, BUDGET_REASON)
             if near is not None and near.similarity >= opts.near_threshold:
                 f.near = near
                 f.near_layer_span = (
@@ -389,7 +448,9 @@ def _fragments(
     )
 
 
-def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -> QuoteMatch:
+def _fragments_missing(
+    prep: Prepared, frags: list[_Frag], opts: MatchOptions, reason: str | None = None
+) -> QuoteMatch:
     hay = prep.layer.text
     results = []
     found_all = True
@@ -407,7 +468,9 @@ def _fragments_missing(prep: Prepared, frags: list[_Frag], opts: MatchOptions) -
         else:
             found_all = False
             results.append(FragmentMatch(f.text, "NOT_FOUND", None, None))
-    if found_all:
+    if reason is not None:
+        pass
+    elif found_all:
         reason = (
             f"every fragment occurs, but not in order with at most {opts.max_gap} "
             "characters between them"
