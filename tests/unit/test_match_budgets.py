@@ -29,7 +29,7 @@ from citeproof.match.near import (
     comparison_units,
 )
 from citeproof.match.prepare import prepare
-from citeproof.match.quote import BUDGET_REASON, find_quote
+from citeproof.match.quote import BUDGET_FLAG, BUDGET_REASON, find_quote
 
 # --- the budget itself --------------------------------------------------------------------
 
@@ -135,10 +135,12 @@ def test_a_check_whose_search_stops_at_its_budget_is_not_found_and_says_why(
     monkeypatch.setattr(near, "NEAR_FLOOR_CHARS", 0)
     found = find_quote(prepare(STROKE), QUOTE)
     assert (found.verdict, found.near, found.reason) == ("NOT_FOUND", None, BUDGET_REASON)
+    assert found.flags == (BUDGET_FLAG,)
     # the public result says so too (service/results.py passes the reason on)
     result = citeproof.check_text(QUOTE, STROKE)
     assert result.verdict == "NOT_FOUND" and result.near is None
     assert result.reason is not None and "stopped at its work budget" in result.reason
+    assert result.flags == [BUDGET_FLAG]
 
 
 def test_a_missing_fragment_whose_search_stops_at_the_budget(
@@ -150,6 +152,7 @@ def test_a_missing_fragment_whose_search_stops_at_the_budget(
     monkeypatch.setattr(near, "NEAR_FLOOR_CHARS", 0)
     found = find_quote(prepare(STROKE), quote)
     assert (found.verdict, found.near, found.reason) == ("NOT_FOUND", None, BUDGET_REASON)
+    assert found.flags == (BUDGET_FLAG,)
     assert found.fragments is not None
     assert [f.verdict for f in found.fragments] == ["EXACT", "NOT_FOUND"]
 
@@ -173,6 +176,7 @@ def test_a_stitched_quote_stops_at_the_real_budget() -> None:
     quote = " ".join(pieces)
     found = find_quote(prepare(text), quote)
     assert (found.verdict, found.near, found.reason) == ("NOT_FOUND", None, BUDGET_REASON)
+    assert found.flags == (BUDGET_FLAG,)
 
 
 # --- searches that must not go through Python once per hit --------------------------------

@@ -41,6 +41,7 @@ FLAG_MEANINGS: Final = {
     "partial_word": "the match starts or ends inside a word",
     "match_in_references": "the passage is in the reference list, not the paper's own text",
     "match_in_front_matter": "the passage is in the front matter, not the paper's own text",
+    "near_search_stopped": "the search for a close passage ran out of its work budget",
 }
 CONTEXT_CHARS: Final = 60
 LONG_MATCH_CHARS: Final = 200

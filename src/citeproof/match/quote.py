@@ -51,6 +51,9 @@ BUDGET_REASON = (
     "the search for the closest passage stopped at its work budget before it finished, "
     "so no passage is reported: one found before the end might not be the closest"
 )
+BUDGET_FLAG = "near_search_stopped"
+"""The flag of a NOT_FOUND whose closest-passage search ran out of budget: the quote is not
+in the text as written, but whether a close passage is there was not settled."""
 
 
 def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) -> QuoteMatch:
@@ -245,7 +248,9 @@ def _near(
         near, profile = _closest(prep, q, dehyphen, opts.near_threshold, budget, casefold)
     except BudgetSpent:
         profile = "t1+dehyphen" if dehyphen and not q.marker_numbers else "t1"
-        return QuoteMatch("NOT_FOUND", BUDGET_REASON, profile, casefold_match=casefold)
+        return QuoteMatch(
+            "NOT_FOUND", BUDGET_REASON, profile, casefold_match=casefold, flags=(BUDGET_FLAG,)
+        )
     casefold = casefold or (near is not None and "case_only" in near.flags)
     if near is not None and near.similarity >= opts.near_threshold:
         return QuoteMatch(
@@ -468,17 +473,18 @@ def _fragments_missing(
         else:
             found_all = False
             results.append(FragmentMatch(f.text, "NOT_FOUND", None, None))
-    if reason is not None:
-        pass
-    elif found_all:
+    if reason is None and found_all:
         reason = (
             f"every fragment occurs, but not in order with at most {opts.max_gap} "
             "characters between them"
         )
-    else:
+    elif reason is None:
         reason = "a fragment of the quote does not occur in the text"
     casefold = prep.lower.contains(frags[0].forms[0].layer.lower())
-    return QuoteMatch("NOT_FOUND", reason, "t1", casefold_match=casefold, fragments=tuple(results))
+    flags = (BUDGET_FLAG,) if reason == BUDGET_REASON else ()
+    return QuoteMatch(
+        "NOT_FOUND", reason, "t1", casefold_match=casefold, fragments=tuple(results), flags=flags
+    )
 
 
 def _place(hay: str, frags: list[_Frag], max_gap: int) -> list[tuple[int, int]] | None:

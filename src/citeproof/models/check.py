@@ -187,7 +187,8 @@ class CheckResult(Published):
         default_factory=list,
         description="Flags on the result as a whole: "
         "partial_word, ellipsis_hides_negation, match_in_references, "
-        "match_in_front_matter.",
+        "match_in_front_matter, near_search_stopped (a NOT_FOUND whose search for the "
+        "closest passage ran out of its work budget: no passage is reported).",
     )
     source: SourceInfo
     retraction: RetractionReport | None = Field(
