@@ -13,6 +13,7 @@ does)::
     citeproof.retraction_report("10.1371/journal.pone.0340378")     # a RetractionReport
     citeproof.search_literature("pubmed", "holin lysis timing")     # a SearchRecord
     citeproof.citing_papers("10.1371/journal.pone.0340378")         # a SearchRecord
+    citeproof.verify_references(["Smith J. Title. Journal. 2019."])   # a ReferencesReport
 
 The audit's entry point is ``audit_answer``, not ``audit`` as DESIGN once sketched:
 ``citeproof.audit`` is the package, and a function of that name would be shadowed as soon as
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from citeproof.models.audit import AuditReport
     from citeproof.models.handle import HandleStatus
     from citeproof.models.passages import PassageList
+    from citeproof.models.references import ReferencesReport
     from citeproof.models.search import SearchRecord
     from citeproof.service.lookups import (
         citing_papers,
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
         search_literature,
     )
     from citeproof.service.pipeline import CheckOptions, check, check_text
+    from citeproof.service.references import verify_references
     from citeproof.service.texts import load
 
     __version__: str
@@ -66,6 +69,7 @@ __all__ = [
     "FetchFailedError",
     "HandleStatus",
     "PassageList",
+    "ReferencesReport",
     "RetractionReport",
     "SearchRecord",
     "UnavailableError",
@@ -80,6 +84,7 @@ __all__ = [
     "resolve_handle",
     "retraction_report",
     "search_literature",
+    "verify_references",
 ]
 
 # name -> (module, attribute); imported on first access only.
@@ -94,6 +99,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "retraction_report": ("citeproof.service.lookups", "retraction_report"),
     "search_literature": ("citeproof.service.lookups", "search_literature"),
     "citing_papers": ("citeproof.service.lookups", "citing_papers"),
+    "verify_references": ("citeproof.service.references", "verify_references"),
+    "ReferencesReport": ("citeproof.models.references", "ReferencesReport"),
     "Document": ("citeproof.documents.model", "Document"),
     "CheckResult": ("citeproof.models", "CheckResult"),
     "RetractionReport": ("citeproof.models", "RetractionReport"),

@@ -20,6 +20,7 @@ for the same reason), and this docstring is the whole tree (a test keeps it true
     │   ├── UnsafeURLError              2  a URL that is not a public http(s) resource
     │   ├── CanonicalJSONError          2  a value canonical JSON cannot hold
     │   ├── RetractionWatchFormatError  2  a file that is not a Retraction Watch CSV
+    │   ├── ReferenceListError          2  a reference list that cannot be read
     │   └── SearchInputError            2  a search asked with something it cannot use
     │       ├── UnknownEngineError      2
     │       ├── SearchLimitError        2
@@ -54,6 +55,7 @@ for the same reason), and this docstring is the whole tree (a test keeps it true
             │   └── DeadlineExceeded    3  the time allowed for one check ran out
             ├── BodyTooLarge            3  an answer over the body cap (raw or decompressed)
             ├── PmcAnswerError          3  PMC answered with something unreadable
+            ├── NotPinnedError          3  --offline, and the answer was never pinned
             └── FetchError              3  a public URL could not be read
                 ├── TooManyRedirectsError  3
                 ├── ResponseTooLargeError  3  (also a BodyTooLarge)
@@ -68,9 +70,9 @@ by citeproof as one ``citeproof: warning: <message>`` line on stderr::
 Exit codes (:class:`ExitCode`): 0 success (check: EXACT; audit: pass or warn), 1 a negative
 result (check: NEAR, NOT_FOUND, TOO_SHORT, NOT_CHECKABLE; audit: fail; a verification that
 failed), 2 usage or bad input, 3 a source was unavailable (check: UNAVAILABLE; audit:
-incomplete; retraction: unverifiable).  :func:`check_exit_code`, :func:`audit_exit_code` and
-:func:`retraction_exit_code` map verdicts to them, so every command that prints a verdict exits
-the same way.
+incomplete; retraction: unverifiable).  :func:`check_exit_code`, :func:`audit_exit_code`,
+:func:`retraction_exit_code` and :func:`references_exit_code` map verdicts to them, so every
+command that prints a verdict exits the same way.
 
 Network messages name the service and host, never the full URL: URLs carry the contact address
 and the NCBI API key, and these messages end up in logs and reports.
@@ -78,6 +80,7 @@ and the NCBI API key, and these messages end up in logs and reports.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum
 from typing import Final, Protocol
 
@@ -112,10 +115,12 @@ __all__ = [
     "LogTamperedError",
     "MalformedHandleError",
     "NetworkError",
+    "NotPinnedError",
     "PassageStoreError",
     "PmcAnswerError",
     "QuoteTooLongError",
     "RecordingError",
+    "ReferenceListError",
     "ResponseTooLargeError",
     "RetractionWatchFormatError",
     "RetryAfterTooLong",
@@ -138,6 +143,7 @@ __all__ = [
     "UpstreamUnavailable",
     "audit_exit_code",
     "check_exit_code",
+    "references_exit_code",
     "retraction_exit_code",
 ]
 
@@ -184,6 +190,18 @@ _RETRACTION_EXIT_CODES: Final = {
 def retraction_exit_code(status: str) -> int:
     """0 not retracted (as of a date), 1 retracted or under concern, 3 unverifiable."""
     return _RETRACTION_EXIT_CODES[status]
+
+
+def references_exit_code(counts: Mapping[str, int]) -> int:
+    """0 every reference verified (or ambiguous between editions of a real work), 1 a
+    problem found (mismatch, not_found, unresolvable, partial, a retracted work), 3 a
+    database was unavailable and nothing failed."""
+    problems = ("mismatch", "not_found", "unresolvable", "partial", "retracted")
+    if any(counts.get(name, 0) for name in problems):
+        return ExitCode.NEGATIVE
+    if counts.get("unavailable", 0):
+        return ExitCode.UNAVAILABLE
+    return ExitCode.OK
 
 
 class CiteproofError(Exception):
@@ -281,6 +299,11 @@ class CanonicalJSONError(BadInputError):
 
 class RetractionWatchFormatError(BadInputError):
     """The file given to ``retractions import`` is not a Retraction Watch CSV."""
+
+
+class ReferenceListError(BadInputError):
+    """A bibliography or reference list that cannot be read (bad BibTeX, JSON that is not
+    CSL-JSON, a file with no references)."""
 
 
 class SearchInputError(BadInputError):
@@ -508,6 +531,10 @@ class PmcAnswerError(NetworkError):
     Nothing may be concluded from an answer that could not be understood, so it ends as
     UNAVAILABLE like every :class:`NetworkError`.
     """
+
+
+class NotPinnedError(NetworkError):
+    """``--offline``: the answer a lookup needs was never pinned, so it was not asked."""
 
 
 class FetchError(NetworkError):

@@ -197,8 +197,13 @@ def expect(plant: Plant) -> Expected:
         return Expected("malformed", frozenset())
     if plant.fault == "forged":
         return Expected("forged", frozenset())
-    if plant.fault in ("no_entry", "no_identifier"):
+    if plant.fault == "no_entry":
         return Expected("unresolvable", frozenset())
+    if plant.fault == "no_identifier":
+        # An entry without an identifier is searched for in the scholarly record
+        # (docs/references.md); the suite audits offline, where no search can be made, so
+        # nothing is concluded about it: unavailable, never unresolvable.
+        return Expected("unavailable", frozenset())
     if plant.source == "unpinned":
         return Expected("unavailable", frozenset())
     if plant.source == "withdrawn":

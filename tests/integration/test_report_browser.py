@@ -293,3 +293,91 @@ def test_the_demo_page_in_chromium(browser: Any, tmp_path: Path) -> None:
     assert errors == []
     assert requests == [url]
     page.close()
+
+
+def _references_report() -> dict[str, Any]:
+    """The page's report with a reference list whose identifiers and URLs never break."""
+    from citeproof.models.references import (
+        Comparison,
+        ReferenceResult,
+        ReferenceVerdict,
+        ServiceAnswer,
+        StatedFields,
+        WorkFound,
+    )
+    from citeproof.models.search import ResponseDigest
+
+    verdicts: tuple[ReferenceVerdict, ...] = ("verified", "mismatch", "ambiguous", "unavailable")
+    long_doi = "10.5555/invented." + "x" * 120
+    long_url = "https://api.crossref.org/works/" + "%2F".join(["invented-segment"] * 12)
+    work = WorkFound(
+        source="crossref",
+        identifier=f"doi:{long_doi}",
+        doi=long_doi,
+        title="An invented title with a very long unbroken word " + "y" * 90,
+        authors=["Alvarez, M.", "Berg, T.", "Chen, L.", "Dube, K."],
+        year=2021,
+        venue="Journal of Invented Results",
+        retraction="RETRACTED",
+    )
+    refs = [
+        ReferenceResult(
+            index=i + 1,
+            verdict=verdict,
+            reason=f"Invented reason naming doi:{long_doi}.",
+            stated=StatedFields(text=f"Alvarez M. Invented. {long_url}", label=str(i + 1)),
+            work=work,
+            comparisons=[
+                Comparison(
+                    field="title",
+                    stated="z" * 80,
+                    record="w" * 80,
+                    score=0.2,
+                    agreement="differs",
+                    threshold="same title at >= 0.90, another work below 0.75",
+                )
+            ],
+            suggested=work if verdict == "mismatch" else None,
+            candidates=[work, work] if verdict == "ambiguous" else [],
+            retracted=True,
+            asked=[
+                ServiceAnswer(
+                    service="crossref",
+                    purpose="identifier",
+                    query=long_doi,
+                    status="ok",
+                    responses=[ResponseDigest(url=long_url, status=200, sha256="ab" * 32)],
+                )
+            ],
+        )
+        for i, verdict in enumerate(verdicts)
+    ]
+    report, _ = _report()
+    report["references"] = [r.model_dump(mode="json") for r in refs]
+    return report
+
+
+def test_the_references_fit_a_phone(browser: Any, tmp_path: Path) -> None:
+    """At 390 px nothing in the References section reaches past the screen's edge, even
+    with every <details> opened and identifiers and URLs of 150 characters without a break."""
+    path = write_audit_html(_references_report(), ANSWER, tmp_path / "audit.html")
+    url = path.resolve().as_uri()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(url)
+    section = page.locator("#references")
+    assert section.is_visible()
+    assert page.locator("#references article.ref").count() == 4
+    for summary in page.locator("#references details.asked > summary").all():
+        summary.click()
+    assert page.locator("#references details[open]").count() == 4
+    widest = page.evaluate(
+        """() => Math.max(...Array.from(
+            document.querySelectorAll('#references, #references *'),
+            el => el.getBoundingClientRect().right))"""
+    )
+    assert widest <= 390, widest
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert requests == [url]
+    page.close()

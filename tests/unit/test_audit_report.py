@@ -63,7 +63,7 @@ def test_statuses_and_metrics() -> None:
     assert m.quotes == 0 and m.quote_accuracy is None
     assert m.claim_coverage == round(2 / 3, 4)
     assert report.verdict == "fail" and report.fail_on == [
-        "forged", "malformed", "unresolvable", "misquote", "retracted",
+        "forged", "malformed", "unresolvable", "mismatch", "misquote", "retracted",
     ]  # fmt: skip
     assert report.created_at == "2026-01-02T03:04:05Z"
 

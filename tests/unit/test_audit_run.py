@@ -199,7 +199,7 @@ def test_metrics_follow_their_definitions(rows: list[tuple[list[CitationReport],
         q.verdict for c in cits for q in c.quotes if q.verdict in ("misquote", "near_quote", "ok")
     ]
     decided = [c.verdict for c in cits if c.verdict != "unavailable"]
-    real = [v for v in decided if v not in ("malformed", "forged", "unresolvable")]
+    real = [v for v in decided if v not in ("malformed", "forged", "unresolvable", "mismatch")]
 
     def rate(part: int, whole: int) -> float | None:
         return round(part / whole, 4) if whole else None
@@ -211,7 +211,8 @@ def test_metrics_follow_their_definitions(rows: list[tuple[list[CitationReport],
     assert m.quote_accuracy == rate(looked.count("ok"), len(looked))
     assert m.citation_validity == rate(len(real), len(decided))
     assert m.claim_coverage == rate(m.cited_claims, m.claims)
-    assert m.fabricated == sum(1 for c in cits if c.verdict in ("forged", "unresolvable"))
+    fabricated = ("forged", "unresolvable", "mismatch")
+    assert m.fabricated == sum(1 for c in cits if c.verdict in fabricated)
     works = {c.resolved_to or c.target for c in cits if "retracted" in c.flags}
     assert m.retracted_cited == len(works)
 
@@ -330,7 +331,11 @@ def test_an_entry_without_an_identifier_names_what_is_missing() -> None:
     assert code == "reference_without_identifier"
     assert "Reference 1" in message and "DOI, PMID, PMCID or URL" in message
     assert "cannot be checked" in message
+    # The entry is searched for in the scholarly record; offline no search can be made, so
+    # nothing is concluded (unavailable), and the reason names the databases.
     (c,) = audit_offline(answer).citations()
+    assert c.verdict == "unavailable" and "could not be read" in (c.reason or "")
+    (c,) = audit_offline(answer, references=False).citations()
     assert c.verdict == "unresolvable" and "cannot be checked" in (c.reason or "")
 
 

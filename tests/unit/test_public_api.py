@@ -24,6 +24,7 @@ PUBLIC = [
     "FetchFailedError",
     "HandleStatus",
     "PassageList",
+    "ReferencesReport",
     "RetractionReport",
     "SearchRecord",
     "UnavailableError",
@@ -38,6 +39,7 @@ PUBLIC = [
     "resolve_handle",
     "retraction_report",
     "search_literature",
+    "verify_references",
 ]
 HEAVY = ("pydantic", "lxml", "rapidfuzz", "pypdfium2", "rich")
 

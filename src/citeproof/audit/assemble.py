@@ -23,7 +23,7 @@ from citeproof.audit.answer import (
     Sentence,
 )
 from citeproof.audit.citations import RawCitation
-from citeproof.audit.references import ReferenceSection
+from citeproof.audit.reference_list import ReferenceSection
 from citeproof.models.audit import QuoteKind, SentenceKind
 
 __all__ = ["MAX_ANSWER_BYTES", "MAX_QUOTE_CHARS", "MAX_SENTENCE_CHARS", "Draft", "assemble"]

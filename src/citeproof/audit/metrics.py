@@ -11,18 +11,23 @@ from collections.abc import Iterable, Sequence
 
 from citeproof.audit.verdicts import rate
 from citeproof.models.audit import VERDICTS, Metrics, SentenceReport
+from citeproof.models.references import ReferenceResult
 
 __all__ = ["compute_metrics"]
 
-#: Citations that name no real work, passage or identifier.
-_INVALID: frozenset[str] = frozenset({"malformed", "forged", "unresolvable"})
+#: Citations that name no real work, passage or identifier, or another work than they say.
+_INVALID: frozenset[str] = frozenset({"malformed", "forged", "unresolvable", "mismatch"})
 
 
 #: The verdicts a quote check can give when the words were actually looked for.
 _QUOTE_VERDICTS: frozenset[str] = frozenset({"misquote", "near_quote", "ok"})
 
 
-def compute_metrics(sentences: Sequence[SentenceReport], claim_kinds: Iterable[str]) -> Metrics:
+def compute_metrics(
+    sentences: Sequence[SentenceReport],
+    claim_kinds: Iterable[str],
+    references: Sequence[ReferenceResult] = (),
+) -> Metrics:
     """The metrics block from the sentences (definitions in :class:`Metrics`)."""
     kinds = frozenset(claim_kinds)
     citations = [c for s in sentences for c in s.citations]
@@ -47,6 +52,8 @@ def compute_metrics(sentences: Sequence[SentenceReport], claim_kinds: Iterable[s
         citation_validity=rate(valid, len(decided)),
         quote_accuracy=rate(quotes_ok, len(checked)),
         claim_coverage=rate(len(cited), len(claims)),
-        fabricated=by_verdict["forged"] + by_verdict["unresolvable"],
+        fabricated=by_verdict["forged"] + by_verdict["unresolvable"] + by_verdict["mismatch"],
         retracted_cited=len(retracted),
+        references=len(references),
+        references_verified=sum(1 for r in references if r.verdict == "verified"),
     )

@@ -9,7 +9,7 @@ Input forms (:func:`parse_answer`):
 
 * Markdown or plain text: the rules are in :mod:`citeproof.audit.sentences` (blocks,
   sentences, what is not a claim), :mod:`citeproof.audit.citations` (citations and quotes) and
-  :mod:`citeproof.audit.references` (the reference list).
+  :mod:`citeproof.audit.reference_list` (the reference list).
 * JSON claims, for pipelines that already know their claims::
 
       {"claims": [
@@ -64,7 +64,7 @@ from citeproof.audit.citations import (
     looks_like_handle,
     scan_block,
 )
-from citeproof.audit.references import find_reference_section
+from citeproof.audit.reference_list import find_reference_section
 from citeproof.audit.sentences import Block, lead_in_end, scan_blocks, split_sentences
 from citeproof.errors import BadInputError
 from citeproof.models.audit import SentenceKind

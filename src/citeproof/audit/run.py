@@ -32,6 +32,7 @@ from typing import Literal
 
 from citeproof._version import distribution_version
 from citeproof.audit.answer import CLAIM_KINDS, Citation, ParsedAnswer, Quote
+from citeproof.audit.mentions import stated_in_sentence
 from citeproof.audit.metrics import compute_metrics
 from citeproof.audit.parse import parse_answer
 from citeproof.audit.signing import report_bytes, sign_report
@@ -62,8 +63,12 @@ from citeproof.models.audit import (
     SentenceReport,
 )
 from citeproof.models.handle import HandleStatus
+from citeproof.models.references import ReferenceResult
+from citeproof.refs.listed import parse_reference_string
+from citeproof.refs.stated import StatedReference
 from citeproof.retraction.status import RETRACTION_KINDS, retraction_report
 from citeproof.service.inputs import match_options
+from citeproof.service.references import verify_stated
 from citeproof.store.keys import LogKey, load_or_create_log_key
 from citeproof.store.paths import default_dirs
 
@@ -125,11 +130,107 @@ def _preprint(key: str | None) -> bool:
     return kind == "ppr" or (kind == "doi" and value.startswith(_PREPRINT_DOI_PREFIXES))
 
 
-def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: CitedWorks) -> _Item:
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """What the reference check said: per reference entry, and per plain citation whose
+    sentence states an author and year."""
+
+    entries: dict[int, ReferenceResult] = field(default_factory=dict)
+    mentions: dict[int, ReferenceResult] = field(default_factory=dict)
+
+
+def _check_references(
+    parsed: ParsedAnswer, offline: bool, replay: str | os.PathLike[str] | None
+) -> _Checked:
+    """Verify every reference entry, and every plain citation whose sentence names its
+    authors and year, in one run (so every service is asked at its own pace, together)."""
+    stated: list[StatedReference] = []
+    keys: list[tuple[str, int]] = []
+    for ref in parsed.references:
+        if ref.raw.strip():
+            label = str(ref.number) if ref.number is not None else None
+            stated.append(
+                parse_reference_string(ref.raw, label=label, where=f"entry {ref.index + 1}")
+            )
+            keys.append(("entry", ref.index))
+    for c in parsed.citations:
+        if c.identifier is None or c.kind == "numbered" or c.sentence < 0 or c.error is not None:
+            continue
+        sentence = parsed.sentences[c.sentence]
+        mention = stated_in_sentence(sentence.raw, c.identifier, c.start - sentence.start)
+        if mention is not None:
+            stated.append(mention)
+            keys.append(("mention", c.index))
+    if not stated:
+        return _Checked()
+    report = verify_stated(stated, offline=offline, replay=replay, retraction=False)
+    checked = _Checked()
+    for (kind, index), result in zip(keys, report.references, strict=True):
+        (checked.entries if kind == "entry" else checked.mentions)[index] = result
+    return checked
+
+
+def _from_reference(result: ReferenceResult) -> Outcome | str | None:
+    """A reference check's say in a citation: an outcome that decides it, the identifier it
+    resolved an entry without one to (a string), or None (the usual checks decide)."""
+    if result.verdict == "mismatch":
+        return Outcome("mismatch", (), f"the reference names another work: {result.reason}")
+    if result.verdict in ("verified", "partial") and result.work is not None:
+        return result.work.identifier
+    return None
+
+
+def _mention_mismatch(result: ReferenceResult | None) -> Outcome | None:
+    """A plain citation is a mismatch when the author or year its sentence states differs
+    from the cited work's record."""
+    if result is None or result.work is None:
+        return None
+    differs = [
+        c for c in result.comparisons if c.field in ("authors", "year") and c.agreement == "differs"
+    ]
+    if not differs:
+        return None
+    shown = "; ".join(f"{c.field}: stated {c.stated}, record {c.record}" for c in differs)
+    return Outcome(
+        "mismatch", (), f"the sentence names a work that {result.work.identifier} is not ({shown})."
+    )
+
+
+def _entry_without_identifier(result: ReferenceResult | None) -> Outcome | str | None:
+    """An entry with no identifier is searched: the work found, or why there is none."""
+    if result is None:
+        return None
+    if result.verdict in ("verified", "partial") and result.work is not None:
+        return result.work.identifier
+    if result.verdict == "not_found":
+        return Outcome("unresolvable", (), f"the reference names no identifier and {result.reason}")
+    if result.verdict == "ambiguous":
+        return Outcome(
+            "unavailable", (), f"the reference names no identifier and {result.reason} Add one."
+        )
+    if result.verdict == "unavailable":
+        return Outcome("unavailable", (), result.reason)
+    return None
+
+
+def _audit_citation(
+    c: Citation, parsed: ParsedAnswer, sources: CitedWorks, checked: _Checked
+) -> _Item:
     quotes = [parsed.quotes[i] for i in c.quotes]
     sentence = parsed.sentences[c.sentence] if c.sentence >= 0 else None
     error = c.error or (sentence.error if sentence is not None else None)
     error = error or next((q.error for q in quotes if q.error is not None), None)
+    found: str | None = None
+    entry = checked.entries.get(c.reference) if c.reference is not None else None
+    extra: tuple[str, ...] = ()
+    if entry is not None and entry.verdict == "partial":
+        extra = ("reference_partial",)
+    if error is not None and error.code == "reference_without_identifier":
+        searched = _entry_without_identifier(entry)
+        if isinstance(searched, Outcome):
+            return _Item(c, searched)
+        if searched is not None:
+            error, found = None, searched
     if error is not None:
         return _Item(c, from_item_error(error))
     if c.kind == "handle":
@@ -158,12 +259,18 @@ def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: CitedWorks) -> _
         return item
     if c.kind == "numbered":
         assert c.reference is not None  # the parser sets an error otherwise
-        ident = parsed.references[c.reference].identifiers[0]
+        said = _from_reference(entry) if entry is not None and found is None else None
+        if isinstance(said, Outcome):
+            return _Item(c, said, resolved_to=_first_key(parsed, c.reference))
+        key = found or parsed.references[c.reference].identifiers[0].key
     else:
         assert c.identifier is not None  # only handles, numbers and unknown have none
-        ident = c.identifier
-    item = _Item(c, Outcome("ok"), resolved_to=ident.key)
-    loaded = sources.load(ident.key)
+        key = c.identifier.key
+        wrong = _mention_mismatch(checked.mentions.get(c.index))
+        if wrong is not None:
+            return _Item(c, wrong, resolved_to=key)
+    item = _Item(c, Outcome("ok", extra), resolved_to=key)
+    loaded = sources.load(key)
     if isinstance(loaded, Outcome):
         item.outcome = loaded
         return item
@@ -171,8 +278,13 @@ def _audit_citation(c: Citation, parsed: ParsedAnswer, sources: CitedWorks) -> _
         item.outcome = from_failure(loaded.kind, loaded.reason, loaded.ids, has_quote=bool(quotes))
         return item
     item.source = sources.source_info(loaded)
-    _with_quotes(item, [_quote_report(q, sources.check(q.text, loaded), ()) for q in quotes])
+    _with_quotes(item, [_quote_report(q, sources.check(q.text, loaded), extra) for q in quotes])
     return item
+
+
+def _first_key(parsed: ParsedAnswer, reference: int) -> str | None:
+    ids = parsed.references[reference].identifiers
+    return ids[0].key if ids else None
 
 
 def _add_retractions(items: list[_Item], parsed: ParsedAnswer, offline: bool,
@@ -253,15 +365,17 @@ def audit_parsed(
     find_source: bool = False,
     options: MatchOptions | None = None,
     now: Callable[[], datetime] | None = None,
+    references: bool = True,
 ) -> AuditReport:
     """The unsigned report for an answer already parsed (see :func:`audit_answer`)."""
     failing = parse_fail_on(fail_on)
+    checked = _check_references(parsed, offline, replay) if references else _Checked()
     sources = CitedWorks(
         offline=offline, replay=replay, options=options or match_options(),
         find_source=find_source,
     )  # fmt: skip
     try:
-        items = [_audit_citation(c, parsed, sources) for c in parsed.citations]
+        items = [_audit_citation(c, parsed, sources, checked) for c in parsed.citations]
     finally:
         sources.close()
     if retraction:
@@ -281,10 +395,12 @@ def audit_parsed(
     uncited = sum(1 for s in sentences if s.status == "uncited")
     outcomes = [Outcome(r.verdict, tuple(r.flags)) for r in reports]
     moment = (now or (lambda: datetime.now(UTC)))().astimezone(UTC)
+    entries = [checked.entries[i] for i in sorted(checked.entries)]
     return AuditReport(
         verdict=overall_verdict(outcomes, uncited, failing),
         sentences=sentences,
-        metrics=compute_metrics(sentences, CLAIM_KINDS),
+        metrics=compute_metrics(sentences, CLAIM_KINDS, entries),
+        references=entries,
         fail_on=list(failing),
         answer=AnswerInfo(text=parsed.text, format=parsed.input_format, sha256=answer_sha256),
         created_at=moment.isoformat().replace("+00:00", "Z"),
@@ -305,13 +421,17 @@ def audit_answer(
     find_source: bool = False,
     key: LogKey | None = None,
     now: Callable[[], datetime] | None = None,
+    references: bool = True,
 ) -> AuditReport:
     """Audit ``text`` (Markdown, plain text or JSON claims) citation by citation.
 
     ``fail_on`` is a comma list or names of verdicts and flags (default: forged, malformed,
     unresolvable, misquote, retracted); ``retraction`` asks every cited DOI/PMID/PMCID's
     retraction status once per work (offline: the local Retraction Watch snapshot only);
-    ``sign`` signs with ``key`` (default: the evidence log's key); ``log`` appends one
+    ``references`` verifies each reference-list entry against the scholarly record (a
+    numbered citation whose entry names another work than its identifier is ``mismatch``;
+    an entry without an identifier is searched for); ``sign`` signs with ``key`` (default:
+    the evidence log's key); ``log`` appends one
     ``audit`` entry (``True``: the default log, or a path) naming the answer's and the
     signed report's sha256.  One bad citation never raises: it gets its verdict.
 
@@ -324,7 +444,7 @@ def audit_answer(
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     report = audit_parsed(
         parsed, answer_sha256=digest, offline=offline, replay=replay, retraction=retraction,
-        fail_on=failing, find_source=find_source, now=now,
+        fail_on=failing, find_source=find_source, now=now, references=references,
     )  # fmt: skip
     if sign:
         if key is None:

@@ -50,6 +50,8 @@ from typing import Final, Literal
 
 import pysbd  # type: ignore[import-untyped]
 
+from citeproof.refs.listed import split_lines
+
 __all__ = [
     "CUTS_KEEP_CHARS",
     "Block",
@@ -84,7 +86,6 @@ class Block:
     lines: tuple[tuple[int, int], ...]
 
 
-_NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 _FENCE_RE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 _ATX_RE = re.compile(r"[ \t]{0,3}(#{1,6})(?:[ \t]+|$)")
 _BREAK_RE = re.compile(r"[ \t]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
@@ -93,19 +94,6 @@ _QUOTE_MARK_RE = re.compile(r"[ \t]{0,3}(?:>[ \t]?)+")
 _LIST_RE = re.compile(r"[ \t]*(?:[-*+•]|\d{1,9}[.)])[ \t]+(?=\S)")
 _TABLE_RULE_RE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _SPACE_CHARS = " \t\f\v\u00a0\u2028\u2029\x85"
-
-
-def split_lines(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    """(start, end) of each line in ``text[start:end]``, line breaks (``\\r\\n``, ``\\r``,
-    ``\\n``) excluded."""
-    stop = len(text) if end is None else end
-    lines: list[tuple[int, int]] = []
-    pos = start
-    for m in _NEWLINE_RE.finditer(text, start, stop):
-        lines.append((pos, m.start()))
-        pos = m.end()
-    lines.append((pos, stop))
-    return lines
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:

@@ -18,6 +18,13 @@ Per citation, the FIRST that applies (DESIGN.md, "The audit contract"):
     it names nothing that exists: a number with no reference entry (or no reference list),
     an entry without an identifier, or an identifier for which every service that was asked
     answered and none knew the work (no other identifier of it was learnt on the way).
+``mismatch``
+    the identifier exists but names another work than the citation states: the reference
+    entry's title (and authors, year) are another work's (see ``citeproof.refs``), or the
+    citing sentence names an author or year ("Smith et al. (2019)") the record does not
+    have.  An entry without an identifier is searched for instead of being unresolvable:
+    the work found is checked as if the entry had named it (flag ``reference_partial`` when
+    only the title matched), and nothing found makes the citation unresolvable.
 ``unavailable``
     the source could not be read now (network, rate limit, ``--offline`` without a pin), or
     the work exists but no text may be read here and there is a quote to check, or the quote
@@ -38,7 +45,7 @@ Per citation, the FIRST that applies (DESIGN.md, "The audit contract"):
     citeproof never judges support.
 
 The overall verdict: ``fail`` when any citation's verdict or flag is in ``fail_on`` (default:
-forged, malformed, unresolvable, misquote, retracted; ``retracted`` counts only when
+forged, malformed, unresolvable, mismatch, misquote, retracted; ``retracted`` counts only when
 unacknowledged, i.e. neither the sentence nor the cited reference entry mentions a
 retraction); else ``incomplete`` when any citation is ``unavailable``; else ``warn`` for an
 uncited claim or any other verdict than ``ok`` (``near_quote``, ``withdrawn``) or a
@@ -96,10 +103,10 @@ FLAGS: Final[tuple[str, ...]] = (
     "match_in_references", "found_elsewhere",
     # additions: see docs/audit.md
     "match_in_front_matter", "not_full_text", "short_quote", "retraction_acknowledged",
-    "text_changed",
+    "text_changed", "reference_partial",
 )  # fmt: skip
 DEFAULT_FAIL_ON: Final[tuple[str, ...]] = (
-    "forged", "malformed", "unresolvable", "misquote", "retracted",
+    "forged", "malformed", "unresolvable", "mismatch", "misquote", "retracted",
 )  # fmt: skip
 FAIL_ON_CHOICES: Final = frozenset({*VERDICTS, *FLAGS, "uncited"}) - {"ok"}
 

@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "mcp": "citeproof.cli.mcp:mcp",
     "passages": "citeproof.cli.passages:passages",
     "recheck": "citeproof.cli.recheck:recheck",
+    "refs": "citeproof.cli.refs:refs",
     "record": "citeproof.cli.record:record",
     "retraction": "citeproof.cli.retraction:retraction",
     "retractions": "citeproof.cli.retraction:retractions",

@@ -78,11 +78,13 @@ class _DefaultCommand(click.Command):
 @replay_option
 @click.option("--no-retraction", is_flag=True, help="Do not ask for the cited works' "
               "retraction status.")  # fmt: skip
+@click.option("--no-references", is_flag=True, help="Do not verify the reference list's "
+              "entries against the scholarly record.")  # fmt: skip
 @click.option(
     "--fail-on",
     metavar="LIST",
     help="Comma list of citation verdicts and flags that fail the audit (also 'uncited'). "
-    "[default: forged,malformed,unresolvable,misquote,retracted]",
+    "[default: forged,malformed,unresolvable,mismatch,misquote,retracted]",
 )
 @click.option("--find-source", is_flag=True, help="For a quote not found (or NEAR), look for "
               "its words in other documents and flag found_elsewhere.")  # fmt: skip
@@ -109,6 +111,7 @@ def run(
     offline: bool,
     replay: str | None,
     no_retraction: bool,
+    no_references: bool,
     fail_on: str | None,
     find_source: bool,
     html_path: str | None,
@@ -124,10 +127,11 @@ def run(
 
     Every citation (passage handles, [PMID 123], [PMC123], (doi:10...), URLs, numbered
     citations with a reference list) gets a verdict: malformed, forged, unresolvable,
-    unavailable, withdrawn, misquote, near_quote or ok; every quote is checked against the
-    cited source. The report (schema citeproof.audit/1) is signed with the log key. A
-    citation without a quote is ok when the work exists: citeproof never judges whether
-    a source supports a claim.
+    mismatch, unavailable, withdrawn, misquote, near_quote or ok; every quote is checked
+    against the cited source, and every reference-list entry against the scholarly record.
+    The report (schema citeproof.audit/1) is signed with the log key. A citation without a
+    quote is ok when the work exists: citeproof never judges whether a source supports a
+    claim.
     """
     from citeproof.audit.run import audit_answer, log_audit
     from citeproof.audit.verdicts import parse_fail_on
@@ -153,6 +157,7 @@ def run(
         retraction=not no_retraction,
         fail_on=failing,
         find_source=find_source,
+        references=not no_references,
     )
     log_error: CiteproofError | None = None
     seq: int | None = None

@@ -67,7 +67,7 @@ def mcp(
 
     Tools: check_quote, check_quotes, read_source, resolve_identifier, retraction_status,
     search_literature, citing_papers, verify_log, record_support, find_passages,
-    audit_answer; the resource citeproof://source/{identifier}; the prompt
+    audit_answer, verify_references; the resource citeproof://source/{identifier}; the prompt
     cite_with_verified_quotes. Checks, searches and audits are written to the evidence log
     unless --no-log.
     """

@@ -1,4 +1,4 @@
-"""``citeproof schema audit|check``: the JSON schema of a report, from the models themselves.
+"""``citeproof schema NAME``: the JSON schema of a report, from the models themselves.
 
 Why generated: the schema a pipeline validates against must be the one the code writes, so
 it is produced from the pydantic models (serialisation mode, field names as printed) rather
@@ -17,7 +17,7 @@ from citeproof.cli.options import CONTEXT_SETTINGS
 
 __all__ = ["SCHEMAS", "report_schema", "schema"]
 
-SCHEMAS = ("audit", "check")
+SCHEMAS = ("audit", "check", "references")
 
 
 def report_schema(name: str) -> dict[str, Any]:
@@ -32,6 +32,11 @@ def report_schema(name: str) -> dict[str, Any]:
 
         model = CheckResult
         schema_id = "citeproof.check/1"
+    elif name == "references":
+        from citeproof.models.references import REFERENCES_SCHEMA, ReferencesReport
+
+        model = ReferencesReport
+        schema_id = REFERENCES_SCHEMA
     else:
         raise ValueError(f"no schema named {name!r}; choose from {', '.join(SCHEMAS)}")
     data: dict[str, Any] = model.model_json_schema(mode="serialization")
@@ -40,12 +45,12 @@ def report_schema(name: str) -> dict[str, Any]:
 
 @click.command(
     context_settings=CONTEXT_SETTINGS,
-    short_help="Print the JSON schema of an audit report or a check result.",
+    short_help="Print the JSON schema of an audit report, a check result or a references report.",
 )
 @click.argument("name", type=click.Choice(SCHEMAS))
 def schema(name: str) -> None:
-    """Print the JSON schema of NAME: `audit` (citeproof.audit/1) or `check`
-    (citeproof.check/1)."""
+    """Print the JSON schema of NAME: `audit` (citeproof.audit/1), `check`
+    (citeproof.check/1) or `references` (citeproof.references/1)."""
     from citeproof.cli import _common
 
     _common.write_json(report_schema(name))

@@ -158,6 +158,21 @@ AUDIT_ANSWER: Final = (
     "key, writes one audit line to the evidence log."
 )
 
+VERIFY_REFERENCES: Final = (
+    "Verify a bibliography before you present it: each reference (a citation string, or a "
+    "CSL-JSON object; up to 100) is looked up by its DOI/PMID/PMCID and searched in "
+    "Crossref, PubMed, OpenAlex and DataCite, and gets one verdict — unresolvable (its "
+    "identifier does not exist), mismatch (the identifier is another work: see differs and "
+    "suggested), unavailable (a database could not be read; nothing is concluded), "
+    "not_found (no database holds such a work: likely invented), partial (the title exists "
+    "but the authors, year or venue differ), ambiguous (several works match), verified — "
+    "with the record compared, each field's score, and the retraction status of the work. "
+    "Use it for references and reference lists; use check_quote for the words quoted from "
+    "a source, and audit_answer for a whole answer. Drop or fix every reference that is not "
+    "verified. What it does not check: whether the work supports the claim. Side effects: "
+    "pins every record read, writes one evidence-log line per reference."
+)
+
 SOURCE_RESOURCE: Final = (
     "The extracted text of a source that was already checked or read (pinned in the local "
     "cache), by identifier, e.g. citeproof://source/pmcid:PMC123 or citeproof://source/"

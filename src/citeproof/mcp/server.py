@@ -45,6 +45,12 @@ _TOOLS: dict[str, tuple[str, bool, bool, str]] = {
     "record_support": (descriptions.RECORD_SUPPORT, False, False, "Record a support verdict"),
     "find_passages": (descriptions.FIND_PASSAGES, False, True, "Passages with citation handles"),
     "audit_answer": (descriptions.AUDIT_ANSWER, False, True, "Audit a whole answer"),
+    "verify_references": (
+        descriptions.VERIFY_REFERENCES,
+        False,
+        True,
+        "Verify a bibliography",
+    ),
 }
 TOOL_NAMES: tuple[str, ...] = tuple(_TOOLS)
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
@@ -42,6 +42,7 @@ from citeproof.models import CheckResult, RetractionReport
 from citeproof.models.audit import AuditReport
 from citeproof.models.evidence import VerifyReport
 from citeproof.models.passages import PassageList
+from citeproof.models.references import ReferencesReport
 from citeproof.models.search import SearchRecord
 from citeproof.models.source import ResolvedSource, SourceText
 
@@ -56,6 +57,8 @@ T = TypeVar("T")
 
 #: Checks of one ``check_quotes`` call that run at once (network-bound for identifiers).
 BATCH_WORKERS = 4
+#: Most references one ``verify_references`` call takes: an answer's bibliography.
+MAX_REFERENCES = 100
 
 EngineName = Literal["europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda"]
 
@@ -458,6 +461,35 @@ class CiteproofTools:
             if self.settings.log:
                 log_audit(report, self.settings.log_path)
             return report
+
+        return _guard(run)
+
+    def verify_references(
+        self,
+        references: Annotated[
+            list[str | dict[str, Any]],
+            Field(
+                description='Up to 100 references: each a citation string ("Smith J, et '
+                'al. Title. Journal. 2019. doi:10...") or a CSL-JSON object (title, author, '
+                "issued, container-title, DOI, PMID).",
+                min_length=1,
+            ),
+        ],
+    ) -> ReferencesReport:
+        from citeproof.service.references import verify_references
+
+        def run() -> ReferencesReport:
+            if len(references) > MAX_REFERENCES:
+                raise BadInputError(
+                    f"{len(references)} references are more than {MAX_REFERENCES} in one "
+                    "call; split them into calls of at most 100."
+                )
+            return verify_references(
+                references,
+                offline=self.settings.offline,
+                replay=self.settings.replay,
+                log=(self.settings.log_path or True) if self.settings.log else False,
+            )
 
         return _guard(run)
 

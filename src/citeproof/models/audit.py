@@ -21,6 +21,7 @@ from pydantic import Field
 from citeproof.models.base import Model, Published
 from citeproof.models.check import CheckResult, SourceInfo
 from citeproof.models.handle import HandleStatus
+from citeproof.models.references import ReferenceResult
 from citeproof.models.retraction import RetractionReport
 
 __all__ = [
@@ -85,15 +86,17 @@ QuoteKind = Literal["inline", "handle", "blockquote", "claim"]
 
 
 CitationVerdict = Literal[
-    "malformed", "forged", "unresolvable", "unavailable", "withdrawn", "misquote", "near_quote",
-    "ok",
+    "malformed", "forged", "unresolvable", "mismatch", "unavailable", "withdrawn", "misquote",
+    "near_quote", "ok",
 ]  # fmt: skip
 
 
-#: In the order the contract decides them: earlier is worse.
+#: In the order the contract decides them: earlier is worse.  ``mismatch`` (citeproof's
+#: addition): the identifier exists but names another work than the reference entry (or the
+#: citing sentence) states.
 VERDICTS: Final[tuple[CitationVerdict, ...]] = (
-    "malformed", "forged", "unresolvable", "unavailable", "withdrawn", "misquote", "near_quote",
-    "ok",
+    "malformed", "forged", "unresolvable", "mismatch", "unavailable", "withdrawn", "misquote",
+    "near_quote", "ok",
 )  # fmt: skip
 
 
@@ -202,13 +205,21 @@ class Metrics(Model):
     )
     quotes_ok: int
     citation_validity: float | None = Field(
-        description="Citations that name something real (not malformed, forged or "
-        "unresolvable), among those that could be decided (unavailable left out)."
+        description="Citations that name something real, and the work they say (not "
+        "malformed, forged, unresolvable or mismatch), among those that could be decided "
+        "(unavailable left out)."
     )
     quote_accuracy: float | None = Field(description="quotes_ok / quotes.")
     claim_coverage: float | None = Field(description="cited_claims / claims.")
-    fabricated: int = Field(description="Citations that are forged or unresolvable.")
+    fabricated: int = Field(
+        description="Citations that are forged, unresolvable, or a mismatch (a real "
+        "identifier on another work)."
+    )
     retracted_cited: int = Field(description="Distinct retracted works cited.")
+    references: int = Field(default=0, description="Entries of the answer's reference list.")
+    references_verified: int = Field(
+        default=0, description="Reference entries verified against the scholarly record."
+    )
 
 
 class Signature(Model):
@@ -240,6 +251,11 @@ class AuditReport(Published):
     answer: AnswerInfo
     created_at: str = Field(description="When the audit ran (UTC, ISO 8601).")
     generator: str = Field(description="citeproof and its version.")
+    references: list[ReferenceResult] = Field(
+        default_factory=list,
+        description="Each entry of the answer's reference list, verified against the "
+        "scholarly record (schema citeproof.references/1's entries).",
+    )
     signature: Signature | None = None
 
     def citations(self) -> list[CitationReport]:

@@ -5,9 +5,12 @@ Why it is built this way:
 * Everything on the page comes from untrusted text: the answer was written by a model, the
   quotes and reasons echo it, titles and URLs come from remote services.  So the page is
   rendered by Jinja2 with autoescaping on, nothing is ever marked safe, the embedded report
-  JSON goes through ``|tojson`` (safe inside ``<script>``), and URLs are shown as text, never
-  as links.  A strict Content-Security-Policy forbids every load, so even a mistake here could
-  not make the page fetch anything.
+  JSON goes through ``|tojson`` (safe inside ``<script>``), and URLs from the report are shown
+  as text, never as links.  The only links are the References section's identifiers, which the
+  view builds itself from a DOI or PMID of the expected shape, to ``https://doi.org/`` or
+  ``https://pubmed.ncbi.nlm.nih.gov/`` only (:func:`citeproof.report.view._link`).  A strict
+  Content-Security-Policy forbids every load, so even a mistake here could not make the page
+  fetch anything.
 * What the page shows is built from the report by the pure :mod:`citeproof.report.view`
   (invisible characters made visible, tolerant lookups, sentence placement); this module only
   renders it and writes the file.

@@ -10,6 +10,10 @@ pure and can be read on its own:
   made from a report file written earlier.  Fields beyond the contract (spans, the passage as
   issued) are used when present and found by tolerant lookups; without them the page falls
   back to locating text, and as a last resort lists the sentences on their own.
+* The reference list's entries (``references``, absent from older reports) become one card
+  each (:class:`ReferenceView`).  A work's identifier is the page's only kind of link, and it
+  is made here from a DOI or PMID of the expected shape (:func:`_link`), never copied from
+  the report.
 """
 
 from __future__ import annotations
@@ -19,16 +23,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
-__all__ = ["CitationView", "Piece", "SentenceView", "answer_text", "build_view", "shown"]
+__all__ = [
+    "CitationView",
+    "ComparisonView",
+    "Piece",
+    "ReferenceView",
+    "SentenceView",
+    "WorkView",
+    "answer_text",
+    "build_view",
+    "shown",
+]
 
 _VERDICT_WORDS: dict[str, tuple[str, str]] = {
     "pass": ("Pass", "Every claim is cited and every citation holds."),
     "warn": ("Warning", "Nothing failed, but some claims are uncited or quotes only near."),
     "fail": (
         "Fail",
-        "At least one citation is forged, broken, unresolvable or misquoted, "
-        "or cites a retracted work.",
+        "At least one citation is forged, broken, unresolvable, names the wrong work or is "
+        "misquoted, or cites a retracted work.",
     ),
     "incomplete": ("Incomplete", "A source could not be read, so the audit could not finish."),
 }
@@ -41,9 +56,42 @@ _CITATION_VERDICTS: dict[str, tuple[str, str, str]] = {
     "forged": ("Forged", "\u2717", "v-bad"),
     "malformed": ("Malformed", "\u2717", "v-bad"),
     "unresolvable": ("Unresolvable", "\u2717", "v-bad"),
+    "mismatch": ("Wrong work", "\u2717", "v-bad"),
     "unavailable": ("Unavailable", "?", "v-gone"),
     "withdrawn": ("Withdrawn", "?", "v-gone"),
 }
+
+#: Reference verdict -> (label, glyph, CSS class), in the order the verdicts are decided.
+#: ``unavailable`` is neutral: the record could not be read, which says nothing of the entry.
+_REFERENCE_VERDICTS: dict[str, tuple[str, str, str]] = {
+    "unresolvable": ("Unresolvable", "\u2717", "v-bad"),
+    "mismatch": ("Wrong work", "\u2717", "v-bad"),
+    "unavailable": ("Unavailable", "?", "v-gone"),
+    "not_found": ("Not found", "\u2717", "v-bad"),
+    "partial": ("Partial match", "\u2248", "v-near"),
+    "ambiguous": ("Ambiguous", "\u2248", "v-near"),
+    "verified": ("Verified", "\u2713", "v-ok"),
+}
+
+#: Field comparison -> (label, glyph, CSS class).
+_AGREEMENT: dict[str, tuple[str, str, str]] = {
+    "agrees": ("agrees", "\u2713", "cmp-agrees"),
+    "differs": ("differs", "\u2717", "cmp-differs"),
+    "not_stated": ("not stated", "\u2013", "cmp-none"),
+    "not_recorded": ("not recorded", "\u2013", "cmp-none"),
+}
+
+#: A work's retraction status -> (label, CSS class); statuses not listed get no badge.
+_WORK_RETRACTION: dict[str, tuple[str, str]] = {
+    "RETRACTED": ("Retracted", "v-bad"),
+    "CONCERN": ("Expression of concern", "v-bad"),
+    "UNVERIFIABLE": ("Retraction status unknown", "v-gone"),
+}
+
+#: Only identifiers of these shapes become links, and only to these two resolvers.
+_DOI = re.compile(r"10\.\d{4,9}/[!-~]+")
+_PMID = re.compile(r"[1-9]\d{0,9}")
+_FIRST_AUTHORS = 3
 
 _SENTENCE_STATUS: dict[str, tuple[str, str]] = {
     "cited_ok": ("cited, holds", "s-ok"),
@@ -139,6 +187,73 @@ class SentenceView:
     css: str
     #: Runs of the sentence's text, with the citations' chips after their raw text.
     parts: list[tuple[str, list[CitationView]]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class WorkView:
+    """A work as a database records it, ready to show."""
+
+    identifier: str
+    href: str
+    title: str
+    authors: str
+    year: str
+    venue: str
+    kind: str
+    source: str
+    score: str
+    retraction: str
+    retraction_css: str
+    retraction_reason: str
+
+
+@dataclass(slots=True)
+class ComparisonView:
+    field: str
+    stated: str
+    record: str
+    score: str
+    agreement: str
+    glyph: str
+    css: str
+    threshold: str
+
+
+@dataclass(slots=True)
+class AskedView:
+    service: str
+    purpose: str
+    query: str
+    status: str
+    reason: str
+    #: (method, HTTP status, URL, sha256) of each answer read.
+    responses: list[tuple[str, str, str, str]]
+
+
+@dataclass(slots=True)
+class ReferenceView:
+    index: int
+    anchor: str
+    label: str
+    verdict: str
+    verdict_label: str
+    glyph: str
+    css: str
+    #: The card's accent: the verdict's, or a failure's when the work is retracted.
+    card_css: str
+    reason: str
+    text: str
+    where: str
+    source: str
+    identifiers: list[tuple[str, str, str]]
+    comparisons: list[ComparisonView]
+    work: WorkView | None
+    suggested: WorkView | None
+    candidates: list[WorkView]
+    retracted: str
+    retracted_reason: str
+    asked: list[AskedView]
+    log_seq: str
 
 
 def _s(value: Any) -> str:
@@ -333,6 +448,183 @@ def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
     )
 
 
+def _link(work: Mapping[str, Any]) -> str:
+    """https://doi.org/<doi> or https://pubmed.ncbi.nlm.nih.gov/<pmid>/, or ``""``.
+
+    Built here, never taken from the report: only a DOI or PMID of the expected shape, the
+    DOI percent-encoded, so the link can only ever point at one of those two resolvers.
+    """
+    ident = _s(work.get("identifier"))
+    doi = _s(work.get("doi")) or (ident[4:] if ident.lower().startswith("doi:") else "")
+    pmid = _s(work.get("pmid")) or (ident[5:] if ident.lower().startswith("pmid:") else "")
+    if _DOI.fullmatch(doi.strip()):
+        return "https://doi.org/" + quote(doi.strip(), safe="/")
+    if _PMID.fullmatch(pmid.strip()):
+        return f"https://pubmed.ncbi.nlm.nih.gov/{pmid.strip()}/"
+    return ""
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _score(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return ""
+    return f"{value:.2f}"
+
+
+def _authors(names: Sequence[Any]) -> str:
+    shown_names = [_s(n) for n in names[:_FIRST_AUTHORS]]
+    more = len(names) - _FIRST_AUTHORS
+    return shown("; ".join(shown_names) + (f" et al. ({more} more)" if more > 0 else ""))
+
+
+def _work(value: Any) -> WorkView | None:
+    work = _map(value)
+    if not work:
+        return None
+    status = _s(work.get("retraction"))
+    label, css = _WORK_RETRACTION.get(status, ("", ""))
+    ident = _s(work.get("identifier"))
+    if not ident:
+        ident = next((f"{k}:{work[k]}" for k in ("doi", "pmid", "pmcid") if work.get(k)), "")
+    year = _int(work.get("year"))
+    return WorkView(
+        identifier=shown(ident),
+        href=_link(work),
+        title=shown(work.get("title")),
+        authors=_authors(_seq(work.get("authors"))),
+        year="" if year is None else str(year),
+        venue=shown(work.get("venue")),
+        kind=shown(work.get("type")),
+        source=shown(work.get("source")),
+        score=_score(work.get("score")),
+        retraction=label,
+        retraction_css=css,
+        retraction_reason=shown(work.get("retraction_reason")) if label else "",
+    )
+
+
+def _comparison(value: Any) -> ComparisonView:
+    cmp = _map(value)
+    agreement = _s(cmp.get("agreement"))
+    label, glyph, css = _AGREEMENT.get(agreement, (agreement or "unknown", "\u2022", "cmp-none"))
+    return ComparisonView(
+        field=shown(cmp.get("field")),
+        stated=shown(cmp.get("stated")),
+        record=shown(cmp.get("record")),
+        score=_score(cmp.get("score")),
+        agreement=shown(label),
+        glyph=glyph,
+        css=css,
+        threshold=shown(cmp.get("threshold")),
+    )
+
+
+def _identifier_check(value: Any) -> tuple[str, str, str]:
+    """(identifier, what the registries said, CSS class)."""
+    check = _map(value)
+    exists = check.get("exists")
+    reason = _s(check.get("reason"))
+    if exists is True:
+        agency = _s(check.get("registered_with"))
+        said, css = (f"exists, registered with {agency}" if agency else "exists"), "v-ok"
+    elif exists is False:
+        said, css = "does not exist", "v-bad"
+    else:
+        said, css = "could not be established", "v-gone"
+    if reason:
+        said += f": {reason}"
+    return shown(check.get("identifier")), shown(said), css
+
+
+def _asked(value: Any) -> AskedView:
+    ans = _map(value)
+    responses = []
+    for r in map(_map, _seq(ans.get("responses"))):
+        status = _int(r.get("status"))
+        responses.append(
+            (
+                shown(r.get("method") or "GET"),
+                "" if status is None else str(status),
+                shown(r.get("url")),
+                shown(r.get("sha256")),
+            )
+        )
+    return AskedView(
+        service=shown(ans.get("service")),
+        purpose=shown(ans.get("purpose")),
+        query=shown(ans.get("query")),
+        status=shown(ans.get("status")),
+        reason=shown(ans.get("reason")),
+        responses=responses,
+    )
+
+
+def _reference(position: int, value: Any) -> ReferenceView:
+    ref = _map(value)
+    stated = _map(ref.get("stated"))
+    verdict = _s(ref.get("verdict"))
+    label, glyph, css = _REFERENCE_VERDICTS.get(verdict, (verdict or "unknown", "\u2022", "v-unk"))
+    index = _int(ref.get("index"))
+    work = _work(ref.get("work"))
+    retracted, retracted_reason = "", ""
+    status = _s(_map(ref.get("work")).get("retraction"))
+    if ref.get("retracted") is True or status in ("RETRACTED", "CONCERN"):
+        retracted = "Expression of concern" if status == "CONCERN" else "Retracted"
+        if work:  # said once, in the card's retraction notice
+            retracted_reason, work.retraction_reason = work.retraction_reason, ""
+    log_seq = _int(ref.get("log_seq"))
+    return ReferenceView(
+        index=position + 1 if index is None else index,
+        anchor=f"ref-{position}",
+        label=shown(stated.get("label")),
+        verdict=shown(verdict),
+        verdict_label=shown(label),
+        glyph=glyph,
+        css=css,
+        card_css="v-bad" if retracted else css,
+        reason=shown(ref.get("reason")),
+        text=shown(stated.get("text")),
+        where=shown(stated.get("where")),
+        source=shown(ref.get("source")),
+        identifiers=[_identifier_check(i) for i in _seq(ref.get("identifiers"))],
+        comparisons=[_comparison(c) for c in _seq(ref.get("comparisons"))],
+        work=work,
+        suggested=_work(ref.get("suggested")),
+        candidates=[w for w in map(_work, _seq(ref.get("candidates"))) if w is not None],
+        retracted=retracted,
+        retracted_reason=retracted_reason,
+        asked=[_asked(a) for a in _seq(ref.get("asked"))],
+        log_seq="" if log_seq is None else str(log_seq),
+    )
+
+
+def _reference_metrics(
+    metrics: Mapping[str, Any], refs: Sequence[ReferenceView]
+) -> list[tuple[str, str]]:
+    """ "References verified: N of M" (the report's own counts, else the list's), by verdict."""
+    total, verified = metrics.get("references"), metrics.get("references_verified")
+    if not (_int(total) or 0) > 0:
+        total = len(refs)
+        verified = sum(1 for r in refs if r.verdict == "verified")
+    if not total:
+        return []
+    rows = [("References verified", f"{shown(verified)} of {total}")]
+    counts = [
+        f"{_REFERENCE_VERDICTS[v][0]}: {n}"
+        for v in _REFERENCE_VERDICTS
+        if (n := sum(1 for r in refs if r.verdict == v))
+    ]
+    retracted = sum(1 for r in refs if r.retracted)
+    if retracted:
+        counts.append(f"retracted or under concern: {retracted}")
+    if counts:
+        rows.append(("References by verdict", ", ".join(counts)))
+    return rows
+
+
 def _place_sentences(sentences: Sequence[Mapping[str, Any]], answer: str) -> list[tuple[int, int]]:
     """Each sentence's span in ``answer``; empty if any cannot be placed in reading order."""
     placed: list[tuple[int, int]] = []
@@ -440,6 +732,7 @@ def build_view(report: Mapping[str, Any], answer: str, generated_at: str | None)
         if key in metrics
     ]
     by_verdict = [(shown(k), shown(v)) for k, v in _map(metrics.get("by_verdict")).items()]
+    references = [_reference(i, r) for i, r in enumerate(_seq(report.get("references")))]
     signature = _map(report.get("signature"))
     when = (
         generated_at
@@ -453,6 +746,8 @@ def build_view(report: Mapping[str, Any], answer: str, generated_at: str | None)
         "verdict_label": shown(words[0]),
         "verdict_words": shown(words[1]),
         "metrics": metric_rows,
+        "reference_metrics": _reference_metrics(metrics, references),
+        "references": references,
         "by_verdict": by_verdict,
         "fail_on": [shown(x) for x in _seq(report.get("fail_on"))],
         "key_id": shown(signature.get("key_id")),

@@ -14,7 +14,9 @@ Search sources (``eutils_search``, ``openalex``, ``litsense`` and the search hal
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -22,6 +24,23 @@ from typing import Any, Literal
 import httpx2
 
 from citeproof.errors import NetworkError, UpstreamUnavailable
+
+_TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
+
+
+def plain_text(value: Any) -> str | None:
+    """A record's title or name as a reader sees it: markup (``<i>KRAS</i>``, ``<sub>``),
+    entities and line breaks gone, spaces collapsed; None for anything that is no text.
+
+    Every database deposits titles with some markup, and a reference's stated title has
+    none, so the comparison must see the words only.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    return " ".join(html.unescape(_TAG.sub(" ", value)).split()) or None
+
 
 Coverage = Literal["full_text", "abstract", "page"]
 OutcomeKind = Literal[

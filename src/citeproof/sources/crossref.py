@@ -23,6 +23,21 @@ Reading the answers (see APIS.md, "Crossref REST", and the recordings in ``corpu
 Failures are *raised* as :class:`~citeproof.errors.NetworkError` (the retraction report
 turns them into a failed source): a partial list must never look like "no notices".
 
+Reading a work as a :class:`~citeproof.models.references.WorkRecord` (``citeproof refs``):
+
+* ``bibliographic`` asks ``works?query.bibliographic=`` (the field query Crossref's own
+  search-based reference matching uses: titles, authors, ISSNs and years) and keeps each item
+  with Crossref's relevance ``score``, which the caller weighs; ``select=`` trims every item
+  to the fields read here (``score`` is selectable), so five candidates stay a few KB.
+* Authors are ``"Family, Given"`` (``"Family"`` alone when no given name is deposited), an
+  organisation's ``name`` as it stands; the year is the first of ``issued``,
+  ``published-print``, ``published-online``, ``created`` that has one (``issued`` is
+  ``[[null]]`` on some proceedings).
+* Titles lose their markup: publishers deposit JATS/HTML (``<i>KRAS</i>``) and line breaks
+  inside ``title``, which are how the title was typeset, not what it says.
+* A 404 from ``works/{doi}`` is ``None``: Crossref does not hold the DOI, which may be
+  registered with DataCite or another agency (``citeproof.sources.doi.registration_agency``).
+
 Etiquette: the ``mailto`` parameter of Crossref's polite pool is added on the wire by the
 client (``citeproof.net.client.ContactTransport``), never here; the rate limit (10/s) is the
 client's too.
@@ -38,6 +53,8 @@ from urllib.parse import quote
 import httpx2
 
 from citeproof.errors import NetworkError
+from citeproof.models.references import WorkRecord
+from citeproof.sources.base import plain_text
 
 __all__ = [
     "API_URL",
@@ -46,12 +63,15 @@ __all__ = [
     "CrossrefUpdate",
     "CrossrefWork",
     "UpdateCategory",
+    "bibliographic",
     "category",
     "normalise_type",
     "notices_about",
     "parse_notices",
     "parse_work",
+    "record_from_message",
     "work",
+    "work_record",
 ]
 
 API_URL = "https://api.crossref.org/v1/"
@@ -61,6 +81,15 @@ HOST = "api.crossref.org"
 ROWS = 20
 #: A DOI with more notices than this is a broken answer, not a real record.
 MAX_PAGES = 10
+#: Crossref's own cap on ``rows``.
+MAX_ROWS = 1000
+#: The fields :func:`record_from_message` reads, plus the relevance score: the ``select=`` of
+#: :func:`bibliographic`.
+SELECT = (
+    "DOI,title,author,issued,published-print,published-online,created,"
+    "container-title,type,update-to,score"
+)
+_DATE_FIELDS = ("issued", "published-print", "published-online", "created")
 
 UpdateCategory = Literal["retracted", "concern", "correction"]
 
@@ -254,8 +283,8 @@ async def _get(
         ) from err
 
 
-async def work(client: httpx2.AsyncClient, doi: str) -> CrossrefWork | None:
-    """``works/{doi}``: the work's own update links, or ``None`` if Crossref has no such DOI."""
+async def _work_body(client: httpx2.AsyncClient, doi: str) -> tuple[str, bytes] | None:
+    """The DOI as asked and the body of ``works/{doi}``; ``None`` on Crossref's 404."""
     wanted = doi.strip().lower()
     if not wanted:
         raise ValueError("an empty DOI cannot be looked up")
@@ -265,7 +294,13 @@ async def work(client: httpx2.AsyncClient, doi: str) -> CrossrefWork | None:
         return None
     if response.status_code != 200:
         raise _unreadable(f"answered HTTP {response.status_code} to {what}")
-    return parse_work(response.content, wanted)
+    return wanted, response.content
+
+
+async def work(client: httpx2.AsyncClient, doi: str) -> CrossrefWork | None:
+    """``works/{doi}``: the work's own update links, or ``None`` if Crossref has no such DOI."""
+    found = await _work_body(client, doi)
+    return None if found is None else parse_work(found[1], found[0])
 
 
 async def notices_about(client: httpx2.AsyncClient, doi: str) -> list[CrossrefUpdate]:
@@ -291,3 +326,102 @@ async def notices_about(client: httpx2.AsyncClient, doi: str) -> list[CrossrefUp
         if (page + 1) * ROWS >= total:
             return found
     raise _unreadable(f"listed more than {MAX_PAGES * ROWS} notices about {wanted}")
+
+
+# --- works as records of what they are (citeproof refs) -------------------------------------
+
+
+def _first(value: Any) -> str | None:
+    """The first string of a Crossref list field (``title``, ``container-title``)."""
+    if isinstance(value, list):
+        for item in value:
+            if (text := plain_text(item)) is not None:
+                return text
+        return None
+    return plain_text(value)
+
+
+def _person(raw: Any) -> str | None:
+    if not isinstance(raw, dict):
+        return None
+    family, given = _str(raw.get("family")), _str(raw.get("given"))
+    if family and given:
+        return f"{family}, {given}"
+    return family or _str(raw.get("name")) or given
+
+
+def _year(message: dict[str, Any]) -> int | None:
+    for name in _DATE_FIELDS:
+        date = _date(message.get(name))
+        if date is not None:
+            return int(date[:4])
+    return None
+
+
+def record_from_message(message: dict[str, Any]) -> WorkRecord:
+    """One Crossref work (a ``works/{doi}`` message or a ``works`` item) as a record."""
+    own = _doi(message.get("DOI"))
+    notices = [
+        u
+        for raw in _list(message.get("update-to"))
+        if (u := _entry(raw, target=None, notice=own)) is not None and u.target_doi != own
+    ]
+    return WorkRecord(
+        source="crossref",
+        doi=own,
+        title=_first(message.get("title")),
+        authors=tuple(a for raw in _list(message.get("author")) if (a := _person(raw))),
+        year=_year(message),
+        venue=_first(message.get("container-title")),
+        kind=_str(message.get("type")),
+        is_notice=bool(notices),
+    )
+
+
+async def work_record(client: httpx2.AsyncClient, doi: str) -> WorkRecord | None:
+    """``works/{doi}`` as a record; ``None`` when Crossref answers 404 (it has no such DOI)."""
+    found = await _work_body(client, doi)
+    if found is None:
+        return None
+    wanted, body = found
+    what = f"the record of {wanted}"
+    message = _message(body, what)
+    record = record_from_message(message)
+    if record.doi is not None and record.doi != wanted:
+        raise _unreadable(f"answered {what} with the record of {record.doi}")
+    return record
+
+
+def _score(value: Any) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return 0.0
+
+
+async def bibliographic(
+    client: httpx2.AsyncClient, query: str, rows: int = 5
+) -> list[tuple[WorkRecord, float]]:
+    """The works Crossref ranks for a reference (``works?query.bibliographic=``), best first,
+    each with Crossref's relevance score; an empty list when nothing matched.
+
+    Raises ``NetworkError`` when the answer could not be read: an unread search must never
+    look like "no such work".
+    """
+    text = " ".join(query.split())
+    if not text:
+        raise ValueError("an empty reference cannot be searched in Crossref")
+    if not 1 <= rows <= MAX_ROWS:
+        raise ValueError(f"rows must be between 1 and {MAX_ROWS}, not {rows}")
+    what = "a bibliographic search"
+    params = {"query.bibliographic": text, "rows": str(rows), "select": SELECT}
+    response = await _get(client, API_URL + "works", params, what)
+    if response.status_code != 200:
+        raise _unreadable(f"answered HTTP {response.status_code} to {what}")
+    items = _message(response.content, what).get("items")
+    if not isinstance(items, list):
+        raise _unreadable(f"answered {what} without items")
+    found: list[tuple[WorkRecord, float]] = []
+    for item in items:
+        if isinstance(item, dict) and _doi(item.get("DOI")) is not None:
+            found.append((record_from_message(item), _score(item.get("score"))))
+    return found

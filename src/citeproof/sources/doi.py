@@ -16,28 +16,64 @@ Decisions:
   ``< >`` and brackets cannot cut the path short or be read as a query or fragment.
 * doi.org answering 404 is ``missing`` ("doi.org does not know DOI ..."): the handle is not
   registered.  A 404 from the publisher after the redirect is ``missing`` too, but says so.
+
+Which agency registered a DOI (:func:`registration_agency`, for ``citeproof refs``): a DOI
+Crossref answers 404 for may be a DataCite (arXiv, Zenodo, datasets), mEDRA or JaLC DOI, or
+no DOI at all, and only the DOI system itself can tell which.  Its "Which RA?" service (DOI
+Handbook, "Which RA? Service": ``https://doi.org/doiRA/<doi>``; ``/ra/`` is the short alias
+some clients use) answers a JSON list, ``[{"DOI": ..., "RA": "DataCite"}]``, or an error
+state in ``status``: "DOI does not exist" and "Invalid DOI" are answers (``None``);
+"Unknown", or anything else, is not knowing, and raises.  Agency names are returned as the
+DOI Foundation spells them (``Crossref``, ``DataCite``, ``mEDRA``, ``JaLC`` ...), whatever
+case the answer used.  It is an API call on the injected client, not the SSRF-guarded page
+fetch above: nothing is followed, and the URL is ours.  Commas are percent-encoded in this
+path, since the service reads a comma as a list of DOIs.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from urllib.parse import quote
 
 import httpx2
 
-from citeproof.errors import BadInputError
+from citeproof.errors import BadInputError, NetworkError
 from citeproof.identifiers import parse_identifier
 from citeproof.net.ssrf import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, Resolver, default_resolver
 from citeproof.redact import strip_secret_params
-from citeproof.sources.base import SourceOutcome, missing
+from citeproof.sources.base import SourceOutcome, missing, upstream_failure
 from citeproof.sources.web import outcome_from_page, safe_get
 
-__all__ = ["DOI_RESOLVER", "doi_url", "fetch_doi_landing"]
+__all__ = ["DOI_RESOLVER", "RA_URL", "doi_url", "fetch_doi_landing", "registration_agency"]
 
 DOI_RESOLVER = "https://doi.org/"
+#: The DOI system's "Which RA?" service.
+RA_URL = DOI_RESOLVER + "doiRA/"
 _DOI_HOSTS = frozenset({"doi.org", "dx.doi.org", "www.doi.org"})
 # Path-safe characters kept readable; quote() always keeps letters, digits and "_.-~".
 _SAFE = "/()@;:!$&'*+,="
+#: The "Which RA?" error states that answer the question: there is no such registered DOI.
+_NO_SUCH_DOI = frozenset({"doi does not exist", "invalid doi"})
+#: The agencies' names as the DOI Foundation spells them, so a caller compares one spelling
+#: (matched without case, so ``CrossRef`` and ``Crossref`` agree).
+_AGENCIES = {
+    name.lower(): name
+    for name in (
+        "Airiti",
+        "CNKI",
+        "Crossref",
+        "DataCite",
+        "EIDR",
+        "ISTIC",
+        "JaLC",
+        "KISTI",
+        "mEDRA",
+        "OP",
+        "Public",
+    )
+}
+_fail = upstream_failure("doi.org", "doi.org")
 
 
 def doi_url(doi: str) -> str:
@@ -85,3 +121,43 @@ async def fetch_doi_landing(
     landing = strip_secret_params(got.url_final)
     where = "doi.org" if at_doi_org else f"The landing page of DOI {value} ({landing})"
     return outcome_from_page(got, served_by="doi", identifier=f"doi:{value}", where=where)
+
+
+async def registration_agency(client: httpx2.AsyncClient, doi: str) -> str | None:
+    """The name of the agency that registered ``doi`` (``"Crossref"``, ``"DataCite"``,
+    ``"mEDRA"`` ...), or ``None`` when doi.org says the DOI does not exist or is invalid.
+
+    Raises :class:`~citeproof.errors.UpstreamUnavailable` for any other answer (another
+    status, a body that is not the documented list, the "Unknown" state): nothing about the
+    DOI may be concluded from a look-up that failed.
+    """
+    wanted = doi.strip()
+    if not wanted:
+        raise ValueError("an empty DOI cannot be looked up")
+    what = f"the registration agency of {wanted}"
+    url = RA_URL + quote(wanted, safe=_SAFE.replace(",", ""))
+    try:
+        response = await client.get(url)
+    except NetworkError:
+        raise
+    except httpx2.TransportError as err:  # a client not built by make_client
+        raise _fail(f"could not be reached ({type(err).__name__}) for {what}") from err
+    status = response.status_code
+    if status not in (200, 400, 404):
+        raise _fail(f"answered HTTP {status} to {what}")
+    # doi.org answers 200 even for a DOI that does not exist; a 400/404 is read only for the
+    # documented "does not exist"/"Invalid DOI" answer, never taken as one by itself.
+    try:
+        payload = json.loads(response.content)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise _fail(f"answered {what} (HTTP {status}) with a body that is not JSON") from exc
+    entry = payload[0] if isinstance(payload, list) and payload else None
+    if not isinstance(entry, dict):
+        raise _fail(f"answered {what} (HTTP {status}) without the list of one DOI")
+    agency, state = entry.get("RA"), entry.get("status")
+    if status == 200 and isinstance(agency, str) and agency.strip():
+        return _AGENCIES.get(agency.strip().lower(), agency.strip())
+    if isinstance(state, str) and state.strip().lower() in _NO_SUCH_DOI:
+        return None
+    said = f"status {state!r}" if isinstance(state, str) else f"HTTP {status} without an RA"
+    raise _fail(f"could not say {what} ({said})")

@@ -11,6 +11,15 @@ source outcome): the caller (``citeproof.search.queries``) turns them into a "fa
 summary batch that fails fails the whole search, so a record never holds titles for some
 hits and silently none for the others.
 
+A summary is also what ``citeproof refs`` compares a reference with
+(:meth:`PubmedSummary.to_record`): the authors as PubMed prints them (``"Smith J"``,
+collective names as written), the venue as ``fulljournalname`` (``source`` is the NLM
+abbreviation; ``booktitle`` for a book), the first ``pubtype`` as the kind, and a
+"Retraction of Publication", "Published Erratum" or "Expression of Concern" record is a
+notice about another work (a "Retracted Publication" is the retracted work itself).
+``ecitmatch`` is not used: it matches journal, volume and first page, which a stated
+reference does not carry; the caller searches with ``esearch`` field tags instead.
+
 The client adds ``tool``/``email``/``api_key`` on the wire (``citeproof.net.client``); to a
 POST it adds them to the URL's query, never to the form this module builds.
 """
@@ -24,7 +33,8 @@ from typing import Any
 
 import httpx2
 
-from citeproof.sources.base import json_object, upstream_failure
+from citeproof.models.references import WorkRecord
+from citeproof.sources.base import json_object, plain_text, upstream_failure
 
 __all__ = [
     "ESEARCH_URL",
@@ -48,6 +58,10 @@ _SERVICE = "NCBI E-utilities"
 _HOST = "eutils.ncbi.nlm.nih.gov"
 _PMID = re.compile(r"[1-9][0-9]{0,9}", re.ASCII)
 _EUTILS_DATE = re.compile(r"[0-9]{4}(/[0-9]{2}(/[0-9]{2})?)?", re.ASCII)
+#: Publication types of a record that is a notice about another work.
+_NOTICE_TYPES = frozenset(
+    {"retraction of publication", "published erratum", "expression of concern"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +83,33 @@ class PubmedSummary:
     doi: str | None = None
     pmcid: str | None = None
     pub_types: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+    """As PubMed prints them: ``"Smith J"``, ``"Smith JA"``, a collective name."""
+    venue: str | None = None
+    """``fulljournalname``, else ``source`` (the NLM abbreviation), else ``booktitle``."""
 
     @property
     def year(self) -> int | None:
         match = re.match(r"([12][0-9]{3})", self.pubdate or "")
         return int(match.group(1)) if match else None
+
+    def to_record(self) -> WorkRecord:
+        """The summary as the record ``citeproof refs`` compares a reference with."""
+        title = None
+        if self.title:
+            title = plain_text(self.title)
+        return WorkRecord(
+            source="pubmed",
+            doi=self.doi,
+            pmid=self.pmid,
+            pmcid=self.pmcid,
+            title=title,
+            authors=self.authors,
+            year=self.year,
+            venue=self.venue,
+            kind=self.pub_types[0] if self.pub_types else None,
+            is_notice=any(t.strip().lower() in _NOTICE_TYPES for t in self.pub_types),
+        )
 
 
 _fail = upstream_failure(_SERVICE, _HOST)
@@ -148,6 +184,7 @@ def _summary(pmid: str, raw: dict[str, Any]) -> PubmedSummary:
     title = raw.get("title")
     pubdate = raw.get("pubdate")
     types = raw.get("pubtype")
+    authors = raw.get("authors")
     return PubmedSummary(
         pmid=pmid,
         title=title.strip() or None if isinstance(title, str) else None,
@@ -155,7 +192,21 @@ def _summary(pmid: str, raw: dict[str, Any]) -> PubmedSummary:
         doi=doi,
         pmcid=pmcid,
         pub_types=tuple(t for t in types if isinstance(t, str)) if isinstance(types, list) else (),
+        authors=tuple(
+            name
+            for author in (authors if isinstance(authors, list) else [])
+            if isinstance(author, dict) and (name := _text(author.get("name")))
+        ),
+        venue=_text(raw.get("fulljournalname"))
+        or _text(raw.get("source"))
+        or _text(raw.get("booktitle")),
     )
+
+
+def _text(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    return " ".join(value.split()) or None
 
 
 async def esummary(

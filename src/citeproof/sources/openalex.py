@@ -10,6 +10,16 @@ cursor the previous page returned: OpenAlex's own ``meta.next_cursor`` when it g
 (cursor paging, started by passing ``*``), else the next page number as digits, which is
 sent as ``page=N`` (OpenAlex serves the first 10,000 results that way).
 
+Records of what a work is (``citeproof refs``): :func:`record_from_work` reads a work as a
+:class:`~citeproof.models.references.WorkRecord`: authors as OpenAlex prints them
+(``authorships[].author.display_name``, given name first; ``raw_author_name`` when the
+author is not disambiguated), the venue from ``primary_location.source.display_name`` (or
+the retired ``host_venue`` of older answers), ``type`` as the kind, and a ``retraction`` or
+``erratum`` typed work is a notice.  :func:`search_records` asks ``works?search=`` with
+``select=`` of those root-level fields only (OpenAlex refuses a nested or unknown one, so
+``host_venue`` is never selected); :func:`lookup_record` is :func:`resolve_work` as a record.
+Titles lose the HTML OpenAlex keeps from publishers (``<i>``, ``<sub>``).
+
 Failures are raised as :class:`~citeproof.errors.NetworkError`; ``None`` from
 :func:`resolve_work` means OpenAlex answered 404 (it has no work with that id).  The client
 adds ``mailto`` on the wire (``citeproof.net.client``).
@@ -24,14 +34,19 @@ from urllib.parse import quote
 
 import httpx2
 
-from citeproof.sources.base import json_object, upstream_failure
+from citeproof.models.references import WorkRecord
+from citeproof.sources.base import json_object, plain_text, upstream_failure
 
 __all__ = [
     "BASE_URL",
     "MAX_PER_PAGE",
+    "RECORD_SELECT",
     "OpenAlexWork",
     "WorksPage",
+    "lookup_record",
+    "record_from_work",
     "resolve_work",
+    "search_records",
     "work_id",
     "works",
     "works_params",
@@ -43,6 +58,10 @@ _SERVICE = "OpenAlex"
 _HOST = "api.openalex.org"
 _W_ID = re.compile(r"(?:https?://openalex\.org/)?(W[0-9]{1,12})", re.ASCII | re.IGNORECASE)
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+#: The root-level fields :func:`record_from_work` reads: the ``select=`` of a record search.
+RECORD_SELECT = "id,doi,title,display_name,publication_year,ids,type,authorships,primary_location"
+#: OpenAlex work types that are notices about another work, not the work.
+_NOTICE_TYPES = frozenset({"retraction", "erratum"})
 
 ExternalKind = Literal["doi", "pmid", "pmcid"]
 
@@ -86,10 +105,8 @@ def _strip_prefix(value: Any, *prefixes: str) -> str | None:
     return text
 
 
-def _work(raw: dict[str, Any]) -> OpenAlexWork | None:
-    wid = work_id(raw["id"]) if isinstance(raw.get("id"), str) else None
-    if wid is None:
-        return None
+def _ids(raw: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """(DOI lower-case, PMID, PMCID) from ``ids`` (or the root ``doi``), without their URLs."""
     ids = raw.get("ids") if isinstance(raw.get("ids"), dict) else {}
     assert isinstance(ids, dict)
     doi = _strip_prefix(ids.get("doi") or raw.get("doi"), "https://doi.org/", "doi:")
@@ -99,16 +116,72 @@ def _work(raw: dict[str, Any]) -> OpenAlexWork | None:
         "https://www.ncbi.nlm.nih.gov/pmc/articles/",
         "https://pmc.ncbi.nlm.nih.gov/articles/",
     )
-    title = raw.get("title") if isinstance(raw.get("title"), str) else raw.get("display_name")
+    return (doi.lower() if doi else None, pmid.strip("/") if pmid else None, _pmcid(pmcid))
+
+
+def _year(raw: dict[str, Any]) -> int | None:
     year = raw.get("publication_year")
+    return year if isinstance(year, int) and not isinstance(year, bool) else None
+
+
+def _work(raw: dict[str, Any]) -> OpenAlexWork | None:
+    wid = work_id(raw["id"]) if isinstance(raw.get("id"), str) else None
+    if wid is None:
+        return None
+    doi, pmid, pmcid = _ids(raw)
+    title = raw.get("title") if isinstance(raw.get("title"), str) else raw.get("display_name")
     return OpenAlexWork(
         id=wid,
         title=title.strip() or None if isinstance(title, str) else None,
-        year=year if isinstance(year, int) and not isinstance(year, bool) else None,
-        doi=doi.lower() if doi else None,
-        pmid=pmid.strip("/") if pmid else None,
-        pmcid=_pmcid(pmcid),
+        year=_year(raw),
+        doi=doi,
+        pmid=pmid,
+        pmcid=pmcid,
         is_retracted=raw.get("is_retracted") is True,
+    )
+
+
+def _author(raw: Any) -> str | None:
+    if not isinstance(raw, dict):
+        return None
+    author = raw.get("author")
+    name = author.get("display_name") if isinstance(author, dict) else None
+    return plain_text(name) or plain_text(raw.get("raw_author_name"))
+
+
+def _venue(raw: dict[str, Any]) -> str | None:
+    location = raw.get("primary_location")
+    source = location.get("source") if isinstance(location, dict) else None
+    if isinstance(source, dict) and (name := plain_text(source.get("display_name"))):
+        return name
+    host = raw.get("host_venue")
+    return plain_text(host.get("display_name")) if isinstance(host, dict) else None
+
+
+def record_from_work(raw: dict[str, Any]) -> WorkRecord | None:
+    """One OpenAlex work (a search result or a lookup) as a record; ``None`` without a W id."""
+    wid = work_id(raw["id"]) if isinstance(raw.get("id"), str) else None
+    if wid is None:
+        return None
+    doi, pmid, pmcid = _ids(raw)
+    authorships = raw.get("authorships")
+    kind = plain_text(raw.get("type"))
+    return WorkRecord(
+        source="openalex",
+        doi=doi,
+        pmid=pmid,
+        pmcid=pmcid,
+        title=plain_text(raw.get("title")) or plain_text(raw.get("display_name")),
+        authors=tuple(
+            a
+            for entry in (authorships if isinstance(authorships, list) else [])
+            if (a := _author(entry))
+        ),
+        year=_year(raw),
+        venue=_venue(raw),
+        kind=kind,
+        openalex=wid,
+        is_notice=kind in _NOTICE_TYPES,
     )
 
 
@@ -188,10 +261,10 @@ async def works(client: httpx2.AsyncClient, params: dict[str, str]) -> WorksPage
     return WorksPage(count=count, results=results, next_cursor=next_cursor)
 
 
-async def resolve_work(
+async def _lookup(
     client: httpx2.AsyncClient, kind: ExternalKind, value: str
-) -> OpenAlexWork | None:
-    """The work OpenAlex files under ``works/{kind}:{value}``; ``None`` on its 404."""
+) -> dict[str, Any] | None:
+    """The work OpenAlex files under ``works/{kind}:{value}``, raw; ``None`` on its 404."""
     if kind not in ("doi", "pmid", "pmcid"):
         raise ValueError(f"kind must be doi, pmid or pmcid, not {kind!r}")
     text = value.strip()
@@ -201,7 +274,45 @@ async def resolve_work(
     response = await client.get(url)
     if response.status_code == 404:
         return None
-    work = _work(json_object(response, f"a lookup of {kind}:{text}", _fail))
+    return json_object(response, f"a lookup of {kind}:{text}", _fail)
+
+
+async def resolve_work(
+    client: httpx2.AsyncClient, kind: ExternalKind, value: str
+) -> OpenAlexWork | None:
+    """The work OpenAlex files under ``works/{kind}:{value}``; ``None`` on its 404."""
+    raw = await _lookup(client, kind, value)
+    if raw is None:
+        return None
+    work = _work(raw)
     if work is None:
-        raise _fail(f"answered the lookup of {kind}:{text} without a work id")
+        raise _fail(f"answered the lookup of {kind}:{value.strip()} without a work id")
     return work
+
+
+async def lookup_record(
+    client: httpx2.AsyncClient, kind: ExternalKind, value: str
+) -> WorkRecord | None:
+    """:func:`resolve_work` as a :class:`~citeproof.models.references.WorkRecord`."""
+    raw = await _lookup(client, kind, value)
+    if raw is None:
+        return None
+    found = record_from_work(raw)
+    if found is None:
+        raise _fail(f"answered the lookup of {kind}:{value.strip()} without a work id")
+    return found
+
+
+async def search_records(
+    client: httpx2.AsyncClient, query: str, per_page: int = 5
+) -> list[WorkRecord]:
+    """The works OpenAlex ranks first for ``query`` (``works?search=``), as records; an empty
+    list when nothing matched.  Raises ``UpstreamUnavailable`` when the answer could not be
+    read, so an unread search never looks like "no such work"."""
+    params = {**works_params(search=query, per_page=per_page), "select": RECORD_SELECT}
+    response = await client.get(BASE_URL + "works", params=params)
+    payload = json_object(response, "a works search", _fail)
+    results = payload.get("results")
+    if not isinstance(results, list):
+        raise _fail("answered a works search without results")
+    return [r for raw in results if isinstance(raw, dict) and (r := record_from_work(raw))]

@@ -1,0 +1,220 @@
+"""Many reference lists, or a JSONL of references, verified as one batch.
+
+``citeproof refs a.bib b.pdf refs.jsonl -o out.jsonl`` reads every file (a ``.jsonl`` file
+holds one reference per line: a string, or an object with ``reference`` (a string) or CSL-JSON
+fields, and an optional ``id``), gives each reference an id (the line's ``id``, else
+``FILE#N``), skips the ids ``--resume`` finds in the output, and verifies the rest.
+
+Where they run:
+
+* ``local`` (the default): in this process, :data:`~citeproof.refs.verification.CONCURRENCY`
+  references at a time (``--workers`` sets how many).  The work is waiting on services, so
+  one event loop keeps every service busy within its rate limit, which the process shares.
+* ``dask``: chunks of :data:`CHUNK` references on a Dask cluster.  Each worker process has
+  its own limiter, so each runs at ``1/workers`` of every service's rate: the cluster as a
+  whole keeps the pace one process would.
+
+Result lines and evidence-log lines are written in this process, as results arrive.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from citeproof.batch.executors import Executor, Runner
+from citeproof.errors import ReferenceListError
+from citeproof.models.references import ReferenceResult, ReferencesReport
+from citeproof.refs.formats import Format
+from citeproof.refs.stated import StatedReference
+from citeproof.refs.verification import count
+from citeproof.service.logbook import open_log
+from citeproof.service.references import (
+    REFERENCE_KIND,
+    read_reference_file,
+    stated_reference,
+    verify_stated,
+)
+
+__all__ = ["CHUNK", "Job", "RefsOptions", "earlier_counts", "read_jobs", "run_refs"]
+
+#: References per Dask task: big enough to amortise a task, small enough to spread.
+CHUNK = 25
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One reference to verify, with the id its output line carries."""
+
+    id: str
+    source: str
+    index: int
+    stated: StatedReference
+
+
+@dataclass(frozen=True, slots=True)
+class RefsOptions:
+    offline: bool = False
+    replay: str | None = None
+    retraction: bool = True
+    log: bool | str = False
+    executor: Executor = "local"
+    workers: int | None = None
+    scheduler: str | None = None
+
+
+def _jsonl_jobs(path: str) -> Iterator[Job]:
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                value: Any = json.loads(line)
+            except ValueError:
+                raise ReferenceListError(
+                    f"line {number} of {path} is not JSON; give one reference per line, as a "
+                    'string or {"reference": "..."} or a CSL-JSON object.'
+                ) from None
+            ident = f"{path}#{number}"
+            if isinstance(value, dict):
+                ident = str(value.pop("id", ident))
+                if isinstance(value.get("reference"), str):
+                    value = value["reference"]
+            try:
+                stated = stated_reference(value, number)
+            except ReferenceListError as err:
+                raise ReferenceListError(f"{path}, line {number}: {err}") from None
+            yield Job(ident, path, number, stated)
+
+
+def read_jobs(paths: Sequence[str], fmt: Format | None = None) -> tuple[list[Job], dict[str, str]]:
+    """Every reference of every file, in order, and the format each file was read as."""
+    jobs: list[Job] = []
+    formats: dict[str, str] = {}
+    for path in paths:
+        if path.endswith(".jsonl") and fmt is None:
+            found = list(_jsonl_jobs(path))
+            formats[path] = "jsonl"
+        else:
+            kind, refs = read_reference_file(path, fmt)
+            formats[path] = kind
+            found = [Job(f"{path}#{i}", path, i, s) for i, s in enumerate(refs, 1)]
+        jobs.extend(found)
+    seen: set[str] = set()
+    for job in jobs:
+        if job.id in seen:
+            raise ReferenceListError(f"the id {job.id!r} is given twice; ids must be unique.")
+        seen.add(job.id)
+    return jobs, formats
+
+
+def _verify_chunk(
+    refs: list[StatedReference], starts: list[int], options: RefsOptions, share: float
+) -> list[ReferenceResult]:
+    """A Dask task: verify ``refs`` (no log: the parent writes it), numbered as given."""
+    report = verify_stated(
+        refs, offline=options.offline, replay=options.replay, retraction=options.retraction,
+        rate_share=share,
+    )  # fmt: skip
+    return [
+        r.model_copy(update={"index": i}) for r, i in zip(report.references, starts, strict=True)
+    ]
+
+
+def _tagged(job: Job, result: ReferenceResult) -> ReferenceResult:
+    return result.model_copy(update={"index": job.index, "source": job.source})
+
+
+def run_refs(
+    jobs: Sequence[Job],
+    options: RefsOptions,
+    *,
+    skip: Iterable[str] = (),
+    on_result: Callable[[str, ReferenceResult], None] | None = None,
+) -> ReferencesReport:
+    """Verify every job not in ``skip``; ``on_result(id, result)`` as each one finishes."""
+    done = set(skip)
+    todo = [j for j in jobs if json.dumps(j.id) not in done]
+    log = open_log(None if options.log is True else options.log) if options.log else None
+    results: dict[str, ReferenceResult] = {}
+
+    def finished(job: Job, result: ReferenceResult) -> None:
+        result = _tagged(job, result)
+        if log is not None:
+            entry = log.append(REFERENCE_KIND, result.log_payload())
+            result = result.model_copy(update={"log_seq": entry.seq})
+        results[job.id] = result
+        if on_result is not None:
+            on_result(job.id, result)
+
+    if options.executor == "dask":
+        _on_dask(todo, options, finished)
+    else:
+        pending = dict(enumerate(todo, 1))
+
+        def arrived(result: ReferenceResult) -> None:
+            finished(pending.pop(result.index), result)
+
+        verify_stated(
+            [j.stated for j in todo], offline=options.offline, replay=options.replay,
+            retraction=options.retraction, concurrency=options.workers or 8,
+            on_result=arrived,
+        )  # fmt: skip
+    ordered = [results[j.id] for j in todo if j.id in results]
+    sources = {j.source for j in jobs}
+    return ReferencesReport(
+        source=next(iter(sources)) if len(sources) == 1 else None,
+        references=ordered,
+        counts=count(ordered),
+        offline=options.offline,
+    )
+
+
+def _on_dask(
+    todo: Sequence[Job], options: RefsOptions, finished: Callable[[Job, ReferenceResult], None]
+) -> None:
+    workers = options.workers or os.cpu_count() or 1
+    runner = Runner("dask", workers, options.scheduler)
+    try:
+        futures = []
+        chunks: dict[int, list[Job]] = {}
+        for start in range(0, len(todo), CHUNK):
+            chunk = list(todo[start : start + CHUNK])
+            future = runner.submit(
+                _verify_chunk,
+                [j.stated for j in chunk],
+                list(range(1, len(chunk) + 1)),
+                options,
+                1.0 / workers,
+            )
+            chunks[id(future)] = chunk
+            futures.append(future)
+        for future in runner.as_completed(futures):
+            chunk = chunks[id(future)]
+            for job, result in zip(chunk, future.result(), strict=True):
+                finished(job, result)
+    finally:
+        runner.close()
+
+
+def earlier_counts(path: str) -> Counter[str]:
+    """The verdicts (and ``retracted``) of the result lines already in ``path``, so that a
+    resumed run exits as the uninterrupted run would have.  A line that is not a result was
+    refused by ``--resume`` before this is asked."""
+    counts: Counter[str] = Counter()
+    if not os.path.exists(path):
+        return counts
+    with open(path, "rb") as fh:
+        for raw in fh:
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                continue  # the torn last line --resume cut off
+            if isinstance(line, dict) and isinstance(line.get("verdict"), str):
+                counts[line["verdict"]] += 1
+                counts["retracted"] += line.get("retracted") is True
+    return counts

@@ -1,0 +1,224 @@
+"""``citeproof refs``: is each reference of a bibliography, a manuscript or an answer real?
+
+The verification is :mod:`citeproof.service.references` (one file) and
+:mod:`citeproof.batch.bibliographies` (many files, a JSONL of references, ``--output``,
+``--resume``, Dask); this command checks its options, shows the progress and renders.
+Module level imports click only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
+
+if TYPE_CHECKING:
+    from citeproof.models.references import ReferenceResult, ReferencesReport
+
+FORMATS = ("bibtex", "ris", "csl", "jats", "pdf", "answer", "list")
+EPILOG = (
+    "Exit codes: 0 every reference verified; 1 a problem found (mismatch, not_found, "
+    "unresolvable, partial, a retracted work); 2 bad input; 3 a database was unavailable "
+    "and nothing failed.\n\n"
+    "\b\nExamples:\n"
+    "  citeproof refs paper.bib\n"
+    "  citeproof refs manuscript.pdf --json > refs.json\n"
+    "  citeproof refs a.bib b.ris refs.jsonl -o results.jsonl --resume"
+)
+
+_STYLE = {
+    "verified": "green",
+    "ambiguous": "yellow",
+    "partial": "yellow",
+    "unavailable": "blue",
+    "not_found": "red",
+    "mismatch": "red",
+    "unresolvable": "red",
+}
+
+
+@click.command(
+    context_settings=CONTEXT_SETTINGS,
+    short_help="Verify every reference of a bibliography against the scholarly record.",
+    epilog=EPILOG,
+)
+@click.argument(
+    "files", metavar="FILE...", nargs=-1, required=True, type=click.Path(allow_dash=False)
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    help="Read every FILE as this format (default: from the name and the content).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write one JSON line per reference to FILE instead of printing the report.",
+)
+@click.option("--resume", is_flag=True, help="Skip the references already in --output.")
+@click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+@click.option("--offline", is_flag=True, help="Answer from pinned records only; ask no service.")
+@click.option(
+    "--no-retraction", is_flag=True, help="Do not ask the retraction sources about the works."
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="This process, or a Dask cluster.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    help="References in flight (local, default 8) or Dask worker processes.",
+)
+@click.option("--scheduler", metavar="ADDR", help="A running Dask scheduler, tcp://HOST:PORT.")
+@replay_option
+@log_options("each verification")
+def refs(
+    files: tuple[str, ...],
+    fmt: str | None,
+    as_json: bool,
+    output: str | None,
+    resume: bool,
+    quiet: bool,
+    offline: bool,
+    no_retraction: bool,
+    executor: str,
+    workers: int | None,
+    scheduler: str | None,
+    replay: str | None,
+    no_log: bool,
+    log_path: str | None,
+) -> None:
+    """Verify every reference in each FILE: is it a real work, and the one it claims to be?
+
+    FILE is a BibTeX (.bib), RIS (.ris), CSL-JSON (.json) file, a JATS article (.xml), a
+    PDF (its references section), a Markdown or text answer (its reference list), a plain
+    list (numbered or one per line), or a JSONL file of references (one string or CSL-JSON
+    object per line). Each reference is looked up by its DOI/PMID/PMCID and searched in
+    Crossref, PubMed, OpenAlex and DataCite; the verdict is one of verified, ambiguous,
+    partial, not_found, unavailable, mismatch, unresolvable. A verified reference names a
+    real work that matches the entry; it does not mean the work supports the claim.
+    """
+    from citeproof.batch.bibliographies import RefsOptions, earlier_counts, read_jobs, run_refs
+    from citeproof.batch.output import ResultSink, done_ids
+    from citeproof.cli import _common
+    from citeproof.errors import BadInputError, references_exit_code
+
+    if resume and output is None:
+        raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
+    if scheduler is not None and executor != "dask":
+        raise BadInputError("--scheduler is for --executor dask.")
+    for path in files:
+        if not Path(path).is_file():
+            raise BadInputError(
+                f"there is no file {path}; give a bibliography, a reference list or a PDF."
+            )
+    jobs, formats = read_jobs(list(files), fmt)  # type: ignore[arg-type]  # a click.Choice
+    options = RefsOptions(
+        offline=offline, replay=replay, retraction=not no_retraction,
+        log=False if no_log else (log_path or True), executor=executor,  # type: ignore[arg-type]
+        workers=workers, scheduler=scheduler,
+    )  # fmt: skip
+    done = done_ids(Path(output)) if output is not None and resume else set()
+    before = earlier_counts(output) if output is not None and resume else Counter()
+    sink = ResultSink(output, resume) if output is not None else None
+    tally: Counter[str] = Counter()
+    try:
+        with _progress(quiet, len(jobs) - len(done)) as advance:
+
+            def arrived(ident: str, result: ReferenceResult) -> None:
+                if sink is not None:
+                    line = {"id": ident, **result.model_dump(mode="json")}
+                    sink.write(json.dumps(line, ensure_ascii=False))
+                tally[result.verdict] += 1
+                advance()
+
+            report = run_refs(jobs, options, skip=done, on_result=arrived)
+    finally:
+        if sink is not None:
+            sink.close()
+    if len(files) == 1:
+        report = report.model_copy(update={"format": formats.get(files[0])})
+    if output is None:
+        if as_json or not sys.stdout.isatty():
+            _common.write_json(report.model_dump(mode="json"))
+        else:
+            _render(report)
+    elif not quiet:
+        shown = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
+        click.echo(f"citeproof: {sum(tally.values())} references ({shown}) -> {output}", err=True)
+    # A resumed run answers for the whole output, as the uninterrupted run would.
+    counts = before + Counter(report.counts.model_dump())
+    click.get_current_context().exit(references_exit_code(counts))
+
+
+class _NoProgress:
+    def __enter__(self) -> Any:
+        return lambda: None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _progress(quiet: bool, total: int) -> Any:
+    if quiet or not sys.stderr.isatty() or total < 2:
+        return _NoProgress()
+    from contextlib import contextmanager
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    @contextmanager
+    def bar() -> Any:
+        with Progress(
+            "references", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            transient=True,
+        ) as progress:  # fmt: skip
+            task = progress.add_task("references", total=total)
+            yield lambda: progress.advance(task)
+
+    return bar()
+
+
+def _render(report: ReferencesReport) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(show_lines=True)
+    table.add_column("#", justify="right")
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("reference")
+    table.add_column("what the record says")
+    for r in report.references:
+        style = _STYLE.get(r.verdict, "")
+        verdict = f"[{style}]{r.verdict}[/{style}]"
+        if r.retracted:
+            verdict += "\n[bold red]retracted[/bold red]"
+        entry = r.stated.title or r.stated.text
+        table.add_row(str(r.index), verdict, _short(entry, 160), _short(r.reason, 240))
+    console.print(table)
+    c = report.counts
+    console.print(
+        f"{c.total} references: {c.verified} verified, {c.ambiguous} ambiguous, "
+        f"{c.partial} partial, {c.not_found} not found, {c.unavailable} unavailable, "
+        f"{c.mismatch} mismatch, {c.unresolvable} unresolvable, {c.retracted} retracted.",
+        highlight=False,
+    )
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

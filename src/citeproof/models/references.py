@@ -1,0 +1,223 @@
+"""``citeproof.references/1``: whether each reference of a list names a real work, and which.
+
+One :class:`ReferenceResult` per entry, in the list's order, with one verdict (the first of
+:data:`REFERENCE_VERDICTS` that applies), what the entry states, the record it was compared
+with, every field comparison with its score and threshold, the work the stated metadata does
+describe when that differs (``suggested``), the retraction status of every matched work, and
+every request made, with the sha256 of each answer (``asked``), so a reader can see what was
+looked up and a later run can replay it from the pins.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from citeproof.models.base import Model, Published
+from citeproof.models.retraction import RetractionStatus
+from citeproof.models.search import ResponseDigest
+
+__all__ = [
+    "REFERENCES_SCHEMA",
+    "REFERENCE_VERDICTS",
+    "Comparison",
+    "IdentifierCheck",
+    "ReferenceCounts",
+    "ReferenceResult",
+    "ReferencesReport",
+    "ServiceAnswer",
+    "StatedFields",
+    "WorkFound",
+    "WorkRecord",
+]
+
+REFERENCES_SCHEMA = "citeproof.references/1"
+
+ReferenceVerdict = Literal[
+    "unresolvable", "mismatch", "unavailable", "not_found", "partial", "ambiguous", "verified"
+]
+#: In the order they are decided: the first that applies is the verdict.
+REFERENCE_VERDICTS: tuple[ReferenceVerdict, ...] = (
+    "unresolvable",
+    "mismatch",
+    "unavailable",
+    "not_found",
+    "partial",
+    "ambiguous",
+    "verified",
+)
+FieldName = Literal["title", "authors", "year", "venue"]
+Agreement = Literal["agrees", "differs", "not_stated", "not_recorded"]
+Service = Literal["doi.org", "crossref", "datacite", "pubmed", "openalex"]
+
+
+class WorkRecord(Model):
+    """One work as one database records it: what a stated reference is compared with.
+
+    Each source parses its own answer into one (``citeproof.sources.crossref``,
+    ``datacite``, ``eutils_search``, ``openalex``), so the comparison is one function for
+    every database.  It lives here, below the sources, because they build it.
+    """
+
+    source: str = Field(description="crossref, datacite, pubmed or openalex")
+    doi: str | None = Field(default=None, description="lower case, bare (10.1000/x)")
+    pmid: str | None = None
+    pmcid: str | None = None
+    title: str | None = None
+    authors: tuple[str, ...] = Field(
+        default=(), description="printed names, family name first where the database splits them"
+    )
+    year: int | None = None
+    venue: str | None = None
+    kind: str | None = Field(default=None, description="the database's type of work")
+    openalex: str | None = Field(default=None, description="the OpenAlex work id (W…)")
+    is_notice: bool = Field(
+        default=False, description="the record is a retraction/correction notice about another work"
+    )
+
+    @property
+    def key(self) -> str:
+        """The identifier key the record is reported under: DOI, else PMID, else OpenAlex."""
+        if self.doi:
+            return f"doi:{self.doi}"
+        if self.pmid:
+            return f"pmid:{self.pmid}"
+        if self.pmcid:
+            return f"pmcid:{self.pmcid}"
+        return f"openalex:{self.openalex}" if self.openalex else f"{self.source}:?"
+
+
+class StatedFields(Model):
+    """What the entry says, as read from its list."""
+
+    text: str
+    title: str | None = None
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    pmid: str | None = None
+    pmcid: str | None = None
+    label: str | None = Field(default=None, description="the entry's number or citation key")
+    where: str | None = Field(default=None, description="where the entry stands in its file")
+
+
+class WorkFound(Model):
+    """A work as a database records it."""
+
+    source: str = Field(description="the database whose record this is")
+    identifier: str = Field(description="doi:…, pmid:… or openalex:W…")
+    doi: str | None = None
+    pmid: str | None = None
+    pmcid: str | None = None
+    title: str | None = None
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    type: str | None = None
+    score: float | None = Field(
+        default=None, description="how well the entry matches this record, 0 to 1"
+    )
+    retraction: RetractionStatus | None = Field(
+        default=None, description="the work's retraction status, when it was asked"
+    )
+    retraction_reason: str | None = None
+
+
+class Comparison(Model):
+    """One field, stated against recorded: the score and whether it is within tolerance."""
+
+    field: FieldName
+    stated: str | None = None
+    record: str | None = None
+    score: float | None = Field(default=None, description="0 to 1; null when not compared")
+    agreement: Agreement
+    threshold: str = Field(description="the rule the score was held to")
+
+
+class IdentifierCheck(Model):
+    """What the registries answered about an identifier the entry names."""
+
+    identifier: str
+    exists: bool | None = Field(description="null when it could not be established")
+    registered_with: str | None = Field(
+        default=None, description="the DOI registration agency (Crossref, DataCite …)"
+    )
+    reason: str | None = None
+
+
+class ServiceAnswer(Model):
+    """One question put to one database, and what came back."""
+
+    service: Service
+    purpose: Literal["identifier", "search"]
+    query: str
+    status: Literal["ok", "empty", "missing", "failed", "offline"]
+    reason: str | None = None
+    responses: list[ResponseDigest] = Field(default_factory=list)
+
+
+class ReferenceResult(Model):
+    """One entry's verdict and the evidence for it."""
+
+    index: int = Field(description="1-based position in the list")
+    source: str | None = Field(
+        default=None, description="the file the entry was read from, in a batch of files"
+    )
+    verdict: ReferenceVerdict
+    reason: str
+    stated: StatedFields
+    identifiers: list[IdentifierCheck] = Field(default_factory=list)
+    work: WorkFound | None = Field(
+        default=None, description="the work the entry names (verified, partial) or whose "
+        "identifier it gives (mismatch)"
+    )  # fmt: skip
+    comparisons: list[Comparison] = Field(default_factory=list)
+    differs: list[FieldName] = Field(
+        default_factory=list, description="fields outside tolerance, for mismatch and partial"
+    )
+    suggested: WorkFound | None = Field(
+        default=None, description="the work the stated metadata describes, for a mismatch"
+    )
+    candidates: list[WorkFound] = Field(
+        default_factory=list, description="the works that validate equally, for ambiguous"
+    )
+    retracted: bool = Field(
+        default=False, description="the matched work is retracted or under concern"
+    )
+    asked: list[ServiceAnswer] = Field(default_factory=list)
+    log_seq: int | None = Field(
+        default=None, description="the evidence-log line of this verification, or null"
+    )
+
+    def log_payload(self) -> dict[str, Any]:
+        """What the evidence log records: the verdict, the entry, the work, the requests."""
+        return self.model_dump(mode="json", exclude={"log_seq"}, exclude_none=True)
+
+
+class ReferenceCounts(Model):
+    """How many entries got each verdict."""
+
+    total: int = 0
+    verified: int = 0
+    ambiguous: int = 0
+    partial: int = 0
+    not_found: int = 0
+    unavailable: int = 0
+    mismatch: int = 0
+    unresolvable: int = 0
+    retracted: int = 0
+
+
+class ReferencesReport(Published):
+    """Every reference of one list (schema ``citeproof.references/1``)."""
+
+    schema_: Literal["citeproof.references/1"] = Field(
+        default="citeproof.references/1", alias="schema"
+    )
+    source: str | None = Field(default=None, description="the file the list was read from")
+    format: str | None = Field(default=None, description="bibtex, ris, csl, jats, pdf …")
+    references: list[ReferenceResult] = Field(default_factory=list)
+    counts: ReferenceCounts = Field(default_factory=ReferenceCounts)
+    offline: bool = False

@@ -1,0 +1,680 @@
+"""Reference strings and plain reference lists, read without asking any database.
+
+Why heuristics at all: most references arrive as printed strings (a PDF's list, an AI
+answer's sources, a list pasted into a file).  The search can use a string whole, as
+Crossref matches unstructured references, so the title and authors picked out here only
+sharpen the comparison.  A wrong pick would make a real reference look wrong, so a style is
+read only when the whole string has that style's shape; otherwise title and authors stay
+unset and the string speaks for itself.
+
+Styles :func:`parse_reference_string` reads, tried in this order:
+
+* a quoted title (IEEE, also MLA and Chicago): ``J. Smith and A. Doe, “Title,” Venue, ...``;
+  the quote must end in ``,`` ``.`` ``?`` or ``!`` (American punctuation), so a quoted
+  word inside a title is not taken for the title.  Authors and venue only when the names are written
+  initials first (IEEE), where the name list and the venue's end (a comma) are unambiguous.
+* APA and Harvard: ``Smith, J., & Doe, A. (2019). Title. Venue, 1(2), 3.``, ``Smith, J.
+  and Doe, A. (2019) Title.``, ``Smith, J. and Doe, A., 2019. Title.``; an organisation
+  before ``(2019).`` gives the title but no authors.  The venue only when a volume follows
+  it (``Venue, 1(2)``).
+* author-year with full names (ACL, natbib): ``Ann Smith and Bo Doe. 2019. Title. In Venue.``
+* Vancouver/AMA/NLM: ``Smith J, Doe AB, et al. Title. Venue. 2019;1(2):3.``, also with
+  a colon after the names (BMC: ``Smith J, Doe AB: Title. Venue 2019, 1:3.``).
+
+A title ends at the first full stop, question or exclamation mark followed by a space (not
+after ``vs.``, ``e.g.`` and similar), and must have two words or more.  Identifiers come
+from :func:`citeproof.identifiers.find_identifiers`: the first DOI, PMID and PMCID are the
+entry's, every other identifier is kept in ``extra_ids``.  The year is the style's own
+(``(2019)``, the year after the venue), else the first year after the title, else the first
+year outside the identifiers.
+
+Lists: :func:`read_list` reads a file of references; :func:`read_answer_references` the
+reference list of a Markdown or plain-text answer.  The audit reads answers with the same
+pieces (:data:`REFERENCE_HEADING`, :data:`ENTRY_MARKER`, :func:`entry_spans`,
+:func:`locate_reference_list`), from the Markdown blocks of its own scanner; here a light
+scanner gives the blocks (fenced code, ATX and underlined headings, list items, quotes,
+tables, paragraphs), which is all that finding the list needs.
+
+* A reference list starts at the *last* line that is only a reference heading:
+  ``References``, ``Sources``, ``Bibliography``, ``Citations``, ``Works cited``, ``Literature
+  cited``, ``Reference list`` or ``Further reading`` (any case, as a ``#`` heading, in bold,
+  or plain, with an optional colon).  It runs to the next heading or the end of the text.
+* Without such a heading, a trailing run of numbered entries (``1. ...``, ``1) ...``,
+  ``[1] ...``, ``[1]: ...``, ``[^1]: ...``, ``(1) ...``) is the reference list when the text
+  before it has a numbered citation ``[n]`` and either the entries are written ``[n]`` or at
+  least half of them carry an identifier.
+* Entries (:func:`entry_spans`): an entry starts at a numbered marker or a bullet and runs to
+  the next marker or blank line; other lines continue it.  Reading a list (not the audit's
+  answer), a marker whose number does not follow the one before (:func:`follows`: up by
+  one to three, or ``1``; at most ``10`` for the first) is not a marker but a year or page
+  that a wrapped line starts with (``2017. Title``), and the line continues the entry.
+* A list without any marker or bullet (:func:`read_list`, and a reference section written
+  that way) has one entry per line, except that a line continues the entry above when it is
+  indented further than the entry's first line (a hanging indent) or :func:`continues` it
+  (it starts in lower case, with a digit or with ``In``; the line above ends in ``,``
+  ``;`` ``:`` ``&``, a hyphen, ``and`` or an initial).  A blank line always ends an entry;
+  a first line that is only a reference heading is not an entry.
+
+Each entry's ``where`` is ``line N`` (1-based) of its first line.  Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from citeproof.identifiers import (
+    Identifier,
+    UnknownIdentifierError,
+    find_identifiers,
+    parse_identifier,
+)
+from citeproof.refs.stated import StatedReference, year_in
+
+__all__ = [
+    "BULLET",
+    "CITED_NUMBER",
+    "ENTRY_MARKER",
+    "REFERENCE_HEADING",
+    "BlockStart",
+    "EntrySpan",
+    "ListSpan",
+    "continues",
+    "entry_spans",
+    "follows",
+    "from_fields",
+    "line_start",
+    "locate_reference_list",
+    "parse_reference_string",
+    "read_answer_references",
+    "read_list",
+]
+
+REFERENCE_HEADING = re.compile(
+    r"[ \t]{0,3}(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*"
+    r"(?:references?|sources?|bibliography|citations?|works[ \t]+cited|literature[ \t]+cited"
+    r"|reference[ \t]+list|further[ \t]+reading)"
+    r"[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*#*[ \t]*",
+    re.IGNORECASE,
+)
+"""A line that is only a reference heading (use with ``fullmatch``)."""
+ENTRY_MARKER = re.compile(
+    r"[ \t]*(?:[-*+•][ \t]+)?(?:\[\^?(?P<b>\d{1,6})\][ \t]*:?|(?P<d>\d{1,6})[.)](?=\s|$)"
+    r"|\((?P<p>\d{1,6})\)(?=\s|$))"
+)
+"""The number that opens a list entry: ``[3]``, ``[^3]:``, ``3.``, ``3)``, ``(3)``."""
+BULLET = re.compile(r"[ \t]*[-*+•][ \t]+")
+CITED_NUMBER = re.compile(r"\[\^?\d{1,6}(?:[ \t]*[-–—,;][ \t]*\d{1,6})*\]")
+"""A numbered citation in running text: ``[3]``, ``[1, 4-6]``, ``[^2]``."""
+
+_BREAK = re.compile(r"\r\n?|\n")
+_FENCE = re.compile(r"[ \t]{0,3}(?:`{3,}|~{3,})")
+_ATX = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]+|$)")
+_UNDERLINE = re.compile(r"[ \t]{0,3}(?:=+|-+)[ \t]*$")
+_RULE = re.compile(r"[ \t]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,9}[.)])[ \t]+(?=\S)")
+_QUOTE_LINE = re.compile(r"[ \t]{0,3}>")
+_CONTINUES_AFTER = (",", ";", ":", "&", "-", "\u2010", "\u2013")
+_ENDS_UNFINISHED = re.compile(r"(?:^|[\s,])(?:and|[A-Z]\.)$")
+_MAX_PARSE = 2000
+"""Characters of a string the style patterns look at; a reference is far shorter."""
+
+
+# --- the pieces the audit shares ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EntrySpan:
+    """One entry of a list, as offsets into the text it was found in."""
+
+    start: int
+    """The entry's first character (its marker, when it has one)."""
+    end: int
+    body: int
+    """Where the entry's own text starts, after its marker or bullet."""
+    number: int | None
+    bracketed: bool
+    """Numbered ``[n]`` (a citation-style label), not ``n.``."""
+    identifiers: tuple[Identifier, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BlockStart:
+    """Where a Markdown block begins: all that finding a reference list needs of it."""
+
+    kind: str
+    """``heading``, ``paragraph`` or ``list_item``; any other kind is passed over."""
+    start: int
+    """The first character of the block's content on its first line."""
+    end: int
+    """The end of the block's first line."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListSpan:
+    """A reference list found in a text."""
+
+    start: int
+    end: int
+    heading: tuple[int, int] | None
+    """The heading's content span, or None for a heading-less trailing list."""
+    entries: tuple[EntrySpan, ...]
+
+
+def split_lines(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each line in ``text[start:end]``, line breaks (``\\r\\n``, ``\\r``,
+    ``\\n``) excluded.  The audit's sentence reader splits lines with this too."""
+    stop = len(text) if end is None else end
+    lines: list[tuple[int, int]] = []
+    pos = start
+    for m in _BREAK.finditer(text, start, stop):
+        lines.append((pos, m.start()))
+        pos = m.end()
+    lines.append((pos, stop))
+    return lines
+
+
+def line_start(text: str, pos: int) -> int:
+    """The offset where the line holding ``pos`` begins."""
+    return max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+
+
+def entry_spans(text: str, start: int = 0, end: int | None = None) -> tuple[EntrySpan, ...]:
+    """The entries of the list in ``text[start:end]``, split by markers (module rules)."""
+    stop = len(text) if end is None else end
+    spans: list[tuple[int, int, int, int | None, bool]] = []
+    open_entry = False
+    for ls, le in split_lines(text, start, stop):
+        line = text[ls:le]
+        if not line.strip():
+            open_entry = False
+            continue
+        content_start = ls + len(line) - len(line.lstrip())
+        content_end = ls + len(line.rstrip())
+        marker = ENTRY_MARKER.match(text, ls, le)
+        bullet = BULLET.match(text, ls, le) if marker is None else None
+        if marker is not None:
+            digits = marker.group("b") or marker.group("d") or marker.group("p")
+            body = _skip_blanks(text, marker.end(), content_end)
+            bracketed = marker.group("b") is not None
+            spans.append((content_start, content_end, body, int(digits), bracketed))
+        elif bullet is not None or not open_entry:
+            body = bullet.end() if bullet is not None else content_start
+            spans.append((content_start, content_end, body, None, False))
+        else:
+            s, _, body, number, bracketed = spans[-1]
+            spans[-1] = (s, content_end, body, number, bracketed)
+        open_entry = True
+    return tuple(
+        EntrySpan(s, e, body, number, bracketed, tuple(find_identifiers(text[s:e])))
+        for s, e, body, number, bracketed in spans
+    )
+
+
+def _skip_blanks(text: str, pos: int, end: int) -> int:
+    while pos < end and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def locate_reference_list(text: str, blocks: Sequence[BlockStart]) -> ListSpan | None:
+    """The reference list of an answer whose Markdown blocks are ``blocks``, or None."""
+    for i in range(len(blocks) - 1, -1, -1):
+        block = blocks[i]
+        if block.kind not in ("heading", "paragraph"):
+            continue
+        first_start = line_start(text, block.start)
+        if REFERENCE_HEADING.fullmatch(text, first_start, block.end) is None:
+            continue
+        end = len(text)
+        for later in blocks[i + 1 :]:
+            if later.kind == "heading":
+                end = line_start(text, later.start)
+                break
+        entries = entry_spans(text, block.end, end)
+        return ListSpan(first_start, end, (block.start, block.end), entries)
+    return _trailing_list(text, blocks)
+
+
+def _trailing_list(text: str, blocks: Sequence[BlockStart]) -> ListSpan | None:
+    """A heading-less numbered list at the very end that reads as a reference list."""
+    first = len(blocks)
+    while first > 0:
+        block = blocks[first - 1]
+        if block.kind not in ("list_item", "paragraph"):
+            break
+        if ENTRY_MARKER.match(text, line_start(text, block.start)) is None:
+            break
+        first -= 1
+    if first == len(blocks):
+        return None
+    start = line_start(text, blocks[first].start)
+    if CITED_NUMBER.search(text, 0, start) is None:
+        return None
+    entries = entry_spans(text, start, len(text))
+    numbered = [e for e in entries if e.number is not None]
+    if not numbered:
+        return None
+    with_ids = sum(1 for e in numbered if e.identifiers)
+    if not all(e.bracketed for e in numbered) and 2 * with_ids < len(numbered):
+        return None
+    return ListSpan(start, len(text), None, entries)
+
+
+# --- lists ----------------------------------------------------------------------------------
+
+
+def read_list(text: str) -> list[StatedReference]:
+    """Every reference of a plain list (numbered, bulleted, or one per line)."""
+    start = 0
+    for ls, le in split_lines(text, 0, len(text)):
+        if text[ls:le].strip():
+            if REFERENCE_HEADING.fullmatch(text, ls, le) is not None:
+                start = le
+            break
+    return _references(text, _split(text, start, len(text)))
+
+
+def read_answer_references(text: str) -> list[StatedReference] | None:
+    """The reference list of a Markdown or plain-text answer; None when it has none."""
+    found = locate_reference_list(text, _answer_blocks(text))
+    if found is None:
+        return None
+    if found.heading is None:
+        return _references(text, _in_sequence(found.entries))
+    return _references(text, _split(text, found.heading[1], found.end))
+
+
+_Span = tuple[int, int, int, int | None]
+"""(start, end, body, number) of one entry."""
+
+
+def _split(text: str, start: int, end: int) -> list[_Span]:
+    lines = list(split_lines(text, start, end))
+    if any(ENTRY_MARKER.match(text, s, e) or BULLET.match(text, s, e) for s, e in lines):
+        return _in_sequence(entry_spans(text, start, end))
+    spans: list[_Span] = []
+    indent = 0
+    previous = ""
+    for ls, le in lines:
+        line = text[ls:le]
+        if not line.strip():
+            previous = ""
+            continue
+        content = line.strip()
+        here = len(line) - len(line.lstrip())
+        content_start = ls + here
+        content_end = ls + len(line.rstrip())
+        if previous and (here > indent or continues(previous, content)):
+            s, _, body, number = spans[-1]
+            spans[-1] = (s, content_end, body, number)
+        else:
+            spans.append((content_start, content_end, content_start, None))
+            indent = here
+        previous = content
+    return spans
+
+
+def follows(number: int, previous: int | None) -> bool:
+    """Whether an entry numbered ``number`` can come after one numbered ``previous``
+    (None: it is the first).  A list's numbers go up one at a time; a gap of up to three
+    allows for markers lost in extraction, and ``1`` may start a list again."""
+    if number == 1:
+        return True
+    if previous is None:
+        return number <= 10
+    return previous < number <= previous + 3
+
+
+def _in_sequence(spans: Sequence[EntrySpan]) -> list[_Span]:
+    """Entries whose number does not :func:`follows` the one before are not entries: the
+    number is a year or a page that a wrapped line starts with, and the line goes on with
+    the entry above."""
+    out: list[_Span] = []
+    previous: int | None = None
+    for e in spans:
+        if e.number is None or follows(e.number, previous):
+            previous = e.number if e.number is not None else previous
+            out.append((e.start, e.end, e.body, e.number))
+        elif out:
+            s, _, body, number = out[-1]
+            out[-1] = (s, e.end, body, number)
+        else:
+            out.append((e.start, e.end, e.start, None))
+    return out
+
+
+def continues(previous: str, line: str) -> bool:
+    """Whether ``line`` goes on with an entry whose text so far is ``previous``: the line
+    starts in lower case, with a digit, or with ``In`` (a chapter's book, a paper's
+    proceedings), or the entry so far ends in ``,`` ``;`` ``:`` ``&``, a hyphen, ``and``,
+    or an initial (``Christopher D.``), which no reference ends with."""
+    previous, line = previous.rstrip(), line.lstrip()
+    if not previous or not line:
+        return False
+    if line[0].islower() or line[0].isdigit() or line.startswith(("In ", "In:")):
+        return True
+    return previous.endswith(_CONTINUES_AFTER) or _ENDS_UNFINISHED.search(previous) is not None
+
+
+def _references(text: str, spans: Iterable[_Span]) -> list[StatedReference]:
+    starts = [s for s, _ in split_lines(text, 0, len(text))]
+    out: list[StatedReference] = []
+    for start, end, body, number in spans:
+        entry = text[body:end]
+        if not entry.strip():
+            continue
+        line = bisect.bisect_right(starts, start)
+        label = str(number) if number is not None else None
+        where = f"line {line}"
+        out.append(parse_reference_string(entry, label=label, where=where, numbered=False))
+    return out
+
+
+def _answer_blocks(text: str) -> list[BlockStart]:
+    """The blocks of an answer, as much as :func:`locate_reference_list` needs of them."""
+    blocks: list[BlockStart] = []
+    open_kind: str | None = None  # the paragraph or list item that a line may continue
+    open_lines = 0
+    fence = False
+    for ls, le in split_lines(text, 0, len(text)):
+        line = text[ls:le]
+        if _FENCE.match(line):
+            fence = not fence
+            if fence:
+                blocks.append(BlockStart("code", ls, le))
+            open_kind = None
+            continue
+        if fence:
+            continue
+        if not line.strip():
+            open_kind = None
+            continue
+        start = ls + len(line) - len(line.lstrip())
+        if open_kind == "paragraph" and open_lines == 1 and _UNDERLINE.match(line):
+            last = blocks[-1]
+            blocks[-1] = BlockStart("heading", last.start, last.end)
+            open_kind = None
+            continue
+        kind: str | None = None
+        if atx := _ATX.match(line):
+            kind, start = "heading", ls + atx.end()
+        elif _RULE.match(line):
+            kind = "separator"
+        elif _QUOTE_LINE.match(line):
+            kind = "blockquote"
+        elif line.lstrip().startswith("|") and line.count("|") >= 2:
+            kind = "table"
+        elif _LIST_ITEM.match(line):
+            kind = "list_item"
+        elif open_kind is None:
+            kind = "paragraph"
+        if kind is None:
+            open_lines += 1
+            continue
+        blocks.append(BlockStart(kind, start, le))
+        open_kind = kind if kind in ("paragraph", "list_item") else None
+        open_lines = 1
+    return blocks
+
+
+# --- one reference string -------------------------------------------------------------------
+
+_W = r"[^\W\d_][\w'’\-]*"
+_YEAR = r"(?:1[6-9]|20)\d{2}"
+_INITIALS = r"[A-Z]\.(?:[ -]?-?[A-Z]\.)*"
+_NAME_APA = rf"{_W}(?: {_W})*, (?:{_INITIALS}|[A-Z][\w'’\-]+(?: [A-Z]\.)?)"
+_APA_AUTHORS = re.compile(
+    rf"{_NAME_APA}(?:(?:, (?:& |and )?| (?:&|and) ){_NAME_APA})*"
+    rf"(?:,? et al\.|,? \.\.\. {_NAME_APA})?"
+)
+_CAPITAL = "A-ZÀ-ÖØ-Þ"
+_NAME_V = rf"{_W}(?: {_W})* [{_CAPITAL}](?:-?[{_CAPITAL}]){{0,2}}"
+_V_LIST = rf"{_NAME_V}(?:(?:, |,? & ){_NAME_V})*(?:,? et al)?"
+_VANCOUVER = re.compile(rf"(?P<authors>{_V_LIST})[.:] (?P<rest>.+)")
+_VANCOUVER_AUTHORS = re.compile(_V_LIST)
+_SPLIT_VANCOUVER = re.compile(r", |,? & ")
+_NAME_FULL = rf"{_W}\.?(?: {_W}\.?){{1,4}}"
+_FULL_AUTHORS = re.compile(rf"{_NAME_FULL}(?:, {_NAME_FULL})*(?:,? and {_NAME_FULL})?(?:,? et al)?")
+_AUTHOR_YEAR = re.compile(rf"(?P<authors>.{{2,400}}?)\. (?P<year>{_YEAR})[a-z]?\. (?P<rest>.+)")
+_NAME_I = rf"(?:[A-Z]\.(?:-[A-Z]\.)* ?)+{_W}(?: {_W})*"
+_IEEE_AUTHORS = re.compile(rf"{_NAME_I}(?:(?:,? and |, ){_NAME_I})*(?:,? et al\.?)?")
+_QUOTED = re.compile(r"(?:^|(?<=[,.:] ))[“\"](?P<title>[^”\"]{3,400}?[,.?!])[”\"]")
+_APA_YEAR = re.compile(
+    rf"(?P<authors>.{{2,400}}?) ?\((?P<year>{_YEAR}|n\.d\.)[a-z]?(?:, [^)]{{1,30}})?\)[.,]? "
+    r"(?P<rest>.+)"
+)
+_HARVARD_COMMA = re.compile(rf"(?P<authors>.{{2,400}}?),? (?P<year>{_YEAR})[a-z]?\. (?P<rest>.+)")
+_VENUE_YEAR = re.compile(rf"(?P<venue>[^.;]{{2,150}}?)\.? (?:\[Internet\]\.? )?(?P<year>{_YEAR})")
+_APA_VENUE = re.compile(r"(?P<venue>[^,.]{2,150}?), (?:vol\. )?\d")
+_SENTENCE_END = re.compile(r"[.?!](?= |$)")
+_ABBREVIATIONS = frozenset(
+    "vs v e.g i.e cf al etc st dr mr mrs ms no vol fig approx ca sp spp et".split()
+)
+_SPLIT_APA = re.compile(r",? (?:&|and) |(?<=\.), ")
+_SPLIT_IEEE = re.compile(r",? and |, ")
+_ET_AL = re.compile(r",? et al\.?$")
+
+
+def parse_reference_string(
+    text: str, *, label: str | None = None, where: str | None = None, numbered: bool = True
+) -> StatedReference:
+    """What one printed reference states, as far as its style shows it (module rules).
+
+    With ``numbered``, a leading list marker (``[3]``, ``3.``) is the entry's number (the
+    label, unless one is given) and not part of its text; a reader that has split a list
+    already passes False, so an entry that starts with ``2017.`` keeps it.
+    """
+    flat = " ".join(text.split())
+    marker = ENTRY_MARKER.match(flat) if numbered else None
+    if marker is not None:
+        label = label or marker.group("b") or marker.group("d") or marker.group("p")
+        flat = flat[marker.end() :].strip()
+    found = find_identifiers(flat)
+    picked: dict[str, str] = {}
+    extra: list[str] = []
+    for ident in found:
+        if ident.kind in ("doi", "pmid", "pmcid") and ident.kind not in picked:
+            picked[ident.kind] = ident.value
+        elif ident.key not in extra:
+            extra.append(ident.key)
+    bare = flat
+    for ident in found:
+        bare = bare.replace(ident.raw, " ")
+    authors, title, venue, year, after = _style(flat[:_MAX_PARSE])
+    if year is None:
+        year = year_in(after) if after is not None else None
+        year = year if year is not None else year_in(bare)
+    return StatedReference(
+        text=flat,
+        title=title,
+        authors=authors,
+        year=year,
+        venue=venue,
+        doi=picked.get("doi"),
+        pmid=picked.get("pmid"),
+        pmcid=picked.get("pmcid"),
+        label=label,
+        where=where,
+        extra_ids=tuple(extra),
+    )
+
+
+_Style = tuple[tuple[str, ...], str | None, str | None, int | None, str | None]
+"""authors, title, venue, year, and the text after the title (None when there is none)."""
+
+
+def _style(flat: str) -> _Style:
+    quoted = _QUOTED.search(flat)
+    if quoted is not None and (title := _clean_title(quoted.group("title"))):
+        before = flat[: quoted.start()].rstrip(" ,.:")
+        after = flat[quoted.end() :]
+        names = _names(before, _IEEE_AUTHORS, _SPLIT_IEEE)
+        venue = _ieee_venue(after) if names else None
+        return names, title, venue, None, after
+    for pattern in (_APA_YEAR, _HARVARD_COMMA, _AUTHOR_YEAR):
+        m = pattern.fullmatch(flat)
+        if m is None:
+            continue
+        if pattern is _AUTHOR_YEAR:
+            names = _names(m.group("authors"), _FULL_AUTHORS, _SPLIT_IEEE)
+        else:
+            names = _names(m.group("authors"), _APA_AUTHORS, _SPLIT_APA)
+        if not names and (pattern is not _APA_YEAR or not _organisation(m.group("authors"))):
+            continue
+        title, after = _first_sentence(m.group("rest"))
+        if title is None:
+            continue
+        year = int(m.group("year")) if m.group("year")[0].isdigit() else None
+        place = _APA_VENUE.match(after.lstrip())
+        return names, title, place.group("venue") if place else None, year, after
+    m = _VANCOUVER.fullmatch(flat)
+    if m is not None:
+        title, after = _first_sentence(m.group("rest"))
+        if title is not None:
+            names = _names(m.group("authors"), _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
+            place = _VENUE_YEAR.match(after.lstrip())
+            if place is None:
+                return names, title, None, None, after
+            return names, title, place.group("venue").strip(), int(place.group("year")), after
+    return (), None, None, None, None
+
+
+def _names(text: str, pattern: re.Pattern[str], splitter: re.Pattern[str]) -> tuple[str, ...]:
+    """The names of an author list written the way ``pattern`` describes; () otherwise."""
+    text = text.strip()
+    if not pattern.fullmatch(text):
+        return ()
+    text = _ET_AL.sub("", text)
+    text = re.sub(r",? \.\.\. ", ", ", text)
+    return tuple(n.strip() for n in splitter.split(text) if n.strip())
+
+
+def _organisation(text: str) -> bool:
+    """An author that is a body (``World Health Organization.``): a few words, no stops."""
+    words = text.rstrip(". ").split()
+    return 0 < len(words) <= 10 and "." not in text.rstrip(". ") and "," not in text
+
+
+def _first_sentence(text: str) -> tuple[str | None, str]:
+    """The title at the start of ``text`` and what follows it (module rules)."""
+    for m in _SENTENCE_END.finditer(text):
+        word = text[: m.start()].rsplit(" ", 1)[-1].lower()
+        if m.group() == "." and (word in _ABBREVIATIONS or len(word) == 1):
+            continue
+        end = m.end() if m.group() != "." else m.start()
+        return _clean_title(text[:end]), text[m.end() :]
+    return _clean_title(text), ""
+
+
+def _clean_title(title: str) -> str | None:
+    title = title.strip().strip("“”\"'‘’").rstrip(",. ").strip()
+    if len(title.split()) < 2 or len(title) > 400 or "http" in title.lower():
+        return None
+    return title
+
+
+def _ieee_venue(after: str) -> str | None:
+    venue = re.sub(r"^(?:in:? )", "", after.lstrip(" ,.:"), flags=re.IGNORECASE)
+    venue = venue.split(",", 1)[0].strip().rstrip(".")
+    return venue if 2 <= len(venue) <= 150 and not venue[0].isdigit() else None
+
+
+# --- a reference from fields ----------------------------------------------------------------
+
+
+def from_fields(
+    *,
+    title: str | None = None,
+    authors: Iterable[str] = (),
+    year: int | None = None,
+    venue: str | None = None,
+    doi: str | None = None,
+    pmid: str | None = None,
+    pmcid: str | None = None,
+    label: str | None = None,
+    where: str | None = None,
+    kind: str | None = None,
+    text: str | None = None,
+    extra_ids: Iterable[str] = (),
+    urls: Iterable[str] = (),
+) -> StatedReference:
+    """A reference from the fields a structured format states (BibTeX, RIS, CSL, JATS).
+
+    Identifiers are canonicalised by :func:`citeproof.identifiers.parse_identifier`, so
+    ``https://doi.org/10.1000/X`` and ``10.1000/x`` are one DOI; a value that is not the
+    identifier its field names is kept in ``extra_ids`` as ``kind:value`` (reported, not
+    looked up), never dropped.  A URL that names a DOI, PMID or PMCID (``doi.org``,
+    PubMed, PMC) fills that field when the entry gives none; other URLs go to
+    ``extra_ids``.  Without ``text``, a readable "Authors. Title. Venue. Year."
+    is written, so every reference has a string to search by.
+    """
+    extra = [e for e in extra_ids if e]
+    ids: dict[str, str | None] = {}
+    for name, value in (("doi", doi), ("pmid", pmid), ("pmcid", pmcid)):
+        ids[name], wrong = _identifier(name, value)
+        if wrong and wrong not in extra:
+            extra.append(wrong)
+    for url in urls:
+        _url(_flat(url), ids, extra)
+    names = tuple(n for n in (_flat(a) for a in authors) if n)
+    title, venue = _flat(title) or None, _flat(venue) or None
+    if text is None:
+        parts = [", ".join(names), title or "", venue or "", str(year) if year else ""]
+        text = " ".join(_sentence(p) for p in parts if _sentence(p))
+    return StatedReference(
+        text=_flat(text),
+        title=title,
+        authors=names,
+        year=year,
+        venue=venue,
+        doi=ids["doi"],
+        pmid=ids["pmid"],
+        pmcid=ids["pmcid"],
+        label=_flat(label) or None,
+        where=where,
+        kind=_flat(kind) or None,
+        extra_ids=tuple(extra),
+    )
+
+
+def _flat(value: str | None) -> str:
+    return " ".join(value.split()) if value else ""
+
+
+def _sentence(part: str) -> str:
+    part = part.strip().rstrip(" .")
+    return part if not part or part[-1] in "?!" else part + "."
+
+
+def _url(url: str, ids: dict[str, str | None], extra: list[str]) -> None:
+    if not url:
+        return
+    try:
+        ident = parse_identifier(url)
+    except UnknownIdentifierError:
+        key = f"url:{url}"
+    else:
+        if ident.kind in ids and (ids[ident.kind] in (None, ident.value)):
+            ids[ident.kind] = ident.value
+            return
+        key = ident.key
+    if key not in extra:
+        extra.append(key)
+
+
+def _identifier(kind: str, value: str | None) -> tuple[str | None, str | None]:
+    """(canonical value, None), or (None, ``kind:value``) when the value is not one."""
+    raw = _flat(value)
+    if not raw:
+        return None, None
+    for candidate in (raw, f"{kind}:{raw}"):
+        try:
+            ident = parse_identifier(candidate)
+        except UnknownIdentifierError:
+            continue
+        if ident.kind == kind:
+            return ident.value, None
+    return None, f"{kind}:{raw}"

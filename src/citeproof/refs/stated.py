@@ -1,0 +1,109 @@
+"""What a reference says about the work it cites, whatever list it came from.
+
+Every reader (BibTeX, RIS, CSL-JSON, a plain list, an answer's reference list, a JATS
+``<ref-list>``, a PDF's references) produces the same :class:`StatedReference`, so the
+lookup and the comparison never know the format.  A reference may be structured (fields
+from BibTeX or CSL-JSON), unstructured (only ``text``, as most PDF and answer entries are),
+or both (a JATS ``mixed-citation`` has its fields *and* its printed string).  Search and
+validation use the fields where they exist and the text otherwise, as Crossref's
+search-based matching does with unstructured strings.
+
+Pure: no I/O.  Names are kept as printed; :func:`surname` derives what is compared.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+__all__ = ["StatedReference", "fold", "surname", "year_in"]
+
+_YEAR = re.compile(r"(?<![0-9])(1[6-9][0-9]{2}|20[0-9]{2})(?![0-9])")
+_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "da", "di", "le", "la"})
+
+
+@dataclass(frozen=True, slots=True)
+class StatedReference:
+    """One entry of a reference list, as its author wrote it."""
+
+    text: str = ""
+    """The entry as printed (for a structured entry, a readable string built from it)."""
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    """Author names as given: ``"Smith, John"``, ``"J. Smith"``, ``"Smith J"``."""
+    year: int | None = None
+    venue: str | None = None
+    """Journal, book or proceedings title."""
+    doi: str | None = None
+    pmid: str | None = None
+    pmcid: str | None = None
+    label: str | None = None
+    """The entry's number or citation key (``"3"``, ``"smith2019"``)."""
+    where: str | None = None
+    """Where the entry stands in its file: ``"line 12"``, ``"entry 3"``, ``"page 9"``."""
+    kind: str | None = None
+    """The entry's own type (``article``, ``book``, ``dataset`` ...), when it says."""
+    extra_ids: tuple[str, ...] = field(default_factory=tuple)
+    """Other identifier keys the entry names (``arxiv:…``, URLs), reported, not looked up."""
+
+    @property
+    def identifiers(self) -> tuple[tuple[str, str], ...]:
+        """``(kind, value)`` of each identifier the entry names, DOI first."""
+        out: list[tuple[str, str]] = []
+        for kind, value in (("doi", self.doi), ("pmid", self.pmid), ("pmcid", self.pmcid)):
+            if value:
+                out.append((kind, value))
+        return tuple(out)
+
+    @property
+    def surnames(self) -> tuple[str, ...]:
+        """Folded surnames of the stated authors, in order; empty when none were given."""
+        return tuple(s for s in (surname(a) for a in self.authors) if s)
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing to look for: no identifier, no title, and no text worth a search."""
+        return not self.identifiers and not self.title and len(self.text.split()) < 3
+
+
+def fold(text: str) -> str:
+    """Lower case, accents and punctuation gone, spaces collapsed: what names are compared as."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    bare = bare.replace("ß", "ss").replace("ø", "o").replace("Ø", "o").replace("ł", "l")
+    bare = bare.replace("đ", "d").replace("æ", "ae").replace("œ", "oe").casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", bare).split())
+
+
+def surname(name: str) -> str:
+    """The folded family name of a printed name.
+
+    ``"Smith, John"`` and ``"Smith J"``/``"Smith JA"`` (Vancouver) name Smith; ``"John
+    Smith"`` and ``"J. A. Smith"`` too.  A trailing run of one to three capitals is read as
+    initials.  Particles stay with the surname (``"van der Berg"``).
+    """
+    raw = name.strip()
+    if not raw:
+        return ""
+    if "," in raw:
+        return fold(raw.split(",", 1)[0])
+    words = raw.replace(".", ". ").split()
+    if len(words) >= 2 and re.fullmatch(r"[A-Z]{1,3}", words[-1].replace(".", "")):
+        family = [w for w in words[:-1] if not re.fullmatch(r"[A-Z]\.?", w)]
+        return fold(" ".join(family)) if family else fold(words[0])
+    given_done = [w for w in words if not re.fullmatch(r"[A-Z]\.|[A-Z]", w)]
+    if not given_done:
+        return fold(raw)
+    # "John Smith", "Jean de la Fontaine": the last word and the particles before it.
+    last = len(given_done) - 1
+    start = last
+    while start > 0 and given_done[start - 1].lower() in _PARTICLES:
+        start -= 1
+    return fold(" ".join(given_done[start:]))
+
+
+def year_in(text: str) -> int | None:
+    """The first plausible publication year written in ``text``, or None."""
+    match = _YEAR.search(text)
+    return int(match.group(1)) if match else None
