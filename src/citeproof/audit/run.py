@@ -282,6 +282,38 @@ def _audit_citation(
     return item
 
 
+def _with_statuses(entries: list[ReferenceResult], items: list[_Item]) -> list[ReferenceResult]:
+    """Each entry's work with the retraction status the audit asked for it (once per work,
+    for the citations), so the References section says what the citations say."""
+    known = {i.resolved_to: i.retraction for i in items if i.retraction is not None}
+    out = []
+    for entry in entries:
+        report = None
+        if entry.work is not None:
+            w = entry.work
+            keys = [
+                w.identifier,
+                *(
+                    f"{k}:{v}"
+                    for k, v in (("doi", w.doi), ("pmid", w.pmid), ("pmcid", w.pmcid))
+                    if v
+                ),
+            ]
+            report = next((known[k] for k in keys if k in known), None)
+        if entry.work is None or report is None:
+            out.append(entry)
+            continue
+        work = entry.work.model_copy(
+            update={"retraction": report.status, "retraction_reason": report.reason}
+        )
+        flagged = entry.verdict in ("verified", "partial") and report.status in (
+            "RETRACTED",
+            "CONCERN",
+        )
+        out.append(entry.model_copy(update={"work": work, "retracted": flagged}))
+    return out
+
+
 def _first_key(parsed: ParsedAnswer, reference: int) -> str | None:
     ids = parsed.references[reference].identifiers
     return ids[0].key if ids else None
@@ -395,7 +427,7 @@ def audit_parsed(
     uncited = sum(1 for s in sentences if s.status == "uncited")
     outcomes = [Outcome(r.verdict, tuple(r.flags)) for r in reports]
     moment = (now or (lambda: datetime.now(UTC)))().astimezone(UTC)
-    entries = [checked.entries[i] for i in sorted(checked.entries)]
+    entries = _with_statuses([checked.entries[i] for i in sorted(checked.entries)], items)
     return AuditReport(
         verdict=overall_verdict(outcomes, uncited, failing),
         sentences=sentences,

@@ -136,20 +136,31 @@ def run_refs(
     skip: Iterable[str] = (),
     on_result: Callable[[str, ReferenceResult], None] | None = None,
 ) -> ReferencesReport:
-    """Verify every job not in ``skip``; ``on_result(id, result)`` as each one finishes."""
+    """Verify every job not in ``skip``; ``on_result(id, result)`` for each, in input order.
+
+    Results are written (and logged) in the input's order, whatever order they finish in,
+    so the output and the log are the same on every executor and every run.
+    """
     done = set(skip)
     todo = [j for j in jobs if json.dumps(j.id) not in done]
     log = open_log(None if options.log is True else options.log) if options.log else None
     results: dict[str, ReferenceResult] = {}
+    waiting: dict[int, ReferenceResult] = {}
+    position = {id(job): n for n, job in enumerate(todo)}
+    next_out = 0
 
     def finished(job: Job, result: ReferenceResult) -> None:
-        result = _tagged(job, result)
-        if log is not None:
-            entry = log.append(REFERENCE_KIND, result.log_payload())
-            result = result.model_copy(update={"log_seq": entry.seq})
-        results[job.id] = result
-        if on_result is not None:
-            on_result(job.id, result)
+        nonlocal next_out
+        waiting[position[id(job)]] = _tagged(job, result)
+        while next_out in waiting:
+            ready, out_job = waiting.pop(next_out), todo[next_out]
+            if log is not None:
+                entry = log.append(REFERENCE_KIND, ready.log_payload())
+                ready = ready.model_copy(update={"log_seq": entry.seq})
+            results[out_job.id] = ready
+            if on_result is not None:
+                on_result(out_job.id, ready)
+            next_out += 1
 
     if options.executor == "dask":
         _on_dask(todo, options, finished)

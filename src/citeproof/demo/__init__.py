@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -42,6 +43,7 @@ WALKING: Final = "PMC9900001"
 COFFEE: Final = "PMC9900002"
 _BUCKET: Final = "https://pmc-oa-opendata.s3.amazonaws.com"
 _IDCONV: Final = "https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/"
+_ESUMMARY: Final = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esummary.fcgi"
 _WHEN: Final = datetime(2026, 1, 1, tzinfo=UTC)
 _PAPERS: Final = {
     WALKING: ("walking.nxml", "99100001", "10.5555/citeproof.demo.1", False),
@@ -75,7 +77,8 @@ def _listing(prefix: str, key: str) -> bytes:
 
 
 def write_recordings(folder: Path) -> None:
-    """The ID converter and PMC Cloud Service answers for the two invented papers."""
+    """The ID converter, PMC Cloud Service and PubMed summary answers for the two invented
+    papers."""
 
     def record(name: str, url: str, body: bytes, kind: str) -> None:
         write_recording(
@@ -135,6 +138,43 @@ def write_recordings(folder: Path) -> None:
             "application/json",
         )
         record(f"pmc-xml-{lower}", f"{_BUCKET}/{pmcid}.1/{pmcid}.1.xml", data, "application/xml")
+        # The audit verifies the answer's reference entry (PMCID -> PMID -> its summary).
+        record(
+            f"esummary-{pmid}",
+            f"{_ESUMMARY}?db=pubmed&id={pmid}&retmode=json",
+            json.dumps(_summary(pmid, pmcid, doi, _title(data))).encode(),
+            "application/json",
+        )
+
+
+def _title(article: bytes) -> str:
+    found = re.search(rb"<article-title>(.*?)</article-title>", article, re.DOTALL)
+    return found.group(1).decode() if found else ""
+
+
+def _summary(pmid: str, pmcid: str, doi: str, title: str) -> dict[str, Any]:
+    """An esummary answer in E-utilities' JSON format for an invented paper."""
+    ids = [
+        {"idtype": "pubmed", "idtypen": 1, "value": pmid},
+        {"idtype": "doi", "idtypen": 3, "value": doi},
+        {"idtype": "pmc", "idtypen": 8, "value": pmcid},
+    ]
+    return {
+        "header": {"type": "esummary", "version": "0.3"},
+        "result": {
+            "uids": [pmid],
+            pmid: {
+                "uid": pmid,
+                "pubdate": "2024",
+                "source": "J Invented Ex",
+                "fulljournalname": "Journal of Invented Examples",
+                "authors": [],
+                "title": title,
+                "articleids": ids,
+                "pubtype": ["Journal Article"],
+            },
+        },
+    }
 
 
 @contextmanager

@@ -158,7 +158,10 @@ def _rank(scored: Scored) -> int:
 
 
 def _differing(scored: Scored) -> str:
-    return ", ".join(scored.differs) or "title"
+    """ "the authors differ", "the year differs": the fields, and a verb that agrees."""
+    fields = scored.differs or ("title",)
+    verb = "differ" if len(fields) > 1 or fields[0] == "authors" else "differs"
+    return f"{', '.join(fields)} {verb}"
 
 
 def _searched(stated: StatedReference, searches: Sequence[SearchEvidence]) -> list[Scored]:
@@ -218,7 +221,7 @@ def _from_identifiers(
     if best.fit == "partial":
         return Decision(
             "partial",
-            f"{best.record.key} has this title, but the {_differing(best)} differ.",
+            f"{best.record.key} has this title, but the {_differing(best)}.",
             work=best,
             differs=best.differs,
         )
@@ -231,7 +234,7 @@ def _from_identifiers(
         None,
     )
     differs = best.differs or ("title",)
-    reason = f"{best.record.key} is another work: its {', '.join(differs)} differ from the entry's."
+    reason = f"{best.record.key} is another work: its {_differing(best)} from the entry's."
     if suggested is not None:
         reason += f" The stated metadata describes {suggested.record.key}."
     return Decision("mismatch", reason, work=best, suggested=suggested, differs=differs)
@@ -265,7 +268,7 @@ def decide(
         names = ", ".join(s.service for s in failed)
         closest = ""
         if partial is not None:
-            closest = f" (closest: {partial.record.key}, whose {_differing(partial)} differ)"
+            closest = f" (closest: {partial.record.key}, whose {_differing(partial)})"
         return Decision(
             "unavailable",
             f"{names} could not be read and nothing else matched{closest}; nothing was concluded.",
@@ -273,7 +276,7 @@ def decide(
     if partial is not None:
         return Decision(
             "partial",
-            f"{partial.record.key} has this title, but the {_differing(partial)} differ.",
+            f"{partial.record.key} has this title, but the {_differing(partial)}.",
             work=partial,
             differs=partial.differs,
         )

@@ -122,10 +122,14 @@ def _title(stated: StatedReference, record: WorkRecord) -> FieldScore:
     text = fold(stated.text)
     if len(text.split()) < 2:
         return FieldScore("title", None, record.title, None, "not_stated")
-    # The record's title inside the string; a short title must match whole words.
-    value = fuzz.partial_ratio(recorded, text) / 100.0
-    if len(recorded) < 12 and f" {recorded} " not in f" {text} ":
-        value = min(value, TITLE_OTHER - 0.01)
+    # The record's title inside the string, or its main title (entries often drop the
+    # subtitle); a short title must match whole words.
+    value = 0.0
+    for candidate in dict.fromkeys((recorded, fold(_main_title(record.title)))):
+        found = fuzz.partial_ratio(candidate, text) / 100.0
+        if len(candidate) < 12 and f" {candidate} " not in f" {text} ":
+            found = min(found, TITLE_OTHER - 0.01)
+        value = max(value, found)
     agreement = "agrees" if value >= TITLE_SAME else "differs"
     return FieldScore("title", None, record.title, round(value, 3), agreement)
 

@@ -106,8 +106,11 @@ async def _with_retraction(
     return work.model_copy(update={"retraction": report.status, "retraction_reason": report.reason})
 
 
-def _needs_search(decision: Decision) -> bool:
-    return decision.verdict in ("mismatch", "unavailable")
+def _needs_search(stated: StatedReference, decision: Decision) -> bool:
+    """Search when the identifier named another work or could not be read, and the entry
+    states something to search for (a sentence's "Smith et al. (2019)" alone is not)."""
+    has_words = bool(stated.title or stated.text.strip())
+    return has_words and decision.verdict in ("mismatch", "unavailable")
 
 
 async def verify_reference(
@@ -121,7 +124,7 @@ async def verify_reference(
     looked = Looked()
     if stated.identifiers:
         await check_identifiers(client, stated, looked)
-        if _needs_search(decide(stated, looked.ids, [])) and not stated.is_empty:
+        if _needs_search(stated, decide(stated, looked.ids, [])) and not stated.is_empty:
             await search_for(client, stated, looked)
     elif not stated.is_empty:
         await search_for(client, stated, looked)

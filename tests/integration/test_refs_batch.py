@@ -1,0 +1,59 @@
+"""``citeproof refs`` as a batch: in input order on every executor, and Dask workers sharing
+each service's rate limit (docs/references.md).  Replays the invented world's recordings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citeproof.cli import cli
+from refs_world import RECORDINGS, REFERENCES
+
+NAMES = ("verified", "mismatch", "found_by_search", "not_found", "partial", "ambiguous")
+
+
+def _jsonl(path: Path) -> Path:
+    lines = [{"id": name, "reference": REFERENCES[name]} for name in NAMES]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return path
+
+
+def _refs(*args: str | Path) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["refs", *map(str, args)], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_results_are_written_in_input_order(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    code, _ = _refs(_jsonl(tmp_path / "in.jsonl"), "-o", out, "--replay", RECORDINGS,
+                    "--no-retraction", "--quiet", "--no-log")  # fmt: skip
+    assert code == 1  # a mismatch, a not_found and a partial are problems
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert ids == list(NAMES)
+
+
+def test_the_dask_executor_gives_the_same_output(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    inp = _jsonl(tmp_path / "in.jsonl")
+    local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    common = ("--replay", RECORDINGS, "--no-retraction", "--quiet", "--no-log")
+    assert _refs(inp, "-o", local, *common)[0] == 1
+    code, output = _refs(inp, "-o", dask, "--executor", "dask", "--workers", "2", *common)
+    assert code == 1, output
+    assert dask.read_bytes() == local.read_bytes()
+
+
+def test_each_of_n_processes_keeps_one_nth_of_every_rate() -> None:
+    """Two Dask workers each wait twice a service's interval, so together they keep the pace
+    of one process."""
+    from citeproof.service.references import _Share
+
+    clock = [0.0]
+    limiter = _Share(0.5)
+    limiter._clock = lambda: clock[0]
+    assert limiter.reserve("api.crossref.org", 0.1) == 0.0
+    assert limiter.reserve("api.crossref.org", 0.1) == pytest.approx(0.2)
+    assert limiter.reserve("api.openalex.org", 0.1) == 0.0  # another service is not held up
