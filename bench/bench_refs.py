@@ -390,7 +390,12 @@ class Pass:
 
 
 async def _verify_pass(
-    stated: Sequence[StatedReference], answers: Any, concurrency: int, cache_path: Path
+    stated: Sequence[StatedReference],
+    answers: Any,
+    concurrency: int,
+    cache_path: Path,
+    limiter: Any = None,
+    hosts: Counter[str] | None = None,
 ) -> Pass:
     import httpx2
 
@@ -419,6 +424,8 @@ async def _verify_pass(
     spent = {"pinning": 0.0, "serving": 0.0}
 
     def handle(request: httpx2.Request) -> httpx2.Response:
+        if hosts is not None:
+            hosts[request.url.host] += 1
         t0 = time.perf_counter()
         try:
             return answers.handle(request)  # type: ignore[no-any-return]
@@ -437,7 +444,10 @@ async def _verify_pass(
                 spent["pinning"] += time.perf_counter() - t0
 
         client = make_client(
-            transport=httpx2.MockTransport(handle), limiter=NoWait(), attempts=1, contact=""
+            transport=httpx2.MockTransport(handle),
+            limiter=limiter if limiter is not None else NoWait(),
+            attempts=1,
+            contact="",
         )
         async with client:
             hooks = client.event_hooks
@@ -584,6 +594,44 @@ def speed(args: argparse.Namespace) -> bool:
     return met or args.quick
 
 
+def rates(args: argparse.Namespace) -> None:
+    """Part 3: many references under the real per-service rate limits (answers in memory).
+
+    The floor is the busiest service's requests over its rate; asking the services one after
+    another would take the sum over services.  A wall time near the floor means requests to
+    different services overlap while each service keeps its own pace.
+    """
+    import refs_fixtures as fx
+    from citeproof.net.ratelimit import RateLimiter, service_for
+    from citeproof.refs.listed import parse_reference_string
+
+    count = args.rate_refs
+    if count <= 0:
+        return
+    print(f"\n== rate limits: {count} references, each service at its own rate ==")
+    print(f"  load average at the start {load_avg()}")
+    works = fx.catalogue(max(200, count))
+    stated = [parse_reference_string(r.text) for r in fx.references(works, count)]
+    hosts: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        done = asyncio.run(
+            _verify_pass(
+                stated, fx.Answers(works), 8, Path(tmp) / "r.sqlite3", RateLimiter(), hosts
+            )
+        )
+    need = {h: n * service_for(f"https://{h}/").interval() for h, n in hosts.items()}
+    floor, serial = max(need.values()), sum(need.values())
+    for host, n in sorted(hosts.items()):
+        interval = service_for(f"https://{host}/").interval()
+        rate = f"{1 / interval:5.2f}/s" if interval else "no limit"
+        print(f"  {host:<28} {n:5d} requests at {rate}: {need[host]:6.2f} s at least")
+    print(
+        f"  wall {done.total:.2f} s; floor (the busiest service) {floor:.2f} s; one service "
+        f"after another {serial:.2f} s"
+    )
+    print(f"  load average at the end {load_avg()}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Benchmark citeproof refs: accuracy next to Crossref's SBMV figures on\n"
@@ -631,6 +679,13 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help="a small speed run; timings printed, not judged"
     )
     parser.add_argument("--skip-speed", action="store_true", help="the accuracy part only")
+    parser.add_argument(
+        "--rate-refs",
+        type=int,
+        default=100,
+        metavar="N",
+        help="references verified under the real rate limits (default 100; 0 skips)",
+    )
     args = parser.parse_args(argv)
     if args.live and args.replay:
         parser.error("--live and --replay exclude each other")
@@ -644,6 +699,8 @@ def main(argv: list[str] | None = None) -> int:
     status = accuracy(args)
     if not args.skip_speed and not speed(args):
         status = status or 1
+    if not args.skip_speed:
+        rates(args)
     return status
 
 
