@@ -57,3 +57,23 @@ def test_each_of_n_processes_keeps_one_nth_of_every_rate() -> None:
     assert limiter.reserve("api.crossref.org", 0.1) == 0.0
     assert limiter.reserve("api.crossref.org", 0.1) == pytest.approx(0.2)
     assert limiter.reserve("api.openalex.org", 0.1) == 0.0  # another service is not held up
+
+
+def test_the_published_schema_validates_what_refs_prints(tmp_path: Path) -> None:
+    import jsonschema
+
+    result = CliRunner().invoke(cli, ["schema", "references"])
+    assert result.exit_code == 0
+    schema = json.loads(result.output)
+    assert schema["$id"] == "citeproof.references/1"
+    inp = _jsonl(tmp_path / "in.jsonl")
+    printed = CliRunner().invoke(
+        cli, ["refs", str(inp), "--replay", str(RECORDINGS), "--no-retraction", "--json",
+              "--no-log"],
+    )  # fmt: skip
+    report = json.loads(printed.output)
+    jsonschema.validate(report, schema)
+    assert report["schema"] == "citeproof.references/1"
+    assert [r["verdict"] for r in report["references"]] == [
+        "verified", "mismatch", "verified", "not_found", "partial", "ambiguous",
+    ]  # fmt: skip
