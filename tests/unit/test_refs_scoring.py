@@ -208,3 +208,17 @@ def test_a_search_finding_the_named_work_verifies_when_its_registry_failed() -> 
     assert decide(s, ids, found).verdict == "verified"
     other = [SearchEvidence("openalex", True, (COFFEE,))]
     assert decide(s, ids, other).verdict == "unavailable"
+
+
+def test_a_pasted_page_is_compared_on_its_first_characters_only() -> None:
+    """Fuzzy scores cost the product of the lengths: an entry of a megabyte is held to its
+    first MAX_COMPARED characters, so it cannot stall a verification."""
+    from citeproof.refs.scoring import MAX_COMPARED
+
+    filler = "lorem ipsum " * (MAX_COMPARED // 6)
+    late = stated(text=filler + ASPIRIN.title + " " + filler * 40)
+    early = stated(text=ASPIRIN.title + " " + filler * 40)
+    assert score(late, ASPIRIN).field("title").agreement == "differs"
+    assert score(early, ASPIRIN).field("title").agreement == "agrees"
+    many = WorkRecord(source="crossref", doi="10.5555/x", title="T", authors=("Roe, R",) * 5000)
+    assert score(stated(title="T", authors=("Roe R",) * 5000), many).fit == "match"

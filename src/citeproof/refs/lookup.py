@@ -40,6 +40,8 @@ from citeproof.sources import crossref, datacite, doi, eutils_search, idconv, op
 __all__ = ["ROWS", "Looked", "check_identifiers", "search_for"]
 
 ROWS = 5
+#: The longest title a search sends (a real one is shorter; a pasted abstract is not a title).
+MAX_TITLE = 300
 _DATACITE_HINTS = re.compile(
     r"zenodo|arxiv|figshare|dryad|dataset|data set|software|10\.5281/|10\.48550/|10\.6084/"
     r"|10\.5061/",
@@ -79,6 +81,8 @@ async def _ask(service: str, purpose: str, query: str, question: Question) -> As
         except httpx2.TransportError as err:  # a client not built by make_client
             status, records = "failed", ()
             reason = f"{service} could not be reached ({type(err).__name__})."
+        except ValueError as err:  # the entry gives nothing this service can be asked
+            status, records, reason = "failed", (), f"{service} could not be asked: {err}"
     answer = ServiceAnswer(
         service=service,  # type: ignore[arg-type]
         purpose=purpose,  # type: ignore[arg-type]
@@ -264,7 +268,8 @@ def _looks_datacite(stated: StatedReference) -> bool:
 async def search_for(client: httpx2.AsyncClient, stated: StatedReference, looked: Looked) -> None:
     """Search every database for the stated metadata; one answer per database."""
     query = bibliographic_string(stated)
-    title = _title_guess(stated)
+    guess = _title_guess(stated)
+    title = guess[:MAX_TITLE] if guess else None
     jobs: list[Awaitable[Asked]] = []
     if len(query.split()) >= 2:
 

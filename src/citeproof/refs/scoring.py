@@ -47,6 +47,11 @@ __all__ = [
     "score",
 ]
 
+#: The most characters of an entry that are compared: a reference is a few hundred, and
+#: fuzzy scores cost the product of the lengths, so a pasted page must not stall a check.
+MAX_COMPARED = 2_000
+#: The most authors of each side that are compared (collaborations list thousands).
+MAX_AUTHORS = 100
 TITLE_SAME = 0.90
 TITLE_OTHER = 0.75
 VENUE_SAME = 0.80
@@ -108,24 +113,27 @@ def _main_title(text: str) -> str:
 def _title(stated: StatedReference, record: WorkRecord) -> FieldScore:
     if not record.title:
         return FieldScore("title", stated.title, None, None, "not_recorded")
-    recorded = fold(record.title)
+    recorded = fold(record.title[:MAX_COMPARED])
     if stated.title:
-        given = fold(stated.title)
+        given = fold(stated.title[:MAX_COMPARED])
         ratio = max(
             fuzz.ratio(given, recorded),
-            fuzz.ratio(fold(_main_title(stated.title)), fold(_main_title(record.title))),
-            fuzz.ratio(given, fold(_main_title(record.title))),
+            fuzz.ratio(
+                fold(_main_title(stated.title[:MAX_COMPARED])),
+                fold(_main_title(record.title[:MAX_COMPARED])),
+            ),
+            fuzz.ratio(given, fold(_main_title(record.title[:MAX_COMPARED]))),
         )
         value = ratio / 100.0
         agreement: Agreement = "agrees" if value >= TITLE_SAME else "differs"
         return FieldScore("title", stated.title, record.title, round(value, 3), agreement)
-    text = fold(stated.text)
+    text = fold(stated.text[:MAX_COMPARED])
     if len(text.split()) < 2:
         return FieldScore("title", None, record.title, None, "not_stated")
     # The record's title inside the string, or its main title (entries often drop the
     # subtitle); a short title must match whole words.
     value = 0.0
-    for candidate in dict.fromkeys((recorded, fold(_main_title(record.title)))):
+    for candidate in dict.fromkeys((recorded, fold(_main_title(record.title[:MAX_COMPARED])))):
         found = fuzz.partial_ratio(candidate, text) / 100.0
         if len(candidate) < 12 and f" {candidate} " not in f" {text} ":
             found = min(found, TITLE_OTHER - 0.01)
@@ -135,18 +143,18 @@ def _title(stated: StatedReference, record: WorkRecord) -> FieldScore:
 
 
 def _authors(stated: StatedReference, record: WorkRecord) -> FieldScore:
-    recorded = tuple(s for s in (surname(a) for a in record.authors) if s)
+    recorded = tuple(s for s in (surname(a) for a in record.authors[:MAX_AUTHORS]) if s)
     shown = record.authors[0] if record.authors else None
     if not recorded:
         return FieldScore("authors", _first(stated), None, None, "not_recorded")
-    given = stated.surnames
+    given = stated.surnames[:MAX_AUTHORS]
     if given:
         first_ok = _same_name(given[0], recorded[0])
         listed = sum(1 for g in given if any(_same_name(g, r) for r in recorded))
         value = listed / len(given)
         agreement: Agreement = "agrees" if first_ok else "differs"
         return FieldScore("authors", stated.authors[0], shown, round(value, 3), agreement)
-    words = f" {fold(stated.text)} "
+    words = f" {fold(stated.text[:MAX_COMPARED])} "
     if len(words.split()) < 2:
         return FieldScore("authors", None, shown, None, "not_stated")
     found = f" {recorded[0]} " in words
@@ -206,7 +214,7 @@ def _venue(stated: StatedReference, record: WorkRecord) -> FieldScore:
         return FieldScore("venue", None, record.venue, None, "not_stated")
     if not record.venue:
         return FieldScore("venue", stated.venue, None, None, "not_recorded")
-    given, recorded = fold(stated.venue), fold(record.venue)
+    given, recorded = fold(stated.venue[:MAX_COMPARED]), fold(record.venue[:MAX_COMPARED])
     value = fuzz.token_set_ratio(given, recorded) / 100.0
     ok = value >= VENUE_SAME or _abbreviates(given, recorded) or _abbreviates(recorded, given)
     return FieldScore("venue", stated.venue, record.venue, round(value, 3), _agree(ok))
