@@ -193,6 +193,14 @@ _PREFIX_HINT_RE = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 
+# A label and its colon ("pmid:", "doi: not a doi"): meant as an identifier, however malformed.
+_LABEL_HINT_RE = re.compile(
+    r"(?:doi|pmid|pmcid|setid|set_id|nct|ppr|url)\s*:", re.IGNORECASE | re.ASCII
+)
+# One word that starts like a PMCID and has no file-name dot or slash: "PMC", "PMCabc".  The
+# label words alone ("PMID", "PMCID") may well be file names, and are left to the file reader.
+_SHORT_HINT_RE = re.compile(r"(?!pmcid$)pmc[a-z0-9_-]*", re.IGNORECASE | re.ASCII)
+
 # Forms that say what they are (a scheme, a label, a URL): never a file name by accident.
 _LABELLED_RE = re.compile(
     r"(?:doi|pmid|pmcid|setid|set_id|nct|ppr|url)\s*:|pmid\s|https?://|(?:(?:dx|www)\.)?doi\.org/",
@@ -265,7 +273,29 @@ def parse_identifier(text: str) -> Identifier:
             f"prefix?). Write PMID {number} or pmid:{number} for a PubMed record, or "
             f"PMC{number} for a PubMed Central article.",
         )
-    raise UnknownIdentifierError(text, f"{raw!r} is not an identifier citeproof recognises.")
+    raise UnknownIdentifierError(text, _malformed_reason(candidate, raw))
+
+
+# What a malformed identifier that starts like one kind should look like, by its start.
+_MALFORMED_KINDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(start, re.IGNORECASE | re.ASCII), form)
+    for start, form in (
+        (r"pmcid\b|pmc", "a PMCID is PMC followed by digits, e.g. PMC12829825"),
+        (r"pmid\b", "a PMID is its PubMed number after the label, e.g. pmid:27355798"),
+        (r"nct", "an NCT number is NCT followed by 8 digits, e.g. NCT04363697"),
+        (r"ppr", "a Europe PMC preprint id is PPR followed by digits, e.g. PPR1021553"),
+        (r"set_?id\b", "an openFDA set id is a UUID, e.g. 7c4deb97-9966-4c8e-9ba6-bb260b71e130"),
+        (r"url\b", "url: is followed by an http:// or https:// URL"),
+    )
+)
+
+
+def _malformed_reason(candidate: str, raw: str) -> str:
+    """Why ``candidate`` is refused, with what the kind it starts like should look like."""
+    for start, form in _MALFORMED_KINDS:
+        if start.match(candidate):
+            return f"{raw!r} is malformed: not an identifier citeproof recognises ({form})."
+    return f"{raw!r} is not an identifier citeproof recognises."
 
 
 def _parse_short(short: str, raw: str) -> Identifier | None:
@@ -354,7 +384,16 @@ def _parse_url(url: str, raw: str) -> Identifier:
 def _identifier_from_known_url(host: str, path: str, query: str, raw: str) -> Identifier | None:
     if host in ("doi.org", "dx.doi.org"):
         doi = _canonical_doi(path.lstrip("/"), from_url=True)
-        return Identifier("doi", doi, raw) if doi is not None else None
+        if doi is None:
+            # A doi.org address is a DOI or nothing: fetching "https://doi.org/" would read
+            # the resolver's home page and check the quote against it.
+            raise UnknownIdentifierError(
+                raw,
+                f"{raw!r} names no DOI: write the DOI after doi.org/ "
+                "(https://doi.org/10.1371/journal.pone.0340378), or url:https://doi.org/... "
+                "to read that page itself.",
+            )
+        return Identifier("doi", doi, raw)
     if host == "pubmed.ncbi.nlm.nih.gov" and (m := _PUBMED_PATH.fullmatch(path)):
         return _pmid(m.group(1), raw)
     if host == "ncbi.nlm.nih.gov":
@@ -399,9 +438,12 @@ def looks_like_identifier(text: str) -> bool:
     """Whether *text* is meant as an identifier rather than a quote-bearing text or a path.
 
     True when it parses, and also when it is a bare number or starts like an identifier
-    (``doi:``, ``PMC1``, ``https://``...) but is malformed: routing those to
-    :func:`parse_identifier` gives a specific refusal instead of "file not found".  Multi-line
-    text and prose are never identifiers.  Call this only after ruling out an existing file.
+    but is malformed (a label and its colon: ``pmid:``, ``doi:not a doi``; one word that
+    starts like a PMCID: ``PMC``, ``PMCabc``; ``NCT123``, ``https://``...):
+    routing those to :func:`parse_identifier` gives a specific refusal, naming the accepted
+    forms, instead of "file not found".  Multi-line text and prose are never identifiers.
+    A string that looks like one but does not parse may still be the name of an existing
+    file (``PMC123.pdf``): the caller tells them apart (:mod:`citeproof.loading.load`).
     """
     stripped = text.strip()
     if not stripped or "\n" in stripped or "\r" in stripped:
@@ -412,9 +454,12 @@ def looks_like_identifier(text: str) -> bool:
         pass
     else:
         return True
-    candidate = _trim_trailing(_unwrap(stripped))
+    unwrapped = _unwrap(stripped)
+    candidate = _trim_trailing(unwrapped)
     if _BARE_NUMBER_RE.fullmatch(candidate):
         return True
+    if _LABEL_HINT_RE.match(unwrapped) or _SHORT_HINT_RE.fullmatch(candidate):
+        return True  # "pmid:", "doi:not a doi", "PMC", "PMCabc"
     return " " not in candidate and _PREFIX_HINT_RE.match(candidate) is not None
 
 

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import lxml.html
+import pytest
 from click.testing import CliRunner
 
 from citeproof.cli import cli
+from citeproof.demo import run_demo
+from citeproof.errors import BadInputError
 from citeproof.store.paths import default_dirs
 
 
@@ -34,3 +39,74 @@ def test_the_demo_runs_every_step_offline_in_its_own_folder(tmp_path: Path) -> N
     # The test's own home was not touched: the demo used out/home.
     assert not default_dirs().log.exists()
     assert (out / "home" / "data" / "evidence.jsonl").is_file()
+
+
+def _embedded_report(page: Path) -> dict[str, Any]:
+    doc = lxml.html.document_fromstring(page.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(doc.get_element_by_id("report-data").text)
+    return data
+
+
+def test_every_request_of_the_demo_is_recorded(tmp_path: Path) -> None:
+    """The demo's page shows what each service said, never "Request ... was not recorded":
+    every retraction source of every cited work answered from the demo's recordings."""
+    result = run_demo(tmp_path / "demo", say=lambda line: None)
+    page = result.page.read_text(encoding="utf-8")
+    assert "was not recorded" not in page
+    report = _embedded_report(result.page)
+    asked = 0
+    for sentence in report["sentences"]:
+        for cit in sentence["citations"]:
+            status = cit.get("retraction") or (cit.get("check") or {}).get("retraction")
+            if cit["verdict"] == "forged":
+                continue  # a forged handle names no work to ask about
+            assert status is not None, cit["raw"]
+            assert status["status"] in ("RETRACTED", "NOT_RETRACTED_AS_OF"), status["reason"]
+            for source in status["sources"]:
+                asked += 1
+                assert source["state"] == "answered", (cit["raw"], source)
+    assert asked >= 5 * 4
+    for ref in report["references"]:
+        assert all(a["status"] == "ok" for a in ref["asked"]), ref["asked"]
+    # The retracted paper is retracted by every source, as its invented records say.
+    (coffee,) = [c for s in report["sentences"] for c in s["citations"] if c["raw"] == "[1]"]
+    by = {s["source"]: s["retracted"] for s in coffee["retraction"]["sources"]}
+    assert by == dict.fromkeys(("pmc", "crossref", "pubmed", "europepmc", "retractionwatch"), True)
+    # The recordings say what they are.
+    for meta in (tmp_path / "demo" / "recordings").glob("*.meta.json"):
+        assert json.loads(meta.read_text())["provenance"].startswith("INVENTED"), meta.name
+
+
+def test_the_demo_page_counts_its_problems_and_names_its_answer(tmp_path: Path) -> None:
+    result = run_demo(tmp_path / "demo", say=lambda line: None)
+    doc = lxml.html.document_fromstring(result.page.read_text(encoding="utf-8"))
+    counts = doc.get_element_by_id("verdict-counts").text_content()
+    assert counts.startswith("1 forged, 1 misquote, 1 retracted")
+    assert doc.get_element_by_id("source-name").text_content() == "answer.md"
+    (retracted,) = doc.cssselect("summary.chip .chip-badge")
+    assert "Retracted" in retracted.text_content() and "v-bad" in retracted.get("class")
+
+
+def test_the_demo_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "answer.md").write_text("my own answer", encoding="utf-8")
+    with pytest.raises(BadInputError, match="is not empty"):
+        run_demo(out, say=lambda line: None)
+    assert (out / "answer.md").read_text(encoding="utf-8") == "my own answer"
+    assert sorted(p.name for p in out.iterdir()) == ["answer.md"]  # nothing else written
+    result = CliRunner().invoke(cli, ["demo", "--out", str(out)])
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert "is not empty" in line and str(out) in line
+    a_file = tmp_path / "file"
+    a_file.write_text("x", encoding="utf-8")
+    with pytest.raises(BadInputError, match="is a file"):
+        run_demo(a_file, say=lambda line: None)
+
+
+def test_the_demo_writes_into_an_empty_folder(tmp_path: Path) -> None:
+    out = tmp_path / "empty"
+    out.mkdir()
+    result = run_demo(out, say=lambda line: None)
+    assert result.audit_verdict == "fail" and (out / "answer.md").is_file()

@@ -67,7 +67,9 @@ def _cli(*args: str) -> dict[str, Any]:
 def _mcp(quote: str, source: str) -> dict[str, Any]:
     async def go() -> dict[str, Any]:
         async with Client(build_server(log=False)) as client:
-            result = await client.call_tool("check_quote", {"quote": quote, "source": source})
+            result = await client.call_tool(
+                "check_quote", {"quote": quote, "source": source, "detail": "full"}
+            )
         assert not result.is_error, result.content
         assert isinstance(result.structured_content, dict)
         return result.structured_content

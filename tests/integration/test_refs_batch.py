@@ -77,3 +77,20 @@ def test_the_published_schema_validates_what_refs_prints(tmp_path: Path) -> None
     assert [r["verdict"] for r in report["references"]] == [
         "verified", "mismatch", "verified", "not_found", "partial", "ambiguous",
     ]  # fmt: skip
+
+
+def test_a_batch_longer_than_one_calls_cap_is_verified_in_slices(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """verify_stated takes at most MAX_REFERENCES at once; a longer JSONL is sliced, and
+    every line is still written in order."""
+    import citeproof.batch.bibliographies as bib
+
+    monkeypatch.setattr(bib, "LOCAL_SLICE", 2)
+    out = tmp_path / "out.jsonl"
+    code, _ = _refs(_jsonl(tmp_path / "in.jsonl"), "-o", out, "--replay", RECORDINGS,
+                    "--no-retraction", "--quiet", "--no-log")  # fmt: skip
+    assert code == 1
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [x["id"] for x in lines] == list(NAMES)
+    assert [x["index"] for x in lines] == list(range(1, len(NAMES) + 1))

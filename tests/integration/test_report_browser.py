@@ -46,6 +46,9 @@ def _chromium() -> str | None:
 
 
 CHROMIUM = _chromium()
+#: Where the screenshots docs/report.md shows are written (docs/img), when set; read at
+#: import, before the suite's fixtures clear every CITEPROOF_* variable.
+SCREENSHOTS = os.environ.get("CITEPROOF_SCREENSHOTS")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium executable (install the distribution's chromium package)"
 )
@@ -196,11 +199,9 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
-def test_page_in_chromium(browser: Any, tmp_path: Path) -> None:
-    report, answer = _report()
-    path = write_audit_html(report, answer, tmp_path / "audit.html")
-    url = path.resolve().as_uri()
-    page = browser.new_page()
+def _watch(page: Any, url: str) -> tuple[list[str], list[str]]:
+    """Console errors and warnings (a CSP violation is one), page errors, dialogs and every
+    request; any request but the page's own is refused."""
     errors: list[str] = []
     requests: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
@@ -216,51 +217,103 @@ def test_page_in_chromium(browser: Any, tmp_path: Path) -> None:
             route.abort()
 
     page.route("**/*", guard)
+    return errors, requests
+
+
+def _is_open(page: Any, number: int) -> bool:
+    return bool(page.evaluate(f"document.getElementById('cit-{number}').open"))
+
+
+def test_page_in_chromium(browser: Any, tmp_path: Path) -> None:
+    report, answer = _report()
+    path = write_audit_html(report, answer, tmp_path / "audit.html")
+    url = path.resolve().as_uri()
+    page = browser.new_page()
+    errors, requests = _watch(page, url)
     page.goto(url)
 
     header = page.locator("#verdict")
     assert header.get_attribute("data-verdict") == "fail"
     assert "FAIL" in header.inner_text().upper()
+    assert "1 misquote" in page.locator("#verdict-counts").inner_text()
     assert "demo-key" in page.locator("#key-id").inner_text()
+    # The script ran: the CSP's hash is the script's (a refused script logs an error too).
+    assert page.evaluate("document.documentElement.classList.contains('js')")
+    assert page.locator("#show-all").is_visible()
 
-    # With script on, panels are hidden until a chip is chosen.
+    # Each citation's details are folded under its sentence until its chip is chosen.
     detail0 = page.locator("#d-0")
     assert not detail0.is_visible()
     chip0 = page.locator("#chip-0")
-    assert chip0.get_attribute("aria-expanded") == "false"
     chip0.click()
-    assert detail0.is_visible()
-    assert chip0.get_attribute("aria-expanded") == "true"
+    assert detail0.is_visible() and _is_open(page, 0)
     mark = detail0.locator("mark.hit")
     assert mark.is_visible()
     assert mark.inner_text() == "sleep onset latency fell"
+    # The panel opens right under the sentence, before the next one.
+    sentence1 = page.locator("#s-1").bounding_box()
+    sentence2 = page.locator("#s-2").bounding_box()
+    panel = detail0.bounding_box()
+    assert sentence1["y"] < panel["y"] < sentence2["y"]
 
-    # Keyboard: focus the second chip and press Enter; then Space closes it again.
+    # Keyboard: Enter on the second chip opens it; Space closes it; Escape closes the first.
     page.locator("#chip-1").focus()
     page.keyboard.press("Enter")
     detail1 = page.locator("#d-1")
-    assert detail1.is_visible() and not detail0.is_visible()
+    assert detail1.is_visible()
     assert detail1.locator(".diff del").inner_text() == "0.93"
     assert detail1.locator(".diff ins").inner_text() == "0.9"
-    page.locator("#chip-1").focus()
     page.keyboard.press("Space")
     assert not detail1.is_visible()
+    chip0.focus()
+    page.keyboard.press("Escape")
+    assert not detail0.is_visible()
+    assert page.evaluate("document.activeElement.id") == "chip-0"
+
+    # "Open every citation", then again to close them all.
+    page.locator("#show-all").click()
+    assert detail0.is_visible() and detail1.is_visible()
+    page.locator("#show-all").click()
+    assert not detail0.is_visible() and not detail1.is_visible()
 
     # Hostile text in the answer stayed text and ran nothing.
     assert "<script>alert(1)</script>" in page.locator("#answer").inner_text()
 
-    # Print shows every panel.
+    # Print shows every panel, by CSS alone.
     page.emulate_media(media="print")
     assert detail0.is_visible() and detail1.is_visible()
     assert not page.locator("#show-all").is_visible()
+    assert not page.locator("#problems-only").is_visible()
 
     assert errors == []
     assert requests == [url]
     page.close()
 
 
-def test_the_demo_page_in_chromium(browser: Any, tmp_path: Path) -> None:
-    """The page `citeproof demo` writes: its verdict header, a chip, the highlighted passage."""
+def test_the_page_works_without_javascript(browser: Any, tmp_path: Path) -> None:
+    report, answer = _report()
+    path = write_audit_html(report, answer, tmp_path / "audit.html")
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(path.resolve().as_uri())
+    assert page.locator("html.js").count() == 0  # the page's script did not run
+    assert not page.locator("#show-all").is_visible()  # a script-only control is hidden
+    assert not page.locator("#d-1").is_visible()
+    page.locator("#chip-1").focus()
+    page.keyboard.press("Enter")  # <details> opens by itself
+    assert page.locator("#d-1").is_visible()
+    # The filter is a checkbox and CSS: the sentence that holds steps aside.
+    assert page.locator("#s-1").is_visible()
+    page.locator("#problems-only").check()
+    assert not page.locator("#s-1").is_visible() and not page.locator("#chip-0").is_visible()
+    assert page.locator("#s-2").is_visible() and page.locator("#chip-1").is_visible()
+    assert page.locator("#s-3").is_visible()  # the uncited claim is a problem too
+    page.locator("#problems-only").uncheck()
+    assert page.locator("#s-1").is_visible()
+    context.close()
+
+
+def _demo(tmp_path: Path) -> Path:
     from concurrent.futures import ThreadPoolExecutor
 
     from citeproof.demo import run_demo
@@ -268,31 +321,127 @@ def test_the_demo_page_in_chromium(browser: Any, tmp_path: Path) -> None:
     # Playwright's sync API runs an event loop in this thread; the demo runs its own.
     with ThreadPoolExecutor(1) as pool:
         result = pool.submit(run_demo, tmp_path / "demo", say=lambda line: None).result()
-    url = result.page.resolve().as_uri()
+    return result.page
+
+
+@pytest.fixture(scope="module")
+def demo_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _demo(tmp_path_factory.mktemp("demo"))
+
+
+def test_the_demo_page_in_chromium(browser: Any, demo_page: Path) -> None:
+    """The page `citeproof demo` writes: its banner, a chip, the highlighted passage, the
+    retracted work's red chip, and nothing unrecorded."""
+    url = demo_page.resolve().as_uri()
     page = browser.new_page()
-    errors: list[str] = []
-    requests: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: requests.append(r.url))
-    page.route(
-        "**/*",
-        lambda route: (
-            route.continue_()
-            if route.request.url == url
-            else (errors.append(f"blocked request: {route.request.url}"), route.abort())
-        ),
-    )
+    errors, requests = _watch(page, url)
     page.goto(url)
     assert page.locator("#verdict").get_attribute("data-verdict") == "fail"
+    assert (
+        page.locator("#verdict-counts").inner_text().startswith("1 forged, 1 misquote, 1 retracted")
+    )
+    assert page.locator("#source-name").inner_text() == "answer.md"
     chip = page.locator("#chip-0")  # the handle citation with its exact quote
     chip.click()
     mark = page.locator("#d-0 mark.hit")
     assert mark.is_visible()
     assert "fell asleep 12 minutes faster" in mark.inner_text()
+    retracted = page.locator("summary.chip .chip-badge")
+    assert retracted.inner_text().upper().startswith("\u26a0 RETRACTED")
+    color = retracted.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert color == "rgb(161, 22, 27)"  # the misquote's red
+    assert "was not recorded" not in page.locator("body").inner_text()
     assert errors == []
     assert requests == [url]
     page.close()
+
+
+def test_keyboard_reaches_every_chip_and_summary(browser: Any, demo_page: Path) -> None:
+    page = browser.new_page()
+    page.goto(demo_page.resolve().as_uri())
+    name_them = "(e, i) => { if (!e.id) { e.id = 'summary-' + i; } return e.id; }"
+    wanted = set(page.evaluate(f"Array.from(document.querySelectorAll('summary'), {name_them})"))
+    reached: list[str] = []
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        here = page.evaluate("document.activeElement.id || document.activeElement.tagName")
+        if reached and here == reached[0]:
+            break
+        reached.append(here)
+    chips = {f"chip-{n}" for n in range(page.locator("summary.chip").count())}
+    assert chips and chips <= set(reached)
+    assert wanted <= set(reached)
+    assert "problems-only" in reached and "show-all" in reached
+    # Chips come in reading order, and Enter then Space opens and closes each.
+    order = [r for r in reached if r.startswith("chip-")]
+    assert order == sorted(order, key=lambda r: int(r.split("-")[1]))
+    for n in range(len(chips)):
+        page.locator(f"#chip-{n}").focus()
+        page.keyboard.press("Enter")
+        assert _is_open(page, n) and page.locator(f"#d-{n}").is_visible()
+        page.keyboard.press("Space")
+        assert not _is_open(page, n)
+    page.close()
+
+
+def _widest(page: Any) -> float:
+    return float(
+        page.evaluate(
+            """() => Math.max(0, ...Array.from(document.querySelectorAll('body *'), el => {
+                const box = el.getBoundingClientRect();
+                return box.width > 0 ? box.right : 0;
+            }))"""
+        )
+    )
+
+
+def _open_everything(page: Any) -> None:
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+
+
+@pytest.mark.parametrize("width", [320, 390, 768, 1280])
+def test_nothing_overflows_the_viewport(
+    browser: Any, demo_page: Path, tmp_path: Path, width: int
+) -> None:
+    """No horizontal scroll at any width, with every citation and fold open: the demo's page
+    and one whose handles, identifiers and URLs run 150 characters without a break."""
+    long_page = write_audit_html(_long_report(), ANSWER, tmp_path / "long.html")
+    for path in (demo_page, long_page):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(path.resolve().as_uri())
+        _open_everything(page)
+        assert page.locator("details.cit[open]").count() >= 2
+        assert _widest(page) <= width, (path.name, _widest(page))
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.close()
+
+
+def test_screenshots_of_the_demo_page(browser: Any, demo_page: Path, tmp_path: Path) -> None:
+    """The demo's page at 1280 and 390 px, its misquote open.  With CITEPROOF_SCREENSHOTS
+    naming a folder (docs/img), the pictures docs/report.md shows are written there."""
+    out = Path(SCREENSHOTS or tmp_path)
+    for width, name in ((1280, "audit-demo-1280.png"), (390, "audit-demo-390.png")):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(demo_page.resolve().as_uri())
+        misquote = page.locator("details.cit[data-verdict='misquote'] > summary")
+        misquote.click()
+        assert page.locator("details.cit[data-verdict='misquote'] .diff").is_visible()
+        page.mouse.move(0, 0)
+        height = page.evaluate("document.documentElement.scrollHeight")
+        if width == 1280:
+            page.screenshot(path=str(out / name), full_page=True)
+        else:  # the banner, the cards and the answer down to the open misquote's diff
+            bottom = page.locator("details.cit[data-verdict='misquote'] .diff").evaluate(
+                "e => e.getBoundingClientRect().bottom + window.scrollY"
+            )
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(
+                path=str(out / name),
+                clip={"x": 0, "y": 0, "width": width, "height": min(height, int(bottom) + 60)},
+                full_page=True,
+            )
+        assert (out / name).stat().st_size > 10_000
+        page.close()
 
 
 def _references_report() -> dict[str, Any]:
@@ -357,27 +506,40 @@ def _references_report() -> dict[str, Any]:
     return report
 
 
+def _long_report() -> dict[str, Any]:
+    """The references report with a 150-character handle and source URL on a citation."""
+    report = _references_report()
+    long_handle = "pmcid:PMC1/body." + "segment" * 20 + "~ABCDEFGH"
+    cit = report["sentences"][1]["citations"][0]
+    cit["target"] = long_handle
+    cit["check"] = cit["check"] | {
+        "source": cit["check"]["source"] | {"url": "https://example.org/" + "p" * 150}
+    }
+    return report
+
+
 def test_the_references_fit_a_phone(browser: Any, tmp_path: Path) -> None:
-    """At 390 px nothing in the References section reaches past the screen's edge, even
+    """At 390 and 1280 px nothing in the References section reaches past the screen's edge, even
     with every <details> opened and identifiers and URLs of 150 characters without a break."""
     path = write_audit_html(_references_report(), ANSWER, tmp_path / "audit.html")
     url = path.resolve().as_uri()
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
-    page.goto(url)
-    section = page.locator("#references")
-    assert section.is_visible()
-    assert page.locator("#references article.ref").count() == 4
-    for summary in page.locator("#references details.asked > summary").all():
-        summary.click()
-    assert page.locator("#references details[open]").count() == 4
-    widest = page.evaluate(
-        """() => Math.max(...Array.from(
-            document.querySelectorAll('#references, #references *'),
-            el => el.getBoundingClientRect().right))"""
-    )
-    assert widest <= 390, widest
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert requests == [url]
-    page.close()
+    for width in (390, 1280):
+        page = browser.new_page(viewport={"width": width, "height": 844})
+        requests: list[str] = []
+        page.on("request", lambda r, seen=requests: seen.append(r.url))
+        page.goto(url)
+        section = page.locator("#references")
+        assert section.is_visible()
+        assert page.locator("#references article.ref").count() == 4
+        for summary in page.locator("#references details.asked > summary").all():
+            summary.click()
+        assert page.locator("#references details[open]").count() == 4
+        widest = page.evaluate(
+            """() => Math.max(...Array.from(
+                document.querySelectorAll('#references, #references *'),
+                el => el.getBoundingClientRect().right))"""
+        )
+        assert widest <= width, widest
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert requests == [url]
+        page.close()

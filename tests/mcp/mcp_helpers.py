@@ -60,6 +60,11 @@ def structured(server: MCPServer, name: str, arguments: dict[str, Any]) -> dict[
     return data
 
 
+def full(server: MCPServer, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """:func:`structured` with ``detail: "full"``: the whole published object."""
+    return structured(server, name, {**arguments, "detail": "full"})
+
+
 def error_text(server: MCPServer, name: str, arguments: dict[str, Any]) -> str:
     """Call a tool that must fail with a tool error (not a protocol error); its message."""
     result = call(server, name, arguments)

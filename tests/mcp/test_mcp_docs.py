@@ -11,10 +11,11 @@ from typing import Any
 
 import click
 import pytest
-from mcp_helpers import REPO
+from mcp import Client
+from mcp_helpers import REPO, run
 
 from citeproof.cli import COMMANDS
-from citeproof.mcp.server import PROMPT_NAME, TOOL_NAMES
+from citeproof.mcp.server import PROMPT_NAME, RESOURCE_TEMPLATE, TOOL_NAMES
 
 DOC = REPO / "docs" / "mcp.md"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -87,7 +88,7 @@ def test_no_sh_blocks_so_nothing_here_needs_a_client() -> None:
     assert _blocks("sh") == []  # sh blocks are executed by tests/integration/test_readme.py
 
 
-@pytest.mark.parametrize("name", [*TOOL_NAMES, PROMPT_NAME, "citeproof://source/{identifier}"])
+@pytest.mark.parametrize("name", [*TOOL_NAMES, PROMPT_NAME, RESOURCE_TEMPLATE])
 def test_everything_the_server_offers_is_documented(name: str) -> None:
     assert f"`{name}" in DOC.read_text(encoding="utf-8")
 
@@ -101,14 +102,27 @@ def test_python_example_runs(
     assert capsys.readouterr().out.strip() == "EXACT"
 
 
-def test_mcp_help_names_every_tool() -> None:
-    """`citeproof mcp --help` once listed 9 of the 11 tools: it must name every one."""
+def test_mcp_help_names_every_tool_and_the_resource_template() -> None:
+    """`citeproof mcp --help` once listed 9 of the 11 tools, and then the template as
+    ``{identifier}`` while the server registers ``{+identifier}``: it must name what the
+    server offers, as the server names it."""
     from click.testing import CliRunner
 
     from citeproof.cli import cli
+    from citeproof.mcp.server import build_server
 
     result = CliRunner().invoke(cli, ["mcp", "--help"], terminal_width=100)
     text = " ".join(result.output.split())
     missing = [name for name in TOOL_NAMES if name not in text]
     assert result.exit_code == 0 and missing == []
     assert PROMPT_NAME in text
+
+    async def registered() -> list[str]:
+        async with Client(build_server(log=False)) as client:
+            listed = await client.list_resource_templates()
+            tools = await client.list_tools()
+        assert [t.name for t in tools.tools] == list(TOOL_NAMES)
+        return [t.uri_template for t in listed.resource_templates]
+
+    assert run(registered) == [RESOURCE_TEMPLATE] == ["citeproof://source/{+identifier}"]
+    assert f"the resource {RESOURCE_TEMPLATE};" in text

@@ -1,8 +1,9 @@
 """Every tool, the resource and the prompt through the SDK's in-process client.
 
 For each tool: it is listed with an output schema, its structured content validates against
-that schema (and parses back into the library's model), bad input is a tool error whose
-message says what to change, and an unreadable source is a verdict, not an error.
+that schema (the client checks every result; ``detail: "full"`` results also parse back into
+the library's model), bad input is a tool error whose message says what to change, and an
+unreadable source is a verdict or a status, not an error.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mcp_helpers import (
     EXAMPLE,
     call,
     error_text,
+    full,
     run,
     structured,
 )
@@ -63,7 +65,9 @@ def test_every_tool_is_listed_with_schemas_and_a_front_loaded_description(
         assert tool.input_schema["type"] == "object"
         assert tool.description and len(tool.description) > 200, name
         assert "Side effect" in tool.description or "Read only" in tool.description, name
-        assert tool.annotations is not None and tool.annotations.destructive_hint is False
+        assert tool.annotations is not None
+        hints = tool.annotations
+        assert hints.read_only_hint is True or hints.destructive_hint is False, name
     check = tools["check_quote"].description or ""
     assert check.startswith("Check that QUOTE occurs word for word in SOURCE")
     for words in ("before presenting", "NEAR", "risk flag", "UNAVAILABLE", "evidence log"):
@@ -85,7 +89,7 @@ def test_every_tool_is_listed_with_schemas_and_a_front_loaded_description(
 
 
 def test_check_quote_exact_on_a_local_file_writes_an_evidence_line(server: MCPServer) -> None:
-    data = structured(
+    data = full(
         server,
         "check_quote",
         {"quote": EXACT, "source": str(EXAMPLE), "claim": "Walking shortened sleep onset."},
@@ -104,7 +108,7 @@ def test_check_quote_exact_on_a_local_file_writes_an_evidence_line(server: MCPSe
 
 def test_check_quote_near_with_changed_numbers_is_flagged(server: MCPServer) -> None:
     result = CheckResult.model_validate(
-        structured(server, "check_quote", {"quote": NUMBERS_CHANGED, "source": str(EXAMPLE)})
+        full(server, "check_quote", {"quote": NUMBERS_CHANGED, "source": str(EXAMPLE)})
     )
     assert result.verdict == "NEAR"
     assert result.near is not None and "numbers_differ" in result.near.flags
@@ -113,7 +117,7 @@ def test_check_quote_near_with_changed_numbers_is_flagged(server: MCPServer) -> 
 
 def test_check_quote_not_found(server: MCPServer) -> None:
     result = CheckResult.model_validate(
-        structured(
+        full(
             server,
             "check_quote",
             {
@@ -128,7 +132,7 @@ def test_check_quote_not_found(server: MCPServer) -> None:
 def test_an_unreadable_identifier_is_a_verdict_not_an_error() -> None:
     server = build_server(offline=True)  # nothing pinned: UNAVAILABLE, and no request made
     result = CheckResult.model_validate(
-        structured(server, "check_quote", {"quote": EXACT, "source": "PMC9990002"})
+        full(server, "check_quote", {"quote": EXACT, "source": "PMC9990002"})
     )
     assert result.verdict == "UNAVAILABLE"
     assert result.reason and "not in the cache" in result.reason
@@ -166,7 +170,7 @@ def test_check_quote_on_a_pinned_identifier_asks_the_retraction_status(
     server: MCPServer, pinned: str
 ) -> None:
     result = CheckResult.model_validate(
-        structured(server, "check_quote", {"quote": EXACT, "source": "PMC9990001"})
+        full(server, "check_quote", {"quote": EXACT, "source": "PMC9990001"})
     )
     assert result.verdict == "EXACT"
     assert result.source.identifier == pinned and result.source.served_by == "pmc-oa"
@@ -203,7 +207,7 @@ def test_without_file_access_a_path_is_refused(tmp_path: Path) -> None:
 def test_no_log_writes_nothing() -> None:
     server = build_server(log=False)
     data = structured(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
-    assert data["log_seq"] is None
+    assert data["verdict"] == "EXACT" and "log_seq" not in data  # null: left out of a summary
     assert not default_log_path().exists()
 
 
@@ -217,7 +221,7 @@ def test_check_quotes_isolates_a_bad_item(server: MCPServer) -> None:
         {"quote": NUMBERS_CHANGED, "source": str(EXAMPLE)},
         {"quote": EXACT, "source": "missing-file.txt"},
     ]
-    batch = CheckQuotesResult.model_validate(structured(server, "check_quotes", {"items": items}))
+    batch = CheckQuotesResult.model_validate(full(server, "check_quotes", {"items": items}))
     assert [item.index for item in batch.items] == [0, 1, 2, 3]
     first, empty, near, missing = batch.items
     assert first.result is not None and first.result.verdict == "EXACT"
@@ -311,11 +315,30 @@ def test_retraction_status_offline_is_unverifiable() -> None:
 # ------------------------------------------------------------------------------ searches
 
 
-def test_an_offline_server_refuses_to_search() -> None:
+def test_an_offline_server_answers_a_search_with_a_failed_record() -> None:
+    """--offline used to make a search a tool error; the contract says a search that could
+    not be made is a failed record (nothing was asked, so nothing is logged)."""
     server = build_server(offline=True)
-    message = error_text(server, "search_literature", {"engine": "europepmc", "query": "walking"})
-    assert "needs the network" in message
+    arguments = {"engine": "europepmc", "query": "walking", "since": "2020"}
+    record = SearchRecord.model_validate(structured(server, "search_literature", arguments))
+    assert record.status == "failed" and record.reason and "needs the network" in record.reason
+    assert record.engine == "europepmc" and record.query == "walking" and record.items == []
+    assert record.params == {"limit": "25", "since": "2020"} and record.log_seq is None
+    citing = SearchRecord.model_validate(
+        structured(server, "citing_papers", {"identifier": "W2474002222"})
+    )
+    assert citing.status == "failed" and citing.engine == "openalex"
     assert not default_log_path().exists()
+    # bad input is still an error, offline too
+    assert "empty" in error_text(server, "search_literature", {"engine": "pubmed", "query": " "})
+
+
+def test_an_unrecorded_replay_answers_a_search_with_a_failed_record(server: MCPServer) -> None:
+    """CITEPROOF_REPLAY points at an empty folder (conftest): no recording answers."""
+    record = structured(server, "search_literature", {"engine": "pubmed", "query": "walking"})
+    assert record["status"] == "failed" and "was not recorded" in record["reason"]
+    citing = structured(server, "citing_papers", {"identifier": "10.5555/invented.1"})
+    assert citing["status"] == "failed" and citing["engine"] == "openalex"
 
 
 def test_search_bad_input_is_a_tool_error(server: MCPServer) -> None:
@@ -464,12 +487,12 @@ def test_a_changed_file_is_read_again_not_served_from_the_parse_memo(
     path = tmp_path / "notes.txt"
     path.write_text("The first version of this file says that walking helps sleep a lot.\n")
     quote = "walking helps sleep a lot"
-    first = structured(server, "check_quote", {"quote": quote, "source": str(path)})
-    again = structured(server, "check_quote", {"quote": quote, "source": str(path)})
+    first = full(server, "check_quote", {"quote": quote, "source": str(path)})
+    again = full(server, "check_quote", {"quote": quote, "source": str(path)})
     assert first["verdict"] == again["verdict"] == "EXACT"
     assert first["source"]["sha256"] == again["source"]["sha256"]
     path.write_text("The second version of this file says that walking does not help at all.\n")
-    changed = structured(server, "check_quote", {"quote": quote, "source": str(path)})
+    changed = full(server, "check_quote", {"quote": quote, "source": str(path)})
     assert changed["verdict"] != "EXACT"
     assert changed["source"]["sha256"] != first["source"]["sha256"]
 
@@ -486,14 +509,15 @@ def test_without_file_access_identifiers_still_work(pinned: str) -> None:
 
 
 def test_find_passages_issues_handles_for_an_identifier(server: MCPServer, pinned: str) -> None:
-    from citeproof.models.passages import PassageList
+    from citeproof.mcp.outputs import PassagesResult
 
     data = structured(server, "find_passages", {"source": "PMC9990001", "query": "sleep onset"})
-    listed = PassageList.model_validate(data)
+    listed = PassagesResult.model_validate(data)
+    assert listed.status == "ok" and listed.schema_ == "citeproof.passages/1"
     assert listed.passages and all(p.handle for p in listed.passages)
     assert listed.passages[0].handle.startswith("pmcid:PMC9990001/")  # type: ignore[union-attr]
     assert "sleep onset" in listed.passages[0].text.lower()
-    local = PassageList.model_validate(
+    local = PassagesResult.model_validate(
         structured(server, "find_passages", {"source": str(EXAMPLE), "limit": 3})
     )
     assert len(local.passages) == 3 and all(p.handle is None for p in local.passages)
@@ -514,13 +538,13 @@ def test_audit_answer_judges_each_citation_and_signs_the_report(
         f"The same handle, altered, still looks plausible [{forged}].\n"
         f'It says "{NUMBERS_CHANGED}" (PMC9990001).\n'
     )
-    report = AuditReport.model_validate(structured(server, "audit_answer", {"answer": answer}))
+    report = AuditReport.model_validate(full(server, "audit_answer", {"answer": answer}))
     verdicts = [c.verdict for s in report.sentences for c in s.citations]
     assert verdicts == ["ok", "forged", "misquote"]
     assert report.verdict == "fail" and report.signature is not None
     assert _log().last(1)[0].kind == "audit"
     relaxed = AuditReport.model_validate(
-        structured(server, "audit_answer", {"answer": answer, "fail_on": ["retracted"]})
+        full(server, "audit_answer", {"answer": answer, "fail_on": ["retracted"]})
     )
     assert relaxed.fail_on == ["retracted"]
     assert relaxed.verdict in ("warn", "pass")  # forged and misquote no longer fail it

@@ -25,6 +25,7 @@ from mcp_helpers import EXAMPLE, REPO, run
 
 from citeproof import service
 from citeproof.cli.mcp import mcp as mcp_command
+from citeproof.errors import BadInputError
 from citeproof.evidence.log import EvidenceLog, default_log_path
 from citeproof.mcp.http import check_http_settings, is_loopback
 from citeproof.mcp.server import TOOL_NAMES
@@ -67,7 +68,8 @@ def test_twenty_concurrent_calls_are_correct_and_independent(server: MCPServer) 
 
             async def one(i: int, quote: str) -> None:
                 results[i] = await client.call_tool(
-                    "check_quote", {"quote": quote, "source": str(EXAMPLE), "claim": f"c{i}"}
+                    "check_quote",
+                    {"quote": quote, "source": str(EXAMPLE), "claim": f"c{i}", "detail": "full"},
                 )
 
             async with anyio.create_task_group() as tg:
@@ -105,7 +107,8 @@ def test_stdio_round_trip(tmp_path: Path) -> None:
             name = client.server_info.name if client.server_info else None
             tools = [tool.name for tool in (await client.list_tools()).tools]
             result = await client.call_tool(
-                "check_quote", {"quote": EXACT, "source": "examples/example-article.nxml"}
+                "check_quote",
+                {"quote": EXACT, "source": "examples/example-article.nxml", "detail": "full"},
             )
             return tools, result.structured_content, name
 
@@ -176,7 +179,7 @@ def test_streamable_http_round_trip_with_token(http_server: str) -> None:
 
     tools, data = run(go)
     assert set(tools) == set(TOOL_NAMES)
-    assert data is not None and data["verdict"] == "EXACT" and data["log_seq"] is None
+    assert data is not None and data["verdict"] == "EXACT" and "log_seq" not in data
 
 
 @pytest.mark.parametrize("authorization", [None, "Bearer wrong-token-0123456789", TOKEN])
@@ -210,10 +213,21 @@ def test_refuses_a_short_token() -> None:
 
 
 def test_loopback_and_token_rules() -> None:
-    for host in ("127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST"):
+    for host in ("127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST",
+                 "0:0:0:0:0:0:0:1", "127.0.0.2"):  # fmt: skip
         assert is_loopback(host), host
     for host in ("0.0.0.0", "::", "10.0.0.1", "example.org", ""):
         assert not is_loopback(host), host
-    assert check_http_settings("127.0.0.1", None) is None
-    assert check_http_settings("127.0.0.1", "  ") is None
+    made = check_http_settings("127.0.0.1", None)  # a token by default, loopback too
+    assert made is not None and len(made) >= 32 and made != check_http_settings("::1", None)
+    assert check_http_settings("127.0.0.1", None, no_token=True) is None
     assert check_http_settings("0.0.0.0", TOKEN) == TOKEN
+    for blank in ("", "  ", "\t\n"):
+        with pytest.raises(BadInputError, match="empty or only spaces"):
+            check_http_settings("127.0.0.1", blank)
+    with pytest.raises(BadInputError, match="spaces or characters"):
+        check_http_settings("127.0.0.1", "a token with spaces in it")
+    with pytest.raises(BadInputError, match="without a bearer token"):
+        check_http_settings("0.0.0.0", None, no_token=True)
+    with pytest.raises(BadInputError, match="not both"):
+        check_http_settings("127.0.0.1", TOKEN, no_token=True)

@@ -315,9 +315,13 @@ def test_sample_page_shows_the_report() -> None:
         "cited_problem",
     ]
     assert doc.get_element_by_id("answer").text_content().startswith(answer[:40])
-    # One chip per citation, a button labelled with verdict and target.
-    chips = doc.cssselect("button.chip")
-    assert [c.get("data-detail") for c in chips] == ["d-0", "d-1", "d-2"]
+    # One chip per citation, the summary of its details, labelled with verdict and target.
+    chips = doc.cssselect("details.cit > summary.chip")
+    assert [c.getparent().cssselect("article.detail")[0].get("id") for c in chips] == [
+        "d-0",
+        "d-1",
+        "d-2",
+    ]
     assert "OK" in chips[0].text_content() and "body.results.p3" in chips[0].text_content()
     assert "Misquote" in chips[1].text_content() and "pmid:123" in chips[1].text_content()
     assert "v-bad" in chips[2].get("class")
@@ -340,13 +344,22 @@ def test_sample_page_shows_the_report() -> None:
     assert "uncited claim" in sents[2].text_content()
 
 
-def test_chips_follow_their_citation_text() -> None:
+def test_each_citation_opens_right_after_its_sentence() -> None:
+    """No separate section at the bottom: a citation's <details> (its chip the summary)
+    follows the sentence that holds the citation's text."""
     report, answer = sample()
     doc = parse(render_audit_html(report, answer))
-    for chip in doc.cssselect("button.chip"):
-        before = chip.getprevious()
-        text = (before.tail if before is not None else chip.getparent().text) or ""
-        assert text.rstrip().endswith("]"), text
+    assert doc.get_element_by_id("details", None) is None
+    raws = [c["raw"] for s in report["sentences"] for c in s["citations"]]
+    panels = doc.cssselect("#answer details.cit")
+    assert len(panels) == len(raws) == 3
+    for panel, raw in zip(panels, raws, strict=True):
+        before = panel.getprevious()
+        while before is not None and before.tag == "details":
+            before = before.getprevious()
+        assert before is not None and "sent" in before.get("class").split()
+        assert raw in [c.text_content() for c in before.cssselect(".cite-raw")]
+        assert panel.tail is None or not panel.tail.strip() or panel.tail.startswith(" ")
 
 
 @pytest.mark.parametrize("mode", ["spans", "no_spans", "no_answer"])
@@ -367,8 +380,8 @@ def test_pages_without_spans_still_place_every_citation(mode: str) -> None:
     if mode == "no_answer":
         answer = "something else entirely"
     doc = parse(render_audit_html(report, answer))
-    assert len(doc.cssselect("button.chip")) == 3
-    assert len(doc.cssselect("article.detail")) == 3
+    assert len(doc.cssselect("summary.chip")) == 3
+    assert len(doc.cssselect("details.cit > article.detail")) == 3
     answer_el = doc.get_element_by_id("answer")
     assert answer_el.tag == ("ol" if mode == "no_answer" else "div")
     assert "Nobody cited this claim" in answer_el.text_content()
@@ -400,7 +413,7 @@ def test_hostile_input_stays_text() -> None:
         assert ch not in page
     assert "<script>alert" not in page and "<img" not in page and "<!-- open" not in page
     # The page's own structure survived: one chip and one panel per citation.
-    assert len(doc.cssselect("button.chip")) == len(HOSTILE)
+    assert len(doc.cssselect("summary.chip")) == len(HOSTILE)
     assert len(doc.cssselect("article.detail")) == len(HOSTILE)
     assert doc.get_element_by_id("verdict").get("data-verdict") == "unknown"
 
@@ -411,6 +424,7 @@ def test_no_external_loads_and_a_strict_csp() -> None:
         (meta,) = doc.cssselect('meta[http-equiv="Content-Security-Policy"]')
         assert meta.get("content") == CSP
         assert "default-src 'none'" in CSP
+        assert "base-uri 'none'" in CSP and "form-action 'none'" in CSP
         for el in doc.iter():
             for name in ("src", "href", "srcset", "poster", "data", "background"):
                 assert el.get(name) is None, (el.tag, name)
@@ -436,7 +450,7 @@ def test_minimal_report() -> None:
     doc = parse(render_audit_html(report, ""))
     assert "Pass" in doc.get_element_by_id("verdict").text_content()
     assert doc.get_element_by_id("key-id").text_content() == "unsigned"
-    assert "no citations" in doc.get_element_by_id("details").text_content()
+    assert "no citations" in doc.get_element_by_id("glance").text_content()
     # Even an empty mapping renders.
     assert (
         "Unknown"
@@ -462,7 +476,7 @@ def test_a_large_report_renders_every_chip() -> None:
     big, big_answer = build(sentences)
     assert sum(len(s["citations"]) for s in big["sentences"]) == 200
     page = render_audit_html(big, big_answer)
-    assert len(parse(page).cssselect("button.chip")) == 200
+    assert len(parse(page).cssselect("summary.chip")) == 200
 
 
 def test_write_audit_html(tmp_path: Path) -> None:
@@ -478,8 +492,8 @@ def test_print_styles_show_every_detail() -> None:
     doc = parse(render_audit_html(report, answer))
     css = doc.cssselect("style")[0].text
     media = css[css.index("@media print") :]
-    assert ".detail" in media and "display: block !important" in media
-    assert "#show-all" in media
+    assert "details.cit:not([open])::details-content { display: block;" in media
+    assert "#show-all" in media and ".toolbar" in media
 
 
 def test_template_ships_as_package_data() -> None:
@@ -511,14 +525,18 @@ def test_any_answer_renders_every_citation_as_text(
     page = render_audit_html(report, answer)
     doc = parse(page)
     n = sum(len(raws) for _, _, raws in parts)
-    assert len(doc.cssselect("button.chip")) == n
+    assert len(doc.cssselect("summary.chip")) == n
     assert len(doc.cssselect("script")) == SCRIPT_COUNT
     assert not doc.cssselect("img, svg, a, iframe")
-    # The answer area holds the whole answer (controls made visible), chips aside.
+    # Every citation is shown exactly as written, in order, whatever Markdown is around it.
     area = doc.get_element_by_id("answer")
-    for chip in area.cssselect("button.chip, span.tag"):
-        chip.drop_tree()
-    assert area.text_content() == shown(answer).replace("\r", "\n") or "\r" in answer
+    shown_raws = [c.text_content() for c in area.cssselect(".cite-raw")]
+    assert shown_raws == [shown(raw).replace("\r", "\n") for _, _, raws in parts for raw in raws]
+    if not area.cssselect(".md-p, .md-h1, .md-h2, li, blockquote, .md-code"):
+        # Shown as written (no Markdown, or it could not be laid out): the whole answer.
+        for extra in area.cssselect("details, span.tag"):
+            extra.drop_tree()
+        assert area.text_content() == shown(answer).replace("\r", "\n")
 
 
 def test_a_real_audit_renders(tmp_path: Path) -> None:
@@ -540,7 +558,7 @@ def test_a_real_audit_renders(tmp_path: Path) -> None:
     data = report.model_dump(mode="json")
     doc = parse(render_audit_html(data))  # the answer comes from the report itself
     cits = [c for s in data["sentences"] for c in s["citations"]]
-    chips = doc.cssselect("button.chip")
+    chips = doc.cssselect("summary.chip")
     assert len(chips) == len(cits) == 4
     assert [c.get("class").split()[1] for c in chips] == ["v-ok", "v-near", "v-ok", "v-bad"]
     assert doc.get_element_by_id("d-0").cssselect("mark.hit")[0].text_content() == QUOTE

@@ -268,7 +268,7 @@ def test_the_section_comes_after_the_citations() -> None:
     doc = parse(render_audit_html(report()))
     main = doc.cssselect("main")[0]
     ids = [child.get("id") for child in main]
-    assert ids.index("details") < ids.index("references")
+    assert ids.index("glance") < ids.index("references")
 
 
 def test_stated_vs_record_highlights_what_differs() -> None:
@@ -332,7 +332,10 @@ def test_a_retracted_work_is_flagged_like_a_failure() -> None:
     notice = retracted.cssselect(".retraction")[0].text_content()
     assert "Retracted for invented data." in notice
     (badge,) = concern.cssselect("h3 .ref-retracted")
-    assert "Expression of concern" in badge.text_content() and "v-bad" in badge.get("class")
+    # A concern is a warning (amber), not a failure: as the citations' chips show it.
+    assert "Expression of concern" in badge.text_content() and "v-near" in badge.get("class")
+    assert "v-near" in concern.get("class").split()
+    assert "v-near" in concern.cssselect(".retraction")[0].get("class").split()
     # The verdict badge still says what the verdict is.
     assert "Verified" in retracted.cssselect(".ref-verdict")[0].text_content()
     assert not cards(doc)[6].cssselect(".ref-retracted")
@@ -425,7 +428,7 @@ def test_mismatch_citation_chip() -> None:
         }
     ]
     doc = parse(render_audit_html(data))
-    (chip,) = doc.cssselect("button.chip")
+    (chip,) = doc.cssselect("summary.chip")
     assert "v-bad" in chip.get("class").split() and "Wrong work" in chip.text_content()
     (panel,) = doc.cssselect("article.detail")
     assert "Wrong work" in panel.cssselect(".badge")[0].text_content()

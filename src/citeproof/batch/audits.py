@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -90,7 +90,7 @@ def audit_lines(
     retraction: bool = True,
     fail_on: Iterable[str] | None = None,
     skip: set[str] | frozenset[str] = frozenset(),
-) -> Iterator[tuple[str, str | None]]:
+) -> Generator[tuple[str, str | None], None, None]:
     """(output line, verdict or None for an error) per input line, in input order.
 
     ``workers`` worker processes run the audits (1: this process); ``skip`` holds the ids (as
@@ -103,10 +103,12 @@ def audit_lines(
         tuple(fail_on) if fail_on is not None else None,
     )
     runner = Runner("local", workers)
+    finished = False
     try:
         yield from _audit_all(lines, runner, options, skip)
+        finished = True
     finally:
-        runner.close()
+        runner.close(abandon=not finished)  # given up midway (Ctrl-C): stop the workers now
 
 
 def _audit_all(

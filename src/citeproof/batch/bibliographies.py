@@ -44,6 +44,8 @@ __all__ = ["CHUNK", "Job", "RefsOptions", "earlier_counts", "read_jobs", "run_re
 
 #: References per Dask task: big enough to amortise a task, small enough to spread.
 CHUNK = 25
+#: References per call in this process (``verify_stated`` takes at most 10,000 at once).
+LOCAL_SLICE = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,11 +172,13 @@ def run_refs(
         def arrived(result: ReferenceResult) -> None:
             finished(pending.pop(result.index), result)
 
-        verify_stated(
-            [j.stated for j in todo], offline=options.offline, replay=options.replay,
-            retraction=options.retraction, concurrency=options.workers or 8,
-            on_result=arrived,
-        )  # fmt: skip
+        # In slices, so a JSONL of any length stays under one call's cap and its memory.
+        for first in range(0, len(todo), LOCAL_SLICE):
+            verify_stated(
+                [j.stated for j in todo[first : first + LOCAL_SLICE]], offline=options.offline,
+                replay=options.replay, retraction=options.retraction,
+                concurrency=options.workers or 8, on_result=arrived, start=first + 1,
+            )  # fmt: skip
     ordered = [results[j.id] for j in todo if j.id in results]
     sources = {j.source for j in jobs}
     return ReferencesReport(

@@ -22,6 +22,9 @@ How a batch runs, and why:
   results are, and the chunk's lines are appended in one locked append before its results
   are handed out, so every result line names its evidence line (``log_seq``).
 * **Order.**  Results are yielded in input order (``ordered=True``) or as tasks finish.
+  In input order a chunk's results come out only once the whole chunk is done, so a caller
+  that shows progress is told how many lines are finished as each worker returns them
+  (``on_done``), not only when they are yielded.
 
 A line that is not a valid check, a quote that is empty or too long, and a source that
 cannot be read all give that line its own record; nothing stops the batch.
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -254,6 +257,7 @@ def _run_chunk(
     *,
     with_payload: bool,
     ordered: bool,
+    on_done: Callable[[int], None],
 ) -> Iterator[Outcome]:
     payloads = with_payload or pipeline.options.log
     errors = [Outcome(e.line, _dumps(e.record())) for e in chunk if isinstance(e, LineError)]
@@ -276,10 +280,16 @@ def _run_chunk(
             items=tuple((i.line, i.id, i.quote, i.claim) for i in items), with_payload=payloads,
         ))  # fmt: skip
     futures = [runner.submit(run_tasks, bundle) for bundle in _bundles(tasks, runner.workers * 2)]
-    finished = (
-        _after_match(pipeline, future.result(), quotes, payloads)
-        for future in runner.as_completed(futures)
-    )
+    if ready:
+        on_done(len(ready))
+
+    def finishing() -> Iterator[list[Outcome]]:
+        for future in runner.as_completed(futures):
+            outcomes = _after_match(pipeline, future.result(), quotes, payloads)
+            on_done(len(outcomes))
+            yield outcomes
+
+    finished = finishing()
     if not ordered:
         yield from (_strip(o, with_payload) for o in ready)
         for outcomes in finished:
@@ -311,7 +321,8 @@ def run(
     skip: Iterable[str] = (),
     chunk_lines: int = CHUNK_LINES,
     log: EvidenceLog | None = None,
-) -> Iterator[Outcome]:
+    on_done: Callable[[int], None] | None = None,
+) -> Generator[Outcome, None, None]:
     """Check every item; yields one :class:`Outcome` per item, in input order by default.
 
     ``items`` are dicts ``{id?, quote, source, claim?}`` (checked by the same rules as a
@@ -320,6 +331,9 @@ def run(
     (in ``log``, else the options' log file) and its record names its line.  ``skip`` holds
     ids (as ``json.dumps`` of the id) whose results exist already (``--resume``).
     ``with_payload`` hands each check's evidence-log payload to the caller too.
+    ``on_done(n)`` is called as each group of ``n`` lines is finished, before they are
+    yielded (a progress bar counts lines as they finish, not as a chunk's ordered results
+    come out).  Stopping the iteration early (Ctrl-C) stops the workers at once.
     """
     chosen = options or CheckOptions()
     if offline:
@@ -341,13 +355,20 @@ def run(
     pipeline = Pipeline(chosen, log=log)
     count = workers if workers is not None else (os.cpu_count() or 1)
     runner = Runner(executor, max(1, count), scheduler)
+    finished = False
     try:
         for chunk in _chunks(stream, chunk_lines):
             yield from _run_chunk(
-                chunk, runner, pipeline, with_payload=with_payload, ordered=ordered
-            )
+                chunk, runner, pipeline, with_payload=with_payload, ordered=ordered,
+                on_done=on_done or _ignore,
+            )  # fmt: skip
+        finished = True
     finally:
-        runner.close()
+        runner.close(abandon=not finished)
+
+
+def _ignore(count: int) -> None:
+    return None
 
 
 def _output_id(entry: BatchItem | LineError) -> str | int:

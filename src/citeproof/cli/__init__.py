@@ -8,7 +8,13 @@ The pattern is click's documented LazyGroup.
 
 Expected failures (``CiteproofError``) are caught here, once, for every command: the message
 goes to stderr as ``citeproof: error: <message>`` and the process exits with the error's
-code (2), never with a traceback.  citeproof's own warnings (``CiteproofWarning``: a key
+code (2), never with a traceback.  Usage errors (a bad option value, an unknown option or
+command, a missing argument) end the same way: click's own report is three or four lines
+(``Usage:``, ``Try ...``, a blank line, ``Error: ...``), which a script reading stderr line by
+line cannot use, so :class:`LazyGroup` turns every ``click.UsageError`` into one line that
+says what was wrong and which ``--help`` to read (:func:`usage_line`).  The help named is
+that of the command the user typed: a hidden default command (``audit``'s ``run``) sends
+the user to its group's help.  citeproof's own warnings (``CiteproofWarning``: a key
 file other users can read) go to stderr the same way, as one ``citeproof: warning: <message>``
 line each.
 
@@ -24,14 +30,14 @@ import importlib
 import os
 import warnings
 from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog
 from citeproof.errors import CiteproofError, CiteproofWarning
 
-__all__ = ["LazyGroup", "cli", "main", "own_warnings", "report_error"]
+__all__ = ["LazyGroup", "UsageLine", "cli", "main", "own_warnings", "report_error", "usage_line"]
 
 STRICT_KEYS_ENV = "CITEPROOF_STRICT_KEYS"  # citeproof.store.keys.STRICT_KEYS_ENV
 
@@ -53,6 +59,7 @@ COMMANDS: dict[str, str] = {
     "schema": "citeproof.cli.schema:schema",
     "search": "citeproof.cli.search:search",
     "citing": "citeproof.cli.search:citing",
+    "resolve": "citeproof.cli.resolve:resolve",
 }
 
 
@@ -80,12 +87,104 @@ class LazyGroup(click.Group):
             raise TypeError(f"{module_name}:{attribute} is not a click command")
         return command
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # The group's own options (``citeproof --bogus``) are parsed here, before invoke.
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise UsageLine.of(exc) from exc
+
     def invoke(self, ctx: click.Context) -> Any:
         with own_warnings():
             try:
                 return super().invoke(ctx)
             except CiteproofError as exc:
                 report_error(ctx, exc)
+            except click.UsageError as exc:  # a subcommand's options, or no such command
+                raise UsageLine.of(exc) from exc
+
+
+class UsageLine(click.UsageError):
+    """A usage error shown as the one line ``citeproof: error: <what> <which --help>``.
+
+    Still a ``click.UsageError`` (exit 2), so a caller running the group with
+    ``standalone_mode=False`` can catch it as before; only :meth:`show` differs.
+    """
+
+    @classmethod
+    def of(cls, exc: click.UsageError) -> click.UsageError:
+        """``exc`` as one line; help requested with no arguments stays the help page."""
+        if isinstance(exc, UsageLine | click.exceptions.NoArgsIsHelpError):
+            return exc
+        return cls(usage_line(exc), exc.ctx)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"citeproof: error: {self.message}", file=file, err=file is None)
+
+
+#: click 8.4 and later raise this for a command that does not exist (earlier: a UsageError).
+_NO_SUCH_COMMAND: type[click.UsageError] = getattr(click.exceptions, "NoSuchCommand", UsageLine)
+
+
+def _did_you_mean(ctx: click.Context, name: str) -> str:
+    """`` Did you mean 'check'?`` for a mistyped command (the lazy group's commands are not
+    in ``Group.commands``, where click looks for suggestions)."""
+    import difflib
+
+    if not name or not isinstance(ctx.command, click.Group):
+        return ""
+    close = difflib.get_close_matches(name, ctx.command.list_commands(ctx), n=2, cutoff=0.75)
+    if not close:
+        return ""
+    return " Did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def _typed(ctx: click.Context) -> click.Context:
+    """The context of the command the user typed: a hidden command (one a group runs when
+    its first word is no subcommand, like ``audit``'s ``run``) stands for its group."""
+    while ctx.command.hidden and ctx.parent is not None:
+        ctx = ctx.parent
+    return ctx
+
+
+def _about_arguments(exc: click.UsageError) -> bool:
+    """Whether the error is about the positional arguments, so the usage line helps."""
+    if isinstance(exc, click.MissingParameter):
+        return exc.param is not None and isinstance(exc.param, click.Argument)
+    # A plain UsageError is what commands raise for their arguments (``check``'s "missing
+    # SOURCE") and what click raises for extra ones ("Got unexpected extra argument").
+    return type(exc) in (click.UsageError, click.BadArgumentUsage)
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """What was wrong and what to read next, as one line (without ``citeproof: error:``).
+
+    An error about the arguments repeats the command's usage (``citeproof check [OPTIONS]
+    QUOTE SOURCE``); every error ends with the ``--help`` of the command the user typed.
+    """
+    what = " ".join(exc.format_message().split()) or "the command line could not be read."
+    if what[-1] not in ".?!":
+        what += "."
+    if exc.ctx is None:
+        return f"{what} Try 'citeproof --help'."
+    typed = _typed(exc.ctx)
+    helping = f"'{typed.command_path} --help'"
+    if isinstance(exc, _NO_SUCH_COMMAND):
+        if "Did you mean" not in what:
+            what += _did_you_mean(exc.ctx, str(getattr(exc, "command_name", "")))
+        return f"{what} {helping} lists the commands."
+    if isinstance(exc, click.NoSuchOption):
+        return f"{what} {helping} lists the options."
+    if _about_arguments(exc):
+        usage = " ".join(exc.ctx.get_usage().split())
+        return f"{what} {usage}; see {helping}."
+    return f"{what} See {helping}."
 
 
 @contextlib.contextmanager
@@ -122,11 +221,18 @@ def report_error(ctx: click.Context, exc: CiteproofError) -> None:
 
 
 @click.group(
+    "citeproof",  # also the program's name where no prog_name is given (click's CliRunner)
     cls=LazyGroup,
     lazy_subcommands=COMMANDS,
     context_settings=CONTEXT_SETTINGS,
-    epilog="Exit codes: 0 success (check: EXACT), 1 a negative result, 2 usage or bad input, "
-    "3 a source was unavailable.",
+    epilog=epilog(
+        'citeproof check "fell asleep faster than those in the control group" paper.pdf',
+        'citeproof check "the quoted words" PMC3166277',
+        "citeproof resolve 10.1371/journal.pone.0340378",
+        "citeproof audit answer.md --html audit.html",
+        exit_codes="Exit codes: 0 success (check: EXACT), 1 a negative result, 2 usage or bad "
+        "input, 3 a source was unavailable.",
+    ),
 )
 @click.version_option(
     package_name="citeproof", prog_name="citeproof", message="%(prog)s %(version)s"
@@ -140,9 +246,11 @@ def report_error(ctx: click.Context, exc: CiteproofError) -> None:
 def cli(strict_keys: bool) -> None:
     """Check that a quoted passage really appears in the cited source.
 
-    citeproof finds the quote in the text of a local document (JATS XML, HTML, PDF or plain
-    text), says where it is, or shows the closest passage and what differs. It never judges
-    whether a passage supports a claim.
+    The source is a local document (JATS XML, HTML, PDF or plain text) or a work named by an
+    identifier: a DOI, PMID, PMCID, NCT number, openFDA set id, Europe PMC preprint (PPR) id
+    or URL, whose best available text is fetched once and pinned in the cache. citeproof
+    finds the quote in that text, says where it is, or shows the closest passage and what
+    differs. It never judges whether a passage supports a claim.
     """
     if strict_keys:
         os.environ[STRICT_KEYS_ENV] = "1"

@@ -58,9 +58,15 @@ class _DefaultCommand(click.Command):
     cls=_DefaultCommand,
     hidden=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-    epilog="Exit codes: 0 pass or warn; 1 fail; 2 usage or bad input; 3 incomplete (a source "
-    "was unavailable). `citeproof audit verify REPORT [--key PUB]` checks a report's "
-    "signature. An answer file named 'verify' is given as ./verify.",
+    epilog="Exit codes: 0 pass or warn; 1 fail; 2 usage or bad input (an empty answer; with "
+    "--batch, an output that would lose lines, or no line that could be audited); 3 "
+    "incomplete (a source was unavailable); 130 interrupted (--batch: --resume goes on). "
+    "`citeproof audit verify REPORT [--key PUB]` checks a report's signature. An answer file "
+    "named 'verify' is given as ./verify.\n\n"
+    "\b\nExamples:\n"
+    "  citeproof audit answer.md\n"
+    "  citeproof audit answer.md --json --html report.html > report.json\n"
+    "  citeproof audit --batch answers.jsonl -o reports.jsonl --resume",
 )
 @click.argument("answer", metavar="ANSWER")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (the default "
@@ -101,6 +107,8 @@ class _DefaultCommand(click.Command):
 @click.option("-o", "--output", default="-", metavar="FILE", help="With --batch: where the "
               "report lines go ('-': stdout).")  # fmt: skip
 @click.option("--resume", is_flag=True, help="With --batch: skip the ids already in --output.")
+@click.option("--overwrite", is_flag=True, help="With --batch: replace what --output holds (a "
+              "file with reports in it is refused without --resume or --overwrite).")  # fmt: skip
 @click.option("--workers", type=click.IntRange(min=1), help="With --batch: worker processes "
               "(default: cores).")  # fmt: skip
 @log_options("this audit")
@@ -119,6 +127,7 @@ def run(
     batch: bool,
     output: str,
     resume: bool,
+    overwrite: bool,
     workers: int | None,
     no_log: bool,
     log_path: str | None,
@@ -140,8 +149,9 @@ def run(
 
     if batch:
         _run_batch(
-            answer, output, resume, workers, offline, replay, not no_retraction, fail_on, html_path
-        )
+            answer, output, resume, overwrite, workers, offline, replay, not no_retraction,
+            fail_on, html_path,
+        )  # fmt: skip
         return
     if open_page and html_path is None:
         from citeproof.errors import BadInputError
@@ -175,7 +185,8 @@ def run(
     if html_path is not None:
         from citeproof.report.page import write_audit_html
 
-        page = write_audit_html(report.model_dump(mode="json"), text, html_path)
+        shown = "standard input" if answer == "-" else os.path.basename(answer)
+        page = write_audit_html(report.model_dump(mode="json"), text, html_path, source_name=shown)
         click.echo(f"citeproof: audit page written to {page}.", err=True)
         if open_page:
             import webbrowser
@@ -190,6 +201,7 @@ def _run_batch(
     answer: str,
     output: str,
     resume: bool,
+    overwrite: bool,
     workers: int | None,
     offline: bool,
     replay: str | None,
@@ -200,12 +212,13 @@ def _run_batch(
     """``--batch``: every line of the JSONL file ANSWER, one report line each, in order."""
     import time
     from collections import Counter
+    from contextlib import closing
     from pathlib import Path
 
     from citeproof.audit.verdicts import parse_fail_on
     from citeproof.batch.audits import audit_lines
     from citeproof.batch.jsonl import read_lines
-    from citeproof.batch.output import ResultSink, done_ids, open_input
+    from citeproof.batch.output import ResultSink, count_lines, open_input
     from citeproof.cli._common import stdout_bytes
     from citeproof.errors import BadInputError
 
@@ -216,22 +229,34 @@ def _run_batch(
     if answer != "-" and not Path(answer).is_file():
         raise BadInputError(f"there is no input file {answer}; give a JSONL file or '-'.")
     failing = parse_fail_on(fail_on)
-    skip = done_ids(Path(output)) if resume else set()
+    sink = ResultSink(
+        output, resume, stdout=stdout_bytes() if output == "-" else None, overwrite=overwrite,
+        inputs=(answer,),
+    )  # fmt: skip
     started = time.monotonic()
     verdicts: Counter[str] = Counter()
-    sink = ResultSink(output, resume, stdout=stdout_bytes() if output == "-" else None)
+    first_error: str | None = None
     stream = open_input(answer)
     try:
-        for text, verdict in audit_lines(
+        reports = audit_lines(
             read_lines(stream), workers=workers or os.cpu_count() or 1, offline=offline,
-            replay=replay, retraction=retraction, fail_on=failing, skip=skip,
-        ):  # fmt: skip
-            sink.write(text)
-            verdicts[verdict or "error"] += 1
+            replay=replay, retraction=retraction, fail_on=failing, skip=sink.done,
+        )  # fmt: skip
+        with closing(reports):  # given up midway (Ctrl-C): the workers stop at once
+            for text, verdict in reports:
+                sink.write(text)
+                verdicts[verdict or "error"] += 1
+                if verdict is None and first_error is None:
+                    first_error = text
+    except KeyboardInterrupt:
+        click.echo(f"citeproof: {sink.stopped(count_lines(answer))}", err=True)
+        click.get_current_context().exit(130)
     finally:
         if answer != "-":
             stream.close()
         sink.close()
+    if not sink.done and verdicts["error"] == sum(verdicts.values()):
+        raise BadInputError(_nothing_audited(answer, verdicts["error"], first_error))
     parts = ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())) or "nothing"
     click.echo(
         f"citeproof: {sum(verdicts.values())} answers audited in "
@@ -240,8 +265,26 @@ def _run_batch(
     )
 
 
+def _nothing_audited(answer: str, errors: int, first: str | None) -> str:
+    """Why a batch of which no line could be audited failed (the input, not the answers)."""
+    import json
+
+    where = "standard input" if answer == "-" else answer
+    if first is None:
+        return (
+            f"{where} has no lines to audit; give a JSONL file of "
+            "{id?, answer, format?}, one answer a line."
+        )
+    record = json.loads(first)
+    error = record.get("error") or {}
+    return (
+        f"no line of {where} could be audited: all {errors:,} are errors, the first (line "
+        f"{record.get('line')}) {error.get('code')}: {error.get('message')}."
+    )
+
+
 def read_answer(path: str) -> str:
-    """The answer in ``path`` ('-': stdin) as text: UTF-8, a BOM dropped."""
+    """The answer in ``path`` ('-': stdin) as text: UTF-8, a BOM dropped; never empty."""
     from citeproof.audit.parse import MAX_ANSWER_BYTES
     from citeproof.cli import _common
     from citeproof.errors import (
@@ -257,20 +300,27 @@ def read_answer(path: str) -> str:
         raise BadInputError(
             f"the answer is over {MAX_ANSWER_BYTES:,} bytes; audit it in parts."
         ) from None
+    where = "standard input" if path == "-" else path
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        where = "standard input" if path == "-" else path
         raise EncodingError(
             f"the answer in {where} is not valid UTF-8; save it as UTF-8 and try again."
         ) from None
+    if not text.strip():  # an empty answer has nothing to pass: it is not an audit that passed
+        raise BadInputError(f"the answer in {where} is empty; there is nothing to audit.")
+    return text
 
 
 @audit.command(
     "verify",
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Exit codes: 0 the signature is valid; 1 it is not (or the report is unsigned); "
-    "2 usage or bad input.",
+    "2 usage or bad input.\n\n"
+    "\b\nExamples:\n"
+    "  citeproof audit answer.md --json > report.json\n"
+    "  citeproof audit verify report.json\n"
+    "  citeproof audit verify report.json --key signer.pub    # a report signed elsewhere",
 )
 @click.argument("report_path", metavar="REPORT")
 @click.option(

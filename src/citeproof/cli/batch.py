@@ -7,10 +7,11 @@ Module level imports click only.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +23,21 @@ if TYPE_CHECKING:
     from citeproof.batch.checks import Outcome
 
 
+EPILOG = (
+    "Exit codes: 0 every line has its record in the output; 2 bad usage or input (an output "
+    "that is the input or a folder, or holds results, without --resume or --overwrite; an "
+    "input of which no line could be checked); 130 interrupted (--resume goes on).\n\n"
+    "\b\nExamples:\n"
+    "  citeproof batch quotes.jsonl -o results.jsonl\n"
+    "  citeproof batch quotes.jsonl -o results.jsonl --resume    # after Ctrl-C or a crash\n"
+    "  citeproof batch quotes.jsonl -o out.jsonl --executor dask --scheduler tcp://HOST:8786"
+)
+
+
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="Check a JSONL file of quotes; one JSON result line per check.",
-    epilog="Exit codes: 0 every line has its record in the output; 2 bad usage or input file.",
+    epilog=EPILOG,
 )
 @click.argument("input_path", metavar="INPUT", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
@@ -37,6 +49,8 @@ if TYPE_CHECKING:
     help="Where the result lines go ('-': stdout).",
 )
 @click.option("--resume", is_flag=True, help="Skip the ids already in --output; append the rest.")
+@click.option("--overwrite", is_flag=True, help="Replace what --output holds (a file with results "
+              "in it is refused without --resume or --overwrite).")  # fmt: skip
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @click.option("--log", "log", is_flag=True, help="Record every check in the evidence log.")
 @click.option(
@@ -76,6 +90,7 @@ def batch(
     input_path: str,
     output: str,
     resume: bool,
+    overwrite: bool,
     quiet: bool,
     log: bool,
     executor: str,
@@ -97,7 +112,7 @@ def batch(
     """
     from citeproof.batch.checks import run
     from citeproof.batch.jsonl import parse_stream
-    from citeproof.batch.output import ResultSink, count_lines, done_ids, open_input
+    from citeproof.batch.output import ResultSink, count_lines, open_input
     from citeproof.cli._common import stdout_bytes
     from citeproof.errors import BadInputError
     from citeproof.service.pipeline import CheckOptions
@@ -112,33 +127,66 @@ def batch(
         near_threshold=near_threshold, max_gap=max_gap, profile=profile, offline=offline,
         replay=replay, log=log,
     )  # fmt: skip
-    done = done_ids(Path(output)) if resume else set()
-    sink = ResultSink(output, resume, stdout=stdout_bytes() if output == "-" else None)
+    sink = ResultSink(
+        output, resume, stdout=stdout_bytes() if output == "-" else None, overwrite=overwrite,
+        inputs=(input_path,),
+    )  # fmt: skip
+    done = sink.done
+    total = count_lines(input_path)
     stream = open_input(input_path)
     started = time.monotonic()
     counts: Counter[str] = Counter()
     unavailable: Counter[str] = Counter()
+    first_error: Outcome | None = None
     try:
-        outcomes = run(
-            parse_stream(stream),
-            options=options,
-            executor=executor,  # type: ignore[arg-type]
-            workers=workers,
-            scheduler=scheduler,
-            ordered=not unordered,
-            skip=done,
-        )
-        with _progress(quiet, count_lines(input_path), len(done)) as advance:
+        with (
+            _progress(quiet, total, len(done)) as advance,
+            closing(
+                run(
+                    parse_stream(stream),
+                    options=options,
+                    executor=executor,  # type: ignore[arg-type]
+                    workers=workers,
+                    scheduler=scheduler,
+                    ordered=not unordered,
+                    skip=done,
+                    on_done=advance.finished,
+                )
+            ) as outcomes,
+        ):
             for outcome in outcomes:
                 sink.write(outcome.text)
                 _tally(outcome, counts, unavailable)
+                if first_error is None and outcome.verdict is None:
+                    first_error = outcome
                 advance(counts)
+    except KeyboardInterrupt:
+        click.echo(f"citeproof: {sink.stopped(total)}", err=True)
+        click.get_current_context().exit(130)
     finally:
         if input_path != "-":
             stream.close()
         sink.close()
+    if not done and counts["ERROR"] == sum(counts.values()):
+        raise BadInputError(_nothing_checked(input_path, counts["ERROR"], first_error))
     if not quiet:
         _summary(counts, unavailable, time.monotonic() - started, len(done))
+
+
+def _nothing_checked(input_path: str, errors: int, first: Outcome | None) -> str:
+    """Why a batch of which no line could be checked failed (the input, not the checks)."""
+    where = "standard input" if input_path == "-" else input_path
+    if first is None:
+        return (
+            f"{where} has no lines to check; give a JSONL file of "
+            "{id?, quote, source, claim?}, one check a line."
+        )
+    record = first.record
+    error = record.get("error") or {}
+    return (
+        f"no line of {where} could be checked: all {errors:,} are errors, the first (line "
+        f"{record.get('line')}) {error.get('code')}: {error.get('message')}."
+    )
 
 
 def _tally(outcome: Outcome, counts: Counter[str], unavailable: Counter[str]) -> None:
@@ -152,9 +200,34 @@ def _tally(outcome: Outcome, counts: Counter[str], unavailable: Counter[str]) ->
         unavailable[f"{source.get('input')}: {record.get('reason')}"] += 1
 
 
+class Advance:
+    """What the progress bar is told: ``finished(n)`` as ``n`` more lines are done (before a
+    chunk's ordered results come out), ``advance(counts)`` as each result is written (the
+    verdicts so far).  The bar counts whichever is further on.  Without a bar, nothing."""
+
+    def __init__(self, progress: Any = None, task: Any = None) -> None:
+        self._progress = progress
+        self._task = task
+        self._finished = 0
+        self._written = 0
+
+    def finished(self, count: int) -> None:
+        self._finished += count
+        if self._progress is not None:
+            self._progress.update(self._task, completed=max(self._finished, self._written))
+
+    def __call__(self, counts: Counter[str]) -> None:
+        self._written = sum(counts.values())
+        if self._progress is not None:
+            verdicts = " ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+            self._progress.update(
+                self._task, completed=max(self._finished, self._written), verdicts=verdicts
+            )
+
+
 class _NoProgress:
-    def __enter__(self) -> Any:
-        return lambda counts: None
+    def __enter__(self) -> Advance:
+        return Advance()
 
     def __exit__(self, *exc: object) -> None:
         return None
@@ -169,24 +242,48 @@ def _progress(quiet: bool, total: int | None, skipped: int) -> Any:
 
 
 @contextmanager
-def progress_bar(
-    *, total: int | None, skipped: int, console: Any = None
-) -> Iterator[Callable[[Counter[str]], None]]:
-    """A rich bar: done/total, the rate, the time left and the verdicts so far."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
+def progress_bar(*, total: int | None, skipped: int, console: Any = None) -> Iterator[Advance]:
+    """A rich bar: done/total, the rate, the time left and the verdicts so far.
+
+    The rate and the time left are measured since the bar started (lines done / seconds),
+    not taken from rich's estimate, which keeps the last 1,000 updates only: results that
+    arrive 2,000 at a time made it a few milliseconds' worth, and the time left a second.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
+    from rich.text import Text
+
+    def rate(task: Any) -> float | None:
+        elapsed = task.elapsed
+        return task.completed / elapsed if elapsed and task.completed else None
+
+    class Rate(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            per_second = rate(task)
+            return Text(f"{per_second or 0:.0f}/s", style="progress.data.speed")
+
+    class TimeLeft(ProgressColumn):
+        max_refresh = 0.5
+
+        def render(self, task: Any) -> Text:
+            per_second = rate(task)
+            if task.total is None:
+                return Text("")
+            if task.finished:
+                left = 0
+            elif per_second is None:
+                return Text("-:--:--", style="progress.remaining")
+            else:
+                left = math.ceil(task.remaining / per_second)
+            minutes, seconds = divmod(left, 60)
+            hours, minutes = divmod(minutes, 60)
+            return Text(f"{hours:d}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
 
     columns = (
         TextColumn("checks"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}/s"),
-        TimeRemainingColumn(),
+        Rate(),
+        TimeLeft(),
         TextColumn("{task.fields[verdicts]}"),
     )
     options: dict[str, Any] = {"transient": console is None}
@@ -194,16 +291,8 @@ def progress_bar(
         options["console"] = console
     with Progress(*columns, **options) as progress:
         remaining = None if total is None else max(total - skipped, 0)
-        task = progress.add_task("checks", total=remaining, rate="0", verdicts="")
-        started = time.monotonic()
-
-        def advance(counts: Counter[str]) -> None:
-            done = sum(counts.values())
-            rate = done / max(time.monotonic() - started, 1e-9)
-            verdicts = " ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-            progress.update(task, completed=done, rate=f"{rate:.0f}", verdicts=verdicts)
-
-        yield advance
+        task = progress.add_task("checks", total=remaining, verdicts="")
+        yield Advance(progress, task)
 
 
 def _summary(counts: Counter[str], unavailable: Counter[str], seconds: float, skipped: int) -> None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, json_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option
 from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -67,6 +67,10 @@ def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
 @click.group(
     context_settings=CONTEXT_SETTINGS,
     short_help="Inspect, prune, verify, export and import the source cache.",
+    epilog=epilog(
+        "citeproof cache ls --prefix pmcid:",
+        "citeproof cache export pins.zip && citeproof cache import pins.zip",
+    ),
 )
 def cache() -> None:
     """Inspect and manage the source cache: pinned sources and the bytes they point to.
@@ -76,7 +80,7 @@ def cache() -> None:
     """
 
 
-@cache.command("path")
+@cache.command("path", epilog=epilog('sqlite3 "$(citeproof cache path)" .tables'))
 def path_cmd() -> None:
     """Print the path of the cache database (nothing is created)."""
     from citeproof.service.storage import cache_path
@@ -84,7 +88,7 @@ def path_cmd() -> None:
     click.echo(str(cache_path()))
 
 
-@cache.command("ls")
+@cache.command("ls", epilog=epilog("citeproof cache ls", "citeproof cache ls --prefix doi: --json"))
 @click.option("--prefix", metavar="P", help="Only keys that start with P (e.g. 'pmcid:').")
 @json_option
 def ls_cmd(prefix: str | None, as_json: bool) -> None:
@@ -107,7 +111,7 @@ def ls_cmd(prefix: str | None, as_json: bool) -> None:
     _emit(as_json, [_pin_dict(p) for p in pins], lines)
 
 
-@cache.command("show")
+@cache.command("show", epilog=epilog("citeproof cache show pmcid:PMC3166277"))
 @click.argument("key")
 @json_option
 def show_cmd(key: str, as_json: bool) -> None:
@@ -135,7 +139,14 @@ def show_cmd(key: str, as_json: bool) -> None:
         click.get_current_context().exit(ExitCode.NEGATIVE)
 
 
-@cache.command("prune")
+@cache.command(
+    "prune",
+    epilog=epilog(
+        "citeproof cache prune",
+        "citeproof cache prune --older-than 2026-01-01T00:00:00Z",
+        "citeproof cache prune --key url:https://example.org/page",
+    ),
+)
 @click.option(
     "--older-than",
     metavar="ISO8601",
@@ -162,7 +173,7 @@ def prune_cmd(older_than: str | None, keys: tuple[str, ...], as_json: bool) -> N
     _emit(as_json, obj, lines)
 
 
-@cache.command("verify")
+@cache.command("verify", epilog=epilog("citeproof cache verify"))
 @json_option
 def verify_cmd(as_json: bool) -> None:
     """Re-hash every stored blob; exit 1 and list them if any no longer match.
@@ -188,7 +199,12 @@ def verify_cmd(as_json: bool) -> None:
         click.get_current_context().exit(ExitCode.NEGATIVE)
 
 
-@cache.command("export")
+@cache.command(
+    "export",
+    epilog=epilog(
+        "citeproof cache export pins.zip", "citeproof cache export one.zip --key pmcid:PMC3166277"
+    ),
+)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--key", "keys", multiple=True, metavar="KEY", help="Export only this pin.")
 @json_option
@@ -204,7 +220,10 @@ def export_cmd(file: str, keys: tuple[str, ...], as_json: bool) -> None:
     _emit(as_json, {"file": file, "pins": count}, [f"exported {count} pin(s) to {file}"])
 
 
-@cache.command("import")
+@cache.command(
+    "import",
+    epilog=epilog("citeproof cache import pins.zip", "citeproof cache import pins.zip --replace"),
+)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
     "--replace",

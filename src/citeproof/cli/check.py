@@ -6,12 +6,16 @@ command's one-line help, and must stay fast.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
-from citeproof.errors import CiteproofError, EvidenceNotRecordedError, check_exit_code
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, log_options, replay_option
+from citeproof.errors import CiteproofError, EvidenceNotRecordedError, ExitCode, check_exit_code
+
+if TYPE_CHECKING:
+    from citeproof.models import CheckResult
+    from citeproof.service.pipeline import Checked
 
 PROFILES = ("t1", "t1+dehyphen")  # == service.PROFILES (a test keeps them equal)
 
@@ -24,17 +28,34 @@ def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | No
         if len(args) != 1:
             raise click.UsageError("with --quote-file, give exactly one SOURCE.")
         return None, args[0]
+    if len(args) > 2:
+        raise click.UsageError(
+            f"expected QUOTE and SOURCE, got {len(args)} arguments; put a quote of several "
+            "words in quotes (a quote that starts with '-' goes after '--')."
+        )
     if len(args) != 2:
         missing = "QUOTE and SOURCE" if not args else "SOURCE"
         raise click.UsageError(f"missing {missing}.")
     return args[0], args[1]
 
 
+#: The retraction statuses ``--fail-on-retracted`` fails on (as ``retraction_exit_code``).
+FAILING_STATUSES = frozenset({"RETRACTED", "CONCERN"})
+
+EPILOG = epilog(
+    'citeproof check "fell asleep faster than those in the control group" paper.pdf',
+    'citeproof check --fail-on-retracted "the quoted words" 10.1371/journal.pone.0340378',
+    "citeproof check --quote-file quote.txt PMC3166277 --json > result.json",
+    exit_codes="Exit codes: 0 EXACT; 1 NEAR, NOT_FOUND, TOO_SHORT or NOT_CHECKABLE (and, with "
+    "--fail-on-retracted, a RETRACTED or CONCERN work); 2 usage or bad input; 3 UNAVAILABLE. "
+    "A quote that starts with '-' goes after '--'.",
+)
+
+
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="Check that a quote occurs in a source document.",
-    epilog="Exit codes: 0 EXACT; 1 NEAR, NOT_FOUND, TOO_SHORT or NOT_CHECKABLE; 2 usage or "
-    "bad input; 3 UNAVAILABLE. A quote that starts with '-' goes after '--'.",
+    epilog=EPILOG,
 )
 @click.argument("args", nargs=-1, metavar="QUOTE SOURCE")
 @click.option(
@@ -97,6 +118,12 @@ def _split_args(args: tuple[str, ...], quote_file: str | None) -> tuple[str | No
     help="Do not ask for the cited work's retraction status (asked for DOI, PMID and PMCID "
     "sources by default).",
 )
+@click.option(
+    "--fail-on-retracted",
+    is_flag=True,
+    help="Exit 1 when the cited work is RETRACTED or under an expression of CONCERN, "
+    "whatever the verdict (so `check ... && publish` stops).",
+)
 @log_options("this check")
 def check(
     args: tuple[str, ...],
@@ -111,6 +138,7 @@ def check(
     expect_sha256: str | None,
     find_source: bool,
     no_retraction: bool,
+    fail_on_retracted: bool,
     no_log: bool,
     log_path: str | None,
 ) -> None:
@@ -128,6 +156,11 @@ def check(
     from citeproof.service.pipeline import CheckOptions, Pipeline
 
     quote, source = _split_args(args, quote_file)
+    if fail_on_retracted and no_retraction:
+        raise click.UsageError(
+            "--fail-on-retracted needs the retraction status that --no-retraction turns "
+            "off; drop one of them."
+        )
     _common.refuse_double_stdin(quote_file, source)
     tuning: dict[str, Any] = {"profile": profile}
     if near_threshold is not None:
@@ -144,6 +177,7 @@ def check(
         quote = _common.read_quote_file(quote_file)
     validate_quote(quote)  # before asking a person at a terminal for stdin
     log_error: CiteproofError | None = None
+    checked: Checked | None = None
     try:
         checked = Pipeline(options).run(
             quote, source, stdin=_common.stdin_bytes() if source == "-" else None
@@ -157,7 +191,24 @@ def check(
     else:
         from citeproof.cli.render import render_check
 
-        render_check(result, text)
+        closest = None
+        document = checked.document if checked is not None else None
+        asked = result.verdict == "NOT_FOUND" and result.near is None and document is not None
+        if asked and document is not None:
+            # What the source says instead, for a person: the closest passage below the
+            # NEAR threshold (JSON keeps the contract: no `near` for a NOT_FOUND).
+            from citeproof.service.reading import closest_wording
+
+            closest = closest_wording(quote, document, options.match)
+        render_check(result, text, closest=closest, closest_asked=asked)
     if log_error is not None:
         raise log_error
-    click.get_current_context().exit(check_exit_code(result.verdict))
+    click.get_current_context().exit(_exit_code(result, fail_on_retracted))
+
+
+def _exit_code(result: CheckResult, fail_on_retracted: bool) -> int:
+    """The verdict's exit code; 1 instead with --fail-on-retracted and a retracted work."""
+    retraction = result.retraction
+    if fail_on_retracted and retraction is not None and retraction.status in FAILING_STATUSES:
+        return ExitCode.NEGATIVE
+    return check_exit_code(result.verdict)

@@ -15,12 +15,16 @@ from citeproof.cli.options import CONTEXT_SETTINGS
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="Run the whole loop offline on invented example papers.",
+    epilog="\b\nExamples:\n"
+    "  citeproof demo\n"
+    "  citeproof demo --out citeproof-demo --open    # keep the files, see the audit page\n"
+    "  citeproof demo --json > demo.json",
 )
 @click.option(
     "--out",
     "out",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Where to put the demo's files (default: a new temporary folder).",
+    help="Where to put the demo's files: a new or empty folder (default: a new temporary folder).",
 )
 @click.option("--open", "open_page", is_flag=True, help="Open the audit page in a browser.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")

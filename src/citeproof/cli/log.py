@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, json_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option
 from citeproof.errors import CiteproofError, ExitCode
 
 if TYPE_CHECKING:
@@ -53,11 +53,13 @@ def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
             click.echo(line)
 
 
-def _log(ctx: click.Context) -> EvidenceLog:
-    from citeproof.service.logbook import open_log
+def _log(ctx: click.Context, *, reading: bool = True) -> EvidenceLog:
+    """The log the command works on; a reading command refuses a named log that is not there
+    (``--log typo.jsonl``) instead of reading it as empty."""
+    from citeproof.service.logbook import existing_log, open_log
 
     chosen = ctx.find_root().params.get("log_path") or (ctx.obj or {}).get("log_path")
-    return open_log(chosen or None)
+    return existing_log(chosen or None) if reading else open_log(chosen or None)
 
 
 def _entry_line(entry: LogEntry) -> str:
@@ -73,6 +75,10 @@ def _entry_line(entry: LogEntry) -> str:
     context_settings=CONTEXT_SETTINGS,
     cls=_LogGroup,
     short_help="Verify, sign, prove and read the evidence log.",
+    epilog=epilog(
+        "citeproof log verify",
+        "citeproof log checkpoint > checkpoint.txt && citeproof log key > log.pub",
+    ),
 )
 @click.option(
     "--log",
@@ -93,14 +99,22 @@ def log(ctx: click.Context, log_path: str | None) -> None:
     ctx.obj["log_path"] = log_path
 
 
-@log.command("path")
+@log.command("path", epilog=epilog("citeproof log path", "citeproof log --log project.jsonl path"))
 @click.pass_context
 def path_cmd(ctx: click.Context) -> None:
     """Print the path of the log file (nothing is created)."""
-    click.echo(str(_log(ctx).path))
+    click.echo(str(_log(ctx, reading=False).path))
 
 
-@log.command("verify")
+@log.command(
+    "verify",
+    epilog=epilog(
+        "citeproof log verify",
+        "citeproof log --log copy.jsonl verify --checkpoint checkpoint.txt --json",
+        exit_codes="Exit codes: 0 everything holds; 1 something does not hold; 2 usage, or no "
+        "log at a path given with --log or CITEPROOF_LOG.",
+    ),
+)
 @click.option(
     "--checkpoint",
     "checkpoint_file",
@@ -113,8 +127,8 @@ def path_cmd(ctx: click.Context) -> None:
 def verify_cmd(ctx: click.Context, checkpoint_file: str | None, as_json: bool) -> None:
     """Check every entry, the hash chain, the signed head and (optionally) a checkpoint.
 
-    Exits 0 when everything holds, 1 otherwise; the first bad entry is named with the
-    expected and the actual hash.
+    The first bad entry is named with the expected and the actual hash. A log named with
+    --log (or CITEPROOF_LOG) that is not there is an error, never an empty log.
     """
     evidence = _log(ctx)
     checkpoint = _read_text(checkpoint_file, "checkpoint") if checkpoint_file else None
@@ -150,21 +164,21 @@ def _read_text(path: str, what: str) -> str:
         raise LogError(f"cannot read the {what} file {path} ({exc}).") from exc
 
 
-@log.command("checkpoint")
+@log.command("checkpoint", epilog=epilog("citeproof log checkpoint > checkpoint.txt"))
 @click.pass_context
 def checkpoint_cmd(ctx: click.Context) -> None:
     """Print the log's signed checkpoint (keep it: it proves the log's present state)."""
     click.echo(_log(ctx).checkpoint(), nl=False)
 
 
-@log.command("key")
+@log.command("key", epilog=epilog("citeproof log key > log.pub"))
 @click.pass_context
 def key_cmd(ctx: click.Context) -> None:
     """Print the log's public key (NAME+HASH+KEY), as `verify-proof --key` takes it."""
-    click.echo(_log(ctx).key.verifier.verifier_key())
+    click.echo(_log(ctx, reading=False).key.verifier.verifier_key())
 
 
-@log.command("prove")
+@log.command("prove", epilog=epilog("citeproof log prove 12 > proof.json"))
 @click.argument("seq", type=click.IntRange(min=1))
 @click.pass_context
 def prove_cmd(ctx: click.Context, seq: int) -> None:
@@ -174,7 +188,7 @@ def prove_cmd(ctx: click.Context, seq: int) -> None:
     _common.write_json(_log(ctx).prove(seq).to_json())
 
 
-@log.command("verify-proof")
+@log.command("verify-proof", epilog=epilog("citeproof log verify-proof proof.json --key log.pub"))
 @click.argument("bundle", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--key",
@@ -196,7 +210,9 @@ def verify_proof_cmd(ctx: click.Context, bundle: str, public_key: str, as_json: 
         ctx.exit(ExitCode.NEGATIVE)
 
 
-@log.command("repair")
+@log.command(
+    "repair", epilog=epilog("citeproof log repair", "citeproof log repair --set-aside-unsigned")
+)
 @click.option(
     "--set-aside-unsigned",
     is_flag=True,
@@ -214,7 +230,12 @@ def repair_cmd(ctx: click.Context, set_aside_unsigned: bool, as_json: bool) -> N
     _emit(as_json, report.to_json(), [report.message])
 
 
-@log.command("annotate")
+@log.command(
+    "annotate",
+    epilog=epilog(
+        'citeproof log annotate 12 --support supports --by "Dr A. Reviewer" --note "Table 2"'
+    ),
+)
 @click.argument("seq", type=click.IntRange(min=1))
 @click.option(
     "--support",
@@ -234,7 +255,7 @@ def annotate_cmd(
     _emit(as_json, entry.to_json(), [_entry_line(entry)])
 
 
-@log.command("show")
+@log.command("show", epilog=epilog("citeproof log show --last 5", "citeproof log show 12 --json"))
 @click.argument("seq", type=click.IntRange(min=1), required=False)
 @click.option("--kind", metavar="K", help="Only entries of this kind (check, search, ...).")
 @click.option("--last", type=click.IntRange(min=1), metavar="N", help="Only the last N.")
@@ -256,7 +277,13 @@ def show_cmd(
     _emit(as_json, [e.to_json() for e in entries], [_entry_line(e) for e in entries])
 
 
-@log.command("export")
+@log.command(
+    "export",
+    epilog=epilog(
+        "citeproof log export -o copy.jsonl",
+        "citeproof log --log copy.jsonl verify --checkpoint checkpoint.txt",
+    ),
+)
 @click.option(
     "-o",
     "--output",

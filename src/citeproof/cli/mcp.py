@@ -2,9 +2,12 @@
 
 Over stdio nothing but the protocol may reach stdout, so diagnostics go to stderr (and the
 SDK points fd 1 at stderr while it serves, so a stray print cannot corrupt the stream).
-Module level imports click only, so ``citeproof --help`` stays fast; the SDK (about a second
-to import) is loaded when the command runs.  Unsafe HTTP settings are refused before the SDK
-is imported, so the refusal is immediate.
+Module level imports click and the list of tool names only, so ``citeproof --help`` stays
+fast; the SDK (about a second to import) is loaded when the command runs.  Unsafe HTTP
+settings are refused before the SDK is imported, so the refusal is immediate.
+
+Over HTTP a bearer token is required by default: without ``--token`` a random one is made
+and printed once on stderr, with the URL, unless ``--no-token`` is given (loopback only).
 """
 
 from __future__ import annotations
@@ -12,10 +15,22 @@ from __future__ import annotations
 import click
 
 from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
+from citeproof.mcp.descriptions import RESOURCE_TEMPLATE, TOOL_NAMES
+
+_HELP = f"""Serve citeproof's tools to MCP clients (Claude, Codex, VS Code ...).
+
+Tools: {", ".join(TOOL_NAMES)}; the resource {RESOURCE_TEMPLATE}; the prompt
+cite_with_verified_quotes. Checks, searches and audits are written to the evidence log unless
+--no-log.
+
+Over --http every request must carry "Authorization: Bearer TOKEN": without --token a random
+token is made and printed on stderr at start (--no-token: none, loopback only).
+"""
 
 
 @click.command(
     context_settings=CONTEXT_SETTINGS,
+    help=_HELP,
     short_help="Run the MCP server (stdio, or streamable HTTP with --http).",
     epilog="Exit codes: 0 the server stopped; 2 bad settings (e.g. a public --host without "
     "a token).",
@@ -38,7 +53,13 @@ from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
     "--token",
     envvar="CITEPROOF_MCP_TOKEN",
     metavar="TOKEN",
-    help="Bearer token every HTTP request must carry (env CITEPROOF_MCP_TOKEN).",
+    help="Bearer token every HTTP request must carry (env CITEPROOF_MCP_TOKEN); default: a "
+    "new random one, printed at start.",
+)
+@click.option(
+    "--no-token",
+    is_flag=True,
+    help="Serve HTTP without a token (loopback only): any local process may then call it.",
 )
 @click.option(
     "--offline",
@@ -57,24 +78,18 @@ def mcp(
     host: str,
     port: int,
     token: str | None,
+    no_token: bool,
     offline: bool,
     no_files: bool,
     replay: str | None,
     no_log: bool,
     log_path: str | None,
 ) -> None:
-    """Serve citeproof's tools to MCP clients (Claude, Codex, VS Code ...).
-
-    Tools: check_quote, check_quotes, read_source, resolve_identifier, retraction_status,
-    search_literature, citing_papers, verify_log, record_support, find_passages,
-    audit_answer, verify_references; the resource citeproof://source/{identifier}; the prompt
-    cite_with_verified_quotes. Checks, searches and audits are written to the evidence log
-    unless --no-log.
-    """
     from citeproof.errors import CiteproofError
 
     try:
-        _serve(use_http, host, port, token, offline, no_files, replay, no_log, log_path)
+        _serve(use_http, host, port, token, no_token, offline, no_files, replay, no_log,
+               log_path)  # fmt: skip
     except CiteproofError as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         click.echo(f"citeproof: error: {message}", err=True)
@@ -86,16 +101,24 @@ def _serve(
     host: str,
     port: int,
     token: str | None,
+    no_token: bool,
     offline: bool,
     no_files: bool,
     replay: str | None,
     no_log: bool,
     log_path: str | None,
 ) -> None:
+    made = False
     if use_http:
         from citeproof.mcp.http import check_http_settings
 
-        token = check_http_settings(host, token)  # before the slow imports: refuse at once
+        # before the slow imports: refuse at once
+        made = token is None and not no_token
+        token = check_http_settings(host, token, no_token=no_token)
+    elif no_token:
+        from citeproof.errors import BadInputError
+
+        raise BadInputError("--no-token applies to --http only.")
     from citeproof.mcp.server import build_server
     from citeproof.mcp.tools import ToolSettings
 
@@ -111,6 +134,12 @@ def _serve(
         from citeproof.mcp.http import serve_http
 
         click.echo(f"citeproof: serving MCP on http://{_netloc(host, port)}/mcp", err=True)
+        if made:
+            click.echo(
+                f'citeproof: every request needs the header "Authorization: Bearer {token}" '
+                "(a new token, made for this run; give --token to choose one)",
+                err=True,
+            )
         serve_http(server, host=host, port=port, token=token)
     else:
         server.run("stdio")

@@ -18,6 +18,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: so the same command must never be asked with two settings.
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
+
+def epilog(*examples: str, exit_codes: str | None = None) -> str:
+    """A help page's epilog in the house style (``refs``'s): the exit codes, when the command
+    has its own, then ``Examples:`` with one command a line, kept as written (click's ``\\b``
+    stops it rewrapping them)."""
+    parts = [exit_codes] if exit_codes else []
+    parts.append("\b\nExamples:\n" + "\n".join(f"  {example}" for example in examples))
+    return "\n\n".join(parts)
+
+
 json_option = click.option(
     "--json",
     "as_json",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, replay_option
 
 if TYPE_CHECKING:
     from citeproof.models.passages import PassageList
@@ -20,7 +20,12 @@ PREVIEW_CHARS = 160
 
 
 @click.command(
-    context_settings=CONTEXT_SETTINGS, short_help="List a source's passages with citation handles."
+    context_settings=CONTEXT_SETTINGS,
+    short_help="List a source's passages with citation handles.",
+    epilog=epilog(
+        'citeproof passages PMC3166277 --query "sleep onset latency"',
+        "citeproof passages paper.pdf -n 5 --json",
+    ),
 )
 @click.argument("source")
 @click.option("--query", "-q", metavar="Q", help="Rank passages by BM25 against these words.")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, log_options, replay_option
 
 if TYPE_CHECKING:
     from citeproof.models.recheck import RecheckItem, RecheckReport
@@ -18,8 +18,13 @@ if TYPE_CHECKING:
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="Re-run the checks in the evidence log and report what changed.",
-    epilog="Exit codes: 0 nothing changed; 1 a verdict changed, a quote moved, or a work was "
-    "retracted since; 2 bad input; 3 some checks could not be re-run and nothing changed.",
+    epilog=epilog(
+        "citeproof recheck",
+        "citeproof recheck --since 2026-01-01 --json > recheck.json",
+        exit_codes="Exit codes: 0 nothing changed; 1 a verdict changed, a quote moved, or a "
+        "work was retracted since; 2 bad input; 3 some checks could not be re-run and nothing "
+        "changed.",
+    ),
 )
 @click.option(
     "--since",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog
 
 #: Commands that cannot be recorded: they make no request, or would recurse.
 _REFUSED = frozenset({"record", "cache", "mcp"})
@@ -40,6 +40,10 @@ def _written_since(folder: Path, start: float) -> list[str]:
         "allow_interspersed_args": False,
     },
     short_help="Run a command live and record every response it reads into DIR.",
+    epilog=epilog(
+        'citeproof record fixtures/ check "the quoted words" PMC3166277',
+        'citeproof check "the quoted words" PMC3166277 --replay fixtures/',
+    ),
 )
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED, metavar="COMMAND...")
@@ -50,7 +54,6 @@ def record(folder: Path, command: tuple[str, ...]) -> None:
     address or API key, status, headers without cookies, date, body sha256), so
     `citeproof COMMAND --replay DIR` repeats the run with no network. Identifiers are
     fetched again even when pinned, since a cached copy would leave nothing to record.
-    Example: citeproof record fixtures/ check "the quoted words" PMC3166277
     """
     from citeproof.errors import BadInputError
     from citeproof.service.storage import RECORD_ENV, REPLAY_ENV

@@ -66,6 +66,8 @@ _STYLE = {
     help="Write one JSON line per reference to FILE instead of printing the report.",
 )
 @click.option("--resume", is_flag=True, help="Skip the references already in --output.")
+@click.option("--overwrite", is_flag=True, help="Replace what --output holds (a file with results "
+              "in it is refused without --resume or --overwrite).")  # fmt: skip
 @click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
 @click.option("--offline", is_flag=True, help="Answer from pinned records only; ask no service.")
 @click.option(
@@ -92,6 +94,7 @@ def refs(
     as_json: bool,
     output: str | None,
     resume: bool,
+    overwrite: bool,
     quiet: bool,
     offline: bool,
     no_retraction: bool,
@@ -113,7 +116,7 @@ def refs(
     real work that matches the entry; it does not mean the work supports the claim.
     """
     from citeproof.batch.bibliographies import RefsOptions, earlier_counts, read_jobs, run_refs
-    from citeproof.batch.output import ResultSink, done_ids
+    from citeproof.batch.output import ResultSink
     from citeproof.cli import _common
     from citeproof.errors import BadInputError, references_exit_code
 
@@ -132,9 +135,14 @@ def refs(
         log=False if no_log else (log_path or True), executor=executor,  # type: ignore[arg-type]
         workers=workers, scheduler=scheduler,
     )  # fmt: skip
-    done = done_ids(Path(output)) if output is not None and resume else set()
+    # The sink refuses an output that is one of the files, or holds results (see its rules).
+    sink = (
+        ResultSink(output, resume, overwrite=overwrite, inputs=files)
+        if output is not None
+        else None
+    )
+    done = sink.done if sink is not None else set()
     before = earlier_counts(output) if output is not None and resume else Counter()
-    sink = ResultSink(output, resume) if output is not None else None
     tally: Counter[str] = Counter()
     try:
         with _progress(quiet, len(jobs) - len(done)) as advance:

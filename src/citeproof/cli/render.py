@@ -1,5 +1,11 @@
 """The readable terminal report of a check (rich); JSON is the contract, this is for people.
 
+A misquote says what the source says instead: a NEAR shows the closest passage's own words
+(``source says``), and a NOT_FOUND shows the closest passage below the NEAR threshold when
+the command found one (``closest``, from ``service.reading.closest_wording``), or says that
+nothing in the source comes close.  The cited work's retraction status is shown beside the
+source, with a warning when it is retracted or under concern.
+
 User and document text is never passed through rich markup (a quote may well contain
 ``[bold]`` or ``[1]``): everything is assembled from ``Text`` objects with explicit styles.
 """
@@ -13,7 +19,16 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from citeproof.models import CheckResult, DiffOp, Fragment, Location, Match, Near, SourceInfo
+    from citeproof.models import (
+        CheckResult,
+        DiffOp,
+        Fragment,
+        Location,
+        Match,
+        Near,
+        RetractionReport,
+        SourceInfo,
+    )
 
 VERDICT_STYLES: Final = {
     "EXACT": "bold green",
@@ -42,6 +57,12 @@ FLAG_MEANINGS: Final = {
     "match_in_references": "the passage is in the reference list, not the paper's own text",
     "match_in_front_matter": "the passage is in the front matter, not the paper's own text",
     "near_search_stopped": "the search for a close passage ran out of its work budget",
+}
+RETRACTION_STYLES: Final = {
+    "RETRACTED": "bold red",
+    "CONCERN": "bold red",
+    "NOT_RETRACTED_AS_OF": "green",
+    "UNVERIFIABLE": "blue",
 }
 CONTEXT_CHARS: Final = 60
 LONG_MATCH_CHARS: Final = 200
@@ -174,11 +195,12 @@ def _diff(steps: list[DiffOp], plain: bool) -> Text:
     return out
 
 
-def _near(console: Console, near: Near) -> None:
+def _passage(console: Console, near: Near, heading: str) -> None:
+    """The closest passage: where, the source's own words, the similarity and the diff."""
     plain = console.no_color or console.color_system is None
-    console.print(Text("closest passage", style="bold"))
+    console.print(Text(heading, style="bold"))
     console.print(_line("where", _where(near.location, near.start, near.end)))
-    console.print(_line("wording", Text(f"“{_shorten(near.text)}”")))
+    console.print(_line("source says", Text(f"“{_shorten(near.text)}”")))
     console.print(_line("similarity", f"{near.similarity:.3f}"))
     console.print(_line("diff", _diff(near.diff, plain)))
     legend = (
@@ -187,6 +209,32 @@ def _near(console: Console, near: Near) -> None:
         else "red struck: only in the source; green: only in the quote"
     )
     console.print(_line("", Text(legend, style="dim")))
+
+
+def _closest(console: Console, result: CheckResult, closest: Near | None, asked: bool) -> None:
+    """For a NOT_FOUND: what the source says instead, or (when it was looked for) that
+    nothing comes close."""
+    if closest is not None:
+        _passage(console, closest, "closest passage (below the NEAR threshold)")
+        console.print(
+            Text(
+                "note: the quote is not in the source; what the source says is above. Quote "
+                "its own words, or cite the source that has yours (--find-source looks).",
+                style="yellow",
+            )
+        )
+    elif asked and "near_search_stopped" not in result.flags:
+        console.print(
+            Text(
+                "note: no passage of the source comes close to these words; check that this "
+                "is the source you meant (--find-source looks elsewhere).",
+                style="yellow",
+            )
+        )
+
+
+def _near(console: Console, near: Near) -> None:
+    _passage(console, near, "closest passage")
     risky = [f for f in near.flags if f in RISK_FLAGS]
     for flag in near.flags:
         console.print(
@@ -256,8 +304,39 @@ def _source(console: Console, source: SourceInfo) -> None:
         console.print(_line("refresh", note))
 
 
-def render_check(result: CheckResult, text: str, console: Console | None = None) -> None:
-    """Print a check result for a person reading a terminal."""
+def _retraction(console: Console, report: RetractionReport) -> None:
+    shown: str = report.status
+    if report.status == "NOT_RETRACTED_AS_OF" and report.as_of is not None:
+        shown = f"NOT RETRACTED as of {report.as_of.isoformat()}"
+    line = Text(shown, style=RETRACTION_STYLES.get(report.status, ""))
+    if report.reason:
+        line.append(f"  {report.reason}", style="dim")
+    console.print(_line("retraction", line))
+    if report.status in ("RETRACTED", "CONCERN"):
+        what = "retracted" if report.status == "RETRACTED" else "under an expression of concern"
+        console.print(
+            Text(
+                f"warning: the cited work is {what}; `citeproof retraction "
+                f"{report.identifier}` lists the notices (--fail-on-retracted exits 1).",
+                style="bold red",
+            )
+        )
+
+
+def render_check(
+    result: CheckResult,
+    text: str,
+    console: Console | None = None,
+    *,
+    closest: Near | None = None,
+    closest_asked: bool = False,
+) -> None:
+    """Print a check result for a person reading a terminal.
+
+    ``closest`` is, for a NOT_FOUND, the closest passage below the NEAR threshold
+    (``service.reading.closest_wording``): what the source says instead; ``closest_asked``
+    says it was looked for, so that its absence means nothing in the source comes close.
+    """
     console = console or Console(highlight=False)
     verdict = Text(f" {result.verdict} ", style=f"reverse {VERDICT_STYLES[result.verdict]}")
     verdict.append(f"  {VERDICT_MEANINGS[result.verdict]}", style="bold")
@@ -272,6 +351,8 @@ def render_check(result: CheckResult, text: str, console: Console | None = None)
         console.print(Text("note: the quote occurs if letter case is ignored.", style="yellow"))
     if result.near is not None:
         _near(console, result.near)
+    elif result.verdict == "NOT_FOUND":
+        _closest(console, result, closest, closest_asked)
     if result.fragments:
         _fragments(console, result.fragments)
     for flag in result.flags:
@@ -284,6 +365,8 @@ def render_check(result: CheckResult, text: str, console: Console | None = None)
                 )
             )
     _source(console, result.source)
+    if result.retraction is not None:
+        _retraction(console, result.retraction)
     if result.searched_elsewhere is not None:
         _elsewhere(console, result)
 

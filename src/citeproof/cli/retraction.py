@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, replay_option
 from citeproof.errors import retraction_exit_code
 
 if TYPE_CHECKING:
@@ -58,10 +58,14 @@ def _render(report: RetractionReport) -> None:
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="Report whether a work is retracted, according to every source.",
-    epilog="Exit codes: 0 NOT_RETRACTED_AS_OF (every consulted source answered and none "
-    "reports a retraction or concern); 1 RETRACTED or CONCERN; 2 usage or bad identifier; "
-    "3 UNVERIFIABLE (a source failed or could not be asked, e.g. --offline or no Retraction "
-    "Watch snapshot).",
+    epilog=epilog(
+        "citeproof retraction 10.1371/journal.pone.0340378",
+        "citeproof retraction pmid:27355798 --offline --json",
+        exit_codes="Exit codes: 0 NOT_RETRACTED_AS_OF (every consulted source answered and "
+        "none reports a retraction or concern); 1 RETRACTED or CONCERN; 2 usage or bad "
+        "identifier; 3 UNVERIFIABLE (a source failed or could not be asked, e.g. --offline or "
+        "no Retraction Watch snapshot).",
+    ),
 )
 @click.argument("ident", metavar="IDENT")
 @click.option(
@@ -99,7 +103,12 @@ def retraction(ident: str, as_json: bool, offline: bool, replay: str | None) -> 
 
 
 @click.group(
-    context_settings=CONTEXT_SETTINGS, short_help="Manage the local Retraction Watch snapshot."
+    context_settings=CONTEXT_SETTINGS,
+    short_help="Manage the local Retraction Watch snapshot.",
+    epilog=epilog(
+        "citeproof retractions import retraction_watch.csv --as-of 2026-01-31",
+        "citeproof retractions info",
+    ),
 )
 def retractions() -> None:
     """Import the Retraction Watch dataset (CSV) and show the snapshot in use.
@@ -120,7 +129,14 @@ def _info_json(info: SnapshotInfo) -> dict[str, object]:
     }
 
 
-@retractions.command("import", short_help="Import a Retraction Watch CSV as the snapshot.")
+@retractions.command(
+    "import",
+    short_help="Import a Retraction Watch CSV as the snapshot.",
+    epilog=epilog(
+        "citeproof retractions import retraction_watch.csv",
+        "citeproof retractions import retraction_watch.csv --as-of 2026-01-31 --json",
+    ),
+)
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--as-of",
@@ -153,7 +169,11 @@ def import_(file: Path, as_of: datetime | None, as_json: bool) -> None:
         )
 
 
-@retractions.command("info", short_help="Show the snapshot's date and size.")
+@retractions.command(
+    "info",
+    short_help="Show the snapshot's date and size.",
+    epilog=epilog("citeproof retractions info", "citeproof retractions info --json"),
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def info(as_json: bool) -> None:
     """Show the imported snapshot's date, row count and file; exit 1 when there is none."""

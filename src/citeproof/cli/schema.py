@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog
 
 __all__ = ["SCHEMAS", "report_schema", "schema"]
 
@@ -46,6 +46,7 @@ def report_schema(name: str) -> dict[str, Any]:
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="Print the JSON schema of an audit report, a check result or a references report.",
+    epilog=epilog("citeproof schema check > check.schema.json", "citeproof schema audit"),
 )
 @click.argument("name", type=click.Choice(SCHEMAS))
 def schema(name: str) -> None:

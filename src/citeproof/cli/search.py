@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, log_options, replay_option
 from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
     from citeproof.models.search import SearchRecord
 
 ENGINES = ("europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda")
-EPILOG = (
+EXIT_CODES = (
     "Exit codes: 0 the engine answered (hits or none); 2 bad input; 3 the engine could not be read."
 )
 
@@ -100,7 +100,11 @@ def _render(record: SearchRecord) -> None:
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="Search a literature database and record what it answered.",
-    epilog=EPILOG,
+    epilog=epilog(
+        'citeproof search europepmc "melatonin sleep onset" --since 2020 --limit 10',
+        'citeproof search litsense "walking improved sleep quality in older adults" --json',
+        exit_codes=EXIT_CODES,
+    ),
 )
 @click.argument("engine", metavar="ENGINE", type=click.Choice(ENGINES, case_sensitive=False))
 @click.argument("query")
@@ -154,7 +158,11 @@ def search(
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="List the works that cite a work (OpenAlex).",
-    epilog=EPILOG,
+    epilog=epilog(
+        "citeproof citing 10.1371/journal.pone.0340378 --limit 50",
+        "citeproof citing PMC3166277 --json > citing.json",
+        exit_codes=EXIT_CODES,
+    ),
 )
 @click.argument("ident", metavar="IDENT")
 @_limit

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, replay_option
 
 
 @click.command(
     context_settings=CONTEXT_SETTINGS,
     short_help="Print the text extracted from a source, exactly as checked.",
+    epilog=epilog("citeproof text paper.pdf > paper.txt", "citeproof text --blocks PMC3166277"),
 )
 @click.argument("source")
 @click.option(

@@ -28,8 +28,11 @@ from datetime import UTC, date, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import quote as percent_encode
+from xml.sax.saxutils import escape
 
 from citeproof.audit.run import audit_answer
+from citeproof.errors import BadInputError
 from citeproof.net.recordings import write_recording
 from citeproof.report.page import write_audit_html
 from citeproof.service.logbook import open_log
@@ -44,6 +47,12 @@ COFFEE: Final = "PMC9900002"
 _BUCKET: Final = "https://pmc-oa-opendata.s3.amazonaws.com"
 _IDCONV: Final = "https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/"
 _ESUMMARY: Final = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esummary.fcgi"
+_EFETCH: Final = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/efetch.fcgi"
+_CROSSREF: Final = "https://api.crossref.org/v1/works"
+_EPMC: Final = "https://www.ebi.ac.uk/europepmc/webservices/rest/search"
+#: The invented retraction notice of the coffee paper (the Retraction Watch row names it too).
+_NOTICE_DOI: Final = "10.5555/invented.notice.demo"
+_INVENTED: Final = "INVENTED for citeproof demo, in the real format of {}; not a real answer"
 _WHEN: Final = datetime(2026, 1, 1, tzinfo=UTC)
 _PAPERS: Final = {
     WALKING: ("walking.nxml", "99100001", "10.5555/citeproof.demo.1", False),
@@ -77,12 +86,20 @@ def _listing(prefix: str, key: str) -> bytes:
 
 
 def write_recordings(folder: Path) -> None:
-    """The ID converter, PMC Cloud Service and PubMed summary answers for the two invented
-    papers."""
+    """Every answer the demo's steps ask for, about the two invented papers: the ID converter,
+    the PMC Cloud Service, PubMed summaries and records, Crossref's record and notices, and
+    Europe PMC's search."""
 
-    def record(name: str, url: str, body: bytes, kind: str) -> None:
+    def record(name: str, url: str, body: bytes, kind: str, service: str) -> None:
         write_recording(
-            folder, name, url=url, status=200, headers={"content-type": kind}, body=body, date=_WHEN
+            folder,
+            name,
+            url=url,
+            status=200,
+            headers={"content-type": kind},
+            body=body,
+            date=_WHEN,
+            provenance=_INVENTED.format(service),
         )
 
     for pmcid, (file, pmid, doi, retracted) in _PAPERS.items():
@@ -110,6 +127,7 @@ def write_recordings(folder: Path) -> None:
             f"{_IDCONV}?ids={pmcid}&idtype=pmcid&format=json",
             json.dumps(idconv).encode(),
             "application/json",
+            "the PMC ID converter API",
         )
         for kind, value in (("doi", doi), ("pmid", pmid)):
             record(
@@ -124,32 +142,205 @@ def write_recordings(folder: Path) -> None:
                     }
                 ).encode(),
                 "application/json",
+                "the PMC ID converter API",
             )
         record(
             f"pmc-list-{lower}",
             f"{_BUCKET}/?list-type=2&prefix={pmcid}.",
             _listing(f"{pmcid}.", f"{pmcid}.1/{pmcid}.1.xml"),
             "application/xml",
+            "the PMC Cloud Service (S3 listing)",
         )
         record(
             f"pmc-meta-{lower}",
             f"{_BUCKET}/{pmcid}.1/{pmcid}.1.json",
             json.dumps(meta).encode(),
             "application/json",
+            "the PMC Cloud Service (article metadata)",
         )
-        record(f"pmc-xml-{lower}", f"{_BUCKET}/{pmcid}.1/{pmcid}.1.xml", data, "application/xml")
+        record(
+            f"pmc-xml-{lower}",
+            f"{_BUCKET}/{pmcid}.1/{pmcid}.1.xml",
+            data,
+            "application/xml",
+            "the PMC Cloud Service (JATS XML)",
+        )
         # The audit verifies the answer's reference entry (PMCID -> PMID -> its summary).
         record(
             f"esummary-{pmid}",
             f"{_ESUMMARY}?db=pubmed&id={pmid}&retmode=json",
             json.dumps(_summary(pmid, pmcid, doi, _title(data))).encode(),
             "application/json",
+            "NCBI E-utilities esummary (db=pubmed, retmode=json)",
+        )
+        # The retraction status of each cited work: Crossref, PubMed and Europe PMC.
+        title = _title(data)
+        json_kind = "application/json"
+        record(
+            f"crossref-work-{lower}",
+            f"{_CROSSREF}/{doi}",
+            json.dumps(_crossref_work(doi, title, retracted)).encode(),
+            json_kind,
+            "the Crossref REST API (works/{doi})",
+        )
+        record(
+            f"crossref-updates-{lower}",
+            f"{_CROSSREF}?filter=updates%3A{percent_encode(doi, safe='')}&rows=20",
+            json.dumps(_crossref_notices(doi, retracted)).encode(),
+            json_kind,
+            "the Crossref REST API (works?filter=updates:)",
+        )
+        record(
+            f"efetch-{pmid}",
+            f"{_EFETCH}?db=pubmed&id={pmid}&retmode=xml",
+            _pubmed_article(pmid, pmcid, doi, title, retracted),
+            "text/xml; charset=UTF-8",
+            "NCBI E-utilities efetch (db=pubmed, retmode=xml)",
+        )
+        by_doi = percent_encode(f'DOI:"{doi}"', safe=":/")
+        record(
+            f"epmc-doi-{lower}",
+            f"{_EPMC}?query={by_doi}&resultType=lite&format=json&pageSize=1",
+            json.dumps(_epmc_hit(pmid, pmcid, doi, title, retracted)).encode(),
+            "application/json;charset=UTF-8",
+            "the Europe PMC REST API (search, resultType=lite)",
         )
 
 
 def _title(article: bytes) -> str:
     found = re.search(rb"<article-title>(.*?)</article-title>", article, re.DOTALL)
     return found.group(1).decode() if found else ""
+
+
+def _crossref_work(doi: str, title: str, retracted: bool) -> dict[str, Any]:
+    """A ``works/{doi}`` answer; a retracted paper carries the notice in its ``updated-by``."""
+    message: dict[str, Any] = {
+        "DOI": doi,
+        "type": "journal-article",
+        "title": [title],
+        "container-title": ["Journal of Invented Examples"],
+        "publisher": "Invented Example Press",
+        "issued": {"date-parts": [[2024, 2, 1]]},
+        "author": [{"given": "Cy", "family": "Placeholder", "sequence": "first"}],
+        "URL": f"https://doi.org/{doi}",
+    }
+    if retracted:
+        message["updated-by"] = [
+            {
+                "DOI": _NOTICE_DOI,
+                "type": "retraction",
+                "label": "Retraction",
+                "source": "retraction-watch",
+                "record-id": "990001",
+                "updated": {"date-parts": [[2025, 6, 1]]},
+            }
+        ]
+    return {
+        "status": "ok",
+        "message-type": "work",
+        "message-version": "1.0.0",
+        "message": message,
+    }
+
+
+def _crossref_notices(doi: str, retracted: bool) -> dict[str, Any]:
+    """A ``works?filter=updates:{doi}`` answer: the publisher's notice, when there is one."""
+    items: list[dict[str, Any]] = []
+    if retracted:
+        items.append(
+            {
+                "DOI": _NOTICE_DOI,
+                "type": "journal-article",
+                "title": ["Retraction notice: " + doi],
+                "update-to": [
+                    {
+                        "DOI": doi,
+                        "type": "retraction",
+                        "label": "Retraction",
+                        "source": "publisher",
+                        "updated": {"date-parts": [[2025, 6, 1]]},
+                    }
+                ],
+            }
+        )
+    return {
+        "status": "ok",
+        "message-type": "work-list",
+        "message-version": "1.0.0",
+        "message": {
+            "facets": {},
+            "total-results": len(items),
+            "items": items,
+            "items-per-page": 20,
+            "query": {"start-index": 0, "search-terms": None},
+        },
+    }
+
+
+def _pubmed_article(pmid: str, pmcid: str, doi: str, title: str, retracted: bool) -> bytes:
+    """An efetch ``PubmedArticleSet`` holding the paper's record (escaped: titles are text)."""
+    types = '<PublicationType UI="D016428">Journal Article</PublicationType>'
+    links = ""
+    if retracted:
+        types += '<PublicationType UI="D016441">Retracted Publication</PublicationType>'
+        links = (
+            '<CommentsCorrectionsList><CommentsCorrections RefType="RetractionIn">'
+            f"<RefSource>J Invent Ex. 2025 Jun. doi: {_NOTICE_DOI}</RefSource>"
+            "</CommentsCorrections></CommentsCorrectionsList>"
+        )
+    return (
+        '<?xml version="1.0" ?>\n'
+        '<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2025//EN" '
+        '"https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd">\n'
+        "<PubmedArticleSet><PubmedArticle>"
+        f'<MedlineCitation Status="MEDLINE" Owner="NLM"><PMID Version="1">{pmid}</PMID>'
+        '<Article PubModel="Print"><Journal><Title>Journal of Invented Examples</Title>'
+        "<ISOAbbreviation>J Invent Ex</ISOAbbreviation></Journal>"
+        f"<ArticleTitle>{escape(title)}</ArticleTitle>"
+        f'<ELocationID EIdType="doi" ValidYN="Y">{doi}</ELocationID>'
+        f"<Language>eng</Language><PublicationTypeList>{types}</PublicationTypeList>"
+        f"</Article>{links}</MedlineCitation>"
+        "<PubmedData><PublicationStatus>ppublish</PublicationStatus><ArticleIdList>"
+        f'<ArticleId IdType="pubmed">{pmid}</ArticleId>'
+        f'<ArticleId IdType="pmc">{pmcid}</ArticleId>'
+        f'<ArticleId IdType="doi">{doi}</ArticleId>'
+        "</ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>\n"
+    ).encode()
+
+
+def _epmc_hit(pmid: str, pmcid: str, doi: str, title: str, retracted: bool) -> dict[str, Any]:
+    """A Europe PMC ``search`` answer (``resultType=lite``) with the paper as its one hit."""
+    types = ("retracted publication; " if retracted else "") + "journal article"
+    return {
+        "version": "6.9",
+        "hitCount": 1,
+        "request": {
+            "queryString": f'DOI:"{doi}"',
+            "resultType": "lite",
+            "cursorMark": "*",
+            "pageSize": 1,
+            "sort": "",
+            "synonym": False,
+        },
+        "resultList": {
+            "result": [
+                {
+                    "id": pmid,
+                    "source": "MED",
+                    "pmid": pmid,
+                    "pmcid": pmcid,
+                    "doi": doi,
+                    "title": title,
+                    "journalTitle": "J Invent Ex",
+                    "pubYear": "2024",
+                    "pubType": types,
+                    "isOpenAccess": "Y",
+                    "inEPMC": "Y",
+                    "inPMC": "Y",
+                }
+            ]
+        },
+    }
 
 
 def _summary(pmid: str, pmcid: str, doi: str, title: str) -> dict[str, Any]:
@@ -225,8 +416,7 @@ def _forge(handle: str) -> str:
 def run_demo(out: Path | None = None, *, say: Callable[[str], None] = print) -> DemoResult:
     """Run every step, print a line per step, and return where the page is."""
     started = time.perf_counter()
-    folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="citeproof-demo-"))
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = _folder(out)
     write_recordings(folder / "recordings")
     result = DemoResult(folder=folder, page=folder / "audit.html")
     with _home(folder):
@@ -234,6 +424,31 @@ def run_demo(out: Path | None = None, *, say: Callable[[str], None] = print) -> 
     result.seconds = time.perf_counter() - started
     say(f"done in {result.seconds:.1f} s; everything is in {folder}")
     return result
+
+
+def _folder(out: Path | None) -> Path:
+    """The demo's folder: ``out`` when it is new or empty, else a new temporary folder.
+
+    A folder holding anything is refused, so the demo never writes over a user's files
+    (``answer.md``, ``audit.html`` ...) nor mixes its state with theirs.
+    """
+    if out is None:
+        return Path(tempfile.mkdtemp(prefix="citeproof-demo-"))
+    folder = Path(out)
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise BadInputError(
+                f"{folder} is a file; citeproof demo writes into an empty or new folder."
+            )
+        if folder.is_dir() and any(folder.iterdir()):
+            raise BadInputError(
+                f"{folder} is not empty; citeproof demo writes only into an empty or new "
+                "folder: give --out a new one."
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise BadInputError(f"citeproof demo cannot use {folder}: {err.strerror or err}.") from err
+    return folder
 
 
 def _step(result: DemoResult, say: Callable[[str], None], name: str, outcome: str) -> None:
@@ -272,7 +487,8 @@ def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None
     _step(result, say, "passages with handles", found)
 
     answer = _answer(top.handle, _forge(top.handle))
-    (folder / "answer.md").write_text(answer, encoding="utf-8")
+    with (folder / "answer.md").open("x", encoding="utf-8") as file:  # never over a user's
+        file.write(answer)
     audit = audit_answer(answer, log=True)
     result.audit_verdict = audit.verdict
     verdicts = [
@@ -283,7 +499,7 @@ def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None
     _step(
         result, say, "audit of an AI answer (answer.md)", f"{audit.verdict}: " + ", ".join(verdicts)
     )
-    write_audit_html(audit.model_dump(mode="json"), answer, result.page)
+    write_audit_html(audit.model_dump(mode="json"), answer, result.page, source_name="answer.md")
     _step(result, say, "the audit page", str(result.page))
 
     log = open_log()

@@ -78,7 +78,7 @@ from citeproof.evidence.lines import (
 from citeproof.evidence.merkle import CompactRange
 from citeproof.evidence.verify import iter_raw_lines, prove, verify_log, verify_proof
 from citeproof.models.evidence import ProofBundle, ProofReport, RepairReport, VerifyReport
-from citeproof.store.keys import LogKey, load_or_create_log_key
+from citeproof.store.keys import LOG_KEY_FILE, LogKey, load_or_create_log_key
 from citeproof.store.paths import resolve_dirs, resolve_log_path
 
 __all__ = [
@@ -178,6 +178,20 @@ class EvidenceLog:
         key_dir = self._key_dir or resolve_dirs(os.environ).keys
         self._key = load_or_create_log_key(key_dir)
         return self._key
+
+    def _existing_key(self) -> LogKey | None:
+        """The signing key if there is one; never created (reading a log must not make a key,
+        which could only say that nothing verifies)."""
+        if self._key is None:
+            key_dir = self._key_dir or resolve_dirs(os.environ).keys
+            if not (key_dir / LOG_KEY_FILE).exists():
+                return None
+        return self.key
+
+    @property
+    def exists(self) -> bool:
+        """Whether any of the log is on disk: its file, its signed head or an append intent."""
+        return any(p.exists() for p in (self.path, self.head_path, self.intent_path))
 
     def _locked(self) -> contextlib.AbstractContextManager[None]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -438,11 +452,20 @@ class EvidenceLog:
         return head.checkpoint
 
     def verify(self, checkpoint: str | None = None) -> VerifyReport:
-        return verify_log(self.path, self.key.verifier, checkpoint)
+        """Check every entry, the chain, the signed head and ``checkpoint``; creates nothing
+        (no key, no file: a log that is not there verifies as empty)."""
+        key = self._existing_key()
+        return verify_log(self.path, key.verifier if key is not None else None, checkpoint)
 
     def prove(self, seq: int) -> ProofBundle:
         head = read_head(self.head_path)
         if head is None:
+            if not self.path.exists() or self.path.stat().st_size == 0:
+                # A fresh log has no head to repair: it simply holds no entries yet.
+                raise LogError(
+                    f"the evidence log {self.path} has no entry {seq}: it holds no entries "
+                    "yet (every check adds one); `citeproof log show` lists the entries."
+                )
             raise self._damaged("has no signed head (its .head file is missing)")
         return prove(self.path, head, self.key.verifier, seq)
 
@@ -452,8 +475,11 @@ class EvidenceLog:
         """Move a damaged tail aside, sign whole valid entries the head missed, record it.
 
         ``set_aside_unsigned`` moves entries not covered by the signed head aside too,
-        instead of signing them (use it when they were not written by you).
+        instead of signing them (use it when they were not written by you).  A log that is
+        not there at all is left so: nothing is created.
         """
+        if not self.exists:
+            return RepairReport(repaired=False, message="the log is empty; nothing to do.")
         with self._locked():
             fd = self._open_fd()
             try:

@@ -97,8 +97,23 @@ def iter_raw_lines(path: Path, start: int = 0) -> Iterator[bytes]:
         yield from f
 
 
-def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) -> VerifyReport:
-    """Check the log at ``path`` against its signed head and, if given, a checkpoint."""
+def _no_key(what: str) -> str:
+    return (
+        f"there is no log key here to check {what} with: the log was signed with a key that "
+        "is not in this data directory; restore the key (keys/log-ed25519.pem) from a backup, "
+        "or set CITEPROOF_HOME to the data directory that holds it."
+    )
+
+
+def verify_log(
+    path: Path, verifier: Verifier | None, checkpoint: str | None = None
+) -> VerifyReport:
+    """Check the log at ``path`` against its signed head and, if given, a checkpoint.
+
+    ``verifier`` None: there is no log key (verifying never creates one, which could only
+    say that nothing verifies).  A log with nothing signed is then checked as it is; a
+    signed head or checkpoint that cannot be checked is a problem saying where the key is.
+    """
     problems: list[VerifyProblem] = []
     notes: list[str] = []
     head_state: Literal["ok", "missing", "invalid"] = "ok"
@@ -108,6 +123,8 @@ def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) ->
         head = read_head(head_path_for(path))
         if head is None:
             head_state = "missing"
+        elif verifier is None:
+            raise LogError(_no_key(f"its signed head ({head_path_for(path).name})"))
         else:
             head_cp = head.verify(verifier)
     except LogError as exc:
@@ -116,6 +133,8 @@ def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) ->
     cp: Checkpoint | None = None
     if checkpoint is not None:
         try:
+            if verifier is None:
+                raise CheckpointError(_no_key("the checkpoint"))
             cp = verify_checkpoint(checkpoint, verifier)
         except CheckpointError as exc:
             problems.append(VerifyProblem(code="checkpoint-invalid", message=str(exc)))
@@ -287,7 +306,7 @@ def verify_log(path: Path, verifier: Verifier, checkpoint: str | None = None) ->
 
 
 def _judge_intent(
-    path: Path, base: Head, verifier: Verifier
+    path: Path, base: Head, verifier: Verifier | None
 ) -> tuple[IntentOutcome | None, Intent | None]:
     """What the next appender will do with the intent next to ``path`` (None: there is no
     intent); an intent that cannot be read, or is not signed with the log key, explains
@@ -311,6 +330,8 @@ def _judge_intent(
             tail = f.read(size - base.end)
     outcome = intent_outcome(base, intent, tail)
     if outcome in ("finish", "roll-back"):
+        if verifier is None:
+            return "foreign", intent  # nothing here can say it was signed with the log key
         try:
             intent.head.verify(verifier)
         except LogTamperedError:

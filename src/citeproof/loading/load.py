@@ -1,10 +1,13 @@
 """From what a user names as a source to a Document: a file, standard input or an identifier.
 
-Every interface accepts the same sources, so the rule that tells them apart is written once:
-``"-"`` is standard input; a string that is an existing path is a file; anything else that
-looks like an identifier (DOI, PMID, PMCID, NCT number, openFDA set id, PPR id, URL) is parsed
-(a malformed one is bad input listing the accepted forms) and read from its pin in the cache,
-or fetched through the best-available-text chain and pinned (:mod:`citeproof.loading.pins`).
+Every interface accepts the same sources, so the rule that tells them apart is written once
+(:func:`_is_identifier`): ``"-"`` is standard input; a string that is an existing path is a
+file; anything else that looks like an identifier (DOI, PMID, PMCID, NCT number, openFDA set
+id, PPR id, URL), even a malformed one (``PMC``, ``PMCabc``, ``pmid:``, ``doi:not a doi``,
+``https://doi.org/``), is parsed, and a malformed one is bad input that says so and lists the
+accepted forms (never "the file does not exist"); a valid one is read from its pin in the
+cache, or fetched through the best-available-text chain and pinned
+(:mod:`citeproof.loading.pins`).
 An identifier that gives no text is an answer, :class:`~citeproof.loading.pins.FetchFailure`,
 not an exception.  ``files=False`` is the rule for a server whose clients must not read its
 files: identifiers only, and the file system is never touched.
@@ -54,15 +57,30 @@ def _is_identifier(shown: str, files: bool) -> bool:
 
     A labelled identifier (``doi:…``, ``pmcid:PMC1``, a URL) is always one, even when a file of
     that name exists; a bare one that is also an existing path is refused, naming both ways to
-    write it, because either reading could be the wrong one.
+    write it, because either reading could be the wrong one.  A string that only looks like
+    an identifier (``PMC123.pdf``, ``pmid:``) is a file when a file of that name exists, and
+    otherwise refused as a malformed identifier: :class:`UnknownIdentifierError`, which says
+    what is wrong with it and lists the accepted forms.
     """
     if not files:
         if not looks_like_identifier(shown):
             raise BadInputError(_FILES_REFUSED.format(shown=shown))
-        return True
+        return True  # parse_identifier refuses a malformed one, listing the accepted forms
     if shown == STDIN or not looks_like_identifier(shown):
         return False
-    if is_labelled(shown) or not _exists(shown):
+    exists = _exists(shown)
+    try:
+        parse_identifier(shown)
+    except UnknownIdentifierError as exc:
+        if exists:
+            return False  # a file whose name starts like an identifier
+        if is_labelled(shown):
+            raise
+        # "PMCabc" could have been meant as a file name: say that there is none either.
+        raise UnknownIdentifierError(
+            shown, f"{exc.reason} There is no file of that name here either."
+        ) from None
+    if is_labelled(shown) or not exists:
         return True
     raise BadInputError(_both_ways(shown))
 

@@ -1,46 +1,34 @@
 """The shapes the MCP tools return, where the library has no model of its own.
 
-Every tool returns a pydantic model so that the SDK publishes an output schema and sends
-structured content a client can validate; these are the few results that exist only at
-the tool boundary (a batch of checks with per-item errors, an annotation receipt).  The
-check contract itself is ``citeproof.models.CheckResult``; the reading models live in
-``citeproof.models.source`` so the CLI can render them too.
+Every tool body returns a pydantic model, which the server sends as structured content
+(whole, or summarised) and from which its output schema is derived; these are the few
+results that exist only at the tool boundary (a batch of checks with per-item errors, an
+annotation receipt, passages with a status, a batch of handles, a checkpoint).  The check
+contract itself is ``citeproof.models.CheckResult``; the reading models live in
+``citeproof.models.source`` so the CLI can render them too.  Imported on a tool's first call,
+never when the server starts (the output schemas are cached, :mod:`citeproof.mcp.schemas`).
 """
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from citeproof.models import CheckResult
 from citeproof.models.base import Model
+from citeproof.models.handle import HandleStatus
+from citeproof.models.passages import PassageList
+from citeproof.models.source import Availability
 
 __all__ = [
-    "MAX_BATCH",
     "CheckQuotesItem",
     "CheckQuotesResult",
-    "QuoteItem",
+    "CheckpointRecord",
+    "HandlesResult",
+    "PassagesResult",
     "SupportRecord",
 ]
-
-#: Most checks one ``check_quotes`` call runs.
-MAX_BATCH: Final = 100
-
-
-class QuoteItem(Model):
-    """One quote to check in a ``check_quotes`` batch."""
-
-    quote: str = Field(description="The exact words presented as a direct quotation.")
-    source: str = Field(
-        description="Where they are said to come from: DOI, PMID, PMCID, NCT number, openFDA "
-        "set id, PPR id, URL, or a local file path."
-    )
-    claim: str | None = Field(
-        default=None,
-        description="The sentence the quote is offered for; kept in the evidence log so a "
-        "reviewer can later record whether the passage supports it. Never judged here.",
-    )
 
 
 class CheckQuotesItem(Model):
@@ -76,3 +64,36 @@ class SupportRecord(Model):
     by: str = Field(description="Who judged: a person or a named judge (model, version).")
     note: str | None = None
     time: str
+
+
+class PassagesResult(PassageList):
+    """``find_passages``' answer: the ``citeproof.passages/1`` list, and whether there was text.
+
+    A source that could not be read is a status, as for ``read_source``, never a tool error:
+    ``UNAVAILABLE`` (nothing concluded, try later) or ``NOT_CHECKABLE`` (it has no text), with
+    the reason and no passages.
+    """
+
+    status: Availability = "ok"
+    reason: str | None = None
+
+
+class HandlesResult(Model):
+    """What each handle of a ``resolve_handles`` call names now, in request order."""
+
+    handles: list[HandleStatus]
+    by_status: dict[str, int] = Field(
+        default_factory=dict, description="How many handles got each status."
+    )
+
+
+class CheckpointRecord(Model):
+    """A signed checkpoint of the evidence log, and what it commits to."""
+
+    checkpoint: str = Field(
+        description="The signed checkpoint text: keep it, and give it to verify_log later."
+    )
+    origin: str = Field(description="The log's name in the checkpoint (its first line).")
+    size: int = Field(description="How many entries the log held when it was signed.")
+    root: str = Field(description="The Merkle root of those entries, base64.")
+    key: str = Field(description="The public key that verifies it (NAME+HASH+KEY).")

@@ -1,35 +1,50 @@
-"""The citeproof MCP server: every capability as a tool with an output schema.
+"""The citeproof MCP server: every capability as a tool with an input and an output schema.
 
-Built with the official SDK's ``MCPServer``: each tool is a typed function whose return
-annotation is a pydantic model, so the SDK publishes the model's JSON schema as the tool's
-output schema and sends the result as structured content (and as JSON text for clients
-that read only text).  Tool bodies are in :mod:`citeproof.mcp.tools`, the prose agents
-read in :mod:`citeproof.mcp.descriptions`; this module only assembles them, so the list
-of what the server offers can be read in one place.
+Built with the official SDK's ``MCPServer``, but the tools are registered as the SDK's own
+``Tool`` objects, built here rather than derived from the functions' signatures, because
+what the SDK would derive costs an agent and the server too much:
 
-Annotations tell a client what a tool touches: every tool but ``verify_log`` may reach the
+* **Schemas** come from ``schemas.json`` (:mod:`citeproof.mcp.schemas`): strict input
+  schemas with their limits and enums, and compact output schemas describing the summary an
+  agent gets by default; ``tools/list`` is about a quarter of what the full model schemas
+  made it, and ``citeproof schema`` still prints those.
+* **Arguments** are checked by :mod:`citeproof.mcp.arguments` inside the call (unknown
+  arguments refused, one line saying what to change), not by the SDK's permissive model.
+* **Results** are the tool's model as JSON data (whole with ``detail: "full"``, else the
+  summary, :mod:`citeproof.mcp.summaries`), sent as structured content and as the same
+  object in compact JSON text for clients that read only text.
+* **Start-up** imports no model and generates no schema: the first call of a tool pays for
+  what it uses.
+
+Annotations tell a client what a tool touches: every tool but the log tools may reach the
 network (``openWorldHint``); the checking and search tools append to the evidence log, so
-none is ``readOnlyHint`` except ``verify_log``, ``read_source``, ``resolve_identifier`` and
-``retraction_status`` (which write nothing but the content-addressed cache).
+none is ``readOnlyHint`` except ``verify_log``, ``read_source``, ``resolve_identifier``,
+``retraction_status`` and ``resolve_handles`` (which write nothing but the content-addressed
+cache).  The descriptions are in :mod:`citeproof.mcp.descriptions`.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Callable
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from citeproof._version import distribution_version
-from citeproof.mcp import descriptions
+from citeproof.mcp import descriptions, schemas
+from citeproof.mcp.descriptions import RESOURCE_TEMPLATE, TOOL_NAMES
 from citeproof.mcp.tools import CiteproofTools, ToolSettings
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.tools import Tool
+    from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
+    from mcp.types import CallToolResult, ToolAnnotations
 
 __all__ = ["PROMPT_NAME", "RESOURCE_TEMPLATE", "SERVER_NAME", "TOOL_NAMES", "build_server"]
 
 SERVER_NAME = "citeproof"
-RESOURCE_TEMPLATE = "citeproof://source/{+identifier}"
 PROMPT_NAME = "cite_with_verified_quotes"
 
 #: name -> (description, readOnlyHint, openWorldHint, title)
@@ -45,14 +60,80 @@ _TOOLS: dict[str, tuple[str, bool, bool, str]] = {
     "record_support": (descriptions.RECORD_SUPPORT, False, False, "Record a support verdict"),
     "find_passages": (descriptions.FIND_PASSAGES, False, True, "Passages with citation handles"),
     "audit_answer": (descriptions.AUDIT_ANSWER, False, True, "Audit a whole answer"),
-    "verify_references": (
-        descriptions.VERIFY_REFERENCES,
-        False,
-        True,
-        "Verify a bibliography",
-    ),
+    "verify_references": (descriptions.VERIFY_REFERENCES, False, True, "Verify a bibliography"),
+    "resolve_handles": (descriptions.RESOLVE_HANDLES, True, True, "Resolve citation handles"),
+    "log_checkpoint": (descriptions.LOG_CHECKPOINT, False, False, "Sign a log checkpoint"),
 }
-TOOL_NAMES: tuple[str, ...] = tuple(_TOOLS)
+
+
+def _result(data: dict[str, Any]) -> CallToolResult:
+    from mcp.types import CallToolResult, TextContent
+
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+@cache
+def _raw_arguments() -> type[FuncMetadata]:
+    """The SDK's per-tool metadata, with the arguments passed on unchecked as one dict
+    (``arguments``): the tool checks them itself, on its worker thread, and says in one line
+    what to change (the SDK's own check would ignore unknown arguments and answer with
+    pydantic's report)."""
+    from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
+
+    class RawArguments(FuncMetadata):
+        def validate_arguments(self, arguments_to_validate: dict[str, Any]) -> dict[str, Any]:
+            return {"arguments": dict(arguments_to_validate)}
+
+    return RawArguments
+
+
+def _annotations(read_only: bool, open_world: bool) -> ToolAnnotations:
+    """The hints that differ from the protocol's defaults (not read-only, destructive, not
+    idempotent, open world); a read-only tool's destructive and idempotent hints mean
+    nothing, so they are left out."""
+    from mcp.types import ToolAnnotations
+
+    world = None if open_world else False
+    if read_only:
+        return ToolAnnotations(read_only_hint=True, open_world_hint=world)
+    return ToolAnnotations(destructive_hint=False, open_world_hint=world)
+
+
+def _tools(tools: CiteproofTools) -> list[Tool]:
+    """The SDK's Tool objects: cached schemas, arguments handed to the tool unchecked (it
+    checks them itself, see the module docstring), results already converted."""
+    from mcp.server.mcpserver.tools import Tool
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+
+    raw_arguments = _raw_arguments()
+    cached = schemas.load()
+
+    def function(name: str) -> Callable[..., CallToolResult]:
+        def call(arguments: dict[str, Any]) -> CallToolResult:
+            return _result(tools.call(name, arguments))
+
+        call.__name__ = name
+        return call
+
+    built = []
+    for name, (description, read_only, open_world, title) in _TOOLS.items():
+        built.append(
+            Tool(
+                fn=function(name),
+                name=name,
+                title=title,
+                description=description,
+                parameters=cached[name]["input"],
+                fn_metadata=raw_arguments(
+                    arg_model=ArgModelBase, output_schema=cached[name]["output"]
+                ),
+                is_async=False,
+                context_kwarg=None,
+                annotations=_annotations(read_only, open_world),
+            )
+        )
+    return built
 
 
 def build_server(settings: ToolSettings | None = None, **kwargs: Any) -> MCPServer:
@@ -62,7 +143,7 @@ def build_server(settings: ToolSettings | None = None, **kwargs: Any) -> MCPServ
     ``build_server(log=False)``.
     """
     from mcp.server.mcpserver import MCPServer, ResourceSecurity
-    from mcp.types import ToolAnnotations
+    from mcp.server.mcpserver.prompts import Prompt
 
     if settings is None:
         settings = ToolSettings(**kwargs)
@@ -84,22 +165,8 @@ def build_server(settings: ToolSettings | None = None, **kwargs: Any) -> MCPServ
         version=distribution_version(),
         log_level="WARNING",
         lifespan=closing_tools,
+        tools=_tools(tools),
     )
-    for name, (description, read_only, open_world, title) in _TOOLS.items():
-        server.add_tool(
-            getattr(tools, name),
-            name=name,
-            title=title,
-            description=description,
-            annotations=ToolAnnotations(
-                title=title,
-                read_only_hint=read_only,
-                destructive_hint=False,
-                idempotent_hint=read_only,
-                open_world_hint=open_world,
-            ),
-            structured_output=True,
-        )
 
     # An identifier is parsed, never used as a path, so the path-safety checks (which would
     # refuse a DOI holding "..") do not apply to it.
@@ -114,12 +181,15 @@ def build_server(settings: ToolSettings | None = None, **kwargs: Any) -> MCPServ
     def source_text(identifier: str) -> str:
         return tools.source_text(identifier)
 
-    @server.prompt(
-        name=PROMPT_NAME,
-        title="Cite with verified quotes",
-        description=descriptions.PROMPT_DESCRIPTION,
+    # Built directly: it takes no arguments, so there is no argument model to derive.
+    server.add_prompt(
+        Prompt(
+            name=PROMPT_NAME,
+            title="Cite with verified quotes",
+            description=descriptions.PROMPT_DESCRIPTION,
+            arguments=[],
+            fn=lambda: descriptions.PROMPT_TEXT,
+            context_kwarg=None,
+        )
     )
-    def cite_with_verified_quotes() -> str:
-        return descriptions.PROMPT_TEXT
-
     return server

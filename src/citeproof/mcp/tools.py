@@ -3,15 +3,22 @@
 Thin on purpose: the rules (what a source may be, how a check runs, what a log line holds)
 live in the service (:mod:`citeproof.service`: the check pipeline and the doors to the log,
 the cache, the lookups) and the audit, so the server answers exactly what ``citeproof check
---json`` and its siblings print.  Two things
-are decided here:
+--json`` and its siblings print.  Three things are decided here:
 
 * Errors.  A ``CiteproofError`` the caller caused (bad input) becomes the SDK's
   ``ToolError``, whose text the agent reads and acts on; a source that could not be read is
-  a verdict in the result (UNAVAILABLE, a failed search), never an error.
+  a status in the result (an UNAVAILABLE verdict or page, passages with status UNAVAILABLE,
+  a ``failed`` search record), never an error.
 * Threads.  The methods are plain functions: the SDK runs a synchronous tool in a worker
   thread (``anyio.to_thread``), so fetching, matching and log appends never block the
   event loop, and the library's ``asyncio.run`` calls get a thread without a running loop.
+* Imports.  Nothing of the service or the models is imported until a tool runs: the server
+  answers ``tools/list`` from cached schemas (:mod:`citeproof.mcp.schemas`) and pays for a
+  feature the first time it is used.
+
+The arguments arrive checked (:mod:`citeproof.mcp.arguments`); :meth:`CiteproofTools.call`
+is the one entry the server uses: it checks them, runs the tool and returns the result as
+JSON data, whole or summarised (``detail``, :mod:`citeproof.mcp.summaries`).
 """
 
 from __future__ import annotations
@@ -19,34 +26,32 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from citeproof.errors import BadInputError, CiteproofError
-from citeproof.mcp.outputs import (
-    MAX_BATCH,
-    CheckQuotesItem,
-    CheckQuotesResult,
-    QuoteItem,
-    SupportRecord,
-)
-
-# The return annotations are what the SDK turns into output schemas, so these models are
-# imported at run time (the SDK evaluates the annotations when the tools are registered).
-from citeproof.models import CheckResult, RetractionReport
-from citeproof.models.audit import AuditReport
-from citeproof.models.evidence import VerifyReport
-from citeproof.models.passages import PassageList
-from citeproof.models.references import ReferencesReport
-from citeproof.models.search import SearchRecord
-from citeproof.models.source import ResolvedSource, SourceText
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from citeproof.mcp.arguments import QuoteItem
+    from citeproof.mcp.outputs import (
+        CheckpointRecord,
+        CheckQuotesItem,
+        CheckQuotesResult,
+        HandlesResult,
+        PassagesResult,
+        SupportRecord,
+    )
+    from citeproof.models import CheckResult, RetractionReport
+    from citeproof.models.audit import AuditReport
+    from citeproof.models.evidence import VerifyReport
+    from citeproof.models.references import ReferencesReport
+    from citeproof.models.search import SearchRecord
+    from citeproof.models.source import ResolvedSource, SourceText
     from citeproof.service.logbook import EvidenceLog
     from citeproof.service.pipeline import Pipeline
     from citeproof.service.storage import Cache
@@ -57,10 +62,6 @@ T = TypeVar("T")
 
 #: Checks of one ``check_quotes`` call that run at once (network-bound for identifiers).
 BATCH_WORKERS = 4
-#: Most references one ``verify_references`` call takes: an answer's bibliography.
-MAX_REFERENCES = 100
-
-EngineName = Literal["europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +81,12 @@ class ToolSettings:
     allow_files: bool = True
 
 
-def tool_error(err: CiteproofError) -> Exception:
+def tool_error(err: CiteproofError | str) -> Exception:
     """The SDK's ToolError carrying ``err``'s message on one line."""
     from mcp.server.mcpserver.exceptions import ToolError
 
-    return ToolError(" ".join(str(err).split()) or type(err).__name__)
+    text = err if isinstance(err, str) else str(err)
+    return ToolError(" ".join(text.split()) or type(err).__name__)
 
 
 def _guard(call: Callable[[], T]) -> T:
@@ -92,25 +94,6 @@ def _guard(call: Callable[[], T]) -> T:
         return call()
     except CiteproofError as err:
         raise tool_error(err) from err
-
-
-Quote = Annotated[
-    str, Field(description="The exact words to check, as they would appear between quotes.")
-]
-Source = Annotated[
-    str,
-    Field(
-        description="DOI (10.x/y, doi:, doi.org URL), PMID (PMID 123, pmid:123), PMCID "
-        "(PMC123), NCT number, openFDA set id, Europe PMC preprint id (PPR...), http(s) URL, "
-        "or the path of a local JATS XML, HTML, PDF or text file."
-    ),
-]
-Identifier = Annotated[
-    str, Field(description="A DOI, PMID, PMCID, NCT number, openFDA set id, PPR id or URL.")
-]
-Cursor = Annotated[
-    str | None, Field(description="next_cursor from a previous call, to continue it.")
-]
 
 
 class CiteproofTools:
@@ -202,42 +185,44 @@ class CiteproofTools:
     def _replay_dir(self) -> Path | None:
         return Path(self.settings.replay) if self.settings.replay else None
 
+    # ------------------------------------------------------------------ the server's entry
+
+    def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Tool ``name`` on raw ``arguments``: its result as JSON data (summarised when the
+        tool takes ``detail`` and it is ``summary``); a tool error for bad arguments."""
+        from pydantic import ValidationError
+
+        from citeproof.mcp.arguments import argument_error, validate
+
+        try:
+            checked = validate(name, arguments)
+        except ValidationError as err:
+            raise tool_error(argument_error(name, err)) from err
+        given = {field: getattr(checked, field) for field in type(checked).model_fields}
+        detail = given.pop("detail", None)
+        result: BaseModel = getattr(self, name)(**given)
+        data: dict[str, Any] = result.model_dump(mode="json", by_alias=True)
+        if detail == "summary":
+            from citeproof.mcp.summaries import summarise
+
+            return summarise(name, data)
+        return data
+
     # ------------------------------------------------------------------ tools
 
     def check_quote(
-        self,
-        quote: Quote,
-        source: Source,
-        claim: Annotated[
-            str | None,
-            Field(
-                description="The sentence the quote is offered for; kept in the evidence log "
-                "for a later support review. Never judged by citeproof."
-            ),
-        ] = None,
-        find_source: Annotated[
-            bool,
-            Field(
-                description="On NOT_FOUND or NEAR, also look for where the words really are "
-                "(cache, Europe PMC, LitSense); slower."
-            ),
-        ] = False,
+        self, quote: str, source: str, claim: str | None = None, find_source: bool = False
     ) -> CheckResult:
         return _guard(lambda: self._check(quote, source, claim, find_source))
 
-    def check_quotes(
-        self,
-        items: Annotated[
-            list[QuoteItem],
-            Field(description=f"Up to {MAX_BATCH} {{quote, source, claim?}} objects."),
-        ],
-    ) -> CheckQuotesResult:
+    def check_quotes(self, items: Sequence[QuoteItem]) -> CheckQuotesResult:
+        from citeproof.mcp.arguments import MAX_BATCH
+        from citeproof.mcp.outputs import CheckQuotesItem, CheckQuotesResult
+
         if len(items) > MAX_BATCH:
             raise tool_error(
-                BadInputError(
-                    f"{len(items)} items is more than {MAX_BATCH} per call; split them into "
-                    f"batches of at most {MAX_BATCH}."
-                )
+                f"{len(items)} items is more than {MAX_BATCH} per call; split them into "
+                f"batches of at most {MAX_BATCH}."
             )
 
         def one(index: int, item: QuoteItem) -> CheckQuotesItem:
@@ -250,6 +235,8 @@ class CiteproofTools:
         if len(items) <= 1:
             outcomes = [one(i, item) for i, item in enumerate(items)]
         else:
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(items))) as pool:
                 outcomes = list(pool.map(one, range(len(items)), items))
         verdicts = Counter(o.result.verdict for o in outcomes if o.result is not None)
@@ -259,14 +246,7 @@ class CiteproofTools:
             errors=sum(1 for o in outcomes if o.error is not None),
         )
 
-    def read_source(
-        self,
-        source: Source,
-        start: Annotated[
-            int, Field(description="Offset (code points) of the first character to return.")
-        ] = 0,
-        limit: Annotated[int, Field(description="Most characters to return (1-200000).")] = 20_000,
-    ) -> SourceText:
+    def read_source(self, source: str, start: int = 0, limit: int = 20_000) -> SourceText:
         from citeproof.service.reading import read_source
 
         def run() -> SourceText:
@@ -283,7 +263,7 @@ class CiteproofTools:
 
         return _guard(run)
 
-    def resolve_identifier(self, identifier: Identifier) -> ResolvedSource:
+    def resolve_identifier(self, identifier: str) -> ResolvedSource:
         from citeproof.service.reading import resolve_identifier
 
         return _guard(
@@ -295,10 +275,7 @@ class CiteproofTools:
             )
         )
 
-    def retraction_status(
-        self,
-        identifier: Annotated[str, Field(description="A DOI, PMID or PMCID.")],
-    ) -> RetractionReport:
+    def retraction_status(self, identifier: str) -> RetractionReport:
         from citeproof.service.lookups import retraction_report
 
         def run() -> RetractionReport:
@@ -310,25 +287,42 @@ class CiteproofTools:
 
         return _guard(run)
 
+    def _search(
+        self, engine: str, query: str, params: dict[str, str], run: Callable[[], SearchRecord]
+    ) -> SearchRecord:
+        """``run()``'s record, logged; a search that could not be made (``--offline``, no
+        recording of it under ``--replay``) is a ``failed`` record, not an error, and is not
+        logged: nothing was asked of the engine."""
+        from citeproof.errors import UnavailableError, UnrecordedRequestError
+        from citeproof.models.search import SearchRecord
+
+        try:
+            record = run()
+        except (UnavailableError, UnrecordedRequestError) as err:
+            return SearchRecord(
+                engine=engine,
+                endpoint="",
+                query=query,
+                params=params,
+                status="failed",
+                reason=" ".join(str(err).split()),
+                retrieved_at=datetime.now(UTC).isoformat(),
+            )
+        return self._record_search(record)
+
     def search_literature(
         self,
-        engine: Annotated[EngineName, Field(description="Which database to search.")],
-        query: Annotated[str, Field(description="The search words (the engine's syntax).")],
-        limit: Annotated[
-            int, Field(description="Most items to return (1 up to the engine's page limit).")
-        ] = 25,
-        cursor: Cursor = None,
-        since: Annotated[
-            str | None, Field(description="Published on or after: YYYY, YYYY-MM or YYYY-MM-DD.")
-        ] = None,
-        until: Annotated[
-            str | None, Field(description="Published on or before (inclusive), same forms.")
-        ] = None,
+        engine: Literal["europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda"],
+        query: str,
+        limit: int = 25,
+        cursor: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
     ) -> SearchRecord:
         from citeproof.service.lookups import search_sync
 
         def run() -> SearchRecord:
-            record = search_sync(
+            return search_sync(
                 engine,
                 query,
                 limit=limit,
@@ -338,53 +332,67 @@ class CiteproofTools:
                 replay_dir=self._replay_dir(),
                 offline=self.settings.offline,
             )
-            return self._record_search(record)
 
-        return _guard(run)
+        def checked() -> SearchRecord:
+            asked = {"limit": str(limit)} | {
+                k: v for k, v in (("cursor", cursor), ("since", since), ("until", until)) if v
+            }
+            return self._search(engine, query, asked, run)
+
+        return _guard(checked)
 
     def citing_papers(
-        self,
-        identifier: Annotated[
-            str, Field(description="A DOI, PMID, PMCID or OpenAlex work id (W...).")
-        ],
-        limit: Annotated[int, Field(description="Most items to return (1-200).")] = 25,
-        cursor: Cursor = None,
+        self, identifier: str, limit: int = 25, cursor: str | None = None
     ) -> SearchRecord:
         from citeproof.service.lookups import citing_sync
 
         def run() -> SearchRecord:
-            if not identifier.strip():
-                raise BadInputError("the identifier is empty; give a DOI, PMID, PMCID or W id.")
-            record = citing_sync(
+            return citing_sync(
                 identifier,
                 limit=limit,
                 cursor=cursor,
                 replay_dir=self._replay_dir(),
                 offline=self.settings.offline,
             )
-            return self._record_search(record)
+
+        def checked() -> SearchRecord:
+            if not identifier.strip():
+                raise BadInputError("the identifier is empty; give a DOI, PMID, PMCID or W id.")
+            asked = {"limit": str(limit)} | ({"cursor": cursor} if cursor else {})
+            return self._search("openalex", identifier.strip(), asked, run)
+
+        return _guard(checked)
+
+    def verify_log(self, checkpoint: str | None = None) -> VerifyReport:
+        return _guard(lambda: self._open_log().verify(checkpoint))
+
+    def log_checkpoint(self) -> CheckpointRecord:
+        """Sign the log's present state, as ``citeproof log checkpoint`` does."""
+        from citeproof.mcp.outputs import CheckpointRecord
+
+        def run() -> CheckpointRecord:
+            log = self._open_log()
+            text = log.checkpoint()
+            origin, size, root = text.split("\n", 3)[:3]
+            return CheckpointRecord(
+                checkpoint=text,
+                origin=origin,
+                size=int(size),
+                root=root,
+                key=log.key.verifier.verifier_key(),
+            )
 
         return _guard(run)
 
-    def verify_log(
-        self,
-        checkpoint: Annotated[
-            str | None,
-            Field(description="A signed checkpoint saved earlier (`citeproof log checkpoint`)."),
-        ] = None,
-    ) -> VerifyReport:
-        return _guard(lambda: self._open_log().verify(checkpoint))
-
     def record_support(
         self,
-        seq: Annotated[int, Field(description="The evidence-log line judged (a check's log_seq).")],
-        support: Annotated[
-            Literal["supports", "contradicts", "absent"],
-            Field(description="The judge's verdict on the passage and the claim."),
-        ],
-        by: Annotated[str, Field(description="Who judged: a person, or a model name and version.")],
-        note: Annotated[str | None, Field(description="Optional reasons, kept in the log.")] = None,
+        seq: int,
+        support: Literal["supports", "contradicts", "absent"],
+        by: str,
+        note: str | None = None,
     ) -> SupportRecord:
+        from citeproof.mcp.outputs import SupportRecord
+
         def run() -> SupportRecord:
             if seq < 1:
                 raise BadInputError(f"seq must be 1 or more, not {seq}.")
@@ -404,48 +412,62 @@ class CiteproofTools:
         return _guard(run)
 
     def find_passages(
-        self,
-        source: Source,
-        query: Annotated[
-            str | None,
-            Field(description="Words to rank the passages by (BM25); omit for document order."),
-        ] = None,
-        limit: Annotated[int, Field(description="Most passages to return (1-200).")] = 20,
-    ) -> PassageList:
+        self, source: str, query: str | None = None, limit: int = 20
+    ) -> PassagesResult:
+        from citeproof.errors import FetchFailedError
+        from citeproof.mcp.outputs import PassagesResult
+        from citeproof.models.passages import PassageSource
         from citeproof.service.lookups import passages_for
 
-        def run() -> PassageList:
+        def run() -> PassagesResult:
             self._check_source(source)
             if not 1 <= limit <= 200:
                 raise BadInputError(f"limit must be between 1 and 200, not {limit}.")
-            return passages_for(
-                source,
-                query=query,
-                limit=limit,
-                offline=self.settings.offline,
-                replay=self.settings.replay,
-                files=self.settings.allow_files,
-            )
+            try:
+                listed = passages_for(
+                    source,
+                    query=query,
+                    limit=limit,
+                    offline=self.settings.offline,
+                    replay=self.settings.replay,
+                    files=self.settings.allow_files,
+                )
+            except FetchFailedError as err:  # no text: a status, as read_source reports it
+                unavailable = err.failure.kind == "unavailable"
+                return PassagesResult(
+                    status="UNAVAILABLE" if unavailable else "NOT_CHECKABLE",
+                    reason=" ".join(str(err).split()),
+                    source=PassageSource(input=source, coverage="none"),
+                    query=query,
+                    total=0,
+                    passages=[],
+                )
+            return PassagesResult(**dict(listed))
 
         return _guard(run)
 
-    def audit_answer(
-        self,
-        answer: Annotated[
-            str,
-            Field(
-                description="The whole answer: Markdown or plain text with its citations, "
-                'or JSON claims ({"claims": [...]}).'
-            ),
-        ],
-        fail_on: Annotated[
-            list[str] | None,
-            Field(
-                description="Citation verdicts and flags that fail the audit (default: "
-                "forged, malformed, unresolvable, misquote, retracted)."
-            ),
-        ] = None,
-    ) -> AuditReport:
+    def resolve_handles(self, handles: Sequence[str]) -> HandlesResult:
+        """What each handle names now (ok, malformed, forged, unavailable, unresolvable,
+        withdrawn), one answer per handle; a malformed handle is a status, not an error."""
+        from citeproof.mcp.arguments import MAX_BATCH
+        from citeproof.mcp.outputs import HandlesResult
+        from citeproof.service.lookups import resolve_handle
+
+        def run() -> HandlesResult:
+            if len(handles) > MAX_BATCH:
+                raise BadInputError(
+                    f"{len(handles)} handles are more than {MAX_BATCH} in one call; split them."
+                )
+            statuses = [
+                resolve_handle(h, offline=self.settings.offline, replay=self.settings.replay)
+                for h in handles
+            ]
+            counted = Counter(s.status for s in statuses)
+            return HandlesResult(handles=statuses, by_status=dict(sorted(counted.items())))
+
+        return _guard(run)
+
+    def audit_answer(self, answer: str, fail_on: Sequence[str] | None = None) -> AuditReport:
         from citeproof.audit.run import audit_answer, log_audit
         from citeproof.audit.verdicts import parse_fail_on
 
@@ -456,7 +478,7 @@ class CiteproofTools:
                 answer,
                 offline=self.settings.offline,
                 replay=self.settings.replay,
-                fail_on=parse_fail_on(",".join(fail_on)) if fail_on else None,
+                fail_on=parse_fail_on(list(fail_on)) if fail_on else None,
             )
             if self.settings.log:
                 log_audit(report, self.settings.log_path)
@@ -464,28 +486,18 @@ class CiteproofTools:
 
         return _guard(run)
 
-    def verify_references(
-        self,
-        references: Annotated[
-            list[str | dict[str, Any]],
-            Field(
-                description='Up to 100 references: each a citation string ("Smith J, et '
-                'al. Title. Journal. 2019. doi:10...") or a CSL-JSON object (title, author, '
-                "issued, container-title, DOI, PMID).",
-                min_length=1,
-            ),
-        ],
-    ) -> ReferencesReport:
+    def verify_references(self, references: Sequence[str | dict[str, Any]]) -> ReferencesReport:
+        from citeproof.mcp.arguments import MAX_BATCH
         from citeproof.service.references import verify_references
 
         def run() -> ReferencesReport:
-            if len(references) > MAX_REFERENCES:
+            if len(references) > MAX_BATCH:
                 raise BadInputError(
-                    f"{len(references)} references are more than {MAX_REFERENCES} in one "
-                    "call; split them into calls of at most 100."
+                    f"{len(references)} references are more than {MAX_BATCH} in one "
+                    f"call; split them into calls of at most {MAX_BATCH}."
                 )
             return verify_references(
-                references,
+                list(references),
                 offline=self.settings.offline,
                 replay=self.settings.replay,
                 log=(self.settings.log_path or True) if self.settings.log else False,

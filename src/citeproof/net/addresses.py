@@ -40,6 +40,12 @@ _NAT64 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("64:ff9b:
 _CGNAT = ipaddress.IPv4Network("100.64.0.0/10")
 _BENCHMARK = ipaddress.IPv4Network("198.18.0.0/15")
 _IETF_V4 = ipaddress.IPv4Network("192.0.0.0/24")
+# Python's ipaddress calls both of these global, but neither is a host a paper is served
+# from: the 6to4 relay anycast prefix (RFC 3068, deprecated by RFC 7526) reaches whichever
+# relay router is nearest, and IPv6 site-local addresses (RFC 3879 deprecated them) are a
+# site's private network, like 10.0.0.0/8.
+_SIXTOFOUR_RELAY = ipaddress.IPv4Network("192.88.99.0/24")
+_SITE_LOCAL_V6 = ipaddress.IPv6Network("fec0::/10")
 
 
 @dataclass(frozen=True)
@@ -114,7 +120,8 @@ def address_problem(ip: IPAddress | str) -> str | None:
     IPv6 forms that carry an IPv4 address (IPv4-mapped ``::ffff:0:0/96``, NAT64
     ``64:ff9b::/96`` and ``64:ff9b:1::/48``, 6to4 ``2002::/16``) are judged by the embedded
     IPv4 address, because that is where a dual-stack socket or translator would really connect.
-    Documentation, benchmarking and CGNAT ranges are refused too: none hosts a public paper.
+    Documentation, benchmarking, CGNAT, 6to4 relay anycast (``192.88.99.0/24``) and IPv6
+    site-local (``fec0::/10``) ranges are refused too: none hosts a public paper.
     """
     addr = _as_ip(ip)
     if isinstance(addr, ipaddress.IPv6Address):
@@ -133,6 +140,8 @@ def address_problem(ip: IPAddress | str) -> str | None:
             return f"{form} {inner}" if inner else None
         if addr.scope_id:
             return "scoped (zone) IPv6"
+        if addr in _SITE_LOCAL_V6:
+            return "site-local (deprecated)"
     if addr.is_unspecified:
         return "unspecified"
     if addr.is_loopback:
@@ -148,6 +157,8 @@ def address_problem(ip: IPAddress | str) -> str | None:
             return "benchmarking"
         if addr in _IETF_V4:
             return "IETF protocol assignment"
+        if addr in _SIXTOFOUR_RELAY:
+            return "6to4 relay anycast"
     if addr.is_reserved:
         return "reserved"
     if addr.is_private:

@@ -10,16 +10,22 @@ Why it is built this way:
   view builds itself from a DOI or PMID of the expected shape, to ``https://doi.org/`` or
   ``https://pubmed.ncbi.nlm.nih.gov/`` only (:func:`citeproof.report.view._link`).  A strict
   Content-Security-Policy forbids every load, so even a mistake here could not make the page
-  fetch anything.
+  fetch anything.  Its ``script-src`` is the SHA-256 of the page's one inline script (the
+  rendered ``audit.js``, hashed when this module is imported), not ``'unsafe-inline'``: a
+  script that got into the page any other way would not run.  ``base-uri 'none'`` and
+  ``form-action 'none'`` close the two doors ``default-src`` leaves open.
 * What the page shows is built from the report by the pure :mod:`citeproof.report.view`
   (invisible characters made visible, tolerant lookups, sentence placement); this module only
   renders it and writes the file.
-* The page works without JavaScript and in print: every detail panel is in the markup; the
-  small inline script only turns them into click-to-show panels.
+* The page works without JavaScript and in print: each citation's details are a ``<details>``
+  right after its sentence, the "problems only" filter is a checkbox and CSS; the small inline
+  script only adds "Open every citation", Escape, and opens every citation for printing.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -29,9 +35,7 @@ import jinja2
 from citeproof.errors import HtmlWriteError
 from citeproof.report.view import answer_text, build_view
 
-__all__ = ["CSP", "HtmlWriteError", "render_audit_html", "write_audit_html"]
-
-CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
+__all__ = ["CSP", "SCRIPT_HASH", "HtmlWriteError", "render_audit_html", "write_audit_html"]
 
 
 def _environment() -> jinja2.Environment:
@@ -44,25 +48,36 @@ def _environment() -> jinja2.Environment:
     )
 
 
-_ENV: jinja2.Environment | None = None
+_ENV = _environment()
+#: The page's one inline script, exactly as the template includes it.
+SCRIPT = _ENV.get_template("audit.js").render()
+SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
+CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; "
+    f"script-src '{SCRIPT_HASH}'; base-uri 'none'; form-action 'none'"
+)
 
 
 def render_audit_html(
-    report: Mapping[str, Any], answer: str | None = None, *, generated_at: str | None = None
+    report: Mapping[str, Any],
+    answer: str | None = None,
+    *,
+    generated_at: str | None = None,
+    source_name: str | None = None,
 ) -> str:
     """The audit page for ``report`` (the JSON form of ``citeproof.audit/1``) and ``answer``.
 
     ``answer`` is the text that was audited, exactly as given (default: the report's own
     ``answer.text``); sentences and citations are placed in it by their spans.
     ``generated_at`` defaults to the report's own time (``created_at``), else now.
+    ``source_name`` names the audited file in the banner (say, ``answer.md``); the report
+    does not carry it.
     """
     if answer is None:
         answer = answer_text(report)
-    global _ENV
-    if _ENV is None:
-        _ENV = _environment()
     template = _ENV.get_template("audit.html.j2")
-    return template.render(csp=CSP, **build_view(report, answer, generated_at))
+    view = build_view(report, answer, generated_at, source_name=source_name)
+    return template.render(csp=CSP, **view)
 
 
 def write_audit_html(
@@ -71,10 +86,14 @@ def write_audit_html(
     path: str | Path,
     *,
     generated_at: str | None = None,
+    source_name: str | None = None,
 ) -> Path:
-    """Render the page and write it to ``path`` (UTF-8); return the path written."""
+    """Render the page and write it to ``path`` (UTF-8); return the path written.
+
+    ``source_name`` names the audited file on the page (see :func:`render_audit_html`).
+    """
     target = Path(path)
-    page = render_audit_html(report, answer, generated_at=generated_at)
+    page = render_audit_html(report, answer, generated_at=generated_at, source_name=source_name)
     try:
         target.write_text(page, encoding="utf-8")
     except OSError as err:

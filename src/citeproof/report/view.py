@@ -14,6 +14,14 @@ pure and can be read on its own:
   each (:class:`ReferenceView`).  A work's identifier is the page's only kind of link, and it
   is made here from a DOI or PMID of the expected shape (:func:`_link`), never copied from
   the report.
+* The answer's Markdown is laid out by :mod:`citeproof.report.markdown` as data (blocks, runs
+  of sentences, inline pieces), with every citation shown as written; the page never renders
+  Markdown to HTML.
+* What an editor reads first is computed here too: the banner's counts ("1 forged, 1
+  misquote, 1 retracted"), the metric cards, and the table of at most
+  :data:`GLANCE_ROWS` citations, problems first.  A retracted work is flagged on its
+  citation's chip and card as plainly as a misquote; a retraction status that could not be
+  established is shown neutrally, never like a retraction.
 """
 
 from __future__ import annotations
@@ -25,9 +33,13 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
+from citeproof.report.markdown import Block, layout
+
 __all__ = [
+    "GLANCE_ROWS",
     "CitationView",
     "ComparisonView",
+    "MetricCard",
     "Piece",
     "ReferenceView",
     "SentenceView",
@@ -37,14 +49,14 @@ __all__ = [
     "shown",
 ]
 
+#: The most citations the "at a glance" table lists (problems first).
+GLANCE_ROWS = 12
+
 _VERDICT_WORDS: dict[str, tuple[str, str]] = {
     "pass": ("Pass", "Every claim is cited and every citation holds."),
     "warn": ("Warning", "Nothing failed, but some claims are uncited or quotes only near."),
-    "fail": (
-        "Fail",
-        "At least one citation is forged, broken, unresolvable, names the wrong work or is "
-        "misquoted, or cites a retracted work.",
-    ),
+    # The banner counts what failed ("1 forged, 1 misquote"); the words say where to look.
+    "fail": ("Fail", "Each problem is marked in the answer below and listed after it."),
     "incomplete": ("Incomplete", "A source could not be read, so the audit could not finish."),
 }
 
@@ -82,11 +94,41 @@ _AGREEMENT: dict[str, tuple[str, str, str]] = {
 }
 
 #: A work's retraction status -> (label, CSS class); statuses not listed get no badge.
+#: A retraction is a failure (red), a concern a warning (amber); a status that could not be
+#: established is neutral, never styled like a retraction.
 _WORK_RETRACTION: dict[str, tuple[str, str]] = {
     "RETRACTED": ("Retracted", "v-bad"),
-    "CONCERN": ("Expression of concern", "v-bad"),
+    "CONCERN": ("Expression of concern", "v-near"),
     "UNVERIFIABLE": ("Retraction status unknown", "v-gone"),
 }
+
+#: How a problem counts in the banner, in this order: (key, one, many).
+_COUNT_WORDS: tuple[tuple[str, str, str], ...] = (
+    ("forged", "forged", "forged"),
+    ("malformed", "malformed", "malformed"),
+    ("unresolvable", "unresolvable", "unresolvable"),
+    ("mismatch", "wrong work", "wrong works"),
+    ("misquote", "misquote", "misquotes"),
+    ("retracted", "retracted", "retracted"),
+    ("concern", "expression of concern", "expressions of concern"),
+    ("near_quote", "near quote", "near quotes"),
+    ("unavailable", "unavailable", "unavailable"),
+    ("withdrawn", "withdrawn", "withdrawn"),
+    ("uncited", "uncited claim", "uncited claims"),
+)
+#: Citation verdict -> rank in the "at a glance" table (0 first); a retraction ranks 0.
+_SEVERITY: dict[str, int] = {
+    "forged": 0,
+    "malformed": 0,
+    "unresolvable": 0,
+    "mismatch": 0,
+    "misquote": 0,
+    "near_quote": 1,
+    "unavailable": 2,
+    "withdrawn": 2,
+    "ok": 3,
+}
+_EXCERPT = 110
 
 #: Only identifiers of these shapes become links, and only to these two resolvers.
 _DOI = re.compile(r"10\.\d{4,9}/[!-~]+")
@@ -161,6 +203,16 @@ class CitationView:
     label: str
     glyph: str
     css: str
+    #: "Retracted" / "Expression of concern" (or acknowledged): the chip's and card's badge.
+    retraction_label: str
+    retraction_css: str
+    #: The chip's and card's colour: the verdict's, or the retraction's when worse.
+    card_css: str
+    #: 0 fails, 1 warns, 2 could not be checked, 3 holds; ``problem`` below 3.
+    severity: int
+    problem: bool
+    #: The verdict when it is one of the known ones, else "unknown" (a data attribute).
+    key: str
     flags: list[str]
     reason: str
     quote: str
@@ -177,6 +229,10 @@ class CitationView:
     source: list[tuple[str, str]]
     retraction: dict[str, Any] | None
     elsewhere: list[str]
+    #: The start of the sentence that cites it (for the "at a glance" table).
+    sentence: str = ""
+    #: Why, in one line: the citation's reason, else its quote check's or retraction's.
+    why: str = ""
 
 
 @dataclass(slots=True)
@@ -185,8 +241,21 @@ class SentenceView:
     status: str
     label: str
     css: str
-    #: Runs of the sentence's text, with the citations' chips after their raw text.
-    parts: list[tuple[str, list[CitationView]]] = field(default_factory=list)
+    problem: bool = False
+    #: The sentence's citations: their chips and details follow the sentence.
+    citations: list[CitationView] = field(default_factory=list)
+    #: The sentence's own text, shown as written (when the answer cannot be laid out).
+    text: str = ""
+
+
+@dataclass(slots=True)
+class MetricCard:
+    """One of the cards above the answer: a figure, what it is, and how it looks."""
+
+    name: str
+    value: str
+    note: str
+    css: str
 
 
 @dataclass(slots=True)
@@ -241,6 +310,8 @@ class ReferenceView:
     css: str
     #: The card's accent: the verdict's, or a failure's when the work is retracted.
     card_css: str
+    #: Not verified, or the work is retracted or under concern ("problems only" keeps it).
+    problem: bool
     reason: str
     text: str
     where: str
@@ -251,6 +322,7 @@ class ReferenceView:
     suggested: WorkView | None
     candidates: list[WorkView]
     retracted: str
+    retracted_css: str
     retracted_reason: str
     asked: list[AskedView]
     log_seq: str
@@ -366,13 +438,36 @@ def _retraction(check: Mapping[str, Any]) -> dict[str, Any] | None:
         for n in map(_map, [*_seq(src.get("notices")), *_seq(src.get("corrections"))]):
             bits = [_s(n.get(k)) for k in ("kind", "date", "doi", "pmid", "source", "url")]
             notices.append(shown(" \u00b7 ".join(b for b in bits if b)))
+    title, css = _WORK_RETRACTION.get(status, (f"Retraction status: {status}", "v-gone"))
     return {
         "status": shown(status),
+        "title": shown(title),
+        "css": css,
         "reason": shown(rep.get("reason")),
         "by": by,
         "notices": notices,
         "as_of": shown(rep.get("as_of")),
     }
+
+
+def _retraction_badge(status: str, flags: Sequence[str]) -> tuple[str, str]:
+    """The chip's retraction badge: (label, CSS class), or ("", "") for none.
+
+    A retracted work is a failure like a misquote; one the answer itself says is retracted
+    (``retraction_acknowledged``) is not, and is labelled so, neutrally.
+    """
+    if status == "RETRACTED" or "retracted" in flags:
+        if "retraction_acknowledged" in flags:
+            return "Retracted (the answer says so)", "v-gone"
+        return "Retracted", "v-bad"
+    if status == "CONCERN" or "concern" in flags:
+        return "Expression of concern", "v-near"
+    return "", ""
+
+
+def _worst(*classes: str) -> str:
+    order = ("v-bad", "v-near", "v-gone", "v-unk", "v-ok")
+    return min((c for c in classes if c in order), key=order.index, default="v-unk")
 
 
 def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
@@ -420,6 +515,17 @@ def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
     for fe in map(_map, _seq(check.get("found_elsewhere"))):
         bits = [_s(fe.get(k)) for k in ("identifier", "title", "verdict") if fe.get(k)]
         elsewhere.append(shown(" \u00b7 ".join(bits) + f": \u201c{_s(fe.get('text'))}\u201d"))
+    retraction = _retraction(check) or _retraction(cit)
+    flags = [_s(f) for f in _seq(cit.get("flags"))]
+    badge, badge_css = _retraction_badge(retraction["status"] if retraction else "", flags)
+    severity = _SEVERITY.get(verdict, 2)
+    if badge_css == "v-bad":
+        severity = 0
+    elif badge_css == "v-near":
+        severity = min(severity, 1)
+    why = _s(cit.get("reason")) or _s(check.get("reason"))
+    if not why and badge and retraction:
+        why = _s(retraction.get("reason")) or badge
     return CitationView(
         number=number,
         raw=shown(cit.get("raw")),
@@ -429,6 +535,12 @@ def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
         label=shown(label),
         glyph=glyph,
         css=css,
+        retraction_label=badge,
+        retraction_css=badge_css,
+        card_css=_worst(css, badge_css) if badge_css != "v-gone" else css,
+        severity=severity,
+        problem=severity < 3,
+        key=verdict if verdict in _CITATION_VERDICTS else "unknown",
         flags=[shown(f) for f in _seq(cit.get("flags"))],
         reason=shown(cit.get("reason")),
         quote=shown(cit.get("quote")),
@@ -443,8 +555,9 @@ def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
         fragments=fragments,
         passage=[Piece(shown(passage))] if passage and not evidence else [],
         source=source,
-        retraction=_retraction(check) or _retraction(cit),
+        retraction=retraction,
         elsewhere=elsewhere,
+        why=shown(why),
     )
 
 
@@ -569,10 +682,11 @@ def _reference(position: int, value: Any) -> ReferenceView:
     label, glyph, css = _REFERENCE_VERDICTS.get(verdict, (verdict or "unknown", "\u2022", "v-unk"))
     index = _int(ref.get("index"))
     work = _work(ref.get("work"))
-    retracted, retracted_reason = "", ""
+    retracted, retracted_css, retracted_reason = "", "", ""
     status = _s(_map(ref.get("work")).get("retraction"))
     if ref.get("retracted") is True or status in ("RETRACTED", "CONCERN"):
         retracted = "Expression of concern" if status == "CONCERN" else "Retracted"
+        retracted_css = "v-near" if status == "CONCERN" else "v-bad"
         if work:  # said once, in the card's retraction notice
             retracted_reason, work.retraction_reason = work.retraction_reason, ""
     log_seq = _int(ref.get("log_seq"))
@@ -584,7 +698,8 @@ def _reference(position: int, value: Any) -> ReferenceView:
         verdict_label=shown(label),
         glyph=glyph,
         css=css,
-        card_css="v-bad" if retracted else css,
+        card_css=_worst(css, retracted_css) if retracted else css,
+        problem=verdict != "verified" or bool(retracted),
         reason=shown(ref.get("reason")),
         text=shown(stated.get("text")),
         where=shown(stated.get("where")),
@@ -595,6 +710,7 @@ def _reference(position: int, value: Any) -> ReferenceView:
         suggested=_work(ref.get("suggested")),
         candidates=[w for w in map(_work, _seq(ref.get("candidates"))) if w is not None],
         retracted=retracted,
+        retracted_css=retracted_css,
         retracted_reason=retracted_reason,
         asked=[_asked(a) for a in _seq(ref.get("asked"))],
         log_seq="" if log_seq is None else str(log_seq),
@@ -648,35 +764,23 @@ def _place_sentences(sentences: Sequence[Mapping[str, Any]], answer: str) -> lis
     return placed
 
 
-def _sentence_parts(
-    text: str, offset: int, cits: Sequence[tuple[Mapping[str, Any], CitationView]]
-) -> list[tuple[str, list[CitationView]]]:
-    """Split a sentence into runs, each followed by the chips of citations ending there."""
-    anchors: dict[int, list[CitationView]] = {}
-    cursor = 0
-    for cit, view in cits:
-        raw = _s(cit.get("raw"))
-        span = _span(cit)
-        end: int | None = None
-        if span and offset <= span[0] and span[1] <= offset + len(text):
-            end = span[1] - offset
-        elif span and span[1] <= len(text) and (not raw or text[span[0] : span[1]] == raw):
-            end = span[1]
-        elif raw:
-            at = text.find(raw, cursor)
-            at = at if at >= 0 else text.find(raw)
-            end = at + len(raw) if at >= 0 else None
-        end = len(text) if end is None else end
-        cursor = max(cursor, end)
-        anchors.setdefault(end, []).append(view)
-    parts: list[tuple[str, list[CitationView]]] = []
-    start = 0
-    for end in sorted(anchors):
-        parts.append((shown(text[start:end]), anchors[end]))
-        start = end
-    if start < len(text) or not parts:
-        parts.append((shown(text[start:]), []))
-    return parts
+def _cited_span(
+    cit: Mapping[str, Any], start: int, text: str, cursor: int
+) -> tuple[int, int] | None:
+    """Where the citation's text as written lies in the sentence ``text`` (which starts at
+    ``start`` in the answer), as answer offsets; ``cursor`` is where the previous one ended."""
+    raw = _s(cit.get("raw"))
+    span = _span(cit)
+    if not raw:
+        return None
+    inside = span is not None and start <= span[0] and span[1] <= start + len(text)
+    if span and inside and text[span[0] - start : span[1] - start] == raw:
+        return span
+    if span and span[1] <= len(text) and text[span[0] : span[1]] == raw:  # sentence-relative
+        return start + span[0], start + span[1]
+    at = text.find(raw, cursor - start) if cursor >= start else -1
+    at = at if at >= 0 else text.find(raw)
+    return (start + at, start + at + len(raw)) if at >= 0 else None
 
 
 def _percent(value: Any) -> str:
@@ -685,24 +789,134 @@ def _percent(value: Any) -> str:
     return f"{value * 100:.1f}%" if value <= 1 else f"{value:.1f}"
 
 
-def build_view(report: Mapping[str, Any], answer: str, generated_at: str | None) -> dict[str, Any]:
-    """Everything the template shows for ``report`` and ``answer``; escaping is the template's."""
+def _excerpt(text: str) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= _EXCERPT else one[: _EXCERPT - 1].rstrip() + "\u2026"
+
+
+def _counts(
+    cits: Sequence[CitationView], rows: Sequence[SentenceView], metrics: Mapping[str, Any]
+) -> str:
+    """The banner's "1 forged, 1 misquote, 1 retracted, 2 uncited claims"."""
+    tally: dict[str, int] = {}
+    for c in cits:
+        tally[c.verdict] = tally.get(c.verdict, 0) + 1
+        if c.retraction_css == "v-bad":
+            tally["retracted"] = tally.get("retracted", 0) + 1
+        elif c.retraction_css == "v-near":
+            tally["concern"] = tally.get("concern", 0) + 1
+    if not cits:  # a report that keeps only its metrics
+        for key, value in _map(metrics.get("by_verdict")).items():
+            if _int(value):
+                tally[_s(key)] = _int(value) or 0
+    retracted = _int(metrics.get("retracted_cited"))
+    if retracted is not None:  # works, as the metric counts them
+        tally["retracted"] = retracted
+    tally["uncited"] = sum(1 for r in rows if r.status == "uncited")
+    said = [
+        f"{n} {one if n == 1 else many}"
+        for key, one, many in _COUNT_WORDS
+        if (n := tally.get(key, 0)) > 0
+    ]
+    if said:
+        return ", ".join(said)
+    total = len(cits) or (_int(metrics.get("citations")) or 0)
+    if not total:
+        return "no citations"
+    return f"{total} citation{'s' if total != 1 else ''}, every one holds"
+
+
+def _about(metrics: Mapping[str, Any], rows: Sequence[SentenceView], cits: int) -> str:
+    """ "11 sentences, 7 claims, 5 citations": what was audited (the metrics, else counted)."""
+    claims = _int(metrics.get("claims"))
+    figures = (
+        (_int(metrics.get("sentences")) or len(rows), "sentence"),
+        (
+            len([r for r in rows if r.status != "not_a_claim"]) if claims is None else claims,
+            "claim",
+        ),
+        (_int(metrics.get("citations")) or cits, "citation"),
+    )
+    return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in figures)
+
+
+def _cards(
+    metrics: Mapping[str, Any], cits: Sequence[CitationView], refs: Sequence[ReferenceView]
+) -> list[MetricCard]:
+    """The cards above the answer: the figures an editor looks at first."""
+    cards: list[MetricCard] = []
+    total = _int(metrics.get("citations"))
+    total = len(cits) if total is None else total
+    problems = sum(1 for c in cits if c.problem)
+    if total or cits:
+        note = f"{problems} with a problem" if problems else "every one holds"
+        cards.append(MetricCard("Citations", str(total), note, "v-bad" if problems else "v-ok"))
+    for key, name, note in (
+        ("citation_validity", "Citation validity", "name a real work, the right one"),
+        ("quote_accuracy", "Quote accuracy", "quotes found as cited"),
+        ("claim_coverage", "Claim coverage", "claims with a citation"),
+    ):
+        value = metrics.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            cards.append(
+                MetricCard(name, _percent(value), note, "v-ok" if value >= 1 else "v-near")
+            )
+    for key, name, note in (
+        ("fabricated", "Fabricated", "forged, unresolvable or the wrong work"),
+        ("retracted_cited", "Retracted works cited", "cited without saying so"),
+    ):
+        count = _int(metrics.get(key))
+        if count is not None:
+            cards.append(MetricCard(name, str(count), note, "v-bad" if count else "v-ok"))
+    ref_total = _int(metrics.get("references")) or len(refs)
+    if ref_total:
+        verified = _int(metrics.get("references_verified"))
+        if verified is None:
+            verified = sum(1 for r in refs if r.verdict == "verified")
+        css = "v-ok" if verified == ref_total else "v-near"
+        cards.append(MetricCard("References verified", f"{verified} of {ref_total}", "", css))
+    return cards
+
+
+def _layout(
+    answer: str,
+    rows: Sequence[SentenceView],
+    spans: Sequence[tuple[int, int]],
+    cited: Sequence[tuple[int, int]],
+    markdown: bool,
+) -> tuple[list[Block], bool]:
+    return layout(
+        answer,
+        spans,
+        cited,
+        [r.problem for r in rows],
+        markdown=markdown,
+        needed=[i for i, r in enumerate(rows) if r.citations],
+    )
+
+
+def build_view(
+    report: Mapping[str, Any],
+    answer: str,
+    generated_at: str | None,
+    *,
+    source_name: str | None = None,
+) -> dict[str, Any]:
+    """Everything the template shows for ``report`` and ``answer``; escaping is the template's.
+
+    ``source_name`` names the audited file in the banner (the report does not know it).
+    """
     sentences = [_map(s) for s in _seq(report.get("sentences"))]
     spans = _place_sentences(sentences, answer)
     numbered = 0
     rows: list[SentenceView] = []
     all_cits: list[CitationView] = []
+    cited: list[tuple[int, int]] = []
     for i, sent in enumerate(sentences):
         status = _s(sent.get("status"))
         if status not in _SENTENCE_STATUS:
             status = "unknown"
         label, css = _SENTENCE_STATUS.get(status, ("status unknown", "s-none"))
-        cits = []
-        for cit in map(_map, _seq(sent.get("citations"))):
-            view = _citation(numbered, cit)
-            numbered += 1
-            cits.append((cit, view))
-            all_cits.append(view)
         text = answer[spans[i][0] : spans[i][1]] if spans else _s(sent.get("text"))
         index = sent.get("index")
         row = SentenceView(
@@ -710,19 +924,23 @@ def build_view(report: Mapping[str, Any], answer: str, generated_at: str | None)
             status=shown(status),
             label=shown(label),
             css=css,
+            problem=css in ("s-problem", "s-uncited"),
+            text=shown(text),
         )
-        row.parts = _sentence_parts(text, spans[i][0] if spans else 0, cits)
+        cursor = spans[i][0] if spans else 0
+        for cit in map(_map, _seq(sent.get("citations"))):
+            view = _citation(numbered, cit)
+            numbered += 1
+            view.sentence = _excerpt(shown(text))
+            row.citations.append(view)
+            all_cits.append(view)
+            where = _cited_span(cit, spans[i][0], text, cursor) if spans else None
+            if where is not None:
+                cited.append(where)
+                cursor = where[1]
         rows.append(row)
-    flow: list[tuple[str, SentenceView | None]] = []
-    if spans:
-        cursor = 0
-        for (start, end), row in zip(spans, rows, strict=True):
-            if start > cursor:
-                flow.append((shown(answer[cursor:start]), None))
-            flow.append(("", row))
-            cursor = end
-        if cursor < len(answer):
-            flow.append((shown(answer[cursor:]), None))
+    markdown = _s(_map(report.get("answer")).get("format")) != "json"
+    blocks, rendered = _layout(answer, rows, spans, cited, markdown) if spans else ([], False)
     verdict = _s(report.get("verdict"))
     words = _VERDICT_WORDS.get(verdict, (verdict or "Unknown", "The report names no verdict."))
     metrics = _map(report.get("metrics"))
@@ -740,11 +958,16 @@ def build_view(report: Mapping[str, Any], answer: str, generated_at: str | None)
         or _s(report.get("created_at"))
         or datetime.now(UTC).isoformat(timespec="seconds")
     )
+    glance = sorted(all_cits, key=lambda c: (c.severity, c.number))[:GLANCE_ROWS]
     return {
         "schema": shown(report.get("schema")),
         "verdict": verdict if verdict in _VERDICT_WORDS else "unknown",
         "verdict_label": shown(words[0]),
         "verdict_words": shown(words[1]),
+        "verdict_counts": shown(_counts(all_cits, rows, metrics)),
+        "source_name": shown(source_name) if source_name else "",
+        "about": _about(metrics, rows, len(all_cits)),
+        "cards": _cards(metrics, all_cits, references),
         "metrics": metric_rows,
         "reference_metrics": _reference_metrics(metrics, references),
         "references": references,
@@ -753,10 +976,14 @@ def build_view(report: Mapping[str, Any], answer: str, generated_at: str | None)
         "key_id": shown(signature.get("key_id")),
         "algorithm": shown(signature.get("algorithm")),
         "generated_at": shown(when),
-        "flow": flow,
+        "blocks": blocks,
+        "markdown": rendered,
         "rows": rows,
         "placed": bool(spans),
         "citations": all_cits,
+        "problems": sum(1 for c in all_cits if c.problem),
+        "glance": glance,
+        "glance_more": len(all_cits) - len(glance),
         "statuses": list(_SENTENCE_STATUS.values()),
         "report": report,
     }

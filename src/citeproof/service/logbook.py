@@ -3,6 +3,10 @@
 The interfaces reach the log only through here (``citeproof log ...``, ``citeproof search``,
 ``citeproof recheck``, the MCP tools), so every one of them chooses the log file by the same
 rule (``--log``, else ``CITEPROOF_LOG``, else the data directory) and records the same lines.
+
+A command that reads the log opens it with :func:`existing_log`: the data directory's log is
+simply empty until the first check, but a log the user named that is not there is a mistake
+(``--log typo.jsonl``), and reading it as an empty log would answer "ok: 0 entries".
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from citeproof.errors import LogError
 from citeproof.evidence.canonical import canonical_text
 from citeproof.evidence.lines import LogEntry
 from citeproof.evidence.log import SUPPORT_VALUES, EvidenceLog, open_log, verify_proof
@@ -18,6 +23,7 @@ from citeproof.evidence.recheck import compare, latest_checks, report, rerun_pla
 from citeproof.models.recheck import RecheckItem, RecheckReport
 from citeproof.models.search import SearchRecord
 from citeproof.service.pipeline import CheckOptions, Pipeline
+from citeproof.store.paths import resolve_dirs
 
 __all__ = [
     "SUPPORT_VALUES",
@@ -25,6 +31,7 @@ __all__ = [
     "LogEntry",
     "RecheckReport",
     "canonical_text",
+    "existing_log",
     "open_log",
     "recheck",
     "recheck_report",
@@ -32,6 +39,18 @@ __all__ = [
     "since_time",
     "verify_proof",
 ]
+
+
+def existing_log(path: str | os.PathLike[str] | None = None) -> EvidenceLog:
+    """The log to read, chosen as :func:`open_log` chooses it; a log named by ``path`` or
+    ``CITEPROOF_LOG`` that is not on disk raises :class:`LogError` (exit 2)."""
+    log = open_log(path)
+    if not log.exists and log.path != resolve_dirs(os.environ).log:
+        raise LogError(
+            f"there is no evidence log at {log.path}; check the path given with --log or "
+            "CITEPROOF_LOG (`citeproof log path` prints the log in use)."
+        )
+    return log
 
 
 def record_search(record: SearchRecord, log: EvidenceLog) -> SearchRecord:

@@ -4,7 +4,9 @@ A check says whether given words occur; before that, whoever writes needs the wo
 themselves, copied from exactly the text a check will read.  :func:`read_source` hands out
 that text a page at a time (an agent's context is small; a paper is not), with the blocks
 that say where each page lies (section, region, PDF page), and :func:`resolve_identifier`
-says what an identifier stands for and which bytes were pinned for it.  Both load through
+says what an identifier stands for and which bytes were pinned for it
+(``citeproof resolve``).  :func:`closest_wording` says what a source says instead of a quote
+that is not in it, for a person reading a NOT_FOUND on a terminal.  They load through
 :mod:`citeproof.loading`, as a check does, so what they show is what a later check of the
 same source reads, byte for byte, from the same pin in the cache.
 
@@ -16,6 +18,7 @@ server's ``read_source`` and ``resolve_identifier`` tools are thin wrappers of t
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Final
@@ -25,14 +28,17 @@ from citeproof.errors import BadInputError
 from citeproof.identifiers import parse_identifier
 from citeproof.loading.describe import source_info
 from citeproof.loading.pins import load_identifier
-from citeproof.models import Resolved
+from citeproof.match.types import MatchOptions
+from citeproof.models import Near, Resolved
 from citeproof.models.source import Availability, ResolvedSource, SourceText, TextBlock
-from citeproof.service.pipeline import CheckOptions, Pipeline
+from citeproof.service.pipeline import CheckOptions, Pipeline, check_document
 from citeproof.store.cache import Cache
 
 __all__ = [
+    "CLOSEST_FLOOR",
     "DEFAULT_READ_LIMIT",
     "MAX_READ_LIMIT",
+    "closest_wording",
     "pinned_text",
     "read_source",
     "resolve_identifier",
@@ -40,6 +46,9 @@ __all__ = [
 
 DEFAULT_READ_LIMIT: Final = 20_000
 MAX_READ_LIMIT: Final = 200_000
+#: The lowest similarity at which :func:`closest_wording` still shows a passage: below it the
+#: passage shares too little with the quote to be "what the source says instead".
+CLOSEST_FLOOR: Final = 0.5
 
 
 def _check_window(start: int, limit: int) -> None:
@@ -185,3 +194,20 @@ def pinned_text(identifier: str, *, cache: Cache | None = None) -> tuple[str, st
     parsed = parse_identifier(identifier)
     loaded = load_identifier(parsed, offline=True, cache=cache)
     return parsed.key, loaded.text if isinstance(loaded, Document) else None
+
+
+def closest_wording(quote: str, document: Document, options: MatchOptions) -> Near | None:
+    """The passage of ``document`` closest to ``quote``, a quote that was ``NOT_FOUND`` with
+    ``options``: its text, where it is, its similarity and its word diff.
+
+    The matcher reports a closest passage only from the NEAR threshold up; this asks it again
+    with the threshold lowered to :data:`CLOSEST_FLOOR`, so a person reading the result sees
+    what the source says instead of a misquote.  None when no passage comes that close, when
+    the search ran out of its budget, or when the threshold is already at the floor.  The
+    published result is not changed: a ``NOT_FOUND`` has no ``near``.
+    """
+    if options.near_threshold <= CLOSEST_FLOOR:
+        return None
+    looser = dataclasses.replace(options, near_threshold=CLOSEST_FLOOR)
+    found = check_document(quote, document, looser)
+    return found.near if found.verdict == "NEAR" else None

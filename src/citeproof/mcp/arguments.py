@@ -1,0 +1,381 @@
+"""What each tool takes: one pydantic model per tool, strict, with its limits in the schema.
+
+The SDK would build each tool's argument model from the function's signature, with unknown
+arguments silently dropped and its own multi-line validation text (with a pydantic URL) as
+the error.  These models are the tools' arguments instead:
+
+* **Unknown arguments are refused** (``extra="forbid"``, so the input schema says
+  ``additionalProperties: false``): a misspelt ``find_sources`` must not be ignored.
+* **Limits and choices are in the schema** (``minimum``/``maximum``, ``maxItems``, ``enum``),
+  so a client can see them before calling; the service checks them again.
+* **An optional argument is an ``anyOf`` with ``null``** (pydantic's default; the published
+  models' shorter ``type: [..., "null"]`` is flagged by strict MCP validators).
+* **A refusal is one line that says what to change** (:func:`argument_error`).
+
+The literals (engines, read limit, ``fail_on`` names) are written here rather than imported
+from the service, so the server starts without importing the service;
+``tests/mcp/test_mcp_schemas.py`` checks that they are the service's own.  This module is
+imported on a tool's first call; ``tools/list`` is served from the cached schemas
+(:mod:`citeproof.mcp.schemas`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Final, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+__all__ = [
+    "ARGUMENTS",
+    "DEFAULT_FAIL_ON",
+    "ENGINES",
+    "FAIL_ON_CHOICES",
+    "MAX_BATCH",
+    "MAX_READ_LIMIT",
+    "Arguments",
+    "QuoteItem",
+    "argument_error",
+    "validate",
+]
+
+#: Most items one ``check_quotes``, ``verify_references`` or ``resolve_handles`` call takes.
+MAX_BATCH: Final = 100
+MAX_READ_LIMIT: Final = 200_000  # citeproof.service.reading.MAX_READ_LIMIT
+MAX_PASSAGES: Final = 200
+MAX_CITING: Final = 200  # OpenAlex's page limit
+#: The largest page any engine serves (PubMed's); each engine's own limit is checked by the
+#: search itself and named in the error.
+MAX_SEARCH_LIMIT: Final = 10_000
+ENGINES: Final = ("europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda")
+Engine = Literal["europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda"]
+#: citeproof.audit.verdicts.DEFAULT_FAIL_ON and FAIL_ON_CHOICES.
+DEFAULT_FAIL_ON: Final = (
+    "forged", "malformed", "unresolvable", "mismatch", "misquote", "retracted",
+)  # fmt: skip
+FailOn = Literal[
+    "case_only", "concern", "ellipsis_hides_negation", "forged", "found_elsewhere", "malformed",
+    "match_in_front_matter", "match_in_references", "mismatch", "misquote", "near_quote",
+    "negation_differs", "not_full_text", "numbers_differ", "partial_word", "preprint",
+    "punctuation_only", "reference_partial", "retracted", "retraction_acknowledged",
+    "short_quote", "text_changed", "unavailable", "uncited", "unresolvable", "version_changed",
+    "withdrawn",
+]  # fmt: skip
+FAIL_ON_CHOICES: Final[tuple[str, ...]] = get_args(FailOn)
+
+Detail = Annotated[
+    Literal["summary", "full"],
+    Field(description="summary: the fields to act on; full: the whole published object."),
+]
+Source = Annotated[
+    str,
+    Field(
+        description="DOI, PMID, PMCID, NCT, openFDA set id, PPR id, URL, or a local file "
+        "(JATS, HTML, PDF, text)."
+    ),
+]
+Identifier = Annotated[
+    str, Field(description="A DOI, PMID, PMCID, NCT number, openFDA set id, PPR id or URL.")
+]
+Cursor = Annotated[
+    str | None, Field(description="next_cursor from a previous call, to continue it.")
+]
+Quote = Annotated[str, Field(description="The exact words, as they would stand between quotes.")]
+Claim = Annotated[
+    str | None,
+    Field(
+        description="The sentence the quote supports; logged for a later support review, "
+        "never judged."
+    ),
+]
+
+
+class Arguments(BaseModel):
+    """The base of every tool's arguments: unknown names refused, values not coerced loosely."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class QuoteItem(Arguments):
+    """As check_quote's arguments of these names."""
+
+    quote: str
+    source: str
+    claim: str | None = None
+
+
+class CheckQuote(Arguments):
+    quote: Quote
+    source: Source
+    claim: Claim = None
+    find_source: Annotated[
+        bool,
+        Field(description="On NOT_FOUND or NEAR, also look where the words really are; slower."),
+    ] = False
+    detail: Detail = "summary"
+
+
+class CheckQuotes(Arguments):
+    items: Annotated[
+        list[QuoteItem],
+        Field(
+            description=f"1 to {MAX_BATCH} {{quote, source, claim?}} objects.",
+            min_length=1,
+            max_length=MAX_BATCH,
+        ),
+    ]
+    detail: Detail = "summary"
+
+
+class ReadSource(Arguments):
+    source: Source
+    start: Annotated[
+        int, Field(description="Offset (code points) of the first character to return.", ge=0)
+    ] = 0
+    limit: Annotated[
+        int, Field(description="Most characters to return.", ge=1, le=MAX_READ_LIMIT)
+    ] = 20_000
+
+
+class ResolveIdentifier(Arguments):
+    identifier: Identifier
+
+
+class RetractionStatus(Arguments):
+    identifier: Annotated[str, Field(description="A DOI, PMID or PMCID.")]
+
+
+class SearchLiterature(Arguments):
+    engine: Annotated[Engine, Field(description="Which database to search.")]
+    query: Annotated[str, Field(description="The search words (the engine's syntax).")]
+    limit: Annotated[
+        int,
+        Field(
+            description="Most items: up to 100 for litsense, 200 openalex, 10000 pubmed, "
+            "1000 the others.",
+            ge=1,
+            le=MAX_SEARCH_LIMIT,
+        ),
+    ] = 25
+    cursor: Cursor = None
+    since: Annotated[
+        str | None, Field(description="Published on or after: YYYY, YYYY-MM or YYYY-MM-DD.")
+    ] = None
+    until: Annotated[
+        str | None, Field(description="Published on or before (inclusive), same forms.")
+    ] = None
+
+
+class CitingPapers(Arguments):
+    identifier: Annotated[str, Field(description="A DOI, PMID, PMCID or OpenAlex work id (W...).")]
+    limit: Annotated[int, Field(description="Most items to return.", ge=1, le=MAX_CITING)] = 25
+    cursor: Cursor = None
+
+
+class VerifyLog(Arguments):
+    checkpoint: Annotated[
+        str | None,
+        Field(description="A signed checkpoint saved earlier (log_checkpoint)."),
+    ] = None
+
+
+class RecordSupport(Arguments):
+    seq: Annotated[
+        int, Field(description="The evidence-log line judged (a check's log_seq).", ge=1)
+    ]
+    support: Annotated[
+        Literal["supports", "contradicts", "absent"],
+        Field(description="The judge's verdict on the passage and the claim."),
+    ]
+    by: Annotated[str, Field(description="Who judged: a person, or a model name and version.")]
+    note: Annotated[str | None, Field(description="Optional reasons, kept in the log.")] = None
+
+
+class FindPassages(Arguments):
+    source: Source
+    query: Annotated[
+        str | None,
+        Field(description="Words to rank the passages by (BM25); omit for document order."),
+    ] = None
+    limit: Annotated[int, Field(description="Most passages to return.", ge=1, le=MAX_PASSAGES)] = 20
+
+
+class AuditAnswer(Arguments):
+    answer: Annotated[
+        str,
+        Field(
+            description="The whole answer: Markdown or plain text with its citations, "
+            'or JSON claims ({"claims": [...]}).'
+        ),
+    ]
+    fail_on: Annotated[
+        list[FailOn] | None,
+        Field(
+            description="Citation verdicts and flags that fail the audit (default: "
+            f"{', '.join(DEFAULT_FAIL_ON)})."
+        ),
+    ] = None
+    detail: Detail = "summary"
+
+
+class VerifyReferences(Arguments):
+    references: Annotated[
+        list[str | dict[str, Any]],
+        Field(
+            description=f"1 to {MAX_BATCH} citation strings or CSL-JSON objects (title, author, "
+            "issued, container-title, DOI, PMID).",
+            min_length=1,
+            max_length=MAX_BATCH,
+        ),
+    ]
+    detail: Detail = "summary"
+
+
+class ResolveHandles(Arguments):
+    handles: Annotated[
+        list[str],
+        Field(
+            description=f"1 to {MAX_BATCH} citation handles (scheme:id/path~code), as "
+            "find_passages issued them.",
+            min_length=1,
+            max_length=MAX_BATCH,
+        ),
+    ]
+
+
+class LogCheckpoint(Arguments):
+    pass
+
+
+#: tool name -> its arguments model, in the order the server lists the tools.
+ARGUMENTS: Final[dict[str, type[Arguments]]] = {
+    "check_quote": CheckQuote,
+    "check_quotes": CheckQuotes,
+    "read_source": ReadSource,
+    "resolve_identifier": ResolveIdentifier,
+    "retraction_status": RetractionStatus,
+    "search_literature": SearchLiterature,
+    "citing_papers": CitingPapers,
+    "verify_log": VerifyLog,
+    "record_support": RecordSupport,
+    "find_passages": FindPassages,
+    "audit_answer": AuditAnswer,
+    "verify_references": VerifyReferences,
+    "resolve_handles": ResolveHandles,
+    "log_checkpoint": LogCheckpoint,
+}
+
+
+def validate(tool: str, arguments: dict[str, Any]) -> Arguments:
+    """``arguments`` checked against ``tool``'s model; ValidationError when they do not fit.
+
+    Some clients send a list or an object as a JSON string; as the SDK does, such a string
+    is parsed when the field is not a string field.
+    """
+    model = ARGUMENTS[tool]
+    fields = model.model_fields
+    given = dict(arguments)
+    for name, value in arguments.items():
+        field = fields.get(name)
+        if field is None or field.annotation is str or not isinstance(value, str):
+            continue
+        try:
+            parsed = json.loads(value)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(parsed, list | dict):
+            given[name] = parsed
+    return model.model_validate(given)
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "the arguments"
+
+
+def _value(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+#: What a type error's value should have been, by pydantic's error type.
+_WANTED: Final = {
+    "int_type": "a whole number", "int_parsing": "a whole number",
+    "int_from_float": "a whole number", "float_type": "a number", "float_parsing": "a number",
+    "bool_type": "true or false", "bool_parsing": "true or false", "string_type": "a string",
+    "list_type": "a list", "dict_type": "an object", "model_type": "an object",
+    "model_attributes_type": "an object",
+}  # fmt: skip
+#: How pydantic names the branches of ``str | dict[str, Any]`` in an error's location.
+_BRANCHES: Final = frozenset({"str", "dict[str,any]"})
+_NOT_AN_ARGUMENT: Final = "is not an argument"
+
+
+def _one(tool: str, error: Any) -> tuple[str, str]:
+    """(where, what is wrong there) for one pydantic error."""
+    loc = tuple(p for p in error.get("loc", ()) if p not in _BRANCHES)
+    where = _where(loc)
+    kind = error.get("type", "")
+    ctx = error.get("ctx") or {}
+    given = error.get("input")
+    if kind == "missing":
+        return where, "is required"
+    if kind == "extra_forbidden":
+        if len(loc) == 1:
+            return where, _NOT_AN_ARGUMENT
+        return where, "is not a field here; remove it"
+    if kind == "literal_error":
+        expected = ctx.get("expected", "one of the listed values")
+        return where, f"must be {expected}, not {_value(given)}"
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound = {"greater_than_equal": "at least", "greater_than": "more than",
+                 "less_than_equal": "at most", "less_than": "less than"}[kind]  # fmt: skip
+        limit = next(iter(ctx.values()), "?")
+        return where, f"must be {bound} {limit}, not {_value(given)}"
+    if kind == "too_long":
+        most = ctx.get("max_length", "?")
+        return where, (
+            f"has {ctx.get('actual_length', 'too many')} items, more than {most} per call; "
+            f"split them into calls of at most {most}"
+        )
+    if kind == "too_short":
+        return where, f"is empty; give at least {ctx.get('min_length', 1)}"
+    if kind in _WANTED:
+        return where, f"must be {_WANTED[kind]}, not {_value(given)}"
+    return where, str(error.get("msg", "is not valid")).lower()
+
+
+def argument_error(tool: str, error: ValidationError) -> str:
+    """One line that says which arguments to change, and how.
+
+    A value that fits none of a union's types (a reference that is neither a string nor an
+    object) is one problem, "must be a string or an object", not one per type.
+    """
+    problems: dict[str, list[str]] = {}
+    unknown: list[str] = []
+    for e in error.errors(include_url=False):
+        where, what = _one(tool, e)
+        if what == _NOT_AN_ARGUMENT:
+            unknown.append(where)
+            continue
+        found = problems.setdefault(where, [])
+        if what not in found:
+            found.append(what)
+    lines: list[str] = []
+    if unknown:
+        names = ", ".join(ARGUMENTS[tool].model_fields) or "none"
+        are = "is not an argument" if len(unknown) == 1 else "are not arguments"
+        lines.append(f"{', '.join(unknown)} {are} of {tool} (its arguments: {names})")
+    for where, whats in problems.items():
+        types = [w for w in whats if w.startswith("must be ") and ", not " in w]
+        if len(types) > 1 and len({w.rsplit(", not ", 1)[1] for w in types}) == 1:
+            wanted = " or ".join(w.removeprefix("must be ").rsplit(", not ", 1)[0] for w in types)
+            whats = [f"must be {wanted}, not {types[0].rsplit(', not ', 1)[1]}"] + [
+                w for w in whats if w not in types
+            ]
+        lines.extend(f"{where} {what}" for what in whats)
+    shown = "; ".join(lines[:5])
+    more = f"; and {len(lines) - 5} more" if len(lines) > 5 else ""
+    return f"{shown}{more}."
