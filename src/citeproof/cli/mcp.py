@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, log_options, replay_option
 from citeproof.mcp.descriptions import RESOURCE_TEMPLATE, TOOL_NAMES
 
 _HELP = f"""Serve citeproof's tools to MCP clients (Claude, Codex, VS Code ...).
@@ -32,8 +32,13 @@ token is made and printed on stderr at start (--no-token: none, loopback only).
     context_settings=CONTEXT_SETTINGS,
     help=_HELP,
     short_help="Run the MCP server (stdio, or streamable HTTP with --http).",
-    epilog="Exit codes: 0 the server stopped; 2 bad settings (e.g. a public --host without "
-    "a token).",
+    epilog=epilog(
+        "citeproof mcp                        # stdio: what Claude Desktop, Codex, VS Code start",
+        "citeproof mcp --http --port 8765     # prints the URL and a new token to use",
+        "citeproof mcp --no-files --offline   # identifiers only, answered from the cache",
+        exit_codes="Exit codes: 0 the server stopped; 2 bad settings (e.g. a public --host "
+        "without a token).",
+    ),
 )
 @click.option("--http", "use_http", is_flag=True, help="Serve streamable HTTP at /mcp.")
 @click.option(
