@@ -206,7 +206,7 @@ class CitedWorks:
         except CiteproofError as exc:
             return Outcome("malformed", (), f"the quote cannot be checked: {exc}")
         norm = normalize(quote)
-        if len(norm) < MIN_QUOTE_CHARS and document.text.strip():
+        if len(norm) < MIN_QUOTE_CHARS and document.has_text:
             return short_quote(norm in document.prepared.norm.text)
         pipeline = self.pipeline()
         return pipeline.finish(quote, pipeline.match(quote, document))

@@ -50,7 +50,7 @@ def text(source: str, blocks: bool, offline: bool, refresh: bool, replay: str | 
         for block in texts.document_blocks(document):
             _common.write_json(block, indent=None)
         return
-    if not document.text.strip():
+    if not document.has_text:
         click.echo(f"citeproof: warning: {texts.no_text_reason(document)}", err=True)
     out = _common.stdout_bytes()
     out.write(document.text.encode("utf-8", "surrogatepass"))

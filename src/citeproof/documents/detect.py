@@ -37,7 +37,7 @@ from citeproof.documents.model import DocFormat, Document
 from citeproof.documents.safe_xml import scan_prolog
 from citeproof.errors import UnsupportedFormatError
 
-__all__ = ["detect_format", "parse_bytes"]
+__all__ = ["control_bytes", "detect_format", "parse_bytes"]
 
 SUPPORTED = (
     "PDF, JATS XML (PMC / Europe PMC articles), PubMed XML (E-utilities efetch), "
@@ -77,6 +77,8 @@ _HTML_TAGS = word_set(
 )
 # Control characters that never occur in text (tab, LF, FF, CR and ESC are allowed).
 _CONTROL = frozenset(range(32)) - {9, 10, 12, 13, 27}
+_CONTROL_BYTES = bytes(sorted(_CONTROL))
+"""The same bytes for ``bytes.translate``: deleting them counts them in one C pass."""
 
 
 def detect_format(data: bytes, *, name: str | None = None) -> DocFormat:
@@ -160,11 +162,20 @@ def _refuse_binary(head: bytes) -> None:
             "The input is binary data (it contains NUL bytes), not a document citeproof can "
             f"read; supported formats are {SUPPORTED} (UTF-8, or UTF-16 with a byte-order mark)."
         )
-    if head and sum(b in _CONTROL for b in head) > len(head) // 10:
+    if head and control_bytes(head) > len(head) // 10:
         raise UnsupportedFormatError(
             "The input is binary data (most of its first bytes are control characters), not "
             f"a document citeproof can read; supported formats are {SUPPORTED}."
         )
+
+
+def control_bytes(data: bytes) -> int:
+    """How many bytes of ``data`` are control characters that never occur in text.
+
+    ``bytes.translate`` deletes them at C speed; the Python loop it replaces
+    (``sum(b in _CONTROL for b in data)``) cost a set lookup per byte.
+    """
+    return len(data) - len(data.translate(None, _CONTROL_BYTES))
 
 
 def _transcode_head(payload: bytes, codec: str) -> bytes:

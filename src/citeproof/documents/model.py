@@ -116,6 +116,22 @@ class Document:
     _shared: Document | None = field(default=None, init=False, repr=False)
     """The Document this one was copied from by :meth:`with_origin`, which holds the
     prepared state they share."""
+    _has_text: tuple[str, bool] | None = field(default=None, init=False, repr=False)
+    """``has_text`` and the ``text`` it was decided for (``text`` may be reassigned)."""
+
+    @property
+    def has_text(self) -> bool:
+        """Whether ``text`` holds anything but whitespace (``text.strip()`` is not empty).
+
+        Decided once per text, without copying it: ``str.isspace`` stops at the first
+        character that is not a space, so a check never pays for the size of the document.
+        """
+        cached = self._has_text
+        if cached is None or cached[0] is not self.text:
+            text = self.text
+            cached = (text, bool(text) and not text.isspace())
+            self._has_text = cached
+        return cached[1]
 
     @property
     def prepared(self) -> Prepared:
@@ -136,6 +152,7 @@ class Document:
         root = self._shared if self._shared is not None else self
         copy._shared = root
         copy._prepared = root._prepared
+        copy._has_text = self._has_text
         return copy
 
     def block_at(self, offset: int) -> int | None:

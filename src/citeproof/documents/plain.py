@@ -10,14 +10,22 @@ byte-order mark is dropped: it is an encoding signature, not text.  A string pas
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from citeproof.documents._decode import decode_unicode_text
 from citeproof.documents.model import Block, Document
 
 __all__ = ["document_from_string", "paragraph_blocks", "parse_text"]
 
-# A line: its content (group 1) and its line ending, or the end of the text.
-_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|$)")
+# A blank line between two paragraphs: a line break, a line holding only whitespace (or
+# nothing), its line break, and then any further whitespace up to the next paragraph.  Line
+# breaks are \r\n, \r and \n (\r\n is one break: ``\r\n?+`` never gives the \n back);
+# other whitespace (tabs, NBSP, U+2028 ...) is content of a line, so a line holding only it is
+# blank, as ``str.isspace`` says.  ``\s`` and ``str.strip`` agree on what whitespace is.
+_BLANK_LINE = re.compile(r"(?:\r\n?+|\n)[^\S\r\n]*+(?:\r\n?+|\n)\s*+")
+# The same for text without \r: starting with a literal lets the regex engine skip to each
+# \n at C speed instead of trying the pattern at every character (4x faster on 10 MB).
+_BLANK_LINE_LF = re.compile(r"\n[^\S\n]*+\n\s*+")
 
 
 def parse_text(data: bytes) -> Document:
@@ -35,22 +43,28 @@ def paragraph_blocks(text: str) -> list[Block]:
 
     Each block spans its paragraph from the first to the last non-whitespace character, so
     ``text[b.start:b.end]`` never starts or ends with the blank space between paragraphs.
+    The text is cut at its blank lines by one regex pass; only paragraphs, not lines, are
+    visited in Python.
     """
+    blank = _BLANK_LINE if "\r" in text else _BLANK_LINE_LF
     blocks: list[Block] = []
-    start = -1  # start of the current paragraph's first non-blank line
-    end = -1
-    for m in _LINE.finditer(text):
-        line = m.group(1)
-        if line and not line.isspace():
-            first = m.start(1) + (len(line) - len(line.lstrip()))
-            if start < 0:
-                start = first
-            end = m.start(1) + len(line.rstrip())
-        elif start >= 0:
-            blocks.append(Block(start, end, "paragraph"))
-            start = -1
-        if m.end() >= len(text):
-            break
-    if start >= 0:
-        blocks.append(Block(start, end, "paragraph"))
+    append = blocks.append
+    pos = 0
+    for m in blank.finditer(text):
+        cut = m.start()
+        if pos:  # after a blank-line run the paragraph starts at a non-space character
+            append(Block(pos, pos + len(text[pos:cut].rstrip()), "paragraph"))
+        else:
+            _add_trimmed(append, text, 0, cut)
+        pos = m.end()
+    _add_trimmed(append, text, pos, len(text))
     return blocks
+
+
+def _add_trimmed(append: Callable[[Block], None], text: str, start: int, end: int) -> None:
+    """The block of ``text[start:end]`` without its surrounding whitespace, if any is left."""
+    piece = text[start:end]
+    core = piece.lstrip()
+    if core:
+        first = start + len(piece) - len(core)
+        append(Block(first, first + len(core.rstrip()), "paragraph"))

@@ -64,6 +64,7 @@ __all__ = [
     "LogLockedError",
     "LogTamperedError",
     "build_line",
+    "check_line",
     "head_path_for",
     "intent_outcome",
     "intent_path_for",
@@ -209,6 +210,60 @@ def parse_line(raw: bytes) -> LogEntry:
     if raw != b'{"hash":"' + digest.encode("ascii") + b'",' + hashed[1:] + b"\n":
         raise LineProblem("not-canonical", "the line is not in canonical JSON form", seq)
     return LogEntry(seq, obj["time"], obj["kind"], prev, obj["payload"], stored, text)
+
+
+_PREFIX = b'{"hash":"sha256:'
+_LOADS = json.loads
+_SHA256 = hashlib.sha256
+
+
+def check_line(raw: bytes, *, canonical: bool = True) -> tuple[int, str, str]:
+    """``(seq, prev, hash)`` of a valid line, from ONE parse; :class:`LineProblem` if not.
+
+    The same checks as :func:`parse_line`, but the hash is computed from the raw bytes (the
+    hashed text is the line with its leading ``"hash":"…",`` member cut out, see the module
+    docstring) and no :class:`LogEntry` is built.  ``canonical=False`` skips re-encoding the
+    line to check its canonical form: only for a line whose bytes a signature vouches for
+    (the caller must check the Merkle root and re-check the line otherwise).  A line this
+    rejects is rejected by :func:`parse_line` too, which gives the precise reason.
+    """
+    if raw[-1:] != b"\n" or raw[:16] != _PREFIX or raw[80:82] != b'",':
+        raise LineProblem("bad-form", "the line does not start with its hash")
+    try:
+        text = raw[:-1].decode("utf-8")
+        obj = _LOADS(text)
+    except (UnicodeDecodeError, ValueError):
+        raise LineProblem("bad-json", "the line is not valid JSON") from None
+    if type(obj) is not dict or obj.keys() != KEYS:
+        raise LineProblem("bad-fields", "the line is not an entry object with the log's fields")
+    seq, stored, prev, when, kind = obj["seq"], obj["hash"], obj["prev"], obj["time"], obj["kind"]
+    if not (
+        type(seq) is int
+        and seq >= 1
+        and obj["v"] == FORMAT_VERSION
+        and type(obj["v"]) is int
+        and type(when) is str
+        and _TIME_RE.fullmatch(when)
+        and type(kind) is str
+        and kind
+        and type(prev) is str
+        and len(prev) == 71
+        and prev.startswith("sha256:")
+        and type(obj["payload"]) is dict
+        and type(stored) is str
+    ):
+        raise LineProblem("bad-fields", "a field has the wrong type or form")
+    digest = _SHA256(b"{" + raw[82:-1]).hexdigest()
+    if stored[7:] != digest or len(stored) != 71:
+        raise LineProblem("hash-mismatch", "the entry's hash does not match its content")
+    if canonical:
+        try:
+            again = canonical_text(obj, checked=True)
+        except ValueError:
+            raise LineProblem("not-canonical", "the entry cannot be written as JSON") from None
+        if again != text:
+            raise LineProblem("not-canonical", "the line is not in canonical JSON form")
+    return seq, prev, stored
 
 
 # --------------------------------------------------------------------------- head

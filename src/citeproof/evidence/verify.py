@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -44,6 +45,7 @@ from citeproof.evidence.lines import (
     LogEntry,
     LogError,
     LogTamperedError,
+    check_line,
     head_path_for,
     intent_outcome,
     intent_path_for,
@@ -139,50 +141,12 @@ def verify_log(
         except CheckpointError as exc:
             problems.append(VerifyProblem(code="checkpoint-invalid", message=str(exc)))
 
-    acc = CompactRange()
-    prev, count, offset = ZERO_HASH, 0, 0
-    at_head: tuple[bytes, str] | None = (EMPTY_ROOT, ZERO_HASH) if head and not head.size else None
-    head_end = 0 if head is not None and not head.size else None
-    at_cp: bytes | None = EMPTY_ROOT if cp and not cp.size else None
-    first_bad: VerifyProblem | None = None
-    for lineno, raw in enumerate(iter_raw_lines(path), 1):
-        try:
-            entry = parse_line(raw)
-        except LineProblem as p:
-            first_bad = VerifyProblem(
-                code=p.code,
-                message=f"line {lineno} (entry {p.seq or count + 1}): {p.message}.",
-                seq=p.seq or count + 1,
-                line=lineno,
-                expected=p.expected,
-                actual=p.actual,
-            )
-            break
-        if entry.seq != count + 1 or entry.prev != prev:
-            wrong_seq = entry.seq != count + 1
-            first_bad = VerifyProblem(
-                code="seq-gap" if wrong_seq else "chain-broken",
-                message=(
-                    f"line {lineno}: expected entry {count + 1}, found entry {entry.seq} "
-                    "(an entry was deleted, inserted or moved)."
-                    if wrong_seq
-                    else f"line {lineno} (entry {entry.seq}): its prev hash does not name "
-                    "the entry before it (an entry was replaced, deleted or moved)."
-                ),
-                seq=entry.seq,
-                line=lineno,
-                expected=str(count + 1) if wrong_seq else prev,
-                actual=str(entry.seq) if wrong_seq else entry.prev,
-            )
-            break
-        acc.append(raw[:-1])
-        count += 1
-        offset += len(raw)
-        prev = entry.hash
-        if head is not None and count == head.size:
-            at_head, head_end = (acc.root(), entry.hash), offset
-        if cp is not None and count == cp.size:
-            at_cp = acc.root()
+    fast = _fast_scan(path, head, head_cp, cp)
+    if fast is not None:
+        acc, count, at_head, head_end, at_cp = fast
+        first_bad: VerifyProblem | None = None
+    else:
+        acc, count, at_head, head_end, at_cp, first_bad = _full_scan(path, head, cp)
     # An interrupted append, judged as the next appender will settle it.
     covered = head.size if head is not None else 0
     base: Head | None = None
@@ -303,6 +267,121 @@ def verify_log(
         problems=problems,
         notes=notes,
     )
+
+
+_Scan = tuple[CompactRange, int, "tuple[bytes, str] | None", "int | None", "bytes | None"]
+
+
+def _fast_scan(
+    path: Path, head: Head | None, head_cp: Checkpoint | None, cp: Checkpoint | None
+) -> _Scan | None:
+    """The scan of a sound log, from one parse per line; None at the first doubt.
+
+    Every line is parsed once and checked with :func:`check_line` (fields, hash from the
+    raw bytes, chain).  Two shortcuts rest on signatures, and both are re-checked: the
+    first ``cp.size`` lines of a verified checkpoint are only hashed into the Merkle tree
+    (its signed root then vouches for their bytes, and so for their chain), and lines a
+    verified head covers skip the canonical-form re-encoding (its root vouches for them).
+    The signer only ever signs lines it built or checked, so a log whose roots match has
+    no problem there; whenever a root does not match, or any line or link is wrong, this
+    gives up and :func:`_full_scan` re-checks everything to report the first problem
+    exactly as it always did.
+    """
+    acc = CompactRange()
+    append_hash = acc.append_hash
+    sha256 = hashlib.sha256
+    prev, count, offset = ZERO_HASH, 0, 0
+    head_size = head.size if head is not None and head_cp is not None else -1
+    signed = head_size if head_size > 0 else 0
+    trusted = cp.size if cp is not None else 0
+    at_head: tuple[bytes, str] | None = (EMPTY_ROOT, ZERO_HASH) if head and not head.size else None
+    head_end = 0 if head is not None and not head.size else None
+    at_cp: bytes | None = EMPTY_ROOT if cp and not cp.size else None
+    for raw in iter_raw_lines(path):
+        if count < trusted:
+            if raw[-1:] != b"\n":
+                return None
+            digest = raw[9:80].decode("ascii", "replace")
+        else:
+            try:
+                seq, link, digest = check_line(raw, canonical=count >= signed)
+            except LineProblem:
+                return None
+            if seq != count + 1 or link != prev:
+                return None
+        append_hash(sha256(b"\x00" + raw[:-1]).digest())
+        count += 1
+        offset += len(raw)
+        prev = digest
+        if count == head_size:
+            at_head, head_end = (acc.root(), digest), offset
+            if head_cp is None or head is None or at_head[0] != head_cp.root or offset != head.end:
+                return None
+        if count == trusted and cp is not None:
+            at_cp = acc.root()
+            if at_cp != cp.root:
+                return None
+    if count < max(head_size, trusted):
+        return None  # truncated: the full scan says where
+    return acc, count, at_head, head_end, at_cp
+
+
+def _full_scan(
+    path: Path, head: Head | None, cp: Checkpoint | None
+) -> tuple[
+    CompactRange,
+    int,
+    tuple[bytes, str] | None,
+    int | None,
+    bytes | None,
+    VerifyProblem | None,
+]:
+    """Every line checked with :func:`parse_line`, stopping at the first problem."""
+    acc = CompactRange()
+    prev, count, offset = ZERO_HASH, 0, 0
+    at_head: tuple[bytes, str] | None = (EMPTY_ROOT, ZERO_HASH) if head and not head.size else None
+    head_end = 0 if head is not None and not head.size else None
+    at_cp: bytes | None = EMPTY_ROOT if cp and not cp.size else None
+    first_bad: VerifyProblem | None = None
+    for lineno, raw in enumerate(iter_raw_lines(path), 1):
+        try:
+            entry = parse_line(raw)
+        except LineProblem as p:
+            first_bad = VerifyProblem(
+                code=p.code,
+                message=f"line {lineno} (entry {p.seq or count + 1}): {p.message}.",
+                seq=p.seq or count + 1,
+                line=lineno,
+                expected=p.expected,
+                actual=p.actual,
+            )
+            break
+        if entry.seq != count + 1 or entry.prev != prev:
+            wrong_seq = entry.seq != count + 1
+            first_bad = VerifyProblem(
+                code="seq-gap" if wrong_seq else "chain-broken",
+                message=(
+                    f"line {lineno}: expected entry {count + 1}, found entry {entry.seq} "
+                    "(an entry was deleted, inserted or moved)."
+                    if wrong_seq
+                    else f"line {lineno} (entry {entry.seq}): its prev hash does not name "
+                    "the entry before it (an entry was replaced, deleted or moved)."
+                ),
+                seq=entry.seq,
+                line=lineno,
+                expected=str(count + 1) if wrong_seq else prev,
+                actual=str(entry.seq) if wrong_seq else entry.prev,
+            )
+            break
+        acc.append(raw[:-1])
+        count += 1
+        offset += len(raw)
+        prev = entry.hash
+        if head is not None and count == head.size:
+            at_head, head_end = (acc.root(), entry.hash), offset
+        if cp is not None and count == cp.size:
+            at_cp = acc.root()
+    return acc, count, at_head, head_end, at_cp, first_bad
 
 
 def _judge_intent(

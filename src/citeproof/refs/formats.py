@@ -108,7 +108,7 @@ def _read(fmt: Format, data: bytes) -> list[StatedReference]:
         if b"%PDF-" not in data[:1024]:
             raise ValueError("The file is not a PDF (it does not start with %PDF-).")
         document = parse_bytes(data)
-        if not document.text.strip():
+        if not document.has_text:
             raise ValueError(
                 "The PDF has no text layer (it may be a scan), so its references cannot be "
                 "read; run OCR on it or supply the list as text."

@@ -137,7 +137,7 @@ def check_document(quote: str, document: Document, options: MatchOptions) -> Che
     read a source first should call ``validate_quote`` before reading, to fail fast.
     """
     validate_quote(quote)
-    if not document.text.strip():
+    if not document.has_text:
         if document.origin is not None and document.origin.degraded:
             return fallback_unavailable(quote, document, options, "there is no text in")
         return not_checkable_result(quote, document, no_text_reason(document), options)
