@@ -998,7 +998,7 @@ they are exactly what the world answers today.
 To regenerate them after changing the world, the references in it, or what
 `citeproof.refs.lookup` asks:
 
-    /tmp/venv/bin/python tests/refs_world.py
+    python tests/refs_world.py
 
 (any Python with citeproof installed).  It deletes the recordings here, verifies every
 reference the tests use against the world through a recording client, writes the
