@@ -94,3 +94,37 @@ def test_a_batch_longer_than_one_calls_cap_is_verified_in_slices(
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [x["id"] for x in lines] == list(NAMES)
     assert [x["index"] for x in lines] == list(range(1, len(NAMES) + 1))
+
+
+def test_ctrl_c_says_how_far_refs_got_and_resume_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Interrupted after two references, refs names what it wrote and --resume finishes the
+    output exactly as an uninterrupted run writes it."""
+    import citeproof.batch.bibliographies as bib
+
+    real = bib.run_refs
+
+    def interrupted(*args: object, on_result: object = None, **kw: object) -> object:
+        seen = [0]
+
+        def counting(ident: str, result: object) -> None:
+            assert callable(on_result)
+            on_result(ident, result)
+            seen[0] += 1
+            if seen[0] == 2:
+                raise KeyboardInterrupt
+
+        return real(*args, on_result=counting, **kw)  # type: ignore[arg-type]
+
+    inp, out, whole = _jsonl(tmp_path / "in.jsonl"), tmp_path / "out.jsonl", tmp_path / "w.jsonl"
+    common = ("--replay", RECORDINGS, "--no-retraction", "--quiet", "--no-log")
+    assert _refs(inp, "-o", whole, *common)[0] == 1
+    monkeypatch.setattr(bib, "run_refs", interrupted)
+    result = CliRunner().invoke(cli, ["refs", str(inp), "-o", str(out), *map(str, common)])
+    assert result.exit_code == 130
+    assert "2 of 6 references written" in result.output and "--resume" in result.output
+    assert "Aborted" not in result.output
+    monkeypatch.setattr(bib, "run_refs", real)
+    assert _refs(inp, "-o", out, "--resume", *common)[0] == 1
+    assert out.read_bytes() == whole.read_bytes()

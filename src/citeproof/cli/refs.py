@@ -155,6 +155,22 @@ def refs(
                 advance()
 
             report = run_refs(jobs, options, skip=done, on_result=arrived)
+    except KeyboardInterrupt:
+        # As `citeproof batch`: say how far it got and how to go on, never "Aborted!".
+        written = len(done) + sum(tally.values())
+        if output is not None:
+            click.echo(
+                f"citeproof: interrupted: {written} of {len(jobs)} references written to "
+                f"{output}; run the same command with --resume to go on from there.",
+                err=True,
+            )
+        else:
+            click.echo(
+                f"citeproof: interrupted after {written} of {len(jobs)} references; nothing "
+                "was written (give -o FILE to keep results as they finish).",
+                err=True,
+            )
+        click.get_current_context().exit(130)
     finally:
         if sink is not None:
             sink.close()
