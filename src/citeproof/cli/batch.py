@@ -140,7 +140,7 @@ def batch(
     first_error: Outcome | None = None
     try:
         with (
-            _progress(quiet, total, len(done)) as advance,
+            progress(quiet, total, len(done)) as advance,
             closing(
                 run(
                     parse_stream(stream),
@@ -233,16 +233,19 @@ class _NoProgress:
         return None
 
 
-def _progress(quiet: bool, total: int | None, skipped: int) -> Any:
+def progress(quiet: bool, total: int | None, skipped: int, label: str = "checks") -> Any:
+    """The bar on a terminal (``citeproof batch``, ``citeproof refs``), else nothing."""
     import sys
 
     if quiet or not sys.stderr.isatty():
         return _NoProgress()
-    return progress_bar(total=total, skipped=skipped)
+    return progress_bar(total=total, skipped=skipped, label=label)
 
 
 @contextmanager
-def progress_bar(*, total: int | None, skipped: int, console: Any = None) -> Iterator[Advance]:
+def progress_bar(
+    *, total: int | None, skipped: int, console: Any = None, label: str = "checks"
+) -> Iterator[Advance]:
     """A rich bar: done/total, the rate, the time left and the verdicts so far.
 
     The rate and the time left are measured since the bar started (lines done / seconds),
@@ -279,7 +282,7 @@ def progress_bar(*, total: int | None, skipped: int, console: Any = None) -> Ite
             return Text(f"{hours:d}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
 
     columns = (
-        TextColumn("checks"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         Rate(),
@@ -289,10 +292,10 @@ def progress_bar(*, total: int | None, skipped: int, console: Any = None) -> Ite
     options: dict[str, Any] = {"transient": console is None}
     if console is not None:
         options["console"] = console
-    with Progress(*columns, **options) as progress:
+    with Progress(*columns, **options) as bar:
         remaining = None if total is None else max(total - skipped, 0)
-        task = progress.add_task("checks", total=remaining, verdicts="")
-        yield Advance(progress, task)
+        task = bar.add_task(label, total=remaining, verdicts="")
+        yield Advance(bar, task)
 
 
 def _summary(counts: Counter[str], unavailable: Counter[str], seconds: float, skipped: int) -> None:

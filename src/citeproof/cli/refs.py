@@ -12,7 +12,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -118,6 +118,7 @@ def refs(
     from citeproof.batch.bibliographies import RefsOptions, earlier_counts, read_jobs, run_refs
     from citeproof.batch.output import ResultSink
     from citeproof.cli import _common
+    from citeproof.cli.batch import progress
     from citeproof.errors import BadInputError, references_exit_code
 
     if resume and output is None:
@@ -145,14 +146,14 @@ def refs(
     before = earlier_counts(output) if output is not None and resume else Counter()
     tally: Counter[str] = Counter()
     try:
-        with _progress(quiet, len(jobs) - len(done)) as advance:
+        with progress(quiet, len(jobs), len(done), "references") as advance:
 
             def arrived(ident: str, result: ReferenceResult) -> None:
                 if sink is not None:
                     line = {"id": ident, **result.model_dump(mode="json")}
                     sink.write(json.dumps(line, ensure_ascii=False))
                 tally[result.verdict] += 1
-                advance()
+                advance(tally)
 
             report = run_refs(jobs, options, skip=done, on_result=arrived)
     except KeyboardInterrupt:
@@ -187,33 +188,6 @@ def refs(
     # A resumed run answers for the whole output, as the uninterrupted run would.
     counts = before + Counter(report.counts.model_dump())
     click.get_current_context().exit(references_exit_code(counts))
-
-
-class _NoProgress:
-    def __enter__(self) -> Any:
-        return lambda: None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def _progress(quiet: bool, total: int) -> Any:
-    if quiet or not sys.stderr.isatty() or total < 2:
-        return _NoProgress()
-    from contextlib import contextmanager
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    @contextmanager
-    def bar() -> Any:
-        with Progress(
-            "references", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            transient=True,
-        ) as progress:  # fmt: skip
-            task = progress.add_task("references", total=total)
-            yield lambda: progress.advance(task)
-
-    return bar()
 
 
 def _render(report: ReferencesReport) -> None:

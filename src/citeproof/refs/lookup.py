@@ -32,8 +32,8 @@ import httpx2
 
 from citeproof.errors import NetworkError, NotPinnedError, RecordingError
 from citeproof.models.references import ServiceAnswer, WorkRecord
+from citeproof.net.digests import collecting
 from citeproof.refs.decide import IdentifierEvidence, SearchEvidence
-from citeproof.refs.pinning import collecting
 from citeproof.refs.stated import StatedReference, fold
 from citeproof.sources import crossref, datacite, doi, eutils_search, idconv, openalex
 

@@ -6,10 +6,10 @@ by its request, content-addressed in the same cache as texts, makes a second run
 from the pins, byte for byte, and ``--offline`` refuse the network without each source
 learning about the cache.  Two parts:
 
-* :meth:`Pinner.hook`, a response hook on the client: it hashes every answer (the digest
-  goes to the reference being verified, for its evidence-log line) and pins the answers that
-  say something about the record (200, and 404/410 "no such record"); failures are never
-  pinned, so an outage is asked again next time.
+* :meth:`Pinner.hook`, a response hook on the client: it pins the answers that say
+  something about the record (200, and 404/410 "no such record"); failures are never
+  pinned, so an outage is asked again next time.  (The digest of every answer, for the
+  reference's evidence-log line, is :mod:`citeproof.net.digests`' hook, as for a search.)
 * :class:`PinnedTransport`, the innermost transport of an offline client: it serves a
   request's pin and raises :class:`~citeproof.errors.NotPinnedError` (a ``NetworkError``,
   so the lookup reports the service as failed and the verdict is ``unavailable``) for a
@@ -21,29 +21,22 @@ form POST, the sha256 of the form), so the contact address never reaches the cac
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import httpx2
 
 from citeproof.errors import CacheMissError, NotPinnedError
-from citeproof.models.search import ResponseDigest
 from citeproof.net.client import redact_url
 from citeproof.store.cache import Cache
 
-__all__ = ["KEY_PREFIX", "PinnedTransport", "Pinner", "collecting", "pin_key"]
+__all__ = ["KEY_PREFIX", "PinnedTransport", "Pinner", "pin_key"]
 
 KEY_PREFIX = "ref:"
 #: Statuses that are an answer about the record, and so worth keeping.
 _PINNED_STATUSES = frozenset({200, 404, 410})
 _SERVED_FROM_PIN = "citeproof_pinned"
-
-_COLLECTING: contextvars.ContextVar[list[ResponseDigest] | None] = contextvars.ContextVar(
-    "citeproof_refs_responses", default=None
-)
 
 
 def pin_key(request: httpx2.Request) -> str:
@@ -58,19 +51,8 @@ def pin_key(request: httpx2.Request) -> str:
     return key
 
 
-@contextmanager
-def collecting() -> Iterator[list[ResponseDigest]]:
-    """Collect the digest of every answer read in this task until the block ends."""
-    found: list[ResponseDigest] = []
-    token = _COLLECTING.set(found)
-    try:
-        yield found
-    finally:
-        _COLLECTING.reset(token)
-
-
 class Pinner:
-    """The response hook that hashes and pins (``cache`` None: hash only)."""
+    """The response hook that pins (``cache`` None: pins nothing)."""
 
     def __init__(self, cache: Cache | None, now: Callable[[], datetime] | None = None) -> None:
         self.cache = cache
@@ -79,17 +61,6 @@ class Pinner:
     async def hook(self, response: httpx2.Response) -> None:
         await response.aread()
         request = response.request
-        digest = hashlib.sha256(response.content).hexdigest()
-        found = _COLLECTING.get()
-        if found is not None:
-            found.append(
-                ResponseDigest(
-                    method=request.method,
-                    url=redact_url(request.url),
-                    status=response.status_code,
-                    sha256=digest,
-                )
-            )
         if (
             self.cache is None
             or response.extensions.get(_SERVED_FROM_PIN)

@@ -33,7 +33,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from citeproof.models.references import WorkRecord
-from citeproof.refs.stated import StatedReference, fold, surname
+from citeproof.refs.stated import StatedReference, fold, surname, years_in
 
 __all__ = [
     "FIELD_WEIGHTS",
@@ -180,10 +180,10 @@ def _agree(ok: bool) -> Agreement:
 def _year(stated: StatedReference, record: WorkRecord) -> FieldScore:
     given = stated.year
     if given is None and not stated.title:
-        from_text = re.findall(r"(?<![0-9])(1[6-9][0-9]{2}|20[0-9]{2})(?![0-9])", stated.text)
+        from_text = years_in(stated.text[:MAX_COMPARED])
         if from_text and record.year is not None:
             # A string may carry several years (an access date); the nearest one counts.
-            given = min((int(y) for y in from_text), key=lambda y: abs(y - (record.year or 0)))
+            given = min(from_text, key=lambda y: abs(y - (record.year or 0)))
     shown = str(given) if given is not None else None
     if record.year is None:
         return FieldScore("year", shown, None, None, "not_recorded")

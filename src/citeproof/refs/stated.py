@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-__all__ = ["StatedReference", "fold", "surname", "year_in"]
+__all__ = ["StatedReference", "fold", "surname", "year_in", "years_in"]
 
 _YEAR = re.compile(r"(?<![0-9])(1[6-9][0-9]{2}|20[0-9]{2})(?![0-9])")
 _PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "da", "di", "le", "la"})
@@ -107,3 +107,8 @@ def year_in(text: str) -> int | None:
     """The first plausible publication year written in ``text``, or None."""
     match = _YEAR.search(text)
     return int(match.group(1)) if match else None
+
+
+def years_in(text: str) -> list[int]:
+    """Every plausible publication year written in ``text`` (an access date is one too)."""
+    return [int(y) for y in _YEAR.findall(text)]

@@ -26,6 +26,7 @@ from citeproof.models.references import (
     StatedFields,
     WorkFound,
 )
+from citeproof.net import digests
 from citeproof.refs.decide import Decision, decide
 from citeproof.refs.lookup import Looked, check_identifiers, search_for
 from citeproof.refs.scoring import Scored
@@ -177,6 +178,7 @@ async def verify_all(
     on_result: Callable[[ReferenceResult], None] | None = None,
 ) -> list[ReferenceResult]:
     """Every reference's result, in the given order; ``on_result`` as each one finishes."""
+    digests.install(client)  # each answer's sha256, for the reference's log line
     gate = asyncio.Semaphore(max(1, concurrency))
 
     async def one(i: int, stated: StatedReference) -> ReferenceResult:

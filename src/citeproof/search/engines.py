@@ -11,21 +11,12 @@ sent; the plan's ``params`` are the parameters as sent, which the record keeps. 
 engines read one page with one source call (:func:`_paged`); PubMed needs two steps
 (esearch, then esummary for titles) and ``citing`` may first look the work up.
 
-How the response hashes are captured: a ``response`` event hook on the injected client,
-active only inside a :data:`contextvars.ContextVar` set by :func:`execute`.  Why a hook and
-not a wrapping transport: the client is injected fully built (retries, rate limit, contact
-parameters), and rebuilding it around a new transport would either drop those layers or
-duplicate them; a hook sees each final response after retries, exactly the bytes the source
-parsed, without any source knowing.  Why a context variable: every asyncio task copies the
-context, so concurrent searches on one shared client each collect their own responses, and
-requests made outside a search (a check on the same client) are not collected.  The hook is
-added once per client and does nothing outside a search.
+The response hashes are captured by :mod:`citeproof.net.digests` (a hook on the injected
+client, active only while :func:`execute` runs a plan), which reference verification shares.
 """
 
 from __future__ import annotations
 
-import contextvars
-import hashlib
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -36,8 +27,8 @@ import httpx2
 
 from citeproof.errors import NetworkError, SearchCursorError, SearchDateError, SearchInputError
 from citeproof.identifiers import parse_identifier
-from citeproof.models.search import ResponseDigest, SearchItem, SearchRecord
-from citeproof.net.client import redact_url
+from citeproof.models.search import SearchItem, SearchRecord
+from citeproof.net import digests
 from citeproof.search.params import DateBound
 from citeproof.sources import ctgov, europepmc, eutils_search, litsense, openalex, openfda
 
@@ -362,36 +353,6 @@ def citing_plan(identifier: str, limit: int, cursor: str | None) -> Plan:
 
 
 # --------------------------------------------------------------------------------------------
-# Response capture
-
-_COLLECTING: contextvars.ContextVar[list[ResponseDigest] | None] = contextvars.ContextVar(
-    "citeproof_search_responses", default=None
-)
-
-
-async def _collect_response(response: httpx2.Response) -> None:
-    collected = _COLLECTING.get()
-    if collected is None:
-        return
-    await response.aread()
-    collected.append(
-        ResponseDigest(
-            method=response.request.method,
-            url=redact_url(response.request.url),
-            status=response.status_code,
-            sha256=hashlib.sha256(response.content).hexdigest(),
-        )
-    )
-
-
-def _install_hook(client: httpx2.AsyncClient) -> None:
-    hooks = client.event_hooks
-    response_hooks = list(hooks.get("response", []))
-    if _collect_response not in response_hooks:
-        client.event_hooks = {**hooks, "response": [*response_hooks, _collect_response]}
-
-
-# --------------------------------------------------------------------------------------------
 # Running a plan
 
 
@@ -403,26 +364,23 @@ async def execute(
     plan: Plan, query: str, client: httpx2.AsyncClient, now: Callable[[], datetime] | None
 ) -> SearchRecord:
     """Run ``plan`` and record it: every response read, the items, or why it failed."""
-    _install_hook(client)
-    collected: list[ResponseDigest] = []
-    token = _COLLECTING.set(collected)
+    digests.install(client)
     reason: str | None = None
     outcome: Outcome | None = None
     looked_up = plan.before is None
-    try:
-        if plan.before is not None:
-            reason = await plan.before(client)
-            looked_up = reason is None
-        if reason is None:
-            outcome = await plan.run(client)
-    except NetworkError as err:
-        reason = str(err)
-    except httpx2.TransportError as err:  # a client not built by make_client
-        reason = (
-            f"{plan.engine} could not be reached ({type(err).__name__}); nothing was concluded."
-        )
-    finally:
-        _COLLECTING.reset(token)
+    with digests.collecting() as collected:
+        try:
+            if plan.before is not None:
+                reason = await plan.before(client)
+                looked_up = reason is None
+            if reason is None:
+                outcome = await plan.run(client)
+        except NetworkError as err:
+            reason = str(err)
+        except httpx2.TransportError as err:  # a client not built by make_client
+            reason = (
+                f"{plan.engine} could not be reached ({type(err).__name__}); nothing was concluded."
+            )
     endpoint, params = plan.endpoint, plan.params
     if not looked_up and plan.lookup_endpoint is not None:
         # The main request was never sent; record the lookup as the parameters.
