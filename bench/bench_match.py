@@ -70,9 +70,14 @@ CLI_HELP_RUNS = 5
 CLI_CHECK_RUNS = 5
 
 CITEPROOF = "citeproof"
+INDEXED = "citeproof_indexed"
+"""citeproof with its word indexes built as part of preparing (``Prepared.build_indexes``):
+a text checked often, as in a batch or by the MCP server, once its scans have cost what
+building them does; ``citeproof`` is the same matcher as a first few checks meet it."""
 BASELINE_NAMES = ("quotecheck_style", "rapidfuzz_partial", "naive")
 SHORT_NAMES = {
     CITEPROOF: "cp",
+    INDEXED: "cpi",
     "quotecheck_style": "qc",
     "rapidfuzz_partial": "rf",
     "naive": "naive",
@@ -177,8 +182,9 @@ def baseline_matchers(baselines: ModuleType) -> dict[str, Matcher]:
     return out
 
 
-def citeproof_matcher() -> tuple[Matcher, Callable[[str], bool]] | None:
-    """citeproof's matcher and its TOO_SHORT rule, or None while the matcher is missing.
+def citeproof_matcher() -> tuple[list[Matcher], Callable[[str], bool]] | None:
+    """citeproof's matcher (as run and with its indexes built) and its TOO_SHORT rule, or
+    None while the matcher is missing.
 
     The rule (DESIGN.md) is computed with citeproof's own t1 ``normalize`` and
     ``MIN_QUOTE_CHARS``, so the benchmark cannot drift from the matcher's definition.
@@ -207,7 +213,19 @@ def citeproof_matcher() -> tuple[Matcher, Callable[[str], bool]] | None:
     def too_short(quote: str) -> bool:
         return len(normalize(quote)) < MIN_QUOTE_CHARS
 
-    return Matcher(CITEPROOF, prepare, find_quote, outcome, is_citeproof=True), too_short
+    def prepare_indexed(text: str) -> Any:
+        prepared = prepare(text)
+        prepared.build_indexes()
+        return prepared
+
+    return [
+        Matcher(CITEPROOF, prepare, find_quote, outcome, is_citeproof=True),
+        Matcher(INDEXED, prepare_indexed, find_quote, outcome, is_citeproof=True),
+    ], too_short
+
+
+def citeproofs(names: Iterable[str]) -> list[str]:
+    return [n for n in names if n in (CITEPROOF, INDEXED)]
 
 
 # --------------------------------------------------------------------------- scoring
@@ -330,6 +348,67 @@ def cold_check_ms(m: Matcher, state: Any, quotes: Sequence[Quote]) -> float:
     t0 = time.perf_counter_ns()
     m.check(state, q.text)
     return (time.perf_counter_ns() - t0) / 1e6
+
+
+def floor_pass_ms(text: str, runs: int = 9) -> float:
+    """The floor of a check: one ``str.find`` pass over the whole text (a needle that is not
+    there), median of ``runs``.  Issue 16's check targets are multiples of it, measured on
+    the same text in the same minute."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter_ns()
+        text.find("\x00never there\x00")
+        times.append((time.perf_counter_ns() - t0) / 1e6)
+    return statistics.median(times)
+
+
+def index_cost(text: str, state: Any) -> dict[str, Any]:
+    """What citeproof's word index costs at this size: the time to build it over the
+    prepared text's marker-free layer, its own size, its peak memory while being built,
+    and the prepared text's memory to compare with (both traced by ``tracemalloc``, the
+    time measured without it), and which of the prepared text's searchable layers the
+    run itself got to index (``Haystack`` builds one once its scans have cost as much).
+    The same for every layer's index at once (``Prepared.build_indexes``), which is what a
+    text checked often ends up holding."""
+    import tracemalloc
+
+    from citeproof.match.prepare import prepare
+    from citeproof.match.word_index import WordIndex
+
+    layer = state.hay.text
+    gc.collect()
+    t0 = time.perf_counter()
+    index = WordIndex(layer)
+    build_ms = (time.perf_counter() - t0) * 1e3
+    own, words = index.nbytes(), index.words
+    del index
+    gc.collect()
+    tracemalloc.start()
+    prepared = prepare(text)
+    # the layers a check searches, built on first use whether or not they get an index
+    _ = prepared.lower, prepared.norm_hay
+    prepared_now, _ = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    index = WordIndex(prepared.hay.text)
+    _, index_peak = tracemalloc.get_traced_memory()
+    del index
+    tracemalloc.reset_peak()
+    prepared.build_indexes()  # every searched layer: what a text checked often holds
+    all_now, all_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del prepared
+    return {
+        "build_ms": build_ms,
+        "words": words,
+        "index_bytes": own,
+        "index_peak_bytes": index_peak - prepared_now,
+        "prepared_bytes": prepared_now,
+        "all_indexes_bytes": all_now - prepared_now,
+        "all_indexes_peak_bytes": all_peak - prepared_now,
+        "indexed_by_run": {
+            name: getattr(state, name).indexed for name in ("hay", "lower", "norm_hay")
+        },
+    }
 
 
 # ------------------------------------------------------------------------ summaries
@@ -583,6 +662,58 @@ def targets(
                     info=True,
                 )
             )
+    for name in citeproofs((CITEPROOF, INDEXED)):
+        # judged with the indexes built (a text checked often); as run, for information:
+        # the first checks of a text scan it, until the scans have cost an index
+        info = name == CITEPROOF
+        tag = "indexed" if name == INDEXED else "as run"
+        if "1m" in results:
+            out.append(
+                Target(
+                    f"issue 16: speed-up vs rapidfuzz_partial, searched quotes, 1m, {tag}",
+                    checked_speedup(get("1m", name), get("1m", "rapidfuzz_partial")),
+                    15.0,
+                    "x",
+                    higher_is_better=True,
+                    judged=timing,
+                    info=info,
+                )
+            )
+        if "10m" in results:
+            ratios = in_passes(get("10m", name))
+            out.append(
+                Target(
+                    f"issue 16: check median, searched quotes, 10m, {tag}",
+                    ratios["searched_median"],
+                    0.3,
+                    "passes",
+                    judged=timing,
+                    info=info,
+                    note="one str.find pass over the text",
+                )
+            )
+            out.append(
+                Target(
+                    f"issue 16: NOT_FOUND p95, 10m, {tag}",
+                    ratios["not_found_p95"],
+                    1.5,
+                    "passes",
+                    judged=timing,
+                    info=info,
+                )
+            )
+    if "10m" in results:
+        index = (get("10m", CITEPROOF) or {}).get("index")
+        for key, what in (("index_peak_bytes", "layer's"), ("all_indexes_peak_bytes", "all")):
+            out.append(
+                Target(
+                    f"issue 16: peak memory of the word index ({what}) / prepared text, 10m",
+                    index[key] / index["prepared_bytes"] if index else None,
+                    3.0,
+                    "x",
+                    judged=timing,
+                )
+            )
     if cli is not None:
         for label, r in cli["help"].items():
             out.append(
@@ -610,6 +741,21 @@ def targets(
             )
         )
     return out
+
+
+def in_passes(cp: dict[str, Any] | None) -> dict[str, float | None]:
+    """citeproof's searched-quote median and NOT_FOUND p95 as multiples of the size's floor
+    (one ``str.find`` pass over the text, ``floor_pass_ms``): issue 16's targets for a
+    check whose cost does not grow with the text."""
+    if not cp or not cp.get("floor_pass_ms"):
+        return {"searched_median": None, "not_found_p95": None}
+    floor = cp["floor_pass_ms"]
+    searched = [q["ms"] for q in cp["quotes"] if q["verdict"] != "TOO_SHORT"]
+    missing = [q["ms"] for q in cp["quotes"] if q["verdict"] == "NOT_FOUND"]
+    return {
+        "searched_median": statistics.median(searched) / floor if searched else None,
+        "not_found_p95": percentile(missing, 95) / floor if missing else None,
+    }
 
 
 def checked_speedup(cp: dict[str, Any] | None, base: dict[str, Any] | None) -> float | None:
@@ -706,7 +852,7 @@ def print_size(size: str, res: dict[str, dict[str, Any]], chars: int) -> None:
         short = SHORT_NAMES.get(n, n)
         headers += (
             [f"{short} med", f"{short} p95", f"{short} ok"]
-            if n == CITEPROOF
+            if n in (CITEPROOF, INDEXED)
             else [f"{short} med", f"{short} ok"]
         )
     cat_rows = []
@@ -714,24 +860,44 @@ def print_size(size: str, res: dict[str, dict[str, Any]], chars: int) -> None:
         row: list[Any] = [c]
         for n in names:
             d = res[n]["check"]["by_category"].get(c, {})
-            key = "accuracy_strict" if n == CITEPROOF else "accuracy_verdict"
+            key = "accuracy_strict" if n in (CITEPROOF, INDEXED) else "accuracy_verdict"
             a = res[n][key]["by_category"].get(c)
             right = f"{a['right']}/{a['n']}" if a else "-"
             row += (
                 [d.get("median_ms"), d.get("p95_ms"), right]
-                if n == CITEPROOF
+                if n in (CITEPROOF, INDEXED)
                 else [d.get("median_ms"), right]
             )
         cat_rows.append(row)
     print("\nper category (ms per check; ok = right answers, strict for citeproof):")
     print(table(headers, cat_rows))
-    cp = res.get(CITEPROOF)
-    if cp:
+    for name in citeproofs(res):
+        cp = res[name]
         w = cp["check"]["without_too_short"]
         print(
-            f"\nciteproof on the {w['n']} quotes it did not answer TOO_SHORT: median "
+            f"\n{name} on the {w['n']} quotes it did not answer TOO_SHORT: median "
             f"{fmt(w['median_ms'])} ms, p95 {fmt(w['p95_ms'])} ms"
         )
+        if cp.get("floor_pass_ms"):
+            ratios = in_passes(cp)
+            print(
+                f"floor (one str.find pass over the text): {fmt(cp['floor_pass_ms'])} ms; "
+                f"searched median {fmt(ratios['searched_median'])} passes, NOT_FOUND p95 "
+                f"{fmt(ratios['not_found_p95'])} passes"
+            )
+        if cp.get("index"):
+            ix = cp["index"]
+            built = ", ".join(k for k, v in ix["indexed_by_run"].items() if v) or "none"
+            print(
+                f"word index of the layer: built in {fmt(ix['build_ms'])} ms "
+                f"({fmt(ix['build_ms'] / cp['floor_pass_ms'])} passes), {ix['words']:,} "
+                f"words, {ix['index_bytes'] / 1e6:.1f} MB (peak "
+                f"{ix['index_peak_bytes'] / 1e6:.1f} MB while built; prepared text "
+                f"{ix['prepared_bytes'] / 1e6:.1f} MB); every layer's index: "
+                f"{ix['all_indexes_bytes'] / 1e6:.1f} MB (peak "
+                f"{ix['all_indexes_peak_bytes'] / 1e6:.1f} MB); indexed by the run: {built}"
+            )
+    cp = res.get(CITEPROOF)
     if cp and cp["failures"]:
         print(f"\nciteproof misses at {size} ({len(cp['failures'])}):")
         for f in cp["failures"][:25]:
@@ -861,7 +1027,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--sizes", help="comma-separated sizes to run (default: by mode)")
     p.add_argument(
         "--matchers",
-        help="comma-separated matchers (default: all): " + ",".join((CITEPROOF, *BASELINE_NAMES)),
+        help="comma-separated matchers (default: all): "
+        + ",".join((CITEPROOF, INDEXED, *BASELINE_NAMES)),
     )
     p.add_argument("--repeats", type=int, help="runs per quote (default 5; 1 with --quick)")
     p.add_argument(
@@ -942,7 +1109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
     else:
-        matchers = {CITEPROOF: found[0], **matchers}
+        matchers = {**{m.name: m for m in found[0]}, **matchers}
         too_short = found[1]
     if args.matchers:
         wanted = args.matchers.split(",")
@@ -988,10 +1155,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             prep_s, state = time_prepare(m, text, plan.prepare_runs_for(m, size))
             cold_ms = cold_check_ms(m, state, chosen)
             runs = run_checks(m, state, chosen, repeats)
+            index = index_cost(text, state) if name == CITEPROOF and not quick else None
             del state
             gc.collect()
             results[size][name] = summarise(m, size, nbytes, prep_s, runs, repeats, subset)
             results[size][name]["check"]["cold_near_ms"] = cold_ms
+            results[size][name]["floor_pass_ms"] = floor_pass_ms(text)
+            if index is not None:
+                results[size][name]["index"] = index
             print(
                 f"  [{size}] {name}: {len(chosen)} quotes in {time.perf_counter() - t0:.1f} s",
                 file=sys.stderr,

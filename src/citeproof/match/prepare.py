@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from citeproof.match.exact import Haystack
@@ -77,6 +77,22 @@ class Layer:
         if j == len(self.text) and self.starts:
             return parent_len
         return self.to_parent_end(j)
+
+
+def _lower_each(text: str) -> str:
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def lower_in_place(text: str) -> tuple[str, Callable[[str], str]]:
+    """``text`` lower-cased position for position, and the rule that did it, to apply to
+    each of its words alike.  ``str.lower`` when it keeps the length (then it keeps every
+    character's, since no character lower-cases to nothing, and its one rule of context,
+    the final sigma, stops at a space); otherwise character by character, keeping those
+    whose lower case is longer ("İ")."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low, str.lower
+    return _lower_each(text), _lower_each
 
 
 def delete_spans(text: str, spans: Iterable[tuple[int, int]]) -> Layer:
@@ -156,11 +172,8 @@ class Prepared:
     def lower(self) -> Haystack:
         """The marker-free layer lower-cased, position for position."""
         if self._lower is None:
-            text = self.layer.text
-            low = text.lower()
-            if len(low) != len(text):
-                low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-            self._lower = Haystack(low)
+            low, fold = lower_in_place(self.layer.text)
+            self._lower = Haystack(low, folded_from=(self.hay, fold))
         return self._lower
 
     @property
@@ -177,6 +190,16 @@ class Prepared:
             layer = dehyphenate(self.layer.text)
             self._dehyphenated = (layer, Haystack(layer.text))
         return self._dehyphenated
+
+    def build_indexes(self) -> None:
+        """Index every layer checks search (``exact.Haystack.build_index``) now, instead of
+        once their scans have cost as much: for a caller that knows many checks of this
+        text will follow.  What a check answers does not change, only how fast."""
+        self.hay.build_index()
+        self.lower.build_index()
+        self.norm_hay.build_index()
+        if self.dehyphen:
+            self.dehyphenated[1].build_index()
 
     def layer_to_norm(self, start: int, end: int) -> tuple[int, int]:
         return self.layer.to_parent(start), self.layer.to_parent_end(end)
