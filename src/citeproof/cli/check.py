@@ -1,7 +1,10 @@
 """``citeproof check``: does this quote occur in this source?
 
 Module level imports click only: ``citeproof --help`` imports this module to list the
-command's one-line help, and must stay fast.
+command's one-line help, and must stay fast.  A check of a local file must stay fast too
+(``bench/bench_startup.py``): its JSON is printed from the pipeline's plain result
+(``Checked.json``) or rendered from it, so pydantic is imported only when a step after
+the match needed the model (an identifier's retraction status, find-source).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from citeproof.errors import CiteproofError, EvidenceNotRecordedError, ExitCode,
 
 if TYPE_CHECKING:
     from citeproof.models import CheckResult
-    from citeproof.service.pipeline import Checked
+    from citeproof.models.plain import CheckResult as PlainResult
 
 PROFILES = ("t1", "t1+dehyphen")  # == service.PROFILES (a test keeps them equal)
 
@@ -151,9 +154,8 @@ def check(
     with --json or when stdout is not a terminal, and as a readable report otherwise.
     """
     from citeproof.cli import _common
-    from citeproof.models import CheckResult
     from citeproof.service.inputs import validate_quote
-    from citeproof.service.pipeline import CheckOptions, Pipeline
+    from citeproof.service.pipeline import Checked, CheckOptions, Pipeline
 
     quote, source = _split_args(args, quote_file)
     if fail_on_retracted and no_retraction:
@@ -177,22 +179,27 @@ def check(
         quote = _common.read_quote_file(quote_file)
     validate_quote(quote)  # before asking a person at a terminal for stdin
     log_error: CiteproofError | None = None
-    checked: Checked | None = None
     try:
         checked = Pipeline(options).run(
             quote, source, stdin=_common.stdin_bytes() if source == "-" else None
         )
-        result, text = checked.result, checked.text
+        text = checked.text
     except EvidenceNotRecordedError as err:  # the result is still shown; then the log's problem
-        assert isinstance(err.result, CheckResult)
-        result, text, log_error = err.result, err.text, err.cause
+        from citeproof.models import plain
+
+        failed = err.result
+        if not isinstance(failed, plain.CheckResult):
+            from citeproof.models import CheckResult
+
+            assert isinstance(failed, CheckResult)
+        checked, text, log_error = Checked(failed, None), err.text, err.cause
     if _common.want_json(as_json):
-        _common.write_json(result.model_dump(mode="json"))
+        _common.write_json(checked.json())
     else:
         from citeproof.cli.render import render_check
 
+        result, document = checked.outcome, checked.document  # plain when it can be
         closest = None
-        document = checked.document if checked is not None else None
         asked = result.verdict == "NOT_FOUND" and result.near is None and document is not None
         if asked and document is not None:
             # What the source says instead, for a person: the closest passage below the
@@ -203,10 +210,10 @@ def check(
         render_check(result, text, closest=closest, closest_asked=asked)
     if log_error is not None:
         raise log_error
-    click.get_current_context().exit(_exit_code(result, fail_on_retracted))
+    click.get_current_context().exit(_exit_code(checked.outcome, fail_on_retracted))
 
 
-def _exit_code(result: CheckResult, fail_on_retracted: bool) -> int:
+def _exit_code(result: CheckResult | PlainResult, fail_on_retracted: bool) -> int:
     """The verdict's exit code; 1 instead with --fail-on-retracted and a retracted work."""
     retraction = result.retraction
     if fail_on_retracted and retraction is not None and retraction.status in FAILING_STATUSES:

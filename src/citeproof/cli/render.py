@@ -8,11 +8,16 @@ source, with a warning when it is retracted or under concern.
 
 User and document text is never passed through rich markup (a quote may well contain
 ``[bold]`` or ``[1]``): everything is assembled from ``Text`` objects with explicit styles.
+
+A result is rendered from the pydantic model or from the pipeline's plain result
+(``models.plain``, the same fields): a check of a local file shows its report without
+importing pydantic, which would cost more than the check itself.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from rich.console import Console
 from rich.table import Table
@@ -28,7 +33,11 @@ if TYPE_CHECKING:
         Near,
         RetractionReport,
         SourceInfo,
+        plain,
     )
+
+    #: What :func:`render_check` reads: either form of a check result.
+    Result: TypeAlias = CheckResult | plain.CheckResult
 
 VERDICT_STYLES: Final = {
     "EXACT": "bold green",
@@ -87,7 +96,7 @@ def _line(name: str, *parts: Text | str) -> Text:
     return line
 
 
-def _where(location: Location | None, start: int, end: int) -> Text:
+def _where(location: Location | plain.Location | None, start: int, end: int) -> Text:
     parts: list[str] = []
     if location is not None:
         if location.section:
@@ -132,8 +141,8 @@ def _in_context(text: str, start: int, end: int, parts: list[tuple[int, int]]) -
     return shown
 
 
-def _matches(console: Console, result: CheckResult, text: str) -> None:
-    listed: list[Match] = result.matches
+def _matches(console: Console, result: Result, text: str) -> None:
+    listed: Sequence[Match | plain.Match] = result.matches
     parts = [
         (f.start, f.end)
         for f in result.fragments or []
@@ -173,7 +182,7 @@ def _matches(console: Console, result: CheckResult, text: str) -> None:
         )
 
 
-def _diff(steps: list[DiffOp], plain: bool) -> Text:
+def _diff(steps: Sequence[DiffOp | plain.DiffOp], uncoloured: bool) -> Text:
     """Source words the quote lacks in red strikethrough, words only in the quote in green.
 
     Without colour (``NO_COLOR``, a dumb terminal) the marks are spelled out the way
@@ -187,31 +196,31 @@ def _diff(steps: list[DiffOp], plain: bool) -> Text:
             out.append(step.source or step.quote)
             continue
         if step.source:
-            out.append(f"[-{step.source}-]" if plain else step.source, style="red strike")
-        if step.source and step.quote and not plain:
+            out.append(f"[-{step.source}-]" if uncoloured else step.source, style="red strike")
+        if step.source and step.quote and not uncoloured:
             out.append(" ")
         if step.quote:
-            out.append(f"{{+{step.quote}+}}" if plain else step.quote, style="green")
+            out.append(f"{{+{step.quote}+}}" if uncoloured else step.quote, style="green")
     return out
 
 
-def _passage(console: Console, near: Near, heading: str) -> None:
+def _passage(console: Console, near: Near | plain.Near, heading: str) -> None:
     """The closest passage: where, the source's own words, the similarity and the diff."""
-    plain = console.no_color or console.color_system is None
+    uncoloured = console.no_color or console.color_system is None
     console.print(Text(heading, style="bold"))
     console.print(_line("where", _where(near.location, near.start, near.end)))
     console.print(_line("source says", Text(f"“{_shorten(near.text)}”")))
     console.print(_line("similarity", f"{near.similarity:.3f}"))
-    console.print(_line("diff", _diff(near.diff, plain)))
+    console.print(_line("diff", _diff(near.diff, uncoloured)))
     legend = (
         "[-only in the source-] {+only in the quote+}"
-        if plain
+        if uncoloured
         else "red struck: only in the source; green: only in the quote"
     )
     console.print(_line("", Text(legend, style="dim")))
 
 
-def _closest(console: Console, result: CheckResult, closest: Near | None, asked: bool) -> None:
+def _closest(console: Console, result: Result, closest: Near | None, asked: bool) -> None:
     """For a NOT_FOUND: what the source says instead, or (when it was looked for) that
     nothing comes close."""
     if closest is not None:
@@ -233,7 +242,7 @@ def _closest(console: Console, result: CheckResult, closest: Near | None, asked:
         )
 
 
-def _near(console: Console, near: Near) -> None:
+def _near(console: Console, near: Near | plain.Near) -> None:
     _passage(console, near, "closest passage")
     risky = [f for f in near.flags if f in RISK_FLAGS]
     for flag in near.flags:
@@ -261,7 +270,7 @@ def _near(console: Console, near: Near) -> None:
         )
 
 
-def _fragments(console: Console, fragments: list[Fragment]) -> None:
+def _fragments(console: Console, fragments: Sequence[Fragment | plain.Fragment]) -> None:
     table = Table(title="fragments (ellipsis quote)", title_justify="left", show_edge=False)
     for column in ("#", "fragment", "verdict", "characters", "gap", "flags"):
         table.add_column(column)
@@ -279,14 +288,19 @@ def _fragments(console: Console, fragments: list[Fragment]) -> None:
     console.print(table)
 
 
-def _source(console: Console, source: SourceInfo) -> None:
+def _source(console: Console, source: SourceInfo | plain.SourceInfo) -> None:
     parts = [source.input, source.kind, f"coverage {source.coverage}"]
     if source.served_by:
         parts.append(f"served by {source.served_by}")
     console.print(_line("source", Text(" · ".join(parts))))
     if source.title:
         console.print(_line("title", Text(source.title)))
-    ids = [f"{k} {v}" for k, v in source.resolved.model_dump().items() if v]
+    resolved = source.resolved
+    ids = [
+        f"{k} {v}"
+        for k, v in (("doi", resolved.doi), ("pmid", resolved.pmid), ("pmcid", resolved.pmcid))
+        if v
+    ]
     if ids:
         console.print(_line("ids", Text(" · ".join(ids))))
     if source.licence:
@@ -324,7 +338,7 @@ def _retraction(console: Console, report: RetractionReport) -> None:
 
 
 def render_check(
-    result: CheckResult,
+    result: Result,
     text: str,
     console: Console | None = None,
     *,
@@ -371,7 +385,7 @@ def render_check(
         _elsewhere(console, result)
 
 
-def _elsewhere(console: Console, result: CheckResult) -> None:
+def _elsewhere(console: Console, result: Result) -> None:
     found = result.found_elsewhere or []
     if found:
         table = Table(title="found elsewhere (verified)", title_justify="left", box=None)

@@ -5,6 +5,10 @@ entity declaration can read local files or expand to gigabytes, and a DTD or sch
 reference makes the parser go to the network.  The prolog is scanned at byte level *before*
 lxml sees the document, so declarations are refused without ever being stored, and the same
 scan tells format detection what the root element is without a full parse.
+
+lxml and the HTML5 entity table are imported when a document is first parsed, not with this
+module: format detection imports it for :func:`scan_prolog` on every file, and a plain text
+file must not pay for an XML library it never uses (``bench/bench_startup.py``).
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
-from html.entities import html5
-
-from lxml import etree
+from typing import TYPE_CHECKING
 
 from citeproof.documents._decode import decode_unicode_text, split_bom
 from citeproof.errors import DocumentError, UnsafeXMLError
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 __all__ = ["Prolog", "entity_chars", "local_name", "parse_xml_safely", "scan_prolog"]
 
@@ -160,6 +165,8 @@ def parse_xml_safely(data: bytes) -> etree._Element | None:
 
 def entity_chars(name: str) -> str:
     """The characters a named entity reference stands for (HTML5 names)."""
+    from html.entities import html5  # a table of 2,000 names, for XML that uses them
+
     chars = html5.get(name + ";")
     if chars is None:
         raise DocumentError(
@@ -186,6 +193,8 @@ def _ascii_compatible(data: bytes) -> bytes:
 
 
 def _parser() -> etree.XMLParser:
+    from lxml import etree
+
     return etree.XMLParser(
         resolve_entities=False,
         no_network=True,
@@ -198,6 +207,8 @@ def _parser() -> etree.XMLParser:
 
 
 def _parse(data: bytes) -> etree._Element:
+    from lxml import etree
+
     try:
         return etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:

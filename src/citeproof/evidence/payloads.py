@@ -13,10 +13,12 @@ and the parent append it.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from citeproof.match.types import MatchOptions
-from citeproof.models import CheckResult
+
+if TYPE_CHECKING:  # only named: the check pipeline imports this module, and not pydantic
+    from citeproof.models import CheckResult, plain
 
 __all__ = [
     "CHECK_KIND",
@@ -33,13 +35,15 @@ MAX_LOGGED_MATCHES: Final = 20
 
 
 def check_payload(
-    result: CheckResult,
+    result: CheckResult | plain.CheckResult,
     options: MatchOptions | None = None,
     *,
     recheck_of: int | None = None,
     claim: str | None = None,
 ) -> dict[str, Any]:
-    """The payload of the ``check`` line for ``result``.
+    """The payload of the ``check`` line for ``result``, the model or the pipeline's plain
+    result (``models.plain``, what a one-shot check of a local file logs without pydantic):
+    both give the same line.
 
     ``claim`` is the sentence the quote was offered for, when the caller gives one: kept so a
     reviewer can later annotate whether the passage supports it (``log annotate``); citeproof
@@ -61,7 +65,11 @@ def check_payload(
         "source": {
             "input": source.input,
             "identifier": source.identifier,
-            "resolved": source.resolved.model_dump(mode="json"),
+            "resolved": {
+                "doi": source.resolved.doi,
+                "pmid": source.resolved.pmid,
+                "pmcid": source.resolved.pmcid,
+            },
             "served_by": source.served_by,
             "version": source.version,
             "coverage": source.coverage,

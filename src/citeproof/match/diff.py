@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import re
 
-from rapidfuzz.distance import Levenshtein
-
 from citeproof.match.types import DiffOpName, DiffStep
 
 _UNITS = (
@@ -55,6 +53,8 @@ def words(s: str) -> list[str]:
 
 def word_diff(quote: str, source: str) -> tuple[DiffStep, ...]:
     """Word-level edit script from the source's wording to the quote."""
+    from rapidfuzz.distance import Levenshtein  # only NEAR results have a diff: start-up
+
     qw, sw = words(quote), words(source)
     steps: list[DiffStep] = []
     for op in Levenshtein.opcodes(sw, qw):

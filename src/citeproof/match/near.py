@@ -29,8 +29,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rapidfuzz.distance import Indel
-
 from citeproof.match.exact import Haystack
 
 _WORD = re.compile(r"\S+")
@@ -94,6 +92,10 @@ class Passage:
 
 
 def similarity(a: str, b: str) -> float:
+    # imported here: a quote found as written never needs rapidfuzz, and a one-shot check
+    # should not pay for importing it (issue 16); once imported this is a dict lookup
+    from rapidfuzz.distance import Indel
+
     return float(Indel.normalized_similarity(a, b))
 
 

@@ -10,35 +10,47 @@ from :class:`citeproof.models.base.Model`.  Fields may be added; none is renamed
 without bumping ``schema``.
 
 Imports: ``pydantic``, each other, and the vocabularies of ``documents``; nothing with I/O.
+``models.plain`` is the exception that proves the rule: the check result as dataclasses,
+importing nothing, for the one-shot check that must not pay for pydantic.
+
+The names below are resolved on first use (PEP 562), so that importing ``models.plain``, or
+a module that names a model only in its type hints, does not import pydantic: every
+``from citeproof.models import CheckResult`` still works and still gives the model.
 """
 
-from citeproof.models.base import Model, Published, Resolved
-from citeproof.models.check import (
-    CHECK_SCHEMA,
-    VERDICTS,
-    CheckResult,
-    Coverage,
-    DiffOp,
-    FoundElsewhere,
-    Fragment,
-    Location,
-    Match,
-    Near,
-    Refresh,
-    SearchedPlace,
-    SourceInfo,
-    Verdict,
-    WordBoundaries,
-)
-from citeproof.models.retraction import (
-    RETRACTION_SCHEMA,
-    Notice,
-    RetractionReport,
-    RetractionSource,
-    RetractionStatus,
-    SourceReport,
-    SourceState,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citeproof.models.base import Model, Published, Resolved
+    from citeproof.models.check import (
+        CHECK_SCHEMA,
+        VERDICTS,
+        CheckResult,
+        Coverage,
+        DiffOp,
+        FoundElsewhere,
+        Fragment,
+        Location,
+        Match,
+        Near,
+        Refresh,
+        SearchedPlace,
+        SourceInfo,
+        Verdict,
+        WordBoundaries,
+    )
+    from citeproof.models.retraction import (
+        RETRACTION_SCHEMA,
+        Notice,
+        RetractionReport,
+        RetractionSource,
+        RetractionStatus,
+        SourceReport,
+        SourceState,
+    )
 
 __all__ = [
     "CHECK_SCHEMA",
@@ -67,3 +79,41 @@ __all__ = [
     "Verdict",
     "WordBoundaries",
 ]
+
+_BASE = "citeproof.models.base"
+_CHECK = "citeproof.models.check"
+_RETRACTION = "citeproof.models.retraction"
+#: name -> the module that defines it; imported on first access only.
+_LAZY: dict[str, str] = {
+    "Model": _BASE,
+    "Published": _BASE,
+    "Resolved": _BASE,
+    **dict.fromkeys(
+        [
+            "CHECK_SCHEMA", "VERDICTS", "CheckResult", "Coverage", "DiffOp", "FoundElsewhere",
+            "Fragment", "Location", "Match", "Near", "Refresh", "SearchedPlace", "SourceInfo",
+            "Verdict", "WordBoundaries",
+        ],
+        _CHECK,
+    ),
+    **dict.fromkeys(
+        [
+            "RETRACTION_SCHEMA", "Notice", "RetractionReport", "RetractionSource",
+            "RetractionStatus", "SourceReport", "SourceState",
+        ],
+        _RETRACTION,
+    ),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'citeproof.models' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # cache: later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -25,7 +25,7 @@ mean exactly what they meant before: the set of valid documents does not change.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict
 
@@ -72,6 +72,14 @@ class Model(BaseModel):
     model_config = ConfigDict(
         frozen=True, extra="forbid", populate_by_name=True, json_schema_extra=compact_nullable
     )
+
+    @classmethod
+    def from_plain(cls, value: object) -> Self:
+        """The model of a ``models.plain`` result (the same fields, read as attributes): one
+        validation of the whole tree, in pydantic's core, so the model is checked exactly as
+        a hand-built one would be.  Reading attributes is about twice as fast as validating
+        the plain result's JSON, which matters to a batch of many checks."""
+        return cls.model_validate(value, from_attributes=True)
 
 
 class Published(Model):

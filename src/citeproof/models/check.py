@@ -1,7 +1,9 @@
 """The ``citeproof.check/1`` result: the answer to one quote check, as every interface prints it.
 
 Field names follow the JSON contract in DESIGN.md.  Fields may be added; none is renamed or
-removed without bumping ``schema``.
+removed without bumping ``schema``.  A field added here is added to ``models.plain`` too,
+the same result as dataclasses for a check that does not import pydantic (a test compares
+the two).
 """
 
 from __future__ import annotations
@@ -11,20 +13,14 @@ from typing import Literal
 from pydantic import Field
 
 from citeproof.models.base import Model, Published, Resolved
+from citeproof.models.plain import CHECK_SCHEMA as CHECK_SCHEMA
+from citeproof.models.plain import VERDICTS as VERDICTS
+from citeproof.models.plain import Coverage as Coverage
+from citeproof.models.plain import Verdict as Verdict
 from citeproof.models.retraction import RetractionReport
 
-Verdict = Literal["EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "NOT_CHECKABLE", "UNAVAILABLE"]
-VERDICTS: tuple[Verdict, ...] = (
-    "EXACT",
-    "NEAR",
-    "NOT_FOUND",
-    "TOO_SHORT",
-    "NOT_CHECKABLE",
-    "UNAVAILABLE",
-)
-Coverage = Literal["full_text", "abstract", "page", "file", "text", "none"]
-"""``none``: no text was obtained (an UNAVAILABLE or NOT_CHECKABLE identifier)."""
-CHECK_SCHEMA = "citeproof.check/1"
+# The verdicts, the coverages and the schema's name are defined once, in ``models.plain``
+# (which a one-shot check uses without pydantic), and are re-exported here.
 
 
 class Location(Model):

@@ -16,6 +16,9 @@ The steps, and what each needs:
   NOT_CHECKABLE.
 * **match** -- pure: ``expect_sha256``, then the matcher (:mod:`citeproof.match`), then the
   public result (:mod:`citeproof.service.results`).  It is the only step a batch worker runs.
+  The result is built as plain data (``models.plain``) and made the pydantic model only
+  when a caller or a later step needs one, so a one-shot check of a local file, whose later
+  steps do nothing, never imports pydantic (:meth:`Pipeline.run`, :class:`Checked`).
 * **retraction** -- the cited work's status from every source (:mod:`citeproof.retraction`),
   for DOI, PMID and PMCID sources; asked also when the text was unavailable.
 * **find-source** -- on NOT_FOUND or NEAR, where the words verifiably are
@@ -26,9 +29,10 @@ The steps, and what each needs:
 None of the steps after *match* changes the verdict: a quote found verbatim in a retracted
 paper is still EXACT, and the result says the paper is retracted.
 
-The steps that need the network or the log (retraction, find-source, the log's file) are
-imported when they run, not with this module: a one-shot check of a local file must not pay
-for the HTTP stack, the search engines and the signing keys (``bench/bench_startup.py``).
+The steps that need the network or the log (retraction, find-source, the log's file), and
+the pydantic result models, are imported when they are used, not with this module: a
+one-shot check of a local file must not pay for the HTTP stack, the search engines, the
+signing keys or pydantic (``bench/bench_startup.py``).
 Every other import is at the top, and the acyclic contract in CI keeps a late import from
 hiding a cycle.
 """
@@ -49,7 +53,7 @@ from citeproof.loading.failure import FetchFailure
 from citeproof.loading.load import SourceBytes, load_bytes, load_source
 from citeproof.match.quote import find_quote
 from citeproof.match.types import DEFAULT_MAX_GAP, DEFAULT_NEAR_THRESHOLD, MatchOptions
-from citeproof.models import CheckResult
+from citeproof.models import plain
 from citeproof.service.inputs import match_options, validate_quote, validate_sha256
 from citeproof.service.results import (
     failure_result,
@@ -61,6 +65,7 @@ from citeproof.service.texts import load, no_text_reason
 
 if TYPE_CHECKING:
     from citeproof.evidence.log import EvidenceLog
+    from citeproof.models import CheckResult
     from citeproof.store.cache import Cache
 
 __all__ = [
@@ -136,14 +141,7 @@ def check_document(quote: str, document: Document, options: MatchOptions) -> Che
     The quote is validated here too (cheap), so no caller can skip the rules; callers that
     read a source first should call ``validate_quote`` before reading, to fail fast.
     """
-    validate_quote(quote)
-    if not document.has_text:
-        if document.origin is not None and document.origin.degraded:
-            return fallback_unavailable(quote, document, options, "there is no text in")
-        return not_checkable_result(quote, document, no_text_reason(document), options)
-    return result_from_match(
-        quote, document, find_quote(document.prepared, quote, options), options
-    )
+    return _model(_match_document(quote, document, options))
 
 
 def check_loaded(
@@ -159,11 +157,41 @@ def check_loaded(
     hash, ``source.fingerprint_ok`` says whether the bytes are the pinned ones; when they are
     not, nothing is matched and the verdict is NOT_CHECKABLE naming both hashes.
     """
+    return _model(_match_loaded(quote, loaded, options, expect_sha256=expect_sha256))
+
+
+def _model(result: plain.CheckResult) -> CheckResult:
+    """The pydantic model of a plain result; pydantic is imported on the first one."""
+    from citeproof.models.check import CheckResult  # start-up
+
+    return CheckResult.from_plain(result)
+
+
+def _match_document(quote: str, document: Document, options: MatchOptions) -> plain.CheckResult:
+    """:func:`check_document` as plain data."""
+    validate_quote(quote)
+    if not document.has_text:
+        if document.origin is not None and document.origin.degraded:
+            return fallback_unavailable(quote, document, options, "there is no text in")
+        return not_checkable_result(quote, document, no_text_reason(document), options)
+    return result_from_match(
+        quote, document, find_quote(document.prepared, quote, options), options
+    )
+
+
+def _match_loaded(
+    quote: str,
+    loaded: Document | FetchFailure,
+    options: MatchOptions,
+    *,
+    expect_sha256: str | None = None,
+) -> plain.CheckResult:
+    """:func:`check_loaded` as plain data."""
     if not isinstance(loaded, Document):
         return failure_result(quote, loaded, options)
     expected = validate_sha256(expect_sha256)
     if expected is None:
-        return check_document(quote, loaded, options)
+        return _match_document(quote, loaded, options)
     actual = loaded.origin.sha256 if loaded.origin is not None else None
     if actual != expected:
         reason = (
@@ -173,19 +201,42 @@ def check_loaded(
         result = not_checkable_result(quote, loaded, reason, options)
         ok = False
     else:
-        result = check_document(quote, loaded, options)
+        result = _match_document(quote, loaded, options)
         ok = True
-    source = result.source.model_copy(update={"fingerprint_ok": ok})
-    return result.model_copy(update={"source": source})
+    result.source.fingerprint_ok = ok  # a result of its own, made just above
+    return result
 
 
-@dataclass(frozen=True, slots=True)
 class Checked:
     """A check's result, and the Document it was matched against (None when no text was
-    had): a terminal rendering shows the text around each match."""
+    had): a terminal rendering shows the text around each match.
 
-    result: CheckResult
-    document: Document | None
+    The result is held as plain data when no step after the match had anything to do (a
+    local file, no log): the command line prints it (:meth:`json`, or the terminal report)
+    without importing pydantic, and :attr:`result` makes the model only when it is asked
+    for, and keeps it.  A hand-written class, not a dataclass, for the reason
+    ``models.plain`` gives: defining a dataclass costs start-up.
+    """
+
+    __slots__ = ("document", "outcome")
+
+    def __init__(self, outcome: CheckResult | plain.CheckResult, document: Document | None) -> None:
+        self.outcome = outcome
+        self.document = document
+
+    @property
+    def result(self) -> CheckResult:
+        """The public result model (made from the plain result on first use, then kept)."""
+        if isinstance(self.outcome, plain.CheckResult):
+            self.outcome = _model(self.outcome)
+        return self.outcome
+
+    def json(self) -> dict[str, Any]:
+        """The result as ``citeproof.check/1`` JSON, whichever form it is held in."""
+        if isinstance(self.outcome, plain.CheckResult):
+            value: dict[str, Any] = plain.to_json(self.outcome)
+            return value
+        return self.outcome.model_dump(mode="json")
 
     @property
     def text(self) -> str:
@@ -237,7 +288,11 @@ class Pipeline:
 
     def match(self, quote: str, loaded: Document | FetchFailure) -> CheckResult:
         """The match step (pure): ``expect_sha256``, the matcher, the public result."""
-        return check_loaded(
+        return _model(self.match_plain(quote, loaded))
+
+    def match_plain(self, quote: str, loaded: Document | FetchFailure) -> plain.CheckResult:
+        """:meth:`match` as plain data (``models.plain``), which needs no pydantic."""
+        return _match_loaded(
             quote, loaded, self.options.match, expect_sha256=self.options.expect_sha256
         )
 
@@ -260,12 +315,27 @@ class Pipeline:
         result = self.find_source(quote, result)
         if not self.options.log:
             return result
+        seq = self._log_one(result, claim=claim, recheck_of=recheck_of)
+        return result.model_copy(update={"log_seq": seq})
+
+    def _log_one(
+        self,
+        result: CheckResult | plain.CheckResult,
+        *,
+        claim: str | None = None,
+        recheck_of: int | None = None,
+    ) -> int:
+        """The log step for one result: its line appended, and its number.
+
+        Raises :class:`~citeproof.errors.EvidenceNotRecordedError`, holding ``result``,
+        when the line could not be written.
+        """
         payload = self.log_payload(result, claim=claim, recheck_of=recheck_of)
         try:
             (seq,) = self.record([payload])
         except CiteproofError as err:
             raise EvidenceNotRecordedError(err, result) from err
-        return result.model_copy(update={"log_seq": seq})
+        return seq
 
     def retraction(self, result: CheckResult) -> CheckResult:
         """``result`` with the cited work's retraction status, when asked and the source is a
@@ -274,7 +344,7 @@ class Pipeline:
         snapshot is consulted, so the status is at best UNVERIFIABLE unless it lists the work.
         """
         key = result.source.identifier
-        if not self.options.retraction or key is None:
+        if not self._asks_retraction(result) or key is None:
             return result
         from citeproof.retraction.status import RETRACTION_KINDS, retraction_report  # start-up
 
@@ -292,7 +362,7 @@ class Pipeline:
         LitSense sentence search; each candidate is verified by :func:`check_document`.
         """
         o = self.options
-        if not o.find_source or result.verdict not in FIND_SOURCE_VERDICTS:
+        if not self._asks_find_source(result):
             return result
         from citeproof.loading.pins import open_cache_for  # start-up
         from citeproof.net.session import mode_from  # start-up
@@ -314,8 +384,25 @@ class Pipeline:
         with cache:
             return run(cache, o.offline)
 
+    def _asks_retraction(self, result: CheckResult | plain.CheckResult) -> bool:
+        """Whether the retraction step has work: it was asked for and the source is named
+        by an identifier (which kinds of identifier is the step's own business)."""
+        return self.options.retraction and result.source.identifier is not None
+
+    def _asks_find_source(self, result: CheckResult | plain.CheckResult) -> bool:
+        return self.options.find_source and result.verdict in FIND_SOURCE_VERDICTS
+
+    def _needs_model(self, result: CheckResult | plain.CheckResult) -> bool:
+        """Whether a step after the match adds to the result what only the model holds (a
+        retraction report, find-source's findings); the log reads either form."""
+        return self._asks_retraction(result) or self._asks_find_source(result)
+
     def log_payload(
-        self, result: CheckResult, *, claim: str | None = None, recheck_of: int | None = None
+        self,
+        result: CheckResult | plain.CheckResult,
+        *,
+        claim: str | None = None,
+        recheck_of: int | None = None,
     ) -> dict[str, Any]:
         """The evidence line's payload for ``result`` (pure: it may be made on a worker)."""
         return check_payload(result, self.options.match, recheck_of=recheck_of, claim=claim)
@@ -348,14 +435,18 @@ class Pipeline:
         NOT_CHECKABLE (or UNAVAILABLE when it could not be read), an answer rather than an
         error.  When the evidence line cannot be written,
         :class:`~citeproof.errors.EvidenceNotRecordedError` carries the result and the text.
+        The result stays plain data (:class:`Checked`) unless a step needs the model.
         """
         validate_quote(quote)
         loaded = self.load(source, stdin=stdin)
         document = loaded if isinstance(loaded, Document) else None
+        matched = self.match_plain(quote, loaded)
+        result: CheckResult | plain.CheckResult = matched
         try:
-            result = self.finish(
-                quote, self.match(quote, loaded), claim=claim, recheck_of=recheck_of
-            )
+            if self._needs_model(matched):
+                result = self.finish(quote, _model(matched), claim=claim, recheck_of=recheck_of)
+            elif self.options.log:  # nothing for the model to add: log the plain result
+                matched.log_seq = self._log_one(matched, claim=claim, recheck_of=recheck_of)
         except EvidenceNotRecordedError as err:
             err.text = document.text if document is not None else ""
             raise

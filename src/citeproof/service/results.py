@@ -1,4 +1,4 @@
-"""From the matcher's plain result to the public ``models.CheckResult``.
+"""From the matcher's plain result to the public ``citeproof.check/1`` result.
 
 The matcher speaks in offsets, spans and verdict strings and knows nothing of pydantic, of
 where a document came from, or of what its blocks mean; users, the CLI's JSON, the MCP
@@ -7,7 +7,12 @@ offset placed in its block, section, region and page.  Keeping that translation 
 module, away from the I/O in ``service``, means each rule about a result (which regions
 raise a flag, when a ``reason`` is filled in, what a hand-built Document reports as its
 source) is written once.  What the source was is described by
-:func:`citeproof.loading.describe.source_info`, which every other result shares.
+:func:`citeproof.loading.describe.describe_source`, which every other result shares.
+
+The results are built as ``models.plain`` dataclasses, which print the same JSON as the
+pydantic model: a one-shot ``citeproof check`` prints them without importing pydantic, and
+the pipeline turns them into ``models.CheckResult`` for every caller that wants the model
+(``Model.from_plain``).
 """
 
 from __future__ import annotations
@@ -15,10 +20,10 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from citeproof.documents.model import Document
-from citeproof.loading.describe import origin_of, source_info
+from citeproof.loading.describe import describe_source, origin_of
 from citeproof.loading.failure import FetchFailure
 from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions, NearMatch, QuoteMatch
-from citeproof.models import (
+from citeproof.models.plain import (
     CheckResult,
     DiffOp,
     Fragment,
@@ -146,7 +151,7 @@ def result_from_match(
         near=near,
         fragments=_fragments(found),
         flags=list(dict.fromkeys(flags)),
-        source=source_info(document),
+        source=describe_source(document),
     )
 
 
@@ -177,7 +182,7 @@ def fallback_unavailable(
         ),
         quote=quote,
         normalisation=options.profile,
-        source=source_info(document),
+        source=describe_source(document),
     )
 
 
@@ -190,7 +195,7 @@ def not_checkable_result(
         reason=reason,
         quote=quote,
         normalisation=options.profile,
-        source=source_info(document),
+        source=describe_source(document),
     )
 
 
