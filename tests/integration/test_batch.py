@@ -6,6 +6,7 @@ set was written with expected verdicts against the 10k text; the text is read in
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -157,6 +158,103 @@ def test_the_dask_executor_gives_the_same_output(tmp_path: Path) -> None:
     result = run("batch", inp, "-o", dask, "--executor", "dask", "--workers", "2", "--quiet")
     assert result.exit_code == 0, result.output
     assert dask.read_bytes() == local.read_bytes()
+
+
+def many_sources(folder: Path, sources: int, lines: int) -> list[dict[str, Any]]:
+    """``lines`` checks over ``sources`` invented text files (each its own words), unevenly
+    spread, every fourth with a word changed, and a few lines that are not checks."""
+    import random
+
+    rng = random.Random(sources * lines)
+    vocabulary = [f"w{n}" for n in range(300)]
+    docs = []
+    for n in range(sources):
+        words = [rng.choice(vocabulary) for _ in range(600)]
+        path = folder / f"source{n:03d}.txt"
+        path.write_text(" ".join(words), encoding="utf-8")
+        docs.append((str(path), words))
+    rows: list[dict[str, Any]] = []
+    for i in range(lines):
+        path, words = docs[min(int(rng.expovariate(0.08)), sources - 1)]
+        at = rng.randrange(0, len(words) - 15)
+        quote = words[at : at + rng.randint(6, 14)]
+        if i % 4 == 3:
+            quote[len(quote) // 2] = "zebra"
+        rows.append({"id": f"q{i}", "quote": " ".join(quote), "source": path})
+    rows[5] = {"id": "gone", "quote": "a quote of some words", "source": str(folder / "gone.txt")}
+    rows[9] = {"id": "bad", "quote": "", "source": docs[0][0]}
+    return rows
+
+
+def test_the_output_is_the_same_for_any_executor_worker_count_and_chunking(
+    tmp_path: Path,
+) -> None:
+    """Sources routed to workers, chunks that overlap and split a source's lines, a Dask
+    cluster: none of it shows in the output, which is one worker's, in one chunk."""
+    rows = many_sources(tmp_path, 40, 600)
+    expected = [o.text for o in batch.run(rows, workers=1)]
+    assert len({json.loads(t).get("verdict") for t in expected}) >= 3
+    for workers in (1, 2, 3):
+        got = [o.text for o in batch.run(rows, workers=workers, chunk_lines=37)]
+        assert got == expected, f"{workers} workers"
+    if importlib.util.find_spec("distributed") is not None:
+        got = [o.text for o in batch.run(rows, executor="dask", workers=2, chunk_lines=53)]
+        assert got == expected, "Dask"
+
+
+def test_the_command_writes_the_same_bytes_with_one_worker_two_and_dask(tmp_path: Path) -> None:
+    """2,300 lines: the chunk boundary at line 2,000 falls inside many sources' lines."""
+    inp = write_jsonl(tmp_path / "in.jsonl", many_sources(tmp_path, 60, 2300))
+    outputs = {}
+    for name, extra in [("one", ["--workers", "1"]), ("two", ["--workers", "2"]),
+                        ("dask", ["--executor", "dask", "--workers", "2"])]:  # fmt: skip
+        if name == "dask" and importlib.util.find_spec("distributed") is None:
+            continue
+        out = tmp_path / f"{name}.jsonl"
+        result = run("batch", inp, "-o", out, "--quiet", *extra)
+        assert result.exit_code == 0, result.output
+        outputs[name] = out.read_bytes()
+    assert outputs["two"] == outputs["one"]
+    assert outputs.get("dask", outputs["one"]) == outputs["one"]
+    assert outputs["one"].count(b"\n") == 2300
+
+
+def test_on_dask_each_source_is_parsed_by_one_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each chunk's sources used to be dealt out anew, so every worker parsed most sources.
+    Here timing is kept out of the routes: work stealing is off (a stolen task runs where it
+    lands, which is right, but then which worker parsed what is a matter of timing) and the
+    workers' measured speeds are not followed."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    from citeproof.batch.checks import Router
+
+    monkeypatch.setattr(Router, "observe", lambda self, worker, checks, seconds: None)
+    many_sources(tmp_path, 16, 16)  # the files; the checks are made here
+    sources = sorted(str(p) for p in tmp_path.glob("source*.txt"))
+    words = {s: Path(s).read_text().split() for s in sources}
+    rows = [{"id": i, "quote": " ".join(words[s][i % 50 : i % 50 + 10]), "source": s}
+            for i in range(480) for s in [sources[i % len(sources)]]]  # fmt: skip
+
+    def parsed_here() -> list[str | None]:
+        from citeproof.loading import memo
+
+        return sorted(name for _, name in memo._MEMO)
+
+    with dask.config.set({"distributed.scheduler.work-stealing": False}), distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:  # fmt: skip
+        expected = [o.text for o in batch.run(rows, workers=1)]
+        got = batch.run(rows, executor="dask", scheduler=cluster.scheduler_address,
+                        chunk_lines=2 * len(sources))  # fmt: skip
+        assert [o.text for o in got] == expected
+        with distributed.Client(cluster) as client:
+            held = list(client.run(parsed_here).values())
+    assert len(held) == 2 and all(held)
+    assert set(held[0]).isdisjoint(held[1])
+    assert sorted(held[0] + held[1]) == sorted(Path(s).name for s in sources)
 
 
 def test_unordered_has_the_same_records(tmp_path: Path) -> None:

@@ -70,6 +70,20 @@ def test_nesting_at_the_limit_is_fine_and_one_deeper_is_not() -> None:
     assert parse_line(nested(33), 1).code == "too_deep"  # type: ignore[union-attr]
 
 
+def test_brackets_in_a_string_are_not_nesting() -> None:
+    """Only a line with more than 32 brackets is walked for its depth; its strings count."""
+    quote = "[" * 40 + "{" * 40
+    parsed = parse_line(json.dumps({"quote": quote, "source": "x"}).encode(), 1)
+    assert isinstance(parsed, BatchItem) and parsed.quote == quote
+    nested: object = "q"
+    for _ in range(30):
+        nested = [nested]
+    line = json.dumps({"quote": quote, "source": "x", "claim": nested}).encode()
+    assert parse_line(line, 1).code == "bad_field"  # type: ignore[union-attr]
+    bom = parse_line(b'\xef\xbb\xbf{"quote": "q", "source": "x"}', 1)
+    assert isinstance(bom, LineError) and bom.code == "not_json" and "BOM" in bom.message
+
+
 def test_an_over_long_line_is_refused_without_being_held_whole() -> None:
     long_line = b'{"quote": "' + b"a" * (MAX_LINE_BYTES + 10) + b'", "source": "x"}\n'
     good = b'{"quote": "q", "source": "x"}\n'

@@ -79,3 +79,19 @@ def test_the_memo_is_bounded_by_the_size_of_what_it_keeps(monkeypatch: pytest.Mo
     huge = b"x " * 2_000  # larger than the whole bound: parsed, never kept
     assert memo.parsed("sha-huge", huge).text.startswith("x")
     assert memo.peek("sha-huge") is None
+
+
+def test_a_batch_s_hundred_sources_of_10_kb_stay_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kept by count (32), 100 sources were parsed again for every chunk of a batch (500 parses
+    for 10,000 checks over 100 documents): the budget is characters of text, not documents."""
+    from citeproof.loading import memo
+
+    monkeypatch.setattr(memo, "_MEMO", OrderedDict())
+    monkeypatch.setattr(memo, "_chars", 0)
+    texts = [(f"source {n} " + "plain words of a paper " * 440).encode() for n in range(100)]
+    assert all(len(t) > 10_000 for t in texts)
+    for _ in range(3):  # three chunks, each checking every source
+        for n, data in enumerate(texts):
+            memo.parsed(f"sha-{n}", data)
+    assert all(memo.peek(f"sha-{n}") is not None for n in range(100))
+    assert memo.recall("sha-0") is not None and next(reversed(memo._MEMO)) == ("sha-0", None)

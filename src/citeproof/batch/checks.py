@@ -8,23 +8,43 @@ One :class:`~citeproof.service.pipeline.CheckOptions` chooses them, as for any c
 How a batch runs, and why:
 
 * **Chunks.**  The input is read in chunks of lines (``CHUNK_LINES``), never whole, so memory
-  does not grow with the input; a chunk is finished and written before the next is read.
+  does not grow with the input.  Chunks overlap: the next is read and handed to the workers
+  before the one before it is written (:data:`AHEAD` in flight beside the one being
+  written), so the workers are not idle while this process reads and writes, and a worker
+  that finished its share of a chunk goes on with the next instead of waiting for the
+  slowest.  Fewer are read ahead when their sources' bytes would pass
+  :data:`IN_FLIGHT_BYTES`, so large sources do not multiply this process's memory.
 * **Grouped by source.**  Within a chunk, the checks of one source become one *task*: the
   source is fetched (identifiers, concurrently, within the per-host rate limits; the bytes
   are pinned in the cache as for any check) or read (files) once in this process, and its
   bytes travel with the task.  Shipping bytes rather than paths makes a task self-contained,
   so a Dask worker on another machine, with no access to this cache or these files, runs it
   the same way.
+* **Each source on the worker that has it.**  Parsing a source is the expensive part of its
+  first check, and each worker keeps what it parsed (:mod:`citeproof.loading.memo`), so a
+  :class:`Router` gives every source a home worker, kept from chunk to chunk, and sends each
+  worker its share of a chunk in :data:`BUNDLES` bundles: the tasks of its sources.  The
+  bytes of a source go with its tasks until its worker has returned one that brought them;
+  after that the task names them by hash, and a worker that no longer holds them (its memo
+  let them go) says so and is sent them again.  A source with more checks than a worker's
+  share of the chunk is split over several workers, so one source does not leave the other
+  workers idle.
 * **CPU on workers.**  Parsing and matching run in worker processes (``executor="local"``)
-  or on a Dask cluster (``executor="dask"``).  A worker keeps the documents it parsed, so a
-  source that recurs in later chunks is parsed once per worker.
+  or on a Dask cluster (``executor="dask"``), the same bundles either way: few, large tasks
+  per chunk, so a scheduler's cost per task does not count.  A worker turns each result
+  into its JSON line from the plain result (:mod:`citeproof.models.plain`), the same bytes
+  as the model's without building it, unless the log needs a payload; so neither this
+  process nor a worker imports pydantic for a batch without the log.
 * **The log.**  With ``options.log``, each worker makes the evidence payloads where the
-  results are, and the chunk's lines are appended in one locked append before its results
-  are handed out, so every result line names its evidence line (``log_seq``).
-* **Order.**  Results are yielded in input order (``ordered=True``) or as tasks finish.
+  results are, and a chunk's lines are appended in one locked append, in input order, before
+  its results are handed out (with ``ordered=False``, each bundle's as it finishes), so every
+  result line names its evidence line (``log_seq``) and the log's order does not depend on
+  which worker was faster.
+* **Order.**  Results are yielded in input order (``ordered=True``) or as bundles finish.
   In input order a chunk's results come out only once the whole chunk is done, so a caller
   that shows progress is told how many lines are finished as each worker returns them
-  (``on_done``), not only when they are yielded.
+  (``on_done``), not only when they are yielded.  Which worker ran a check never shows in
+  its result: the output is the same, byte for byte, for any executor and worker count.
 
 A line that is not a valid check, a quote that is empty or too long, and a source that
 cannot be read all give that line its own record; nothing stops the batch.
@@ -33,30 +53,39 @@ cannot be read all give that line its own record; nothing stops the batch.
 from __future__ import annotations
 
 import json
+import math
 import os
+import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Final
 
-from citeproof.batch.executors import Executor, Runner
+from citeproof import models
+from citeproof.batch.executors import MATCH_MODULES, Executor, Runner
 from citeproof.batch.jsonl import BatchItem, LineError, parse_items
 from citeproof.documents import parse
 from citeproof.documents.model import Document, Origin
 from citeproof.errors import CiteproofError
-from citeproof.evidence.log import EvidenceLog
 from citeproof.loading.failure import FetchFailure
 from citeproof.loading.load import SourceBytes
-from citeproof.loading.memo import parsed
-from citeproof.models import CheckResult
+from citeproof.loading.memo import parsed, peek, recall
+from citeproof.models import plain
 from citeproof.service.pipeline import CheckOptions, Pipeline
 
+if TYPE_CHECKING:
+    from citeproof.evidence.log import EvidenceLog
+    from citeproof.models import CheckResult
+
 __all__ = [
+    "AHEAD",
     "CHUNK_LINES",
     "FETCH_THREADS",
     "Executor",
     "Options",
     "Outcome",
+    "Router",
     "Task",
     "run",
     "run_task",
@@ -64,8 +93,21 @@ __all__ = [
 ]
 
 CHUNK_LINES: Final = 2000
+#: Chunks handed to the workers beyond the one being written: enough that no worker waits
+#: for this process or for another worker's share, few enough to bound memory.
+AHEAD: Final = 2
+#: Source bytes the chunks in flight may hold before fewer are read ahead (large sources).
+IN_FLIGHT_BYTES: Final = 256 * 1024 * 1024
+#: How far a worker's measured speed must move before its share of a chunk follows.
+SPEED_STEP: Final = 0.1
+#: Bundles each worker is sent per chunk: its first results (and the progress they show) come
+#: back before its whole share is done, at one more round trip a chunk.
+BUNDLES: Final = 2
 #: Identifier sources fetched at once (each host's rate limit still spaces the requests).
 FETCH_THREADS: Final = 8
+#: Sources whose home worker (and which workers hold their document) are remembered: more
+#: than any worker's memo holds, and a bound on this process's memory whatever the input.
+REMEMBERED: Final = 65_536
 
 #: The options of every check of a batch (the name the batch API has always used).
 Options = CheckOptions
@@ -73,9 +115,10 @@ Options = CheckOptions
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """Every check of one source in one chunk, with the source's bytes."""
+    """Every check of one source in one chunk (or a share of them), with the source's bytes,
+    or without them (``data`` None) when this task's worker was sent them before."""
 
-    data: bytes
+    data: bytes | None
     name: str | None
     origin: Origin
     options: CheckOptions
@@ -103,6 +146,11 @@ class Outcome:
         value: dict[str, Any] = json.loads(self.text)
         return value
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its fields: a slotted dataclass's own way takes six times as long to
+        # read back, and this process reads every outcome the workers return.
+        return (Outcome, (self.line, self.text, self.payload, self.verdict))
+
 
 def _dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
@@ -121,18 +169,51 @@ def _checked(
     return Outcome(line, _dumps(record), payload, result.verdict)
 
 
+def _matched(
+    pipeline: Pipeline, line: int, item_id: str | int, quote: str, claim: str | None,
+    loaded: Document | FetchFailure, with_payload: bool,
+) -> Outcome:  # fmt: skip
+    """The match step for one quote, as its output line.  Unless the evidence log needs a
+    payload (made from the model), the result stays plain data (``models.plain``), whose JSON
+    is the model's, byte for byte, without building the model first."""
+    if with_payload:
+        return _checked(pipeline, line, item_id, pipeline.match(quote, loaded), claim, True)
+    result = pipeline.match_plain(quote, loaded)
+    return Outcome(line, _dumps({"id": item_id, **plain.to_json(result)}), None, result.verdict)
+
+
 # ---------------------------------------------------------------------------------- workers
+
+
+class _NotHeld(Exception):
+    """The task named its source by hash, and this worker no longer holds it."""
 
 
 def _document(task: Task) -> Document:
     """The task's source, parsed once per worker process (see :mod:`citeproof.loading.memo`)."""
-    if task.origin.sha256 is None:
+    sha256 = task.origin.sha256
+    if task.data is None:
+        held = recall(sha256, task.name) if sha256 is not None else None
+        if held is None:
+            raise _NotHeld
+        return held.with_origin(task.origin)
+    if sha256 is None:
         return parse(task.data, name=task.name).with_origin(task.origin)
-    return parsed(task.origin.sha256, task.data, task.name).with_origin(task.origin)
+    return parsed(sha256, task.data, task.name).with_origin(task.origin)
 
 
 def run_task(task: Task) -> list[Outcome]:
-    """The match step for every quote of ``task``: the function workers run."""
+    """The match step for every quote of ``task``: the function workers run.
+
+    A task sent without its bytes whose document this process does not hold is an error
+    (a batch sends such tasks only to the worker it sent the bytes to, and resends them)."""
+    try:
+        return _run(task)
+    except _NotHeld:
+        raise CiteproofError("the task names a source this worker was never sent") from None
+
+
+def _run(task: Task) -> list[Outcome]:
     pipeline = Pipeline(task.options)
     try:
         document = _document(task)
@@ -142,17 +223,172 @@ def run_task(task: Task) -> list[Outcome]:
     outcomes = []
     for line, item_id, quote, claim in task.items:
         try:
-            result = pipeline.match(quote, document)
+            outcomes.append(
+                _matched(pipeline, line, item_id, quote, claim, document, task.with_payload)
+            )
         except CiteproofError as err:
             outcomes.append(_error(line, item_id, "bad_quote", str(err)))
-            continue
-        outcomes.append(_checked(pipeline, line, item_id, result, claim, task.with_payload))
     return outcomes
 
 
 def run_tasks(tasks: list[Task]) -> list[Outcome]:
     """Several tasks in one call: fewer, larger units for a scheduler to move around."""
     return [outcome for task in tasks for outcome in run_task(task)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """What a worker returns for a bundle."""
+
+    outcomes: list[Outcome]
+    missing: list[int]
+    """Tasks it could not run: they named a source by hash that it no longer holds."""
+    kept: list[int]
+    """Tasks whose source it holds now (parsed, and small enough for its memo)."""
+    seconds: float
+    """How long it took, by the worker's clock (how fast it is, for the :class:`Router`)."""
+
+
+def _run_bundle(tasks: list[Task]) -> _Done:
+    """What a batch's worker runs: every task of a bundle it can."""
+    started = time.perf_counter()
+    outcomes: list[Outcome] = []
+    missing: list[int] = []
+    kept: list[int] = []
+    for n, task in enumerate(tasks):
+        try:
+            outcomes.extend(_run(task))
+        except _NotHeld:
+            missing.append(n)
+            continue
+        sha256 = task.origin.sha256
+        if task.data is not None and sha256 is not None and peek(sha256, task.name) is not None:
+            kept.append(n)
+    return _Done(outcomes, missing, kept, time.perf_counter() - started)
+
+
+# ---------------------------------------------------------------------------------- routing
+
+
+class Router:
+    """Which worker runs which source's checks: the same worker, chunk after chunk, so the
+    document it parsed for the first chunk is still there for the next.
+
+    Balance comes first: a worker with more than its share of a chunk keeps the others
+    waiting at every chunk, while a source parsed by two workers costs one more parse, once.
+    A worker's share is in proportion to how fast it has been (checks a second, from the
+    bundles it returned: :meth:`observe`; followed once it moved by :data:`SPEED_STEP`), so a
+    worker that shares its core, or a slower machine of a cluster, is given less; until
+    anything is measured, the shares are even.
+    The sources of a chunk are placed largest first, each with its home (the worker it went
+    to before; for a new one, the worker with the most room left) while the home has room for
+    all its checks; else with a worker that has, which becomes its home; else split, the
+    home's room filled first.  The same input and the same measurements give the same routes.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._home: OrderedDict[str, int] = OrderedDict()
+        self._speed: list[float | None] = [None] * self.workers
+        self._used: list[float | None] = [None] * self.workers
+
+    def home(self, source: str) -> int | None:
+        """The worker ``source`` was last sent to, if it is remembered."""
+        return self._home.get(source)
+
+    def observe(self, worker: int, checks: int, seconds: float) -> None:
+        """``worker`` ran ``checks`` checks in ``seconds`` (its own clock, start to end)."""
+        if checks <= 0 or seconds <= 0:
+            return
+        speed, before = checks / seconds, self._speed[worker]
+        speed = speed if before is None else (before + speed) / 2
+        self._speed[worker] = speed
+        # The shares follow a worker's speed only when it has moved by more than a tenth:
+        # following every wobble of the clock would move sources from worker to worker.
+        used = self._used[worker]
+        if used is None or abs(speed / used - 1) > SPEED_STEP:
+            self._used[worker] = speed
+
+    def shares(self, total: int) -> list[int]:
+        """How many of ``total`` checks each worker is to run (adding up to at least all)."""
+        known = [s for s in self._used if s is not None]
+        usual = sum(known) / len(known) if known else 1.0
+        speeds = [s if s is not None else usual for s in self._used]
+        return [math.ceil(total * s / sum(speeds)) for s in speeds]
+
+    def route(self, sizes: dict[str, int]) -> dict[str, list[tuple[int, int, int]]]:
+        """For each source (with its number of checks in this chunk), the (worker, start,
+        stop) shares of its checks, in order."""
+        share = self.shares(sum(sizes.values()))
+        load = [0] * self.workers
+
+        def roomiest() -> int:
+            return max(range(self.workers), key=lambda w: (share[w] - load[w], -w))
+
+        order = sorted(sizes, key=lambda s: -sizes[s])  # largest first; stable for ties
+        routes: dict[str, list[tuple[int, int, int]]] = {}
+        for source in order:
+            size = sizes[source]
+            best = roomiest()
+            home = self._home.get(source)
+            if home is None or (
+                load[home] + size > share[home] and load[best] + size <= share[best]
+            ):
+                home = best
+            self._remember(source, home)
+            if load[home] + size <= share[home]:
+                pieces = [(home, 0, size)]
+                load[home] += size
+            else:  # split: the home's room first, then whoever has the most
+                pieces, start, worker = [], 0, home
+                while start < size:
+                    room = min(size - start, share[worker] - load[worker])
+                    if room > 0:
+                        pieces.append((worker, start, start + room))
+                        load[worker] += room
+                        start += room
+                    # Some worker has room while checks are left: the shares add up to all.
+                    worker = roomiest()
+            routes[source] = pieces
+        return routes
+
+    def _remember(self, source: str, worker: int) -> None:
+        self._home[source] = worker
+        self._home.move_to_end(source)
+        if len(self._home) > REMEMBERED:
+            self._home.popitem(last=False)
+
+
+class _Held:
+    """Which worker holds which source's document (most recent last, :data:`REMEMBERED` in
+    all): a task for that worker then names the bytes by hash instead of carrying them.
+
+    A worker is taken to hold a source once a bundle that carried its bytes there has come
+    back, not when it was sent: a Dask worker need not run its tasks in the order they were
+    submitted, so a later task naming the bytes could otherwise run before the one that
+    brings them.
+    """
+
+    def __init__(self) -> None:
+        self._keys: OrderedDict[tuple[int, str, str | None], None] = OrderedDict()
+
+    def has(self, worker: int, sha256: str | None, name: str | None) -> bool:
+        key = (worker, sha256 or "", name)
+        if sha256 is None or key not in self._keys:
+            return False
+        self._keys.move_to_end(key)
+        return True
+
+    def add(self, worker: int, sha256: str | None, name: str | None) -> None:
+        if sha256 is None:
+            return
+        self._keys[(worker, sha256, name)] = None
+        self._keys.move_to_end((worker, sha256, name))
+        if len(self._keys) > REMEMBERED:
+            self._keys.popitem(last=False)
+
+    def drop(self, worker: int, sha256: str | None, name: str | None) -> None:
+        self._keys.pop((worker, sha256 or "", name), None)
 
 
 # ---------------------------------------------------------------------------------- sources
@@ -167,12 +403,20 @@ def _load(pipeline: Pipeline, source: str) -> SourceBytes | FetchFailure | str:
 
 
 def _load_all(pipeline: Pipeline, sources: Iterable[str]) -> dict[str, Any]:
+    """Every source of a chunk, loaded.  Those that name a file are read one after another
+    (a thread costs more than reading a file: three times the CPU for a chunk of 100); the
+    rest, identifiers fetched over the network, are loaded concurrently.  Either way each is
+    loaded by the same rule, :meth:`Pipeline.load_bytes`: only where it runs differs."""
     names = list(dict.fromkeys(sources))
-    if len(names) <= 1:
-        return {name: _load(pipeline, name) for name in names}
-    with ThreadPoolExecutor(max_workers=min(FETCH_THREADS, len(names))) as pool:
-        futures = {name: pool.submit(_load, pipeline, name) for name in names}
-        return {name: future.result() for name, future in futures.items()}
+    loaded = {name: _load(pipeline, name) for name in names if os.path.isfile(name)}
+    fetched = [name for name in names if name not in loaded]
+    if len(fetched) <= 1:
+        loaded.update((name, _load(pipeline, name)) for name in fetched)
+        return loaded
+    with ThreadPoolExecutor(max_workers=min(FETCH_THREADS, len(fetched))) as pool:
+        futures = {name: pool.submit(_load, pipeline, name) for name in fetched}
+        loaded.update((name, future.result()) for name, future in futures.items())
+    return loaded
 
 
 def _unread(
@@ -182,10 +426,7 @@ def _unread(
     if isinstance(loaded, str):
         return [_error(i.line, i.id, "bad_source", loaded or "the source could not be read")
                 for i in items]  # fmt: skip
-    return [
-        _checked(pipeline, i.line, i.id, pipeline.match(i.quote, loaded), i.claim, with_payload)
-        for i in items
-    ]
+    return [_matched(pipeline, i.line, i.id, i.quote, i.claim, loaded, with_payload) for i in items]
 
 
 # ---------------------------------------------------------------------------------- steps after
@@ -195,48 +436,85 @@ def _after_match(
     pipeline: Pipeline, outcomes: list[Outcome], quotes: dict[int, tuple[str, str | None]],
     with_payload: bool,
 ) -> list[Outcome]:  # fmt: skip
-    """Retraction, find-source and the log for a group of matched outcomes, as asked."""
+    """Retraction and find-source for a group of matched outcomes, as asked."""
     o = pipeline.options
-    if o.retraction or o.find_source:
-        again = []
-        for outcome in outcomes:
-            if outcome.verdict is None:
-                again.append(outcome)
-                continue
-            record = outcome.record
-            item_id = record.pop("id")
-            quote, claim = quotes[outcome.line]
-            result = CheckResult.model_validate(record)
-            result = pipeline.find_source(quote, pipeline.retraction(result))
-            again.append(_checked(pipeline, outcome.line, item_id, result, claim, with_payload))
-        outcomes = again
-    if not o.log:
+    if not (o.retraction or o.find_source):
         return outcomes
+    again = []
+    for outcome in outcomes:
+        if outcome.verdict is None:
+            again.append(outcome)
+            continue
+        record = outcome.record
+        item_id = record.pop("id")
+        quote, claim = quotes[outcome.line]
+        result = models.CheckResult.model_validate(record)
+        result = pipeline.find_source(quote, pipeline.retraction(result))
+        again.append(_checked(pipeline, outcome.line, item_id, result, claim, with_payload))
+    return again
+
+
+def _log(pipeline: Pipeline, outcomes: list[Outcome]) -> None:
+    """The evidence lines of ``outcomes``, in their order, in one locked append; each record
+    then names its line."""
+    if not pipeline.options.log:
+        return
     logged = [(x, x.payload) for x in outcomes if x.payload is not None]
     numbers = pipeline.record([payload for _, payload in logged])
     for (outcome, _), seq in zip(logged, numbers, strict=True):
         record = outcome.record
         record["log_seq"] = seq
         outcome.text = _dumps(record)
-    return outcomes
 
 
 # ---------------------------------------------------------------------------------- chunks
 
 
-def _bundles(tasks: list[Task], count: int) -> list[list[Task]]:
-    """``tasks`` in at most ``count`` bundles of about equal work (checks), largest first.
+@dataclass(slots=True)
+class _Bundle:
+    """One worker's tasks of a chunk, as sent, with what it takes to send them again."""
 
-    One task per source would mean a scheduler round trip per source; a few bundles per
-    worker keep every worker busy with far fewer of them.
-    """
-    bundles: list[list[Task]] = [[] for _ in range(max(1, min(count, len(tasks))))]
-    sizes = [0] * len(bundles)
-    for task in sorted(tasks, key=lambda t: len(t.items), reverse=True):
-        smallest = sizes.index(min(sizes))
-        bundles[smallest].append(task)
-        sizes[smallest] += len(task.items)
-    return [b for b in bundles if b]
+    worker: int
+    tasks: list[Task]
+    loaded: list[SourceBytes]
+    future: Any = None
+
+
+@dataclass(slots=True)
+class _Chunk:
+    """A chunk on its way: the lines already answered here, and the workers' bundles."""
+
+    ready: list[Outcome]
+    quotes: dict[int, tuple[str, str | None]]
+    bundles: list[_Bundle] = field(default_factory=list)
+    nbytes: int = 0
+    """The bytes of its sources, which this process holds until the chunk is written."""
+
+
+@dataclass(slots=True)
+class _Batch:
+    """What every chunk of one batch shares."""
+
+    runner: Runner
+    pipeline: Pipeline
+    router: Router
+    held: _Held
+    payloads: bool
+    with_payload: bool
+    on_done: Callable[[int], None]
+
+    def task(self, worker: int, loaded: SourceBytes, items: list[BatchItem]) -> Task:
+        """The task for ``worker``: with the bytes unless that worker was sent them before."""
+        held = self.held.has(worker, loaded.origin.sha256, loaded.name)
+        return Task(
+            data=None if held else loaded.data, name=loaded.name, origin=loaded.origin,
+            options=self.pipeline.options,
+            items=tuple((i.line, i.id, i.quote, i.claim) for i in items),
+            with_payload=self.payloads,
+        )  # fmt: skip
+
+    def send(self, bundle: _Bundle) -> None:
+        bundle.future = self.runner.submit(_run_bundle, bundle.tasks, worker=bundle.worker)
 
 
 def _chunks(parsed: Iterable[BatchItem | LineError], size: int) -> Iterator[list[Any]]:
@@ -250,56 +528,109 @@ def _chunks(parsed: Iterable[BatchItem | LineError], size: int) -> Iterator[list
         yield chunk
 
 
-def _run_chunk(
-    chunk: list[BatchItem | LineError],
-    runner: Runner,
-    pipeline: Pipeline,
-    *,
-    with_payload: bool,
-    ordered: bool,
-    on_done: Callable[[int], None],
-) -> Iterator[Outcome]:
-    payloads = with_payload or pipeline.options.log
-    errors = [Outcome(e.line, _dumps(e.record())) for e in chunk if isinstance(e, LineError)]
+def _start_chunk(chunk: list[BatchItem | LineError], batch: _Batch) -> _Chunk:
+    """Load the chunk's sources, answer here what needs no worker, send the rest."""
+    pipeline = batch.pipeline
+    ready = [Outcome(e.line, _dumps(e.record())) for e in chunk if isinstance(e, LineError)]
     groups: dict[str, list[BatchItem]] = {}
     for entry in chunk:
         if isinstance(entry, BatchItem):
             groups.setdefault(entry.source, []).append(entry)
     quotes = {i.line: (i.quote, i.claim) for items in groups.values() for i in items}
     sources = _load_all(pipeline, groups)
-    ready: list[Outcome] = list(errors)
-    tasks = []
+    readable: dict[str, int] = {}
     for name, items in groups.items():
         loaded = sources[name]
-        if not isinstance(loaded, SourceBytes):
-            ready.extend(_after_match(pipeline, _unread(pipeline, loaded, items, payloads),
-                                      quotes, payloads))  # fmt: skip
+        if isinstance(loaded, SourceBytes):
+            readable[name] = len(items)
             continue
-        tasks.append(Task(
-            data=loaded.data, name=loaded.name, origin=loaded.origin, options=pipeline.options,
-            items=tuple((i.line, i.id, i.quote, i.claim) for i in items), with_payload=payloads,
-        ))  # fmt: skip
-    futures = [runner.submit(run_tasks, bundle) for bundle in _bundles(tasks, runner.workers * 2)]
+        ready.extend(_after_match(pipeline, _unread(pipeline, loaded, items, batch.payloads),
+                                  quotes, batch.payloads))  # fmt: skip
+    started = _Chunk(ready, quotes)
+    started.nbytes = sum(len(sources[name].data) for name in readable)
+    shares: dict[int, list[tuple[SourceBytes, list[BatchItem]]]] = {}
+    for name, pieces in batch.router.route(readable).items():
+        for worker, start, stop in pieces:
+            shares.setdefault(worker, []).append((sources[name], groups[name][start:stop]))
+    for worker in sorted(shares):
+        for part in _halves(shares[worker]):
+            bundle = _Bundle(worker, [batch.task(worker, s, i) for s, i in part],
+                             [s for s, _ in part])  # fmt: skip
+            batch.send(bundle)
+            started.bundles.append(bundle)
     if ready:
-        on_done(len(ready))
+        batch.on_done(len(ready))
+    return started
 
-    def finishing() -> Iterator[list[Outcome]]:
-        for future in runner.as_completed(futures):
-            outcomes = _after_match(pipeline, future.result(), quotes, payloads)
-            on_done(len(outcomes))
-            yield outcomes
 
-    finished = finishing()
+def _halves(share: list[tuple[SourceBytes, list[BatchItem]]]) -> list[list[Any]]:
+    """A worker's share of a chunk in :data:`BUNDLES` bundles of about equal checks (whole
+    tasks each): its first results come back, and show as progress, before it is all done."""
+    total = sum(len(items) for _, items in share)
+    parts: list[list[Any]] = [[]]
+    done = 0
+    for piece in share:
+        if parts[-1] and len(parts) < BUNDLES and done >= total * len(parts) / BUNDLES:
+            parts.append([])
+        parts[-1].append(piece)
+        done += len(piece[1])
+    return parts
+
+
+def _resend(batch: _Batch, bundle: _Bundle, missing: list[int]) -> _Bundle:
+    """The tasks a worker could not run (it no longer holds their source), with the bytes."""
+    again = _Bundle(bundle.worker, [], [])
+    for n in missing:
+        task, loaded = bundle.tasks[n], bundle.loaded[n]
+        batch.held.drop(bundle.worker, loaded.origin.sha256, loaded.name)
+        again.tasks.append(replace(task, data=loaded.data))
+        again.loaded.append(loaded)
+    batch.send(again)
+    return again
+
+
+def _finished(chunk: _Chunk, batch: _Batch) -> Iterator[list[Outcome]]:
+    """Each bundle's outcomes, after the steps that follow the match, as bundles finish."""
+    waiting = {id(b.future): b for b in chunk.bundles}
+    while waiting:
+        futures = [b.future for b in waiting.values()]
+        for future in batch.runner.as_completed(futures):
+            bundle = waiting.pop(id(future))
+            done: _Done = future.result()
+            batch.router.observe(bundle.worker, len(done.outcomes), done.seconds)
+            for n in done.kept:
+                loaded = bundle.loaded[n]
+                batch.held.add(bundle.worker, loaded.origin.sha256, loaded.name)
+            missing, outcomes = done.missing, done.outcomes
+            if missing:
+                again = _resend(batch, bundle, missing)
+                waiting[id(again.future)] = again
+            outcomes = _after_match(batch.pipeline, outcomes, chunk.quotes, batch.payloads)
+            if outcomes:
+                batch.on_done(len(outcomes))
+                yield outcomes
+        # Bundles sent again are waited for in the next round.
+
+
+def _finish_chunk(chunk: _Chunk, batch: _Batch, *, ordered: bool) -> Iterator[Outcome]:
+    """The chunk's outcomes, each logged before it is yielded: in input order, the whole
+    chunk in one append (so the log is in input order too, whichever worker ran what);
+    unordered, each bundle as it finishes."""
+    pipeline, with_payload = batch.pipeline, batch.with_payload
     if not ordered:
-        yield from (_strip(o, with_payload) for o in ready)
-        for outcomes in finished:
+        _log(pipeline, chunk.ready)
+        yield from (_strip(o, with_payload) for o in chunk.ready)
+        for outcomes in _finished(chunk, batch):
+            _log(pipeline, outcomes)
             yield from (_strip(o, with_payload) for o in outcomes)
         return
-    everything = {o.line: o for o in ready}
-    for outcomes in finished:
+    everything = {o.line: o for o in chunk.ready}
+    for outcomes in _finished(chunk, batch):
         everything.update((o.line, o) for o in outcomes)
-    for line in sorted(everything):
-        yield _strip(everything[line], with_payload)
+    in_order = [everything[line] for line in sorted(everything)]
+    _log(pipeline, in_order)
+    for outcome in in_order:
+        yield _strip(outcome, with_payload)
 
 
 def _strip(outcome: Outcome, with_payload: bool) -> Outcome:
@@ -354,14 +685,25 @@ def run(
         stream = (e for e in stream if json.dumps(_output_id(e)) not in skipped)
     pipeline = Pipeline(chosen, log=log)
     count = workers if workers is not None else (os.cpu_count() or 1)
-    runner = Runner(executor, max(1, count), scheduler)
+    runner = Runner(executor, max(1, count), scheduler, preload=MATCH_MODULES, routed=True)
+    batch = _Batch(
+        runner, pipeline, Router(runner.workers), _Held(), payloads=with_payload or chosen.log,
+        with_payload=with_payload, on_done=on_done or _ignore,
+    )  # fmt: skip
     finished = False
     try:
+        # Inline, a chunk is done when it is started: reading ahead would only hold back
+        # the output (and what an interrupted batch has written).
+        ahead = AHEAD if runner.elsewhere else 0
+        in_flight: deque[_Chunk] = deque()
         for chunk in _chunks(stream, chunk_lines):
-            yield from _run_chunk(
-                chunk, runner, pipeline, with_payload=with_payload, ordered=ordered,
-                on_done=on_done or _ignore,
-            )  # fmt: skip
+            in_flight.append(_start_chunk(chunk, batch))
+            while len(in_flight) > ahead or (
+                len(in_flight) > 1 and sum(c.nbytes for c in in_flight) > IN_FLIGHT_BYTES
+            ):
+                yield from _finish_chunk(in_flight.popleft(), batch, ordered=ordered)
+        while in_flight:
+            yield from _finish_chunk(in_flight.popleft(), batch, ordered=ordered)
         finished = True
     finally:
         runner.close(abandon=not finished)

@@ -1,12 +1,32 @@
 """Where a batch's work runs: worker processes on this machine, a Dask cluster, or inline.
 
 One small interface (submit a function and its argument, take results as they finish, close)
-so the batch of checks and the batch of audits share their pools, and neither command owns
-one.  Worker processes are spawned, not forked: a fork would copy the parent's open cache
-connections, locks and event loops into every worker.
+so the batch of checks, the batch of audits and the reference lists share their pools, and no
+command owns one.
 
-Ctrl-C is the parent's to handle: worker processes ignore SIGINT (a terminal sends it to the
-whole process group), so the parent says how far the batch got instead of every worker
+**Routed or shared.**  A routed runner (``routed=True``, the batch of checks) gives each
+worker its own queue, and ``submit(..., worker=n)`` puts a call on worker ``n``'s: the batch
+sends every check of a source to the worker that already parsed it (its parse memo is per
+process), and a chunk's calls spread over the workers as the batch decides, not as they
+happen to be free.  On Dask, ``worker=n`` asks the scheduler for the ``n``-th worker (any
+other may run it if that one is gone).  A shared runner (the audits, whose answers are
+independent) has one queue that every worker takes from.
+
+**How local workers start.**  Never by a plain fork: that would copy the parent's open cache
+connections, locks and event loops into every worker.  Where the platform has it (Linux,
+macOS), workers are forked from multiprocessing's *fork server*, a fresh process that imports
+the workers' modules (``preload``) once, before any of this process's state exists; each
+worker then starts in milliseconds instead of importing everything again (a few tenths of a
+second of CPU each, which on a 2-core machine is time taken from the matching).
+:func:`start_early` starts that server before the caller's own imports, so the two import side
+by side.  The server keeps the environment and the working folder it started with, so only
+work that reads neither runs there: the match step (sources are read in the parent, their
+bytes sent with the work).
+Elsewhere, and for work that reads files or the environment (an audit reads the cache),
+workers are spawned.
+
+**Ctrl-C** is the parent's to handle: worker processes ignore SIGINT (a terminal sends it to
+the whole process group), so the parent says how far the batch got instead of every worker
 printing a traceback; a batch given up midway stops its workers at once
 (``close(abandon=True)``).  A ``--scheduler`` that does not answer within
 :data:`SCHEDULER_TIMEOUT` seconds is a :class:`~citeproof.errors.BadInputError` naming it.
@@ -14,29 +34,42 @@ printing a traceback; a batch given up midway stops its workers at once
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import multiprocessing
+import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import as_completed as local_completed
 from contextlib import contextmanager
+from multiprocessing.context import BaseContext
 from typing import Any, Final, Literal, TypeVar
 
 from citeproof.errors import BadInputError
 
-__all__ = ["SCHEDULER_TIMEOUT", "Executor", "Runner"]
+__all__ = ["MATCH_MODULES", "SCHEDULER_TIMEOUT", "Executor", "Runner", "start_early"]
 
 Executor = Literal["local", "dask"]
 T = TypeVar("T")
 
 #: Seconds to wait for a running Dask scheduler to answer (distributed's own default is 30).
 SCHEDULER_TIMEOUT: Final = 5
+#: What a worker of the batch of checks runs: imported once, by the fork server.
+MATCH_MODULES: Final = ("citeproof.batch.checks",)
 
 
 def _ignore_interrupts() -> None:
     """Run in each worker process as it starts: Ctrl-C is for the parent to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _warm(modules: Sequence[str]) -> int:
+    """A worker's first call: its imports done now, while the parent reads the input."""
+    for name in modules:
+        importlib.import_module(name)
+    return os.getpid()
 
 
 @contextmanager
@@ -53,6 +86,33 @@ def _interrupts_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
 
+def _context(preload: Sequence[str] | None) -> BaseContext:
+    """The fork server with ``preload`` imported, where there is one; else spawn."""
+    if preload is None or "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # Takes effect when the server starts (once per process); modules it did not preload are
+    # imported by each worker, as with spawn.
+    context.set_forkserver_preload(list(preload))
+    return context
+
+
+def start_early(executor: str, workers: int | None, preload: Sequence[str] = MATCH_MODULES) -> None:
+    """Start the process local workers will be forked from, and let it import ``preload``
+    while the caller goes on with its own imports (side by side, on two cores).  Nothing
+    happens for Dask, for one worker (it runs inline) or where workers are spawned."""
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    if executor != "local" or count <= 1:
+        return
+    context = _context(preload)
+    if context.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    with _interrupts_ignored():  # the server, and every worker forked from it, ignore Ctrl-C
+        forkserver.ensure_running()
+
+
 def _dask_client(scheduler: str | None, workers: int) -> Any:
     """A client of the running scheduler at ``scheduler``, or of a new local cluster."""
     try:
@@ -65,7 +125,9 @@ def _dask_client(scheduler: str | None, workers: int) -> Any:
             cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
             )  # fmt: skip
-        return Client(cluster)
+        client = Client(cluster)
+        client.wait_for_workers(workers)  # so that work is routed over all of them
+        return client
     try:
         return Client(scheduler, timeout=SCHEDULER_TIMEOUT)
     except ValueError as err:  # distributed cannot read the address
@@ -80,28 +142,98 @@ def _dask_client(scheduler: str | None, workers: int) -> Any:
         ) from None
 
 
-class Runner:
-    """Runs calls on local worker processes, on a Dask cluster, or inline (one worker)."""
+def _dask_workers(client: Any) -> list[str]:
+    """The cluster's workers as the batch starts, in a fixed order (so worker ``n`` is one
+    machine throughout; a worker that joins later gets work only by Dask's own stealing)."""
+    ask = client.scheduler_info
+    # Some versions list only five workers unless asked for all.
+    asked = ask(n_workers=-1) if "n_workers" in inspect.signature(ask).parameters else ask()
+    return sorted(asked.get("workers", {}))
 
-    def __init__(self, executor: Executor, workers: int, scheduler: str | None = None) -> None:
+
+class Runner:
+    """Runs calls on local worker processes, on a Dask cluster, or inline (one worker).
+
+    ``preload``: the modules the calls need, imported by every worker as it starts (local
+    workers are then forked from a server that imported them once: see the module's
+    docstring for what such work may not read).  ``routed``: one queue per worker, chosen by
+    ``submit(..., worker=n)``.
+    """
+
+    def __init__(
+        self,
+        executor: Executor,
+        workers: int,
+        scheduler: str | None = None,
+        *,
+        preload: Sequence[str] | None = None,
+        routed: bool = False,
+    ) -> None:
         self.executor = executor
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools: list[ProcessPoolExecutor] = []
+        self._sizes: list[int] = []
+        self._starting: threading.Thread | None = None
         self._client: Any = None
+        self._addresses: list[str] = []
+        self._submitted = 0
         if executor == "dask":
             self._client = _dask_client(scheduler, workers)
-        elif workers > 1:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=context, initializer=_ignore_interrupts
-            )
+            self._addresses = _dask_workers(self._client) if routed else []
+            if self._addresses:
+                self.workers = len(self._addresses)
+            return
+        if workers <= 1:
+            return
+        context = _context(preload)
+        self._sizes = [workers] if not routed else [1] * workers
+        for size in self._sizes:
+            pool = ProcessPoolExecutor(size, mp_context=context, initializer=_ignore_interrupts)
+            self._pools.append(pool)
+        modules = tuple(preload or ())
+        if context.get_start_method() == "forkserver":
+            # Forking waits for the server to have imported ``preload``: meanwhile the caller
+            # reads its first chunks.  The server ignores Ctrl-C, and so do its workers.
+            self._starting = threading.Thread(target=self._start, args=(modules,), daemon=True)
+            self._starting.start()
+        else:
+            with _interrupts_ignored():  # spawned workers start ignoring Ctrl-C
+                self._start(modules)
 
-    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T] | Any:
-        """``fn(*args)`` on a worker; a future (a Dask future on a cluster)."""
+    def _start(self, modules: tuple[str, ...]) -> None:
+        """Start every worker now, not at the first task."""
+        for pool, size in zip(self._pools, self._sizes, strict=True):
+            for _ in range(size):
+                pool.submit(_warm, modules)
+
+    def _started(self) -> None:
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
+
+    @property
+    def elsewhere(self) -> bool:
+        """Whether calls run in other processes (else inline, done when submitted)."""
+        return bool(self._pools) or self._client is not None
+
+    def submit(self, fn: Callable[..., T], *args: Any, worker: int | None = None) -> Any:
+        """``fn(*args)`` on a worker (worker ``worker`` of a routed runner); a future (a Dask
+        future on a cluster)."""
         if self._client is not None:
-            return self._client.submit(fn, *args, pure=False)
-        if self._pool is not None:
-            return self._pool.submit(fn, *args)
+            # Earlier calls first: within a few milliseconds of each other Dask would run
+            # them in any order, and a batch writes its results in the order it asked.
+            self._submitted += 1
+            if worker is None or not self._addresses:
+                return self._client.submit(fn, *args, pure=False, priority=-self._submitted)
+            address = self._addresses[worker % len(self._addresses)]
+            return self._client.submit(
+                fn, *args, pure=False, priority=-self._submitted, workers=[address],
+                allow_other_workers=True,
+            )  # fmt: skip
+        if self._pools:
+            self._started()
+            pool = self._pools[(worker or 0) % len(self._pools)]
+            return pool.submit(fn, *args)
         done: Future[T] = Future()
         done.set_result(fn(*args))
         return done
@@ -117,12 +249,14 @@ class Runner:
     def close(self, *, abandon: bool = False) -> None:
         """Stop the workers; ``abandon``: the results are not wanted (Ctrl-C), so local
         workers are stopped at once rather than left to finish what they hold."""
-        if self._pool is not None:
-            if abandon:
+        self._started()
+        if abandon:
+            for pool in self._pools:
                 # The pool has no public way to stop busy workers before Python 3.14.
-                for process in list(getattr(self._pool, "_processes", {}).values()):
+                for process in list((getattr(pool, "_processes", None) or {}).values()):
                     process.terminate()
-            self._pool.shutdown(cancel_futures=True)
+        for pool in self._pools:
+            pool.shutdown(cancel_futures=True)
         if self._client is not None:
             cluster = self._client.cluster
             self._client.close()

@@ -87,12 +87,20 @@ def _no_constants(name: str) -> Any:
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _Invalid("duplicate_key", f"the key {key!r} appears twice in one object")
-        seen[key] = value
+    seen = dict(pairs)  # in C; the keys are looked at one by one only when one repeats
+    if len(seen) != len(pairs):
+        keys = [key for key, _ in pairs]
+        key = next(k for n, k in enumerate(keys) if k in keys[:n])
+        raise _Invalid("duplicate_key", f"the key {key!r} appears twice in one object")
     return seen
+
+
+#: One decoder for every line (``json.loads`` with options makes a new one per call).
+_DECODER: Final = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constants)
+
+
+def _listed(fields: frozenset[str]) -> str:
+    return ", ".join(sorted(fields))
 
 
 def _depth(value: Any) -> int:
@@ -162,21 +170,24 @@ def parse_object_line(
     item_id: str | int | None = None
     try:
         text = raw.decode("utf-8")
+        if text.startswith("\ufeff"):  # what json.loads says of a BOM
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         try:
-            obj = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants)
+            obj = _DECODER.decode(text)
         except RecursionError:
             raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels") from None
-        if _depth(obj) > MAX_DEPTH:
+        # Each level of nesting opens with a bracket, so a line with few of them (every line
+        # of a usual batch) cannot nest too deep, and is not walked to find out.
+        if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
             raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels")
-        wanted = ", ".join(sorted(fields))
         if not isinstance(obj, dict):
-            raise _Invalid("not_an_object", f"each line must be a JSON object ({wanted})")
+            raise _Invalid("not_an_object", f"each line must be a JSON object ({_listed(fields)})")
         item_id = _item_id(obj, line)
-        unknown = sorted(set(obj) - fields)
-        if unknown:
+        if not fields.issuperset(obj):
+            unknown = sorted(set(obj) - fields)
             raise _Invalid(
                 "unknown_field",
-                f"unknown field(s) {', '.join(map(repr, unknown))}; a line has {wanted}",
+                f"unknown field(s) {', '.join(map(repr, unknown))}; a line has {_listed(fields)}",
             )
         return build(obj, item_id)
     except UnicodeDecodeError:

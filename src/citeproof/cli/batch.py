@@ -110,12 +110,8 @@ def batch(
     check. Checks are grouped by source, so each source is fetched and parsed once, and run
     on worker processes (or a Dask cluster with --executor dask).
     """
-    from citeproof.batch.checks import run
-    from citeproof.batch.jsonl import parse_stream
-    from citeproof.batch.output import ResultSink, count_lines, open_input
-    from citeproof.cli._common import stdout_bytes
+    from citeproof.batch.executors import start_early
     from citeproof.errors import BadInputError
-    from citeproof.service.pipeline import CheckOptions
 
     if resume and output == "-":
         raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
@@ -123,6 +119,14 @@ def batch(
         raise BadInputError("--scheduler is for --executor dask.")
     if input_path != "-" and not Path(input_path).is_file():
         raise BadInputError(f"there is no input file {input_path}; give a JSONL file or '-'.")
+    start_early(executor, workers)  # the workers' imports beside the ones below
+
+    from citeproof.batch.checks import run
+    from citeproof.batch.jsonl import parse_stream
+    from citeproof.batch.output import ResultSink, count_lines, open_input
+    from citeproof.cli._common import stdout_bytes
+    from citeproof.service.pipeline import CheckOptions
+
     options = CheckOptions(
         near_threshold=near_threshold, max_gap=max_gap, profile=profile, offline=offline,
         replay=replay, log=log,

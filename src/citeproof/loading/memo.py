@@ -25,7 +25,7 @@ from typing import Final
 from citeproof.documents import parse
 from citeproof.documents.model import Document
 
-__all__ = ["KEEP_CHARS", "parsed", "peek"]
+__all__ = ["KEEP_CHARS", "parsed", "peek", "recall"]
 
 #: Characters of document text the memo keeps in all: some 130 papers of 60,000 characters.
 KEEP_CHARS: Final = 8_000_000
@@ -41,6 +41,17 @@ def peek(sha256: str, name: str | None = None) -> Document | None:
         return _MEMO.get((sha256, name))
 
 
+def recall(sha256: str, name: str | None = None) -> Document | None:
+    """The memoised Document for these bytes, as recently used, or None: for a caller that
+    was sent only the hash because it was sent the bytes before (a batch worker)."""
+    key = (sha256, name)
+    with _LOCK:
+        document = _MEMO.get(key)
+        if document is not None:
+            _MEMO.move_to_end(key)
+        return document
+
+
 def parsed(sha256: str, data: bytes, name: str | None = None) -> Document:
     """The Document for ``data`` (whose sha256 the caller computed), parsed at most once.
 
@@ -48,11 +59,9 @@ def parsed(sha256: str, data: bytes, name: str | None = None) -> Document:
     same bytes could in principle be read differently under another name.
     """
     key = (sha256, name)
-    with _LOCK:
-        document = _MEMO.get(key)
-        if document is not None:
-            _MEMO.move_to_end(key)
-            return document
+    document = recall(sha256, name)
+    if document is not None:
+        return document
     global _chars
     document = parse(data, name=name)
     size = len(document.text)
