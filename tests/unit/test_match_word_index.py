@@ -122,6 +122,23 @@ def test_the_scan_takes_over_exactly_where_the_index_stopped(cap: int) -> None:
             assert hay.find_all(needle, 3, len(text), 2) == scan(text, needle, 3, len(text), 2)
 
 
+def test_words_that_hold_the_last_code_point() -> None:
+    """U+10FFFF sorts after everything: the words beginning with a prefix must still be all
+    of them ("a\U0010ffffb" begins with "a\U0010ffff" and with "a")."""
+    text = "x a\U0010ffffb y a\U0010ffff z \U0010ffff\U0010ffff q ab"
+    hay = Haystack(text)
+    hay.build_index()
+    for needle in (
+        "x a",
+        "y a\U0010ffff",
+        " \U0010ffff",
+        "z \U0010ffff",
+        "\U0010ffff q",
+        "x a\U0010ffffb",
+    ):
+        assert hay.find_all(needle) == scan(text, needle, 0, len(text), None), needle
+
+
 def test_a_missing_inner_word_answers_at_once() -> None:
     hay = Haystack("the cat sat on the mat " * 50)
     hay.build_index()

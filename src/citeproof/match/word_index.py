@@ -61,7 +61,17 @@ _CHUNK_CHARS: Final = 1 << 20
 """The text is split a megabyte at a time, so building holds one chunk's words at once."""
 
 _TOP: Final = "\U0010ffff"
-"""Sorts after every other character: ``[p, p + _TOP)`` is every string that begins with p."""
+
+
+def _past(prefix: str) -> str | None:
+    """The first string after every string that begins with ``prefix``, in code point
+    order (None: there is none, the prefix is all U+10FFFF), so that ``[prefix, _past)``
+    holds exactly the strings beginning with it."""
+    stem = prefix.rstrip(_TOP)
+    if not stem:
+        return None
+    return stem[:-1] + chr(ord(stem[-1]) + 1)
+
 
 _REVERSED: Final = itemgetter(slice(None, None, -1))
 
@@ -253,7 +263,8 @@ class WordIndex:
         """The words of ``ordered`` (sorted by ``by``) whose ``by`` begins with ``key``
         (``lo``, ``hi``), and how many positions they have between them."""
         lo = bisect.bisect_left(ordered, key, key=by)
-        hi = bisect.bisect_left(ordered, key + _TOP, lo, key=by)
+        past = _past(key)
+        hi = len(ordered) if past is None else bisect.bisect_left(ordered, past, lo, key=by)
         return lo, hi, counts[hi] - counts[lo]
 
     def _inside(self, needle: str) -> list[int] | None:
