@@ -229,7 +229,14 @@ def test_ten_sigkills_during_appends_by_two_processes_never_block_the_other(
                 os.kill(survivor.proc.pid, signal.SIGCONT)
                 time.sleep(0.001)
             if trial % 2 == 0:
-                _wait(lambda: _in_the_window(path))
+                # stop the victim in the window and make sure it is still there: on a busy
+                # machine it may finish replacing the head between a look and the kill
+                for _ in range(200):
+                    _wait(lambda: _in_the_window(path))
+                    os.kill(victim.proc.pid, signal.SIGSTOP)
+                    if _in_the_window(path):
+                        break
+                    os.kill(victim.proc.pid, signal.SIGCONT)
             else:
                 time.sleep(rng.uniform(0, 0.01))
             victim.proc.kill()
@@ -252,8 +259,8 @@ def test_ten_sigkills_during_appends_by_two_processes_never_block_the_other(
         for appender in live.values():
             appender.proc.kill()
             appender.proc.wait()
-    # The aimed kills (but for one that came a moment late) left lines without their head.
-    assert aimed_hits >= 2
+    # The aimed kills left lines without their head (each victim was stopped in the window).
+    assert aimed_hits >= 3
 
     log = EvidenceLog(path, key=key)
     log.append("check", {"final": True})  # settles whatever the last kills left
