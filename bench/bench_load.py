@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import re
 import sys
 import time
 import unicodedata
@@ -41,8 +40,10 @@ sys.path.insert(0, str(REPO_ROOT / "src"))
 
 import citeproof  # noqa: E402
 from citeproof.documents.detect import control_bytes  # noqa: E402
-from citeproof.documents.model import Block  # noqa: E402
 from citeproof.documents.plain import paragraph_blocks  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_oracle import old_control_bytes, old_paragraph_blocks  # noqa: E402
 
 LOAD_TARGET = 1.25
 """load(text=...) + first check, as a multiple of NFKC over the same text."""
@@ -50,38 +51,6 @@ TOO_SHORT_TARGET = 0.02
 """A TOO_SHORT check's has-text decision, in str.find passes over the same text."""
 QUOTE = "In the beginning God created the heaven and the earth."
 SHORT = "too short"
-
-# --- the old implementations, kept as the comparison ---------------------------------------
-
-_OLD_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|$)")
-_OLD_CONTROL = frozenset(range(32)) - {9, 10, 12, 13, 27}
-
-
-def old_paragraph_blocks(text: str) -> list[Block]:
-    """The per-line loop ``paragraph_blocks`` replaced."""
-    blocks: list[Block] = []
-    start = -1
-    end = -1
-    for m in _OLD_LINE.finditer(text):
-        line = m.group(1)
-        if line and not line.isspace():
-            first = m.start(1) + (len(line) - len(line.lstrip()))
-            if start < 0:
-                start = first
-            end = m.start(1) + len(line.rstrip())
-        elif start >= 0:
-            blocks.append(Block(start, end, "paragraph"))
-            start = -1
-        if m.end() >= len(text):
-            break
-    if start >= 0:
-        blocks.append(Block(start, end, "paragraph"))
-    return blocks
-
-
-def old_control_bytes(head: bytes) -> int:
-    return sum(b in _OLD_CONTROL for b in head)
-
 
 # --- timing ----------------------------------------------------------------------------------
 

@@ -7,47 +7,22 @@ and ``Document.has_text`` must agree with ``text.strip()``.
 
 from __future__ import annotations
 
-import re
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citeproof
-from citeproof.documents.detect import _CONTROL, control_bytes, detect_format
-from citeproof.documents.model import Block, Document, Origin
+from citeproof.documents.detect import control_bytes, detect_format
+from citeproof.documents.model import Document, Origin
 from citeproof.documents.plain import document_from_string, paragraph_blocks
 from citeproof.errors import UnsupportedFormatError
 
-_OLD_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|$)")
-
-
-def old_paragraph_blocks(text: str) -> list[Block]:
-    """The per-line builder the regex one replaced (the oracle)."""
-    blocks: list[Block] = []
-    start = -1
-    end = -1
-    for m in _OLD_LINE.finditer(text):
-        line = m.group(1)
-        if line and not line.isspace():
-            first = m.start(1) + (len(line) - len(line.lstrip()))
-            if start < 0:
-                start = first
-            end = m.start(1) + len(line.rstrip())
-        elif start >= 0:
-            blocks.append(Block(start, end, "paragraph"))
-            start = -1
-        if m.end() >= len(text):
-            break
-    if start >= 0:
-        blocks.append(Block(start, end, "paragraph"))
-    return blocks
-
-
-def old_control_bytes(head: bytes) -> int:
-    """The per-byte loop the translate count replaced (the oracle)."""
-    return sum(b in _CONTROL for b in head)
-
+# the code the fast paths replaced is the oracle; the benchmark times the two side by side
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from load_oracle import old_control_bytes, old_paragraph_blocks
 
 # Line breaks, whitespace that is not a line break (tab, VT, FF, FS, NEL, NBSP, U+2028,
 # ideographic space), and letters: the characters the two builders could disagree on.

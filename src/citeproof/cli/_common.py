@@ -100,3 +100,19 @@ def refuse_double_stdin(quote_file: str | None, source: str) -> None:
             "standard input can hold the quote (--quote-file -) or the source (-), not both; "
             "put one of them in a file."
         )
+
+
+def nothing_done(
+    path: str, verb: str, shape: str, item: str, errors: int, first: dict[str, Any] | None
+) -> str:
+    """Why a batch none of whose lines could be done (``verb``: "check", "audit") failed:
+    the input, not its lines.  ``shape`` is what one line holds, ``item`` what a line is;
+    ``first`` the first error's record, or None when the input had no lines at all."""
+    where = "standard input" if path == "-" else path
+    if first is None:
+        return f"{where} has no lines to {verb}; give a JSONL file of {shape}, one {item} a line."
+    error = first.get("error") or {}
+    return (
+        f"no line of {where} could be {verb}ed: all {errors:,} are errors, the first (line "
+        f"{first.get('line')}) {error.get('code')}: {error.get('message')}."
+    )

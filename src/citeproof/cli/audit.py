@@ -256,30 +256,20 @@ def _run_batch(
             stream.close()
         sink.close()
     if not sink.done and verdicts["error"] == sum(verdicts.values()):
-        raise BadInputError(_nothing_audited(answer, verdicts["error"], first_error))
+        import json
+
+        from citeproof.cli._common import nothing_done
+
+        record = json.loads(first_error) if first_error is not None else None
+        shape = "{id?, answer, format?}"
+        raise BadInputError(
+            nothing_done(answer, "audit", shape, "answer", verdicts["error"], record)
+        )
     parts = ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())) or "nothing"
     click.echo(
         f"citeproof: {sum(verdicts.values())} answers audited in "
         f"{time.monotonic() - started:.1f} s: {parts}",
         err=True,
-    )
-
-
-def _nothing_audited(answer: str, errors: int, first: str | None) -> str:
-    """Why a batch of which no line could be audited failed (the input, not the answers)."""
-    import json
-
-    where = "standard input" if answer == "-" else answer
-    if first is None:
-        return (
-            f"{where} has no lines to audit; give a JSONL file of "
-            "{id?, answer, format?}, one answer a line."
-        )
-    record = json.loads(first)
-    error = record.get("error") or {}
-    return (
-        f"no line of {where} could be audited: all {errors:,} are errors, the first (line "
-        f"{record.get('line')}) {error.get('code')}: {error.get('message')}."
     )
 
 

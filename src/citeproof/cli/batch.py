@@ -172,25 +172,15 @@ def batch(
             stream.close()
         sink.close()
     if not done and counts["ERROR"] == sum(counts.values()):
-        raise BadInputError(_nothing_checked(input_path, counts["ERROR"], first_error))
+        from citeproof.cli._common import nothing_done
+
+        record = first_error.record if first_error is not None else None
+        shape = "{id?, quote, source, claim?}"
+        raise BadInputError(
+            nothing_done(input_path, "check", shape, "check", counts["ERROR"], record)
+        )
     if not quiet:
         _summary(counts, unavailable, time.monotonic() - started, len(done))
-
-
-def _nothing_checked(input_path: str, errors: int, first: Outcome | None) -> str:
-    """Why a batch of which no line could be checked failed (the input, not the checks)."""
-    where = "standard input" if input_path == "-" else input_path
-    if first is None:
-        return (
-            f"{where} has no lines to check; give a JSONL file of "
-            "{id?, quote, source, claim?}, one check a line."
-        )
-    record = first.record
-    error = record.get("error") or {}
-    return (
-        f"no line of {where} could be checked: all {errors:,} are errors, the first (line "
-        f"{record.get('line')}) {error.get('code')}: {error.get('message')}."
-    )
 
 
 def _tally(outcome: Outcome, counts: Counter[str], unavailable: Counter[str]) -> None:
