@@ -37,20 +37,12 @@ from pathlib import Path
 from citeproof.evidence.log import EvidenceLog
 from citeproof.evidence.verify import verify_log
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_log import _payload  # the same entries as the append benchmark
+
 RATIO_TARGET = 2.0
 MEMORY_TARGET_MIB = 64.0
 CHUNK = 5000
-
-
-def _payload(i: int) -> dict[str, object]:
-    """A payload shaped like a check entry (about 400 bytes a line), as in bench_log.py."""
-    return {
-        "command": "check",
-        "source": {"key": f"pmcid:PMC{1000000 + i}", "sha256": f"{i:064x}"},
-        "quote": f"the drug reduced mortality by {i % 97} percent in the treated group",
-        "verdict": "EXACT",
-        "location": {"section": "Results", "paragraph": i % 40, "char": [i % 5000, i % 5000 + 60]},
-    }
 
 
 def floor(path: Path) -> int:
