@@ -37,7 +37,17 @@ import click
 from citeproof.cli.options import CONTEXT_SETTINGS, epilog
 from citeproof.errors import CiteproofError, CiteproofWarning
 
-__all__ = ["LazyGroup", "UsageLine", "cli", "main", "own_warnings", "report_error", "usage_line"]
+__all__ = [
+    "INTERRUPTED",
+    "LazyGroup",
+    "UsageLine",
+    "cli",
+    "main",
+    "own_warnings",
+    "report_error",
+    "report_interrupted",
+    "usage_line",
+]
 
 STRICT_KEYS_ENV = "CITEPROOF_STRICT_KEYS"  # citeproof.store.keys.STRICT_KEYS_ENV
 
@@ -108,6 +118,10 @@ class LazyGroup(click.Group):
                 report_error(ctx, exc)
             except click.UsageError as exc:  # a subcommand's options, or no such command
                 raise UsageLine.of(exc) from exc
+            except (KeyboardInterrupt, click.Abort):
+                # click's own handler prints "Aborted!" and exits 1, the code of a negative
+                # verdict: a script would read an interrupted check as NEAR or NOT_FOUND.
+                report_interrupted(ctx)
 
 
 class UsageLine(click.UsageError):
@@ -210,6 +224,22 @@ def own_warnings() -> Iterator[None]:
 
         warnings.showwarning = show
         yield
+
+
+#: The exit code of a command stopped by Ctrl-C (128 + SIGINT, the shell's convention), for
+#: every command, the MCP server included (docs/cli.md, "Exit codes").
+INTERRUPTED = 130
+
+
+def report_interrupted(ctx: click.Context, what: str = "") -> None:
+    """A command stopped by Ctrl-C: one ``citeproof: interrupted`` line and exit 130.
+
+    ``what`` says how far it got (a batch: how many lines were written); without it the line
+    says only that the command was stopped, since a result not printed was never computed.
+    """
+    tail = f": {what}" if what else " (Ctrl-C); nothing more was done."
+    click.echo(f"citeproof: interrupted{tail}", err=True)
+    ctx.exit(INTERRUPTED)
 
 
 def report_error(ctx: click.Context, exc: CiteproofError) -> None:

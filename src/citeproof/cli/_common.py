@@ -1,4 +1,5 @@
-"""Helpers shared by the commands: output mode, JSON writing, exit codes, quote files.
+"""Helpers shared by the commands: output mode, JSON writing, exit codes, quote files, and
+the rule for the files a command writes.
 
 Imported only by a command that is running, so it may import anything; it still imports
 the heavy modules inside functions, because ``check`` needs pydantic but ``text`` does not.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from citeproof.errors import (
@@ -115,4 +117,48 @@ def nothing_done(
     return (
         f"no line of {where} could be {verb}ed: all {errors:,} are errors, the first (line "
         f"{first.get('line')}) {error.get('code')}: {error.get('message')}."
+    )
+
+
+def refuse_to_replace(
+    path: str,
+    *,
+    inputs: Iterable[str] = (),
+    overwrite: bool = False,
+    ours: Callable[[str], bool] | None = None,
+    what: str = "the output",
+) -> None:
+    """Refuse to write ``path`` where that would lose what a user wrote.
+
+    The rule every command that writes a file follows (docs/cli.md, "Files citeproof
+    writes"): never over one of its ``inputs`` (the same file by any name), even with
+    ``--overwrite``; never over a folder; and over an existing file only when ``overwrite``
+    asks, or when ``ours`` recognises the file as citeproof's own earlier output of the same
+    kind (an audit page, a cache export), which re-running the command is expected to replace.
+    """
+    if path == "-":
+        return
+    if os.path.isdir(path):
+        raise BadInputError(f"{what} {path} is a folder; give a file name.")
+    for source in inputs:
+        if source == "-":
+            continue
+        try:
+            same = os.path.samefile(source, path)
+        except OSError:  # one of them is not there (yet)
+            same = False
+        if same:
+            raise BadInputError(
+                f"{what} {path} is the input {source}: writing there would erase it; give "
+                "another file name."
+            )
+    if overwrite or not os.path.lexists(path):
+        return
+    if os.path.isfile(path) and os.path.getsize(path) == 0:
+        return  # an empty file holds nothing to lose (``touch page.html`` first)
+    if ours is not None and os.path.isfile(path) and ours(path):
+        return
+    raise BadInputError(
+        f"{what} {path} already exists and citeproof did not write it; give another file "
+        "name, or add --overwrite to replace it."
     )
