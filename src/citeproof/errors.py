@@ -143,6 +143,7 @@ __all__ = [
     "UpstreamUnavailable",
     "audit_exit_code",
     "check_exit_code",
+    "os_problem",
     "references_exit_code",
     "retraction_exit_code",
 ]
@@ -202,6 +203,36 @@ def references_exit_code(counts: Mapping[str, int]) -> int:
     if counts.get("unavailable", 0):
         return ExitCode.UNAVAILABLE
     return ExitCode.OK
+
+
+def os_problem(exc: OSError) -> str:
+    """What an operating-system error says, in words a person can act on (no sentence end).
+
+    ``[Errno 20] Not a directory: '/x/y'`` means that a part of the path is a file; the
+    person reading it needs the part, not the errno.  Every message about a path citeproof
+    could not create, open or write is built from this, so they all read alike.
+    """
+    import errno
+
+    where = exc.filename if exc.filename is not None else None
+    shown = f"{where}" if where is not None else "the path"
+    code = exc.errno
+    if code == errno.ENOTDIR and where is not None:
+        return f"a part of the path {shown} is a file, not a folder"
+    if code == errno.EEXIST and where is not None:  # mkdir(exist_ok=True) over a file
+        return f"{shown} is a file, not a folder"
+    if code == errno.EISDIR:
+        return f"{shown} is a folder, not a file"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"permission denied on {shown}"
+    if code == errno.EROFS:
+        return f"{shown} is on a read-only file system"
+    if code == errno.ENOSPC:
+        return f"no space is left on the device of {shown}"
+    if code == errno.ENOENT:
+        return f"{shown} does not exist"
+    reason = exc.strerror or type(exc).__name__
+    return f"{reason} ({shown})" if where is not None else reason
 
 
 class CiteproofError(Exception):

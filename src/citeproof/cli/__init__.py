@@ -35,7 +35,7 @@ from typing import IO, Any, TextIO
 import click
 
 from citeproof.cli.options import CONTEXT_SETTINGS, epilog
-from citeproof.errors import CiteproofError, CiteproofWarning
+from citeproof.errors import CiteproofError, CiteproofWarning, os_problem
 
 __all__ = [
     "INTERRUPTED",
@@ -118,6 +118,10 @@ class LazyGroup(click.Group):
                 report_error(ctx, exc)
             except click.UsageError as exc:  # a subcommand's options, or no such command
                 raise UsageLine.of(exc) from exc
+            except OSError as exc:
+                # What the file system refused on a path no step turned into a
+                # CiteproofError (a folder where a file goes, no permission): still one line.
+                report_error(ctx, CiteproofError(f"{os_problem(exc)}."))
             except (KeyboardInterrupt, click.Abort):
                 # click's own handler prints "Aborted!" and exits 1, the code of a negative
                 # verdict: a script would read an interrupted check as NEAR or NOT_FOUND.

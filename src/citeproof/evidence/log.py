@@ -46,6 +46,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from citeproof.errors import os_problem
 from citeproof.evidence.canonical import canonical_bytes
 from citeproof.evidence.checkpoint import Checkpoint, sign_checkpoint
 from citeproof.evidence.lines import (
@@ -99,6 +100,8 @@ __all__ = [
 ]
 
 SUPPORT_VALUES = ("supports", "contradicts", "absent")
+#: How every line of a log begins: canonical JSON sorts the keys, and ``hash`` comes first.
+_LINE_START = b'{"hash":"sha256:'
 MAX_KIND_CHARS = 64
 # The state an intent of the first append extends: no entries (nothing to sign).
 _EMPTY = Head(0, 0, ZERO_HASH, (), "")
@@ -196,6 +199,47 @@ class EvidenceLog:
     def _locked(self) -> contextlib.AbstractContextManager[None]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         return _file_lock(self.lock_path, self._lock_timeout, self.path)
+
+    @contextlib.contextmanager
+    def _writing(self, doing: str) -> Iterator[None]:
+        """Refuse a path that is no evidence log, and turn what the operating system refuses
+        (a folder in a file's place, a file in a folder's, no permission, a full disk) into a
+        :class:`LogError` naming the log, so every interface shows one line with a way out
+        instead of a traceback; a check's result is shown before it (docs/cli.md)."""
+        self._refuse_foreign(doing)
+        try:
+            yield
+        except OSError as exc:
+            raise LogError(
+                f"cannot {doing} the evidence log {self.path}: {os_problem(exc)}. Name another "
+                "log file with --log or CITEPROOF_LOG, or leave the log out with --no-log."
+            ) from exc
+
+    def _refuse_foreign(self, doing: str) -> None:
+        """A folder, or a file that holds something else (a typo naming a user's notes), is
+        never written to nor "repaired" into a log: that would move the user's bytes aside.
+
+        A log's lines are canonical JSON with sorted keys, so every line, even a damaged
+        one, begins with :data:`_LINE_START`; a log with a head or an intent is a log
+        whatever its first line holds (its damage is for ``verify`` and ``repair``)."""
+        if self.path.is_dir():
+            raise LogError(
+                f"cannot {doing} the evidence log {self.path}: it is a folder. The log is a "
+                f"file; name one, such as {self.path / 'evidence.jsonl'}."
+            )
+        if self.head_path.exists() or self.intent_path.exists():
+            return
+        try:
+            with self.path.open("rb") as fh:
+                start = fh.read(len(_LINE_START))
+        except OSError:
+            return  # not there, or unreadable: the write itself will say which
+        if start and not _LINE_START.startswith(start) and not start.startswith(_LINE_START):
+            raise LogError(
+                f"{self.path} is not an evidence log: it holds other data, which citeproof "
+                "neither appends to nor repairs. Name the log file with --log or "
+                "CITEPROOF_LOG (`citeproof log path` prints the one in use), or a new file."
+            )
 
     def _verify_head(self, head: Head) -> None:
         """Check the head's signature, once per distinct head text in this process."""
@@ -385,7 +429,7 @@ class EvidenceLog:
             canonical_bytes(payload)
         if not batch:
             return []
-        with self._locked():
+        with self._writing("append to"), self._locked():
             fd = self._open_fd()
             try:
                 return self._append_locked(fd, self._checked_head(fd), list(batch))
@@ -480,7 +524,7 @@ class EvidenceLog:
         """
         if not self.exists:
             return RepairReport(repaired=False, message="the log is empty; nothing to do.")
-        with self._locked():
+        with self._writing("repair"), self._locked():
             fd = self._open_fd()
             try:
                 return self._repair_locked(fd, set_aside_unsigned)
