@@ -265,3 +265,29 @@ def test_corrupt_cache_database_is_a_one_line_error(
     result = run("ls")
     _one_line_error(result)
     assert "corrupt" in result.stderr or "not a usable" in result.stderr
+
+
+def test_export_never_replaces_a_file_it_did_not_write(home: Path, tmp_path: Path) -> None:
+    """``cache export notes.txt`` replaced the user's notes; now only with --overwrite."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    refused = run("export", str(notes))
+    assert refused.exit_code == 2
+    assert "already exists and citeproof did not write it" in refused.stderr
+    assert "--overwrite" in refused.stderr
+    assert notes.read_text() == "my notes\n"
+    assert run("export", "--overwrite", str(notes)).exit_code == 0
+    assert zipfile.is_zipfile(notes)
+
+
+def test_export_replaces_its_own_earlier_export(home: Path, tmp_path: Path) -> None:
+    target = tmp_path / "pins.zip"
+    assert run("export", str(target), "--key", "pmcid:PMC1").exit_code == 0
+    again = run("export", str(target))  # refreshing an export needs no flag
+    assert again.exit_code == 0, again.output
+    with zipfile.ZipFile(target) as zf:
+        assert len([n for n in zf.namelist() if n.startswith("blobs/")]) == len(BLOBS)
+    other = tmp_path / "other.zip"
+    with zipfile.ZipFile(other, "w") as zf:
+        zf.writestr("thesis.tex", "a zip that is not an export")
+    assert run("export", str(other)).exit_code == 2

@@ -207,11 +207,20 @@ def verify_cmd(as_json: bool) -> None:
 )
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--key", "keys", multiple=True, metavar="KEY", help="Export only this pin.")
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace FILE when it exists and is not an earlier export (an earlier export is "
+    "replaced anyway).",
+)
 @json_option
-def export_cmd(file: str, keys: tuple[str, ...], as_json: bool) -> None:
+def export_cmd(file: str, keys: tuple[str, ...], overwrite: bool, as_json: bool) -> None:
     """Write pins (all, or the --key ones) and their bytes to the zip FILE."""
+    from citeproof.cli._common import refuse_to_replace
     from citeproof.errors import CacheError
+    from citeproof.service.storage import is_export
 
+    refuse_to_replace(file, overwrite=overwrite, ours=is_export, what="the export file")
     with _open_cache() as c:
         try:
             count = c.export_to(file, keys=keys or None)

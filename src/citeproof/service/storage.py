@@ -22,6 +22,7 @@ from citeproof.sources.retractionwatch import (
     import_csv,
     snapshot_info,
 )
+from citeproof.store.archive import is_export
 from citeproof.store.cache import Cache
 from citeproof.store.cache_records import Pin
 from citeproof.store.paths import default_dirs
@@ -38,6 +39,7 @@ __all__ = [
     "cache_path",
     "cache_session",
     "import_csv",
+    "is_export",
     "open_cache",
     "open_cache_for",
     "snapshot_info",

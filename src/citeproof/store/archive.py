@@ -29,11 +29,26 @@ from citeproof.store.cache_records import (
     sha256_hex,
 )
 
-__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "read_export", "write_export"]
+__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "is_export", "read_export", "write_export"]
 
 EXPORT_FORMAT = "citeproof-cache-export"
 EXPORT_VERSION = 1
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+
+
+def is_export(path: str | Path) -> bool:
+    """Whether ``path`` is laid out as a cache export (a zip of ``manifest.json`` and
+    ``blobs/...`` only), which ``cache export`` may replace without ``--overwrite``: it made
+    the file, and exporting again is how a user refreshes it.  Reads the zip's directory
+    only; whether the contents verify is ``cache import``'s business."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return False
+    return "manifest.json" in names and all(
+        n == "manifest.json" or n.startswith("blobs/") for n in names
+    )
 
 
 def write_export(fh: IO[bytes], pins: list[Pin], blob: Callable[[str], bytes]) -> None:
