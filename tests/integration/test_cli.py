@@ -359,6 +359,19 @@ def test_quote_file_with_bom() -> None:
     assert (code, data["quote"]) == (0, EXACT_QUOTE)
 
 
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_quote_file_is_decoded_as_a_source_is(tmp_path: Path, codec: str) -> None:
+    """A UTF-16 source with a BOM was read while the same quote file was refused: both
+    follow one rule now (UTF-8, or UTF-16/32 named by a byte-order mark)."""
+    data = (EXACT_QUOTE + "\r\n").encode(codec)
+    if codec == "utf-16-be":
+        data = b"\xfe\xff" + data  # Python adds no BOM for an explicit byte order
+    quote_file = tmp_path / "quote.txt"
+    quote_file.write_bytes(data)
+    code, result = run_json("--quote-file", quote_file, ARTICLE)
+    assert (code, result["verdict"], result["quote"]) == (0, "EXACT", EXACT_QUOTE)
+
+
 def test_stdin_cannot_hold_both() -> None:
     result = run("check", "--quote-file", "-", "-", input=b"whatever")
     assert_bad_input(result, "not both")

@@ -71,7 +71,8 @@ def read_input(path: str, what: str, give: str, *, max_bytes: int | None = None)
 
 
 def read_quote_file(path: str) -> str:
-    """The quote in ``path`` (``-`` for stdin): UTF-8, one final line break dropped.
+    """The quote in ``path`` (``-`` for stdin), decoded as a source is (UTF-8, or UTF-16/32
+    with a byte-order mark), one final line break dropped.
 
     The final line break is dropped because editors add one; any other whitespace is the
     quote's own and normalisation deals with it.
@@ -83,13 +84,8 @@ def read_quote_file(path: str) -> str:
         data = read_input(path, "the quote", "check the path.", max_bytes=limit)
     except SourceTooLargeError:
         raise service.quote_too_long() from None
-    try:
-        quote = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        where = "standard input" if path == "-" else path
-        raise EncodingError(
-            f"the quote in {where} is not valid UTF-8; save it as UTF-8 and try again."
-        ) from None
+    where = "standard input" if path == "-" else path
+    quote = service.decode_text(data, what=f"quote in {where}")
     for ending in ("\r\n", "\n"):
         if quote.endswith(ending):
             return quote[: -len(ending)]

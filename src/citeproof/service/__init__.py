@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from citeproof.service.inputs import (
         MAX_QUOTE_CHARS,
         PROFILES,
+        decode_text,
         match_options,
         quote_too_long,
         validate_quote,
@@ -67,6 +68,7 @@ __all__ = [
     "check_document",
     "check_loaded",
     "check_text",
+    "decode_text",
     "document_blocks",
     "find_source_for",
     "load",
@@ -94,6 +96,7 @@ _LAZY: dict[str, str] = {
     "load_source": "citeproof.loading.load",
     "MAX_QUOTE_CHARS": _INPUTS,
     "PROFILES": _INPUTS,
+    "decode_text": _INPUTS,
     "match_options": _INPUTS,
     "quote_too_long": _INPUTS,
     "validate_quote": _INPUTS,

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from citeproof.documents import decode_text
 from citeproof.errors import BadInputError, EmptyQuoteError, EncodingError, QuoteTooLongError
 from citeproof.match.normalize import normalize
 from citeproof.match.types import DEFAULT_MAX_GAP, DEFAULT_NEAR_THRESHOLD, MatchOptions
 
 __all__ = [
     "MAX_QUOTE_CHARS",
+    "decode_text",
     "PROFILES",
     "match_options",
     "quote_too_long",
