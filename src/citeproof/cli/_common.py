@@ -15,7 +15,6 @@ from typing import IO, Any
 
 from citeproof.errors import (
     BadInputError,
-    EncodingError,
     SourceNotFoundError,
     SourceTooLargeError,
 )

@@ -17,8 +17,8 @@ from citeproof.match.types import DEFAULT_MAX_GAP, DEFAULT_NEAR_THRESHOLD, Match
 
 __all__ = [
     "MAX_QUOTE_CHARS",
-    "decode_text",
     "PROFILES",
+    "decode_text",
     "match_options",
     "quote_too_long",
     "validate_quote",
