@@ -277,17 +277,15 @@ class UnsafeXMLError(BadInputError):
 
 
 #: The identifier forms every entry point accepts; :class:`UnknownIdentifierError` quotes it.
-ACCEPTED_FORMS: Final = """\
-Accepted sources:
-  DOI                   10.1371/journal.pone.0340378, doi:10.1371/journal.pone.0340378,
-                        https://doi.org/10.1371/journal.pone.0340378
-  PMCID                 PMC12829825 (PMC10496602.1 pins version 1)
-  PMID                  PMID 27355798, pmid:27355798, https://pubmed.ncbi.nlm.nih.gov/27355798/
-  NCT number            NCT04363697
-  openFDA set id        7c4deb97-9966-4c8e-9ba6-bb260b71e130
-  Europe PMC preprint   PPR1021553
-  web page              any http:// or https:// URL
-  local file            a path to an existing file, or - to read standard input"""
+#: One sentence, because every interface shows an error as one line: a table folded onto one
+#: line ran its columns together ("PMID PMID 27355798").
+ACCEPTED_FORMS: Final = (
+    "Accepted sources: a DOI (10.1371/journal.pone.0340378, doi:10.1371/..., "
+    "https://doi.org/10.1371/...); a PMCID (PMC12829825; PMC10496602.1 pins version 1); "
+    "a PMID (pmid:27355798, PMID 27355798 or its PubMed URL); an NCT number (NCT04363697); "
+    "an openFDA set id (7c4deb97-9966-4c8e-9ba6-bb260b71e130); a Europe PMC preprint "
+    "(PPR1021553); an https:// or http:// URL; or the path of a file, - for standard input."
+)
 
 
 class UnknownIdentifierError(BadInputError):
@@ -299,7 +297,7 @@ class UnknownIdentifierError(BadInputError):
     def __init__(self, text: str, reason: str) -> None:
         self.text = text
         self.reason = reason
-        super().__init__(f"{reason}\n{ACCEPTED_FORMS}")
+        super().__init__(f"{reason} {ACCEPTED_FORMS}")
 
 
 #: The handle shown to someone who wrote a malformed one.

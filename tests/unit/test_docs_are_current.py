@@ -36,3 +36,43 @@ def test_matching_points_to_the_search_that_exists() -> None:
     text = _page("docs/matching.md")
     section = text.split("## What the matcher does not do", 1)[1]
     assert "--find-source" in section and "verifies" in section
+
+
+def _pages() -> list[Path]:
+    return [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+
+def _shown_commands(page: Path) -> list[str]:
+    """Every command a page shows to be pasted: lines of ``sh`` blocks, and ``$ `` lines of
+    ``console`` blocks (what follows the prompt)."""
+    commands: list[str] = []
+    language: str | None = None
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            language = None if language is not None else line[3:].strip() or "text"
+            continue
+        if language == "sh" and line.strip() and not line.lstrip().startswith("#"):
+            commands.append(line)
+        elif language == "console" and line.startswith("$ "):
+            commands.append(line[2:])
+    return commands
+
+
+def test_every_command_a_page_shows_is_valid_shell() -> None:
+    """``citeproof citing 10.1016/s0140-6736(97)11096-0`` was a syntax error when pasted."""
+    import subprocess
+
+    bad = []
+    for page in _pages():
+        for command in _shown_commands(page):
+            run = subprocess.run(["bash", "-n", "-c", command], capture_output=True, check=False)
+            if run.returncode:
+                bad.append(f"{page.name}: {command}")
+    assert not bad, bad
+
+
+def test_no_heading_is_written_twice_in_a_row() -> None:
+    for page in _pages():
+        lines = [ln for ln in page.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        for first, second in zip(lines, lines[1:], strict=False):
+            assert not (first.startswith("#") and first == second), f"{page.name}: {first}"

@@ -184,6 +184,17 @@ def test_refused(text: str, fragment: str) -> None:
     assert info.value.exit_code == 2
 
 
+def test_accepted_forms_read_as_one_line() -> None:
+    """Every interface shows an error on one line; the table it was ran its columns together
+    there ("PMID PMID 27355798 ... web page any http:// ...")."""
+    with pytest.raises(UnknownIdentifierError) as info:
+        parse_identifier("pmid:abc")
+    message = str(info.value)
+    assert "\n" not in message and "  " not in message
+    assert "PMID PMID" not in message
+    assert len(ACCEPTED_FORMS) < 450
+
+
 def test_accepted_forms_message_has_examples() -> None:
     for example in (
         "10.1371/journal.pone.0340378",

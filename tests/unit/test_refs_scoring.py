@@ -146,6 +146,16 @@ def test_a_failed_registry_is_unavailable_never_not_found() -> None:
     assert decide(s, ids, []).verdict == "unavailable"
 
 
+def test_an_unreadable_record_reads_as_one_sentence() -> None:
+    """A failure's reason is a sentence; quoted in brackets it was "...pin it.)."."""
+    s = stated(title="A title", authors=("Smith J",), year=2019, doi="10.5555/unknown")
+    why = "--offline: the answer was never pinned; run once without --offline to pin it."
+    ids = [IdentifierEvidence("doi:10.5555/unknown", None, reason=why)]
+    got = decide(s, ids, [])
+    assert got.reason.endswith("without --offline to pin it).")
+    assert ".)" not in got.reason
+
+
 def test_one_database_failing_without_a_match_is_unavailable() -> None:
     s = stated(title="A title nobody wrote", authors=("Ghost G",), year=2020)
     found = [SearchEvidence("crossref", True, (ASPIRIN,)), SearchEvidence("pubmed", False)]

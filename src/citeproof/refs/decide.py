@@ -200,7 +200,9 @@ def _from_identifiers(
                 )
         failed = next((i for i in ids if i.exists is None), None)
         reason = failed.reason if failed is not None and failed.reason else "no record"
-        return Decision("unavailable", f"The record of {ids[0].key} could not be read ({reason}).")
+        # The reason is a sentence of its own; inside the brackets it loses its full stop.
+        why = reason.rstrip(".")
+        return Decision("unavailable", f"The record of {ids[0].key} could not be read ({why}).")
     ranked = _best(stated, records)
     best = ranked[0]
     if _names_nothing(stated):
