@@ -7,6 +7,7 @@ it: ``log_seq`` is set whenever a check is logged, the fallback chain can give
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -74,5 +75,5 @@ def test_every_command_a_page_shows_is_valid_shell() -> None:
 def test_no_heading_is_written_twice_in_a_row() -> None:
     for page in _pages():
         lines = [ln for ln in page.read_text(encoding="utf-8").splitlines() if ln.strip()]
-        for first, second in zip(lines, lines[1:], strict=False):
+        for first, second in itertools.pairwise(lines):
             assert not (first.startswith("#") and first == second), f"{page.name}: {first}"
