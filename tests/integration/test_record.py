@@ -166,3 +166,31 @@ def test_replay_in_the_environment_is_refused(
     result = run("record", tmp_path / "fixtures", "check", "q", "PMC1")
     assert result.exit_code == 2
     assert "CITEPROOF_REPLAY" in result.stderr
+
+
+def test_a_run_recorded_without_network_replays_as_unavailable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recorded while nothing answered, a check replayed as exit 2 "was not recorded; fix
+    the request the code builds"; docs/cli.md promised the same UNAVAILABLE."""
+
+    class Unreachable(httpx2.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+            raise httpx2.ConnectError("[Errno -3] Temporary failure in name resolution")
+
+    monkeypatch.setattr(record_module, "live_transport", lambda host: Unreachable())
+    out = tmp_path / "fixtures"
+    live = run("record", out, "check", "--json", "--no-retraction", "--no-log", QUOTE, "PMC3166277")
+    assert live.exit_code == 3, live.output
+    failures = load_folder(out)
+    assert failures and all(r.error is not None and r.status == 0 for r in failures)
+    assert {r.error[0] for r in failures if r.error} == {"ConnectError"}
+
+    monkeypatch.setattr(record_module, "live_transport", None)  # the replay needs nothing live
+    again = run("check", "--json", "--no-retraction", "--no-log", "--replay", out, QUOTE,
+                "PMC3166277")  # fmt: skip
+    assert again.exit_code == 3, again.output
+    result = json.loads(again.stdout)
+    assert result["verdict"] == "UNAVAILABLE"
+    assert "ConnectError" in result["reason"]
+    assert "not recorded" not in again.output

@@ -87,7 +87,15 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
         host = httpx2.URL(url).host
         await request.aread()  # a form POST's body is part of its key (read before sending)
         form = form_body(request)
-        response = await self._transport_for(host).handle_async_request(request)
+        name = recording_name(request.method, url, form)
+        try:
+            response = await self._transport_for(host).handle_async_request(request)
+        except httpx2.TransportError as exc:
+            # No answer at all (unreachable, timed out): recorded too, so the replay fails
+            # the same way (UNAVAILABLE) instead of refusing a request "never recorded".
+            self._write(name, url, request.method, form, status=0, headers=[], body=b"",
+                        error=(type(exc).__name__, str(exc)))  # fmt: skip
+            raise
 
         def too_large() -> BodyTooLarge:
             return BodyTooLarge(
@@ -98,23 +106,38 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
             )
 
         answer = await buffered(response, request, self._max_body, too_large)
-        name = recording_name(request.method, url, form)
+        self._write(name, url, request.method, form, status=answer.status_code,
+                    headers=answer.headers.multi_items(), body=answer.content)  # fmt: skip
+        return answer
+
+    def _write(
+        self,
+        name: str,
+        url: str,
+        method: str,
+        form: str | None,
+        *,
+        status: int,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        error: tuple[str, str] | None = None,
+    ) -> None:
         write_recording(
             self.folder,
             name,
             url=url,
-            status=answer.status_code,
-            headers=answer.headers.multi_items(),
-            body=answer.content,
+            status=status,
+            headers=headers,
+            body=body,
             date=self._now(),
-            method=request.method,
+            method=method,
             contact=self._contact,
             secrets=self._secrets,
             provenance="recorded live with citeproof record",
             form=form,
+            error=error,
         )
         self.written.append(name)
-        return answer
 
     async def aclose(self) -> None:
         for transport in self._per_host.values():

@@ -5,8 +5,11 @@ and replayed byte for byte (see ``citeproof.net.replay``). Two on-disk formats a
 
 * **litcheck pairs** — ``<name>.body`` (the decoded response bytes) beside
   ``<name>.meta.json`` with ``url``, ``status``, ``headers`` (lower-cased), ``date`` and
-  ``body_sha256`` (optionally ``method``, ``form`` and ``provenance``). This is also the format
-  :func:`write_recording` produces, so ``../shared/corpus/litcheck-fixtures`` replays as is.
+  ``body_sha256`` (optionally ``method``, ``form``, ``provenance`` and ``error``). This is also
+  the format :func:`write_recording` produces, so the shared corpus's litcheck fixtures replay
+  as they are.  ``error`` records a request that got no answer at all (``{"type":
+  "ConnectError", "message": ...}``, status 0, an empty body): a run recorded while a service
+  was unreachable replays as the same failure, UNAVAILABLE, not as a request never made.
 * **tekmeria records** — one JSON object per file with ``url``, ``status``, ``content_type`` and
   ``body`` (the response *text*; it is stored as UTF-8 here and hashed after loading, since the
   format carries no hash of its own).
@@ -142,6 +145,8 @@ class Recording:
     name: str
     path: Path | None = field(default=None, compare=False)
     form: str | None = None
+    error: tuple[str, str] | None = None
+    """A request that got no answer: the transport error's class name and message."""
 
     def key(self, *, contact: str | None = None, secrets: Iterable[str] = ()) -> RequestKey:
         """The :func:`request_key` this recording answers."""
@@ -205,6 +210,7 @@ def load_litcheck(meta_path: Path) -> Recording:
         or (form is not None and not isinstance(form, str))
     ):
         raise RecordingError(f"Recording {meta_path} has an invalid 'method', 'date' or 'form'.")
+    error = _error_of(record.get("error"), meta_path)
     try:
         body = body_path.read_bytes()
     except OSError as exc:
@@ -222,9 +228,26 @@ def load_litcheck(meta_path: Path) -> Recording:
         name=name,
         path=body_path,
         form=form,
+        error=error,
     )
     recording.verify()
     return recording
+
+
+def _error_of(value: Any, path: Path) -> tuple[str, str] | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, dict)
+        and isinstance(value.get("type"), str)
+        and isinstance(value.get("message"), str)
+        and value["type"].isidentifier()
+    ):
+        return value["type"], value["message"]
+    raise RecordingError(
+        f"Recording {path} has an invalid 'error' (an object with 'type' and 'message' "
+        "strings expected); fix or re-record it."
+    )
 
 
 def _is_tekmeria(record: Any) -> bool:
@@ -320,8 +343,12 @@ def write_recording(
     secrets: Iterable[str] = (),
     provenance: str | None = None,
     form: str | None = None,
+    error: tuple[str, str] | None = None,
 ) -> Recording:
     """Write ``<name>.body`` and ``<name>.meta.json`` in the litcheck format; return it re-read.
+
+    ``error`` (the transport error's class name and message) records a request that got no
+    answer; ``status`` is then 0 and ``body`` empty.
 
     ``form`` is the url-encoded body of a form POST, stored as ``form`` so the replay key
     tells such POSTs apart.  The URL and the form lose their contact/API-key parameters,
@@ -360,6 +387,8 @@ def write_recording(
         meta["provenance"] = provenance
     if form is not None:
         meta["form"] = _strip_form(form, contact, secret_list)
+    if error is not None:
+        meta["error"] = {"type": error[0], "message": error[1]}
     meta_text = json.dumps(meta, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if forms and _contains_secret(meta_text, forms):
         raise RecordingError(

@@ -69,6 +69,16 @@ def form_body(request: httpx2.Request) -> str | None:
     return request.content.decode("utf-8", errors="replace")
 
 
+def _transport_error(error: tuple[str, str], request: httpx2.Request) -> httpx2.TransportError:
+    """The recorded failure raised again: the same httpx2 class when it is a transport error
+    (a recording names a class, it never chooses code to run), else a ConnectError."""
+    kind, message = error
+    cls = getattr(httpx2, kind, None)
+    if not (isinstance(cls, type) and issubclass(cls, httpx2.TransportError)):
+        cls = httpx2.ConnectError
+    return cls(f"{message} (recorded failure)", request=request)
+
+
 class ReplayTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     """Serve recorded responses to a sync or async httpx2 client; refuse anything else.
 
@@ -152,6 +162,8 @@ class ReplayTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
 
     def _respond(self, request: httpx2.Request) -> httpx2.Response:
         recording = self.lookup(request.method, original_url(request), form=form_body(request))
+        if recording.error is not None:
+            raise _transport_error(recording.error, request)
         headers = [
             (name, value)
             for name, value in recording.headers.items()

@@ -105,6 +105,9 @@ async def open_session(
         replay = ReplayTransport.from_folder(mode.replay, skip_incomplete=True)
         transport = replay
         web_options = {"transport": replay, "resolver": _replay_resolver}
+        # A recorded failure fails again at once: backing off from a recording waits for
+        # nothing (a recorded Retry-After is still honoured, as are the rate limits).
+        client_options.setdefault("base_backoff", 0.0)
     elif mode.record is not None:
         contact = os.environ.get("CITEPROOF_CONTACT", "").strip() or None
         secrets = [os.environ.get("NCBI_API_KEY", "").strip()]
