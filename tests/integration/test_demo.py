@@ -22,9 +22,9 @@ def test_the_demo_runs_every_step_offline_in_its_own_folder(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     steps = {s["step"]: s["outcome"] for s in summary["steps"]}
-    assert steps["check an exact quote in PMC9900001"] == "EXACT"
-    assert steps["check a quote with a changed number in PMC9900001"] == "NEAR (numbers_differ)"
-    assert steps["check an ellipsis quote in PMC9900001"] == "EXACT"
+    assert steps["exact quote in PMC9900001"] == "EXACT"
+    assert steps["changed number in PMC9900001"] == "NEAR (numbers_differ)"
+    assert steps["ellipsis quote in PMC9900001"] == "EXACT"
     assert steps["retraction status of PMC9900002"].startswith("RETRACTED")
     assert steps["passages with handles"].split("top ")[1].startswith("pmcid:PMC9900001/")
     audit = steps["audit of an AI answer (answer.md)"]
@@ -110,3 +110,22 @@ def test_the_demo_writes_into_an_empty_folder(tmp_path: Path) -> None:
     out.mkdir()
     result = run_demo(out, say=lambda line: None)
     assert result.audit_verdict == "fail" and (out / "answer.md").is_file()
+
+
+def test_the_demo_steps_line_up_at_any_width(tmp_path: Path) -> None:
+    """The step column was 44 wide for names of up to 49 characters, and long outcomes ran
+    under the names; every outcome now starts in one column and wraps under itself."""
+    from citeproof.demo import step_row
+
+    result = CliRunner().invoke(cli, ["demo", "--out", str(tmp_path / "d"), "--json"])
+    steps = json.loads(result.stdout)["steps"]
+    column = 2 + max(len(s["step"]) for s in steps) + 1
+    for columns in (80, 100, 140):
+        for step in steps:
+            first, *rest = step_row(step["step"], step["outcome"], columns).split("\n")
+            assert first[:column] == f"  {step['step']}".ljust(column), first
+            assert first[column] != " ", first
+            assert all(line[:column] == " " * column and line[column] != " " for line in rest)
+            assert all(len(line) <= columns for line in [first, *rest]), (first, rest)
+            shown = " ".join(line[column:] for line in [first, *rest])
+            assert shown.replace(" ", "") == step["outcome"].replace(" ", "")

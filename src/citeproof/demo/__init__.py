@@ -451,9 +451,28 @@ def _folder(out: Path | None) -> Path:
     return folder
 
 
+#: The width of the step column: the longest step name, plus one space.
+_NAME_WIDTH: Final = 34
+
+
+def step_row(name: str, outcome: str, columns: int) -> str:
+    """One step as the terminal shows it: the name in its column, the outcome beside it,
+    wrapped under itself (not under the name) when the terminal is narrow."""
+    import textwrap
+
+    indent = " " * (2 + _NAME_WIDTH)
+    lines = textwrap.wrap(
+        outcome, width=max(columns - len(indent), 20), break_on_hyphens=False
+    ) or [""]
+    first = f"  {name:<{_NAME_WIDTH}}{lines[0]}"
+    return "\n".join([first, *(indent + line for line in lines[1:])])
+
+
 def _step(result: DemoResult, say: Callable[[str], None], name: str, outcome: str) -> None:
+    import shutil
+
     result.steps.append((name, outcome))
-    say(f"  {name:<44} {outcome}")
+    say(step_row(name, outcome, shutil.get_terminal_size((100, 24)).columns))
 
 
 def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None:
@@ -463,18 +482,15 @@ def _steps(folder: Path, result: DemoResult, say: Callable[[str], None]) -> None
     say("citeproof demo: invented example papers, recorded answers, no network")
 
     checks: list[tuple[str, str]] = [
-        ("an exact quote", "fell asleep 12 minutes faster than those in the control group"),
-        (
-            "a quote with a changed number",
-            "fell asleep 20 minutes faster than those in the control group",
-        ),
-        ("an ellipsis quote", "We randomly assigned 84 adults ... for eight weeks."),
+        ("exact quote", "fell asleep 12 minutes faster than those in the control group"),
+        ("changed number", "fell asleep 20 minutes faster than those in the control group"),
+        ("ellipsis quote", "We randomly assigned 84 adults ... for eight weeks."),
     ]
     for name, quote in checks:
         r = check(quote, WALKING, log=True)
         flags = r.near.flags if r.near is not None else []
         shown = r.verdict + (f" ({', '.join(flags)})" if flags else "")
-        _step(result, say, f"check {name} in {WALKING}", shown)
+        _step(result, say, f"{name} in {WALKING}", shown)
 
     report = retraction_report(COFFEE)
     by = ", ".join(s.source for s in report.sources if s.retracted)
