@@ -107,8 +107,9 @@ class _DefaultCommand(click.Command):
 @click.option("-o", "--output", default="-", metavar="FILE", help="With --batch: where the "
               "report lines go ('-': stdout).")  # fmt: skip
 @click.option("--resume", is_flag=True, help="With --batch: skip the ids already in --output.")
-@click.option("--overwrite", is_flag=True, help="With --batch: replace what --output holds (a "
-              "file with reports in it is refused without --resume or --overwrite).")  # fmt: skip
+@click.option("--overwrite", is_flag=True, help="Replace an existing file at --html FILE, or "
+              "with --batch what --output holds (an earlier audit page is replaced without it; "
+              "an input never is).")  # fmt: skip
 @click.option("--workers", type=click.IntRange(min=1), help="With --batch: worker processes "
               "(default: cores).")  # fmt: skip
 @log_options("this audit")
@@ -147,6 +148,8 @@ def run(
     from citeproof.cli import _common
     from citeproof.errors import CiteproofError
 
+    ctx = click.get_current_context()
+    refuse_unused_options(ctx, batch=batch, html=html_path is not None)
     if batch:
         _run_batch(
             answer, output, resume, overwrite, workers, offline, replay, not no_retraction,
@@ -158,6 +161,8 @@ def run(
 
         raise BadInputError("--open opens the --html page; give --html FILE too.")
     failing = parse_fail_on(fail_on)
+    if html_path is not None:  # before any work: an audit must not run only to be refused
+        _check_page_path(html_path, answer, log_path, overwrite)
     text = read_answer(answer)
     report = audit_answer(
         text,
@@ -195,6 +200,72 @@ def run(
     if log_error is not None:
         raise log_error
     click.get_current_context().exit(audit_exit_code(report.verdict))
+
+
+#: Options that only a batch uses, and options a batch does not use (with what to do
+#: instead), so that neither kind of run silently ignores what the user typed.
+_BATCH_ONLY: tuple[tuple[str, str], ...] = (
+    ("output", "-o/--output"),
+    ("resume", "--resume"),
+    ("workers", "--workers"),
+)
+_NOT_IN_BATCH: tuple[tuple[str, str, str], ...] = (
+    ("input_format", "--format", 'give each line its own "format"'),
+    ("find_source", "--find-source", "leave it out"),
+    ("no_references", "--no-references", "leave it out"),
+    ("log_path", "--log", "a batch records nothing in the evidence log; leave it out"),
+    ("open_page", "--open", "leave it out"),
+)
+
+
+def refuse_unused_options(ctx: click.Context, *, batch: bool, html: bool) -> None:
+    """Refuse an option the run would ignore: ``-o out.jsonl`` without ``--batch`` used to
+    audit one answer to the terminal and write nothing where the user looked for it."""
+    from click.core import ParameterSource
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+    if batch:
+        for name, flag, instead in _NOT_IN_BATCH:
+            if given(name):
+                raise click.BadOptionUsage(
+                    flag, f"{flag} is for one answer's audit, not --batch: {instead}."
+                )
+        return
+    for name, flag in _BATCH_ONLY:
+        if given(name):
+            raise click.BadOptionUsage(
+                flag,
+                f"{flag} goes with --batch (ANSWER a JSONL file of answers); add --batch, "
+                "or leave it out.",
+            )
+    if given("overwrite") and not html:
+        raise click.BadOptionUsage(
+            "--overwrite",
+            "--overwrite replaces the file --html FILE names (or, with --batch, --output); "
+            "give one of them, or leave it out.",
+        )
+
+
+def _check_page_path(path: str, answer: str, log_path: str | None, overwrite: bool) -> None:
+    """Refuse a --html path the page must not be written to, before the audit runs: the
+    answer or the evidence log itself, a folder, a folder that is not there, or a file of the
+    user's (an earlier audit page is the run's own, and is replaced)."""
+    from citeproof.cli._common import refuse_to_replace
+    from citeproof.errors import BadInputError
+    from citeproof.report.page import is_audit_page
+
+    inputs = (answer,) if log_path is None else (answer, log_path)
+    refuse_to_replace(
+        path, inputs=inputs, overwrite=overwrite, ours=is_audit_page, what="the --html page"
+    )
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise BadInputError(
+            f"the folder of the --html page, {folder}, does not exist; create it or give "
+            "another path."
+        )
 
 
 def _run_batch(

@@ -17,6 +17,11 @@ Why it is built this way:
 * What the page shows is built from the report by the pure :mod:`citeproof.report.view`
   (invisible characters made visible, tolerant lookups, sentence placement); this module only
   renders it and writes the file.
+* A re-run replaces its own page, never a file of the user's: the page names its generator
+  in its head (``<meta name="generator" content="citeproof">``), which :func:`is_audit_page`
+  looks for in the first few KB, and :func:`write_audit_html` writes beside the target and
+  renames, so a failure or Ctrl-C midway leaves the earlier page (or nothing) as it was,
+  never half a page.
 * The page works without JavaScript and in print: each citation's details are a ``<details>``
   right after its sentence, the "problems only" filter is a checkbox and CSS; the small inline
   script only adds "Open every citation", Escape, and opens every citation for printing.
@@ -25,17 +30,33 @@ Why it is built this way:
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
+import os
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import jinja2
 
 from citeproof.errors import HtmlWriteError
 from citeproof.report.view import answer_text, build_view
 
-__all__ = ["CSP", "SCRIPT_HASH", "HtmlWriteError", "render_audit_html", "write_audit_html"]
+__all__ = [
+    "CSP",
+    "GENERATOR_TAG",
+    "SCRIPT_HASH",
+    "HtmlWriteError",
+    "is_audit_page",
+    "render_audit_html",
+    "write_audit_html",
+]
+
+#: What every audit page carries in its head, and how a later run knows the page is its own.
+GENERATOR_TAG: Final = b'<meta name="generator" content="citeproof">'
+#: How far into a file the tag is looked for: the page's head puts it within the first KB.
+_HEAD_BYTES: Final = 4096
 
 
 def _environment() -> jinja2.Environment:
@@ -80,6 +101,17 @@ def render_audit_html(
     return template.render(csp=CSP, **view)
 
 
+def is_audit_page(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` holds a page citeproof wrote (an earlier audit page), which a new
+    ``--html`` to the same path may replace without ``--overwrite``."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES)
+    except OSError:
+        return False
+    return GENERATOR_TAG in head
+
+
 def write_audit_html(
     report: Mapping[str, Any],
     answer: str | None,
@@ -95,10 +127,28 @@ def write_audit_html(
     target = Path(path)
     page = render_audit_html(report, answer, generated_at=generated_at, source_name=source_name)
     try:
-        target.write_text(page, encoding="utf-8")
+        _replace(target, page.encode("utf-8"))
     except OSError as err:
         raise HtmlWriteError(
             f"Could not write the audit page to {target}: {err.strerror or err}. "
             "Choose a writable path for --html."
         ) from err
     return target
+
+
+def _replace(target: Path, data: bytes) -> None:
+    """Put ``data`` at ``target`` whole or not at all: written to a new file beside it (same
+    folder, so the rename cannot cross file systems), flushed, then renamed over it.  The new
+    file is created with the usual permissions (0666 less the umask), as a plain write's."""
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temporary, target)
+    except BaseException:  # a failure or Ctrl-C: the half-written file goes, the error stays
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
