@@ -237,7 +237,7 @@ def test_handle_flags() -> None:
     )
     assert from_handle(status("forged", version_changed=False)) == Outcome("forged", (), "r")
     malformed = from_handle(status("malformed", version_changed=True))
-    assert malformed == Outcome("malformed", (), "the handle is malformed: r")
+    assert malformed == Outcome("malformed", (), "the handle is malformed: r.")
 
 
 def test_short_quote_reason_names_the_limit() -> None:

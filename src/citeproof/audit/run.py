@@ -47,6 +47,7 @@ from citeproof.audit.verdicts import (
     overall_verdict,
     parse_fail_on,
     sentence_status,
+    sentences,
     worst,
 )
 from citeproof.audit.works import CitedWorks
@@ -174,7 +175,11 @@ def _from_reference(result: ReferenceResult) -> Outcome | str | None:
     """A reference check's say in a citation: an outcome that decides it, the identifier it
     resolved an entry without one to (a string), or None (the usual checks decide)."""
     if result.verdict == "mismatch":
-        return Outcome("mismatch", (), f"the reference names another work: {result.reason}")
+        return Outcome(
+            "mismatch",
+            (),
+            sentences("the entry and its identifier name different works", result.reason),
+        )
     if result.verdict in ("verified", "partial") and result.work is not None:
         return result.work.identifier
     return None
@@ -203,10 +208,18 @@ def _entry_without_identifier(result: ReferenceResult | None) -> Outcome | str |
     if result.verdict in ("verified", "partial") and result.work is not None:
         return result.work.identifier
     if result.verdict == "not_found":
-        return Outcome("unresolvable", (), f"the reference names no identifier and {result.reason}")
+        return Outcome(
+            "unresolvable", (), sentences("the reference names no identifier", result.reason)
+        )
     if result.verdict == "ambiguous":
         return Outcome(
-            "unavailable", (), f"the reference names no identifier and {result.reason} Add one."
+            "unavailable",
+            (),
+            sentences(
+                "the reference names no identifier",
+                result.reason,
+                "add one to say which of them it means",
+            ),
         )
     if result.verdict == "unavailable":
         return Outcome("unavailable", (), result.reason)

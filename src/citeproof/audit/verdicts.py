@@ -79,6 +79,7 @@ __all__ = [
     "OverallVerdict",
     "SentenceStatus",
     "acknowledges_retraction",
+    "because",
     "from_check",
     "from_failure",
     "from_handle",
@@ -88,6 +89,7 @@ __all__ = [
     "parse_fail_on",
     "rate",
     "sentence_status",
+    "sentences",
     "short_quote",
     "worst",
 ]
@@ -116,6 +118,48 @@ _UNRESOLVABLE_ERRORS: Final = frozenset(
 )
 _PARTIAL_COVERAGE: Final = frozenset({"abstract", "page"})
 _RETRACT_RE = re.compile(r"retract", re.IGNORECASE)
+
+
+#: Words that open a sentence and are never names: lower-cased where another step's reason
+#: follows the audit's own words after a colon ("...: the entry names ...").
+_COMMON_OPENERS: Final = frozenset(
+    {"The", "No", "A", "An", "This", "That", "It", "Its", "Every", "Each", "None", "Nothing"}
+)
+#: A reason's first word when it is a plain lower-case word (not ``doi:10...``, ``pmc.1``).
+_PLAIN_WORD: Final = re.compile(r"[a-z]+(?![\w:/-]|\.\w)")
+
+
+def _full_stop(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def sentences(*parts: str | None) -> str:
+    """A reason that joins the audit's words with another step's (a reference check's, a
+    fetch's), each part its own sentence: the first begins as the audit's reasons do (lower
+    case, as in "the quote is not in the cited source."), every later one with a capital,
+    and each ends in one full stop.  Never "... and The entry names ...": a sentence of
+    another step glued into one of the audit's."""
+    said: list[str] = []
+    for part in (p.strip() for p in parts if p and p.strip()):
+        if said and _PLAIN_WORD.match(part):
+            part = part[0].upper() + part[1:]
+        said.append(_full_stop(part))
+    return " ".join(said)
+
+
+def because(lead: str, reason: str | None) -> str:
+    """``lead``, then after a colon another step's ``reason`` for it, as one sentence ending
+    in one full stop: "no service knows this work: NCBI has no such PMCID."  A reason that
+    opens with a capitalised common word ("The entry ...") is lower-cased to follow the
+    colon; a name ("Europe PMC ...") keeps its capital."""
+    reason = (reason or "").strip()
+    if not reason:
+        return _full_stop(lead)
+    first = reason.split(" ", 1)[0]
+    if first in _COMMON_OPENERS:
+        reason = reason[0].lower() + reason[1:]
+    return _full_stop(f"{lead}: {reason}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +194,7 @@ def from_handle(status: HandleStatus) -> Outcome | None:
     if status.status == "ok":
         return None
     if status.status == "malformed":
-        return Outcome("malformed", (), f"the handle is malformed: {status.reason}")
+        return Outcome("malformed", (), because("the handle is malformed", status.reason))
     return Outcome(status.status, flags, status.reason)
 
 
@@ -179,13 +223,15 @@ def from_failure(kind: str, reason: str, ids: Mapping[str, str], *, has_quote: b
     if kind == "unavailable":
         return Outcome("unavailable", (), reason)
     if len([v for v in ids.values() if v]) <= 1:
-        return Outcome("unresolvable", (), f"no service knows this work: {reason}")
+        return Outcome("unresolvable", (), because("no service knows this work", reason))
     if has_quote:
         return Outcome(
             "unavailable",
             (),
-            f"the work exists but no text of it can be read here, so the quote was not "
-            f"checked: {reason}",
+            because(
+                "the work exists but no text of it can be read here, so the quote was not checked",
+                reason,
+            ),
         )
     return Outcome("ok", (), "the work exists (no text could be read; there was no quote).")
 

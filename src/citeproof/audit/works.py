@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from typing import Final, Literal
 
-from citeproof.audit.verdicts import Outcome, short_quote
+from citeproof.audit.verdicts import Outcome, because, short_quote
 from citeproof.documents.model import Document
 from citeproof.errors import CiteproofError, UnavailableError
 from citeproof.handles.grammar import Handle
@@ -204,7 +204,7 @@ class CitedWorks:
         try:
             validate_quote(quote)
         except CiteproofError as exc:
-            return Outcome("malformed", (), f"the quote cannot be checked: {exc}")
+            return Outcome("malformed", (), because("the quote cannot be checked", str(exc)))
         norm = normalize(quote)
         if len(norm) < MIN_QUOTE_CHARS and document.has_text:
             return short_quote(norm in document.prepared.norm.text)
