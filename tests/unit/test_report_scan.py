@@ -62,7 +62,7 @@ def test_a_retracted_work_gets_a_red_badge_on_its_chip_and_card() -> None:
     assert "v-bad" in summary.get("class").split()  # not the green of an OK chip
     (badge,) = summary.cssselect(".chip-badge")
     assert "v-bad" in badge.get("class").split() and "Retracted" in badge.text_content()
-    assert "OK" in summary.text_content()  # the verdict still says what it is
+    assert "OK" not in summary.text_content()  # no "OK" beside "Retracted"
     (card,) = doc.cssselect("article.detail")
     assert "v-bad" in card.get("class").split()
     (card_badge,) = card.cssselect("h3 .cit-retracted")

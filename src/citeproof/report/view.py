@@ -93,6 +93,14 @@ _AGREEMENT: dict[str, tuple[str, str, str]] = {
     "not_recorded": ("not recorded", "\u2013", "cmp-none"),
 }
 
+#: A field the entry states no value of, compared all the same: the record's value was looked
+#: for in the entry's whole text.  "agrees" beside a missing value would say the entry
+#: states it; the result says where it was found instead.
+_IN_TEXT: dict[str, str] = {
+    "agrees": "found in the entry's text",
+    "differs": "not found in the entry's text",
+}
+
 #: A work's retraction status -> (label, CSS class); statuses not listed get no badge.
 #: A retraction is a failure (red), a concern a warning (amber); a status that could not be
 #: established is neutral, never styled like a retraction.
@@ -100,6 +108,14 @@ _WORK_RETRACTION: dict[str, tuple[str, str]] = {
     "RETRACTED": ("Retracted", "v-bad"),
     "CONCERN": ("Expression of concern", "v-near"),
     "UNVERIFIABLE": ("Retraction status unknown", "v-gone"),
+}
+
+#: A retraction report's reason opens with what its status says ("retracted according to
+#: pmc, crossref."); the page says the status once, in a sentence about the work:
+#: status -> (the reason's opening, what the sentence says of the work instead).
+_STATUS_SAID: dict[str, tuple[str, str]] = {
+    "RETRACTED": ("retracted according to ", "has been retracted"),
+    "CONCERN": ("an expression of concern according to ", "is under an expression of concern"),
 }
 
 #: How a problem counts in the banner, in this order: (key, one, many).
@@ -208,6 +224,13 @@ class CitationView:
     retraction_css: str
     #: The chip's and card's colour: the verdict's, or the retraction's when worse.
     card_css: str
+    #: Whether the chip, card and table show the verdict: not an "OK" beside a retraction
+    #: or a concern, which would say both that the citation holds and that it does not.
+    verdict_shown: bool
+    #: What the chip names: the target, or for a numbered citation the work it resolved to.
+    chip_target: str
+    #: The work a citation resolved to, when that is not its target ("[1]" -> its entry's).
+    resolved_to: str
     #: 0 fails, 1 warns, 2 could not be checked, 3 holds; ``problem`` below 3.
     severity: int
     problem: bool
@@ -280,6 +303,10 @@ class WorkView:
 class ComparisonView:
     field: str
     stated: str
+    #: The entry states no value of its own for the field, and the record's was looked for
+    #: in the entry's whole text (a title the reader could not separate): the Stated cell
+    #: says so instead of a bare dash beside a score.
+    in_text: bool
     record: str
     score: str
     agreement: str
@@ -323,6 +350,7 @@ class ReferenceView:
     candidates: list[WorkView]
     retracted: str
     retracted_css: str
+    #: The notice's sentence: "The work this entry names has been retracted, according to ..."
     retracted_reason: str
     asked: list[AskedView]
     log_seq: str
@@ -420,6 +448,20 @@ def _passage_text(cit: Mapping[str, Any]) -> str:
     return _s(handle.get("as_issued_text"))
 
 
+def status_sentence(status: str, reason: str, subject: str) -> str:
+    """What ``status`` says of ``subject``, with the sources ``reason`` names, said once:
+    "The cited work has been retracted, according to pmc, crossref." rather than a heading
+    "Retracted" over "retracted according to pmc, crossref.".  A reason in other words
+    follows the sentence; a status with no sentence of its own keeps its reason as it is."""
+    opening, said = _STATUS_SAID.get(status, ("", ""))
+    if not said:
+        return reason
+    if reason.lower().startswith(opening):
+        sources = reason[len(opening) :].strip()
+        return f"{subject} {said}, according to {sources}" + ("" if sources.endswith(".") else ".")
+    return f"{subject} {said}." + (f" {reason}" if reason else "")
+
+
 def _retraction(check: Mapping[str, Any]) -> dict[str, Any] | None:
     rep = _map(check.get("retraction"))
     status = _s(rep.get("status"))
@@ -444,6 +486,7 @@ def _retraction(check: Mapping[str, Any]) -> dict[str, Any] | None:
         "title": shown(title),
         "css": css,
         "reason": shown(rep.get("reason")),
+        "said": shown(status_sentence(status, _s(rep.get("reason")), "The cited work")),
         "by": by,
         "notices": notices,
         "as_of": shown(rep.get("as_of")),
@@ -525,7 +568,10 @@ def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
         severity = min(severity, 1)
     why = _s(cit.get("reason")) or _s(check.get("reason"))
     if not why and badge and retraction:
-        why = _s(retraction.get("reason")) or badge
+        why = status_sentence(retraction["status"], _s(retraction.get("reason")), "the cited work")
+    why = why or badge
+    resolved = _s(cit.get("resolved_to"))
+    target = resolved if cit.get("kind") == "numbered" and resolved else _s(cit.get("target"))
     return CitationView(
         number=number,
         raw=shown(cit.get("raw")),
@@ -538,6 +584,9 @@ def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
         retraction_label=badge,
         retraction_css=badge_css,
         card_css=_worst(css, badge_css) if badge_css != "v-gone" else css,
+        verdict_shown=not (verdict == "ok" and badge_css in ("v-bad", "v-near")),
+        chip_target=shown(target),
+        resolved_to=shown(resolved) if resolved != _s(cit.get("target")) else "",
         severity=severity,
         problem=severity < 3,
         key=verdict if verdict in _CITATION_VERDICTS else "unknown",
@@ -615,7 +664,11 @@ def _work(value: Any) -> WorkView | None:
         score=_score(work.get("score")),
         retraction=label,
         retraction_css=css,
-        retraction_reason=shown(work.get("retraction_reason")) if label else "",
+        retraction_reason=(
+            shown(status_sentence(status, _s(work.get("retraction_reason")), "This work"))
+            if label and work.get("retraction_reason")
+            else ""
+        ),
     )
 
 
@@ -623,9 +676,13 @@ def _comparison(value: Any) -> ComparisonView:
     cmp = _map(value)
     agreement = _s(cmp.get("agreement"))
     label, glyph, css = _AGREEMENT.get(agreement, (agreement or "unknown", "\u2022", "cmp-none"))
+    in_text = not _s(cmp.get("stated")) and agreement in _IN_TEXT
+    if in_text:
+        label = _IN_TEXT[agreement]
     return ComparisonView(
         field=shown(cmp.get("field")),
         stated=shown(cmp.get("stated")),
+        in_text=in_text,
         record=shown(cmp.get("record")),
         score=_score(cmp.get("score")),
         agreement=shown(label),
@@ -685,10 +742,13 @@ def _reference(position: int, value: Any) -> ReferenceView:
     retracted, retracted_css, retracted_reason = "", "", ""
     status = _s(_map(ref.get("work")).get("retraction"))
     if ref.get("retracted") is True or status in ("RETRACTED", "CONCERN"):
+        status = "CONCERN" if status == "CONCERN" else "RETRACTED"
         retracted = "Expression of concern" if status == "CONCERN" else "Retracted"
         retracted_css = "v-near" if status == "CONCERN" else "v-bad"
+        reason = _s(_map(ref.get("work")).get("retraction_reason"))
+        retracted_reason = shown(status_sentence(status, reason, "The work this entry names"))
         if work:  # said once, in the card's retraction notice
-            retracted_reason, work.retraction_reason = work.retraction_reason, ""
+            work.retraction_reason = ""
     log_seq = _int(ref.get("log_seq"))
     return ReferenceView(
         index=position + 1 if index is None else index,
@@ -874,7 +934,15 @@ def _cards(
         if verified is None:
             verified = sum(1 for r in refs if r.verdict == "verified")
         css = "v-ok" if verified == ref_total else "v-near"
-        cards.append(MetricCard("References verified", f"{verified} of {ref_total}", "", css))
+        # A verified entry names a real work; a retracted one is a problem all the same.
+        retracted = sum(1 for r in refs if r.retracted_css == "v-bad")
+        concern = sum(1 for r in refs if r.retracted_css == "v-near")
+        notes = [f"{retracted} retracted"] if retracted else []
+        notes += [f"{concern} under an expression of concern"] if concern else []
+        if notes:
+            css = _worst(css, "v-bad" if retracted else "v-near")
+        value = f"{verified} of {ref_total}"
+        cards.append(MetricCard("References verified", value, ", ".join(notes), css))
     return cards
 
 
