@@ -48,3 +48,12 @@ def test_the_retracted_papers_chip_says_retracted_not_ok(page: Any) -> None:
     chips = [c for c in page.cssselect("summary.chip") if c.cssselect(".chip-badge")]
     assert [text(c) for c in chips] == ["\u26a0 Retracted pmcid:PMC9900002"]
     assert "v-bad" in chips[0].get("class").split()
+
+
+def test_where_a_quote_was_found_names_each_place_once(page: Any) -> None:
+    """Not "abstract, Abstract (and 1 more place(s))": the region and a section of the same
+    name are one place, and one more place is one."""
+    wheres = [text(p) for p in page.cssselect("article.detail p.location")]
+    assert "Where: abstract (and 1 more place)" in wheres
+    assert "Where: abstract, Results" in wheres
+    assert not [w for w in wheres if "Abstract" in w or "place(s)" in w]

@@ -416,6 +416,36 @@ def test_nothing_overflows_the_viewport(
         page.close()
 
 
+def test_no_label_is_broken_inside_a_word(browser: Any, demo_page: Path) -> None:
+    """At 390 px the table of every metric squeezed its labels to a few letters a line
+    ("Senten-ces", "Citatio-n validity"): each word of a label must fit its cell whole."""
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    page.goto(demo_page.resolve().as_uri())
+    _open_everything(page)
+    broken = page.evaluate(
+        """() => {
+            const probe = document.createElement('span');
+            probe.style.whiteSpace = 'nowrap';
+            document.body.appendChild(probe);
+            const cells = document.querySelectorAll('#metrics th, dl.facts dt, .source dt');
+            const out = Array.from(cells).filter(cell => {
+                const style = getComputedStyle(cell);
+                probe.style.font = style.font;
+                const room = cell.clientWidth - parseFloat(style.paddingLeft)
+                    - parseFloat(style.paddingRight);
+                return cell.textContent.split(/\\s+/).some(word => {
+                    probe.textContent = word;
+                    return probe.getBoundingClientRect().width > room + 0.5;
+                });
+            }).map(cell => cell.textContent);
+            probe.remove();
+            return out;
+        }"""
+    )
+    assert broken == []
+    page.close()
+
+
 def test_screenshots_of_the_demo_page(browser: Any, demo_page: Path, tmp_path: Path) -> None:
     """The demo's page at 1280 and 390 px, its misquote open.  With CITEPROOF_SCREENSHOTS
     naming a folder (docs/img), the pictures docs/report.md shows are written there."""
@@ -442,6 +472,47 @@ def test_screenshots_of_the_demo_page(browser: Any, demo_page: Path, tmp_path: P
             )
         assert (out / name).stat().st_size > 10_000
         page.close()
+
+
+def test_screenshots_of_the_retracted_paper(browser: Any, demo_page: Path, tmp_path: Path) -> None:
+    """The demo's citation of its retracted paper, opened, and that paper's reference card,
+    at 1280 px: the pictures docs/report.md shows of a retraction (with CITEPROOF_SCREENSHOTS,
+    written there)."""
+    out = Path(SCREENSHOTS or tmp_path)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(demo_page.resolve().as_uri())
+    cited = page.locator("details.cit:has(.chip-badge)")
+    cited.locator("> summary").click()
+    assert cited.locator(".retraction").is_visible()
+    page.mouse.move(0, 0)
+    # From the first line of the citing sentence (the span before the chip, or the first
+    # part of it that carries the sentence's id) to the end of the retraction notice.
+    sentence = cited.evaluate(
+        """e => { let s = e.previousElementSibling;
+                  while (s && !(s.classList.contains('sent') && s.id)) {
+                      s = s.previousElementSibling; }
+                  return s.id; }"""
+    )
+    answer = page.locator("#answer").bounding_box()
+    top = page.locator(f"#{sentence}").bounding_box()
+    bottom = cited.locator(".retraction").bounding_box()
+    assert answer and top and bottom
+    page.screenshot(
+        path=str(out / "audit-demo-retracted-1280.png"),
+        full_page=True,
+        clip={
+            "x": answer["x"],
+            "y": top["y"] - 2,
+            "width": answer["width"],
+            "height": bottom["y"] + bottom["height"] - top["y"] + 12,
+        },
+    )
+    page.locator("#references article.ref").screenshot(
+        path=str(out / "audit-demo-reference-1280.png")
+    )
+    for name in ("audit-demo-retracted-1280.png", "audit-demo-reference-1280.png"):
+        assert (out / name).stat().st_size > 10_000
+    page.close()
 
 
 def _references_report() -> dict[str, Any]:

@@ -58,9 +58,10 @@ class _DefaultCommand(click.Command):
     cls=_DefaultCommand,
     hidden=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-    epilog="Exit codes: 0 pass or warn; 1 fail; 2 usage or bad input (an empty answer; with "
-    "--batch, an output that would lose lines, or no line that could be audited); 3 "
-    "incomplete (a source was unavailable); 130 interrupted (--batch: --resume goes on). "
+    epilog="Exit codes: 0 pass or warn; 1 fail; 2 usage or bad input (an empty answer, an "
+    "--html FILE that is an input or a file citeproof did not write; with --batch, an output "
+    "that would lose lines, or no line that could be audited); 3 incomplete (a source was "
+    "unavailable); 130 interrupted (--batch: --resume goes on). "
     "`citeproof audit verify REPORT [--key PUB]` checks a report's signature. An answer file "
     "named 'verify' is given as ./verify.\n\n"
     "\b\nExamples:\n"

@@ -229,7 +229,8 @@ class CitationView:
     verdict_shown: bool
     #: What the chip names: the target, or for a numbered citation the work it resolved to.
     chip_target: str
-    #: The work a citation resolved to, when that is not its target ("[1]" -> its entry's).
+    #: The work a numbered citation resolved to (its reference entry's), shown beside its
+    #: target, the number.
     resolved_to: str
     #: 0 fails, 1 warns, 2 could not be checked, 3 holds; ``problem`` below 3.
     severity: int
@@ -411,6 +412,8 @@ def _location(loc: Mapping[str, Any]) -> str:
     if loc.get("region"):
         bits.append(_s(loc["region"]))
     section = [_s(x) for x in _seq(loc.get("section"))]
+    if section and bits and section[0].casefold() == bits[0].casefold():
+        section = section[1:]  # "abstract", not "abstract, Abstract"
     if section:
         bits.append(" \u203a ".join(section))
     if isinstance(loc.get("page"), int):
@@ -533,7 +536,9 @@ def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
         evidence = _evidence(passage, first, "hit")
         location = _location(_map(first.get("location")))
         if len(matches) > 1:
-            location = shown(f"{location} (and {len(matches) - 1} more place(s))".lstrip(" "))
+            more = len(matches) - 1
+            places = "place" if more == 1 else "places"
+            location = shown(f"{location} (and {more} more {places})".lstrip(" "))
     elif near:
         title = "The closest passage in the source"
         evidence = _evidence(passage, near, "near")
@@ -586,7 +591,7 @@ def _citation(number: int, cit: Mapping[str, Any]) -> CitationView:
         card_css=_worst(css, badge_css) if badge_css != "v-gone" else css,
         verdict_shown=not (verdict == "ok" and badge_css in ("v-bad", "v-near")),
         chip_target=shown(target),
-        resolved_to=shown(resolved) if resolved != _s(cit.get("target")) else "",
+        resolved_to=shown(resolved) if cit.get("kind") == "numbered" else "",
         severity=severity,
         problem=severity < 3,
         key=verdict if verdict in _CITATION_VERDICTS else "unknown",
