@@ -61,7 +61,9 @@ def test_the_page_is_never_written_over_the_answer(tmp_path: Path) -> None:
         assert not log.exists()  # refused before the audit ran: nothing was logged
 
 
-def test_the_answer_by_another_name_and_the_log_are_inputs_too(tmp_path: Path) -> None:
+def test_the_answer_by_another_name_and_the_log_are_inputs_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     answer = answer_file(tmp_path)
     link = tmp_path / "link.md"
     link.symlink_to(answer)
@@ -72,6 +74,11 @@ def test_the_answer_by_another_name_and_the_log_are_inputs_too(tmp_path: Path) -
     assert run("audit", answer, "--html", tmp_path / "first.html", "--log", log).exit_code == 0
     before = log.read_bytes()
     refused = run("audit", answer, "--html", log, "--log", log, "--overwrite")
+    assert "is the input" in one_error_line(refused)
+    assert log.read_bytes() == before
+    # The log in use by default (CITEPROOF_LOG here), even when this run does not write to it.
+    monkeypatch.setenv("CITEPROOF_LOG", str(log))
+    refused = run("audit", answer, "--html", log, "--no-log", "--overwrite")
     assert "is the input" in one_error_line(refused)
     assert log.read_bytes() == before
 

@@ -53,7 +53,7 @@ from citeproof.audit.verdicts import (
 from citeproof.audit.works import CitedWorks
 from citeproof.documents.model import Document
 from citeproof.errors import CiteproofError
-from citeproof.evidence.log import open_log
+from citeproof.evidence.log import default_log_path, open_log
 from citeproof.match.types import MatchOptions
 from citeproof.models import CheckResult, RetractionReport, SourceInfo
 from citeproof.models.audit import (
@@ -73,7 +73,7 @@ from citeproof.service.references import verify_stated
 from citeproof.store.keys import LogKey, load_or_create_log_key
 from citeproof.store.paths import default_dirs
 
-__all__ = ["AUDIT_KIND", "audit_answer", "audit_parsed", "log_audit"]
+__all__ = ["AUDIT_KIND", "audit_answer", "audit_log_path", "audit_parsed", "log_audit"]
 
 #: The evidence-log entry kind of an audit.
 AUDIT_KIND = "audit"
@@ -498,6 +498,12 @@ def audit_answer(
     if log is not False:
         log_audit(report, None if log is True else log)
     return report
+
+
+def audit_log_path(path: str | os.PathLike[str] | None = None) -> Path:
+    """The evidence log an audit appends to (``path``, else ``CITEPROOF_LOG``, else the data
+    directory's), so that a file the command writes can be kept off it."""
+    return Path(path) if path is not None else default_log_path()
 
 
 def log_audit(report: AuditReport, path: str | os.PathLike[str] | None = None) -> int:

@@ -251,15 +251,17 @@ def refuse_unused_options(ctx: click.Context, *, batch: bool, html: bool) -> Non
 
 def _check_page_path(path: str, answer: str, log_path: str | None, overwrite: bool) -> None:
     """Refuse a --html path the page must not be written to, before the audit runs: the
-    answer or the evidence log itself, a folder, a folder that is not there, or a file of the
-    user's (an earlier audit page is the run's own, and is replaced)."""
+    answer or the evidence log itself (``--log``, else the default one), a folder, a folder
+    that is not there, or a file of the user's (an earlier audit page is the run's own, and is
+    replaced)."""
+    from citeproof.audit.run import audit_log_path
     from citeproof.cli._common import refuse_to_replace
     from citeproof.errors import BadInputError
     from citeproof.report.page import is_audit_page
 
-    inputs = (answer,) if log_path is None else (answer, log_path)
+    log = os.fspath(audit_log_path(log_path))  # kept off even with --no-log: it is a record
     refuse_to_replace(
-        path, inputs=inputs, overwrite=overwrite, ours=is_audit_page, what="the --html page"
+        path, inputs=(answer, log), overwrite=overwrite, ours=is_audit_page, what="the --html page"
     )
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
