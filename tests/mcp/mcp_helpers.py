@@ -6,6 +6,7 @@ directory has no ``__init__.py`` on purpose, since a package named ``mcp`` would
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,8 +22,29 @@ EXAMPLE = REPO / "examples" / "example-article.nxml"
 NOTES = REPO / "examples" / "example-notes.txt"
 CORPUS = REPO.parent / "shared" / "corpus"
 PINNED_KEY = "pmcid:PMC9990001"  # an invented PMCID, pinned by the `pinned` fixture
+#: A client's first message.
+INITIALIZE: dict[str, Any] = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
 
 T = TypeVar("T")
+
+
+def server_env(home: Path) -> dict[str, str]:
+    """The environment of a server subprocess: a private home, recordings from an empty
+    folder (so a request that slipped through fails instead of reaching the network)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEPROOF_")}
+    replay = home / "no-recordings"
+    replay.mkdir(exist_ok=True)
+    env.update({"CITEPROOF_HOME": str(home), "CITEPROOF_REPLAY": str(replay)})
+    return env
 
 
 def run(fn: Callable[[], Awaitable[T]]) -> T:

@@ -14,7 +14,7 @@ import anyio
 import httpx2
 import pytest
 from click.testing import CliRunner
-from mcp_helpers import EXAMPLE
+from mcp_helpers import EXAMPLE, INITIALIZE
 
 from citeproof.cli.mcp import mcp as mcp_command
 from citeproof.mcp import http
@@ -23,16 +23,6 @@ from citeproof.mcp.server import build_server
 
 TOKEN = "test-token-0123456789abcdef"
 ACCEPT = "application/json, text/event-stream"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"},
-    },
-}
 READ_FILE = {
     "jsonrpc": "2.0",
     "id": 2,
@@ -156,8 +146,10 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """What `citeproof mcp --http` would serve, without serving it."""
     calls: list[dict[str, Any]] = []
 
-    def fake_serve(server: object, **kwargs: Any) -> None:
+    def fake_serve(server: object, **kwargs: Any) -> bool:
         calls.append(kwargs)
+        kwargs["ready"](kwargs["port"])  # bound: the command prints the URL and the token
+        return False
 
     monkeypatch.setattr(http, "serve_http", fake_serve)
     monkeypatch.delenv("CITEPROOF_MCP_TOKEN", raising=False)

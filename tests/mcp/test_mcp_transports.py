@@ -3,7 +3,6 @@ and the refusal to serve a public address without a token."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp_helpers import EXAMPLE, REPO, run
+from mcp_helpers import EXAMPLE, REPO, run, server_env
 
 from citeproof import service
 from citeproof.cli.mcp import mcp as mcp_command
@@ -40,14 +39,6 @@ def _sentences(n: int) -> list[str]:
     parts = [p.strip() for p in text.replace("\n", " ").split(". ") if len(p.strip()) > 40]
     assert len(parts) >= n
     return parts[:n]
-
-
-def _server_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEPROOF_")}
-    replay = home / "no-recordings"
-    replay.mkdir(exist_ok=True)
-    env.update({"CITEPROOF_HOME": str(home), "CITEPROOF_REPLAY": str(replay)})
-    return env
 
 
 # ------------------------------------------------------------------------------ concurrency
@@ -98,7 +89,7 @@ def test_stdio_round_trip(tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "citeproof.mcp"],
-        env=_server_env(tmp_path),
+        env=server_env(tmp_path),
         cwd=str(REPO),
     )
 
@@ -116,7 +107,7 @@ def test_stdio_round_trip(tmp_path: Path) -> None:
     assert name == "citeproof" and set(tools) == set(TOOL_NAMES)
     assert data is not None and data["verdict"] == "EXACT" and data["log_seq"] == 1
     assert data["source"]["input"] == "examples/example-article.nxml"
-    (entry,) = EvidenceLog(default_log_path(_server_env(tmp_path))).entries()
+    (entry,) = EvidenceLog(default_log_path(server_env(tmp_path))).entries()
     assert entry.kind == "check" and entry.payload["verdict"] == "EXACT"
 
 
@@ -136,7 +127,7 @@ def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "citeproof.mcp", "--http", "--port", str(port), "--no-log"],
-        env=_server_env(tmp_path) | {"CITEPROOF_MCP_TOKEN": TOKEN},
+        env=server_env(tmp_path) | {"CITEPROOF_MCP_TOKEN": TOKEN},
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -3,16 +3,29 @@
 Over stdio nothing but the protocol may reach stdout, so diagnostics go to stderr (and the
 SDK points fd 1 at stderr while it serves, so a stray print cannot corrupt the stream).
 Module level imports click and the list of tool names only, so ``citeproof --help`` stays
-fast; the SDK (about a second to import) is loaded when the command runs.  Unsafe HTTP
-settings are refused before the SDK is imported, so the refusal is immediate.
+fast; the SDK (about a second to import) is loaded when the command runs.  Bad settings are
+refused before the SDK is imported, so the refusal is immediate: an HTTP option without
+``--http`` (it would be ignored), an empty host, a public host without a token.  A port
+that cannot be bound is refused before anything is printed (:mod:`citeproof.mcp.http`).
 
 Over HTTP a bearer token is required by default: without ``--token`` a random one is made
 and printed once on stderr, with the URL, unless ``--no-token`` is given (loopback only).
+
+How it ends (:mod:`citeproof.mcp.serving`): 0 when stopped on purpose (the client closed
+stdin, or SIGTERM), 130 for Ctrl-C as every command, 2 for bad settings or a message over
+4 MiB on stdin.  A signal may leave calls running on worker threads, which the interpreter
+would wait for at exit, so after one line the process ends without them.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+
 import click
+from click.core import ParameterSource
 
 from citeproof.cli.options import CONTEXT_SETTINGS, epilog, log_options, replay_option
 from citeproof.mcp.descriptions import RESOURCE_TEMPLATE, TOOL_NAMES
@@ -36,8 +49,9 @@ token is made and printed on stderr at start (--no-token: none, loopback only).
         "citeproof mcp                        # stdio: what Claude Desktop, Codex, VS Code start",
         "citeproof mcp --http --port 8765     # prints the URL and a new token to use",
         "citeproof mcp --no-files --offline   # identifiers only, answered from the cache",
-        exit_codes="Exit codes: 0 the server stopped; 2 bad settings (e.g. a public --host "
-        "without a token).",
+        exit_codes="Exit codes: 0 the server stopped on purpose (the client closed stdin, or "
+        "SIGTERM); 2 bad settings (an HTTP option without --http, a public --host without a "
+        "token, a port in use) or a message over 4 MiB on stdin; 130 Ctrl-C.",
     ),
 )
 @click.option("--http", "use_http", is_flag=True, help="Serve streamable HTTP at /mcp.")
@@ -52,7 +66,7 @@ token is made and printed on stderr at start (--no-token: none, loopback only).
     type=click.IntRange(0, 65535),
     default=8000,
     show_default=True,
-    help="Port for --http.",
+    help="Port for --http (0: any free port, printed at start).",
 )
 @click.option(
     "--token",
@@ -90,15 +104,61 @@ def mcp(
     no_log: bool,
     log_path: str | None,
 ) -> None:
+    from citeproof.cli import INTERRUPTED, report_error, report_interrupted
     from citeproof.errors import CiteproofError
 
+    ctx = click.get_current_context()
+    if not use_http:
+        _refuse_http_options(ctx)
     try:
-        _serve(use_http, host, port, token, no_token, offline, no_files, replay, no_log,
-               log_path)  # fmt: skip
+        stopped = _serve(use_http, host, port, token, no_token, offline, no_files, replay,
+                         no_log, log_path)  # fmt: skip
     except CiteproofError as exc:
-        message = " ".join(str(exc).split()) or type(exc).__name__
-        click.echo(f"citeproof: error: {message}", err=True)
-        click.get_current_context().exit(exc.exit_code)
+        report_error(ctx, exc)
+    except KeyboardInterrupt:
+        with contextlib.suppress(click.exceptions.Exit):
+            report_interrupted(ctx)
+        _end_now(INTERRUPTED)
+    if stopped:
+        click.echo("citeproof: stopped (SIGTERM).", err=True)
+        _end_now(0)
+
+
+#: The options that mean something only with ``--http``.
+_HTTP_OPTIONS = ("host", "port", "token", "no_token")
+
+
+def _refuse_http_options(ctx: click.Context) -> None:
+    """An HTTP option typed without ``--http`` is a usage error: it would be ignored, and
+    a user who gave ``--token`` believes the server is guarded by it.  (``CITEPROOF_MCP_TOKEN``
+    in the environment is not an error: it is meant for the HTTP servers a user starts.)"""
+    from citeproof.cli import UsageLine
+
+    given = [
+        param.opts[0]
+        for param in ctx.command.params
+        if param.name in _HTTP_OPTIONS
+        and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE
+    ]
+    if given:
+        applies = "applies" if len(given) == 1 else "apply"
+        raise UsageLine.of(
+            click.BadOptionUsage(
+                given[0].lstrip("-").replace("-", "_"),
+                f"{', '.join(given)} {applies} to --http only (over stdio only the client that "
+                "started the server can talk to it); add --http, or leave "
+                f"{'it' if len(given) == 1 else 'them'} out.",
+                ctx,
+            )
+        )
+
+
+def _end_now(code: int) -> None:
+    """End the process with ``code`` after a signal stopped the server: calls under way may
+    still run on worker threads, which the interpreter would wait for at exit."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _serve(
@@ -112,7 +172,8 @@ def _serve(
     replay: str | None,
     no_log: bool,
     log_path: str | None,
-) -> None:
+) -> bool:
+    """Serve until stopped; True when SIGTERM stopped the server."""
     made = False
     if use_http:
         from citeproof.mcp.http import check_http_settings
@@ -120,10 +181,6 @@ def _serve(
         # before the slow imports: refuse at once
         made = token is None and not no_token
         token = check_http_settings(host, token, no_token=no_token)
-    elif no_token:
-        from citeproof.errors import BadInputError
-
-        raise BadInputError("--no-token applies to --http only.")
     from citeproof.mcp.server import build_server
     from citeproof.mcp.tools import ToolSettings
 
@@ -135,20 +192,27 @@ def _serve(
         allow_files=not no_files,
     )
     server = build_server(settings)
-    if use_http:
-        from citeproof.mcp.http import serve_http
+    if not use_http:
+        from citeproof.mcp.stdio import serve_stdio
 
-        click.echo(f"citeproof: serving MCP on http://{_netloc(host, port)}/mcp", err=True)
+        return serve_stdio(server)
+    from citeproof.mcp.http import netloc, serve_http
+
+    def ready(bound: int) -> None:
+        click.echo(f"citeproof: serving MCP on http://{netloc(host, bound)}/mcp", err=True)
         if made:
             click.echo(
                 f'citeproof: every request needs the header "Authorization: Bearer {token}" '
                 "(a new token, made for this run; give --token to choose one)",
                 err=True,
             )
-        serve_http(server, host=host, port=port, token=token)
-    else:
-        server.run("stdio")
+
+    return serve_http(server, host=host, port=port, token=token, ready=ready)
 
 
-def _netloc(host: str, port: int) -> str:
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m citeproof.mcp``: ``citeproof mcp`` run through the command group, so its
+    usage errors, failures and Ctrl-C end as every command's do."""
+    from citeproof.cli import main as run_cli
+
+    run_cli(["mcp", *(sys.argv[1:] if argv is None else argv)])

@@ -1,5 +1,5 @@
 """``python -m citeproof.mcp``: the same as ``citeproof mcp``."""
 
-from citeproof.cli.mcp import mcp
+from citeproof.cli.mcp import main
 
-mcp(prog_name="citeproof mcp")
+main()

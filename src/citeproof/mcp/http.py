@@ -25,18 +25,28 @@ The token check is a plain ASGI wrapper around the SDK's own Starlette app
 (``MCPServer.streamable_http_app``): the SDK's bearer support is built for OAuth (an
 issuer, token introspection, protected-resource metadata), which a single shared secret
 does not need and should not pretend to be.
+
+A request body over :data:`~citeproof.mcp.serving.MAX_MESSAGE_BYTES` (4 MiB, the cap stdio
+has too) is answered 413 by the SDK.  The address is bound before anything is printed, so a
+port in use or an address this machine does not have is one ``citeproof: error:`` line
+(uvicorn printed the URL, then its own error, and exited 3), and port 0 is reported as the
+port the system chose.  How the server stops (Ctrl-C, SIGTERM) is
+:mod:`citeproof.mcp.serving`'s.
 """
 
 from __future__ import annotations
 
+import errno
 import hmac
 import ipaddress
 import json
 import secrets
+import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any, Final
 
 from citeproof.errors import BadInputError
+from citeproof.mcp.serving import GRACE_SECONDS, MAX_MESSAGE_BYTES, run_until_stopped
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -50,6 +60,7 @@ __all__ = [
     "check_http_settings",
     "http_app",
     "is_loopback",
+    "netloc",
     "new_token",
     "serve_http",
     "transport_security",
@@ -58,6 +69,7 @@ __all__ = [
 TOKEN_ENV: Final = "CITEPROOF_MCP_TOKEN"
 MIN_TOKEN_CHARS: Final = 16
 MCP_PATH: Final = "/mcp"
+_BACKLOG: Final = 2048  # uvicorn's
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -99,6 +111,11 @@ def check_http_settings(host: str, token: str | None, *, no_token: bool = False)
     ``token`` None means none was given: on loopback a new one is made unless ``no_token``;
     elsewhere the server refuses to start.
     """
+    if not host.strip():
+        raise BadInputError(
+            "the host is empty; give the address to serve on with --host, such as 127.0.0.1 "
+            "(this machine only) or 0.0.0.0 (every interface, with --token)."
+        )
     if token is not None:
         if no_token:
             raise BadInputError(f"give --token (or {TOKEN_ENV}) or --no-token, not both.")
@@ -238,17 +255,77 @@ def http_app(
         streamable_http_path=MCP_PATH,
         host=host,
         transport_security=transport_security(host, port),
+        max_request_body_size=MAX_MESSAGE_BYTES,
     )
     return BearerTokenMiddleware(app, token)
 
 
+def netloc(host: str, port: int) -> str:
+    """``host:port`` as a URL writes it (an IPv6 address in brackets)."""
+    bare = host.strip().removeprefix("[").removesuffix("]")
+    return f"[{bare}]:{port}" if ":" in bare else f"{bare}:{port}"
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening (as uvicorn would make it), or one
+    line saying why the address cannot be served."""
+    bind = host.strip().removeprefix("[").removesuffix("]")
+    sock = socket.socket(socket.AF_INET6 if ":" in bind else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((bind, port))
+        sock.listen(_BACKLOG)  # connections made once the URL is printed wait for the loop
+    except OSError as exc:
+        sock.close()
+        if isinstance(exc, socket.gaierror):
+            why = f"{host} is neither an address nor a name this machine can resolve"
+        elif exc.errno == errno.EADDRINUSE:
+            why = "the port is in use (another server?); choose another --port, or 0 for any"
+        elif exc.errno == errno.EADDRNOTAVAIL:
+            why = f"{host} is not an address of this machine"
+        elif exc.errno in (errno.EACCES, errno.EPERM):
+            why = "permission denied (a port below 1024 needs privileges); choose another --port"
+        else:
+            why = exc.strerror or str(exc)
+        raise BadInputError(f"cannot serve on {netloc(host, port)}: {why}.") from exc
+    return sock
+
+
 def serve_http(
-    server: MCPServer, *, host: str = "127.0.0.1", port: int = 8000, token: str | None = None
-) -> None:
-    """Serve until interrupted, with uvicorn as the SDK's own ``run`` does."""
+    server: MCPServer,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    token: str | None = None,
+    ready: Callable[[int], None] | None = None,
+) -> bool:
+    """Serve with uvicorn, as the SDK's own ``run`` does, until SIGTERM (True) or Ctrl-C
+    (``KeyboardInterrupt``); ``ready`` is told the port once it is bound (port 0: the one
+    the system chose).
+
+    SIGTERM is uvicorn's graceful shutdown: no new connections, the requests under way
+    answered (for at most :data:`~citeproof.mcp.serving.GRACE_SECONDS`).
+    """
     import uvicorn
 
-    app = http_app(server, host=host, port=port, token=token)
-    bind = host.strip().removeprefix("[").removesuffix("]")
-    config = uvicorn.Config(app, host=bind, port=port, log_level="warning", access_log=False)
-    uvicorn.Server(config).run()
+    sock = _bind(host, port)
+    try:
+        bound = int(sock.getsockname()[1])
+        app = http_app(server, host=host, port=bound, token=token)
+    except BaseException:
+        sock.close()
+        raise
+    if ready is not None:
+        ready(bound)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=GRACE_SECONDS,
+    )
+    running = uvicorn.Server(config)
+
+    def stop() -> None:
+        running.should_exit = True
+
+    return run_until_stopped(lambda: running.run(sockets=[sock]), stop=stop)
