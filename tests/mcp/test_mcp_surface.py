@@ -296,6 +296,21 @@ def test_input_schemas_carry_their_limits_and_choices(server: MCPServer) -> None
         ("check_quotes", {"items": []}, "items is empty; give at least 1."),
         ("verify_references", {"references": [5]},
          "references[0] must be a string or an object, not 5."),
+        ("verify_references", {"references": [{"title": 5}]},
+         "references[0].title must be a string, not 5."),
+        ("verify_references", {"references": ["Smith J. A title. 2019.", {"DOI": 10.5}]},
+         "references[1].DOI must be a string, not 10.5."),
+        ("verify_references", {"references": [{"title": "T", "author": "Smith, Ann"}]},
+         'references[0].author must be a list of names, each a string or an object such as '
+         '{"family": "Smith", "given": "Ann"}, not "Smith, Ann".'),
+        ("verify_references", {"references": [{"title": "T", "author": [{"family": 3}]}]},
+         "references[0].author[0].family must be a string, not 3."),
+        ("verify_references", {"references": [{"title": "T", "issued": {"date-parts": "2019"}}]},
+         "references[0].issued.date-parts must be a list of dates, each a list of numbers such "
+         'as [2019, 5], not "2019".'),
+        ("verify_references", {"references": [{"title": "T", "container-title": 7, "PMID": True}]},
+         "references[0].container-title must be a string or a list of strings, not 7; "
+         "references[0].PMID must be a string or a whole number, not true."),
         ("read_source", {"source": "x", "limit": 1.5}, "limit must be a whole number, not 1.5."),
         ("verify_log", {"checkpoint": None, "since": 3, "until": 4},
          "since, until are not arguments of verify_log (its arguments: checkpoint)."),
@@ -308,6 +323,23 @@ def test_argument_errors_are_one_line_saying_what_to_change(
 ) -> None:
     message = error_text(server, tool, arguments)
     assert message == f"Error executing tool {tool}: {expected}"
+
+
+def test_csl_json_shapes_the_reader_takes_are_not_refused(server: MCPServer) -> None:
+    """A reference's fields are checked for the types CSL-JSON gives them, not more: a
+    number for PMID, a list for container-title, dates as date-parts, raw or a year, null
+    for a field left empty.  (With no recordings the lookups fail: unavailable.)"""
+    reference = {
+        "title": "An invented title", "PMID": 30000001, "doi": None, "id": 7,
+        "author": ["Smith, Ann", {"family": "Doe", "given": "B", "non-dropping-particle": "van"}],
+        "issued": {"date-parts": [[2019, "5"]]}, "container-title": ["Invented Journal"],
+        "volume": 3, "page": "1-9",  # fields citeproof does not read pass as they are
+    }  # fmt: skip
+    for issued in ({"raw": "2019"}, 2019, "Spring 2019"):
+        data = structured(
+            server, "verify_references", {"references": [{**reference, "issued": issued}]}
+        )
+        assert [r["verdict"] for r in data["references"]] == ["unavailable"]
 
 
 def test_audit_fail_on_names_are_checked_by_the_schema(server: MCPServer) -> None:

@@ -85,6 +85,34 @@ def test_every_tool_is_listed_with_schemas_and_a_front_loaded_description(
     )
 
 
+def test_no_description_tells_an_agent_to_drop_what_was_not_verified() -> None:
+    """verify_references said "Fix or drop each one not verified": during an outage an agent
+    would delete real references.  unavailable is retried, ambiguous kept, and a flag is a
+    lead to check by hand, never a finding to act on."""
+    import re
+
+    from citeproof.mcp import descriptions
+
+    texts = {
+        name: value
+        for name, value in vars(descriptions).items()
+        if name.isupper() and isinstance(value, str)
+    }
+    for name, text in texts.items():
+        for sentence in re.split(r"(?<=[.;])\s+", text):
+            if re.search(r"\b(drop|delete|remove)", sentence, re.IGNORECASE):
+                assert re.search(r"\b(never|before|by hand)\b", sentence), (name, sentence)
+    references = descriptions.VERIFY_REFERENCES
+    assert "Fix or drop" not in references
+    for words in (
+        "ambiguous (several real works fit: keep it",
+        "unavailable (a database could not be read: nothing concluded; retry later, never drop",
+        "A flag is a lead, not a finding: check each flagged reference by hand",
+    ):
+        assert words in references
+    assert "unavailable is no finding: retry it" in descriptions.AUDIT_ANSWER
+
+
 # ------------------------------------------------------------------------------ check_quote
 
 
@@ -209,6 +237,76 @@ def test_no_log_writes_nothing() -> None:
     data = structured(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
     assert data["verdict"] == "EXACT" and "log_seq" not in data  # null: left out of a summary
     assert not default_log_path().exists()
+
+
+# ------------------------------------------------------------------------------ failures
+
+
+def test_an_evidence_log_that_cannot_be_written_is_a_reason_not_a_bare_error(
+    tmp_path: Path,
+) -> None:
+    """A server started with its log under a regular file answered "Error executing tool
+    check_quote" and nothing more: the agent could not tell a bad quote from a bad server."""
+    (tmp_path / "notes.txt").write_text("a file, not a folder", encoding="utf-8")
+    log_path = tmp_path / "notes.txt" / "evidence.jsonl"
+    server = build_server(log_path=str(log_path))
+    message = error_text(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
+    assert "the check ran (verdict EXACT)" in message  # the verdict was computed
+    assert "evidence line could not be written" in message and str(log_path) in message
+    assert "is a file, not a folder" in message
+    for tool, arguments in (
+        ("verify_log", {}),
+        ("record_support", {"seq": 1, "support": "supports", "by": "a test"}),
+    ):
+        message = error_text(server, tool, arguments)
+        assert f"evidence log {log_path} cannot be used" in message, message
+        assert "is a file, not a folder" in message and "--no-log" in message
+    batch = structured(
+        server, "check_quotes", {"items": [{"quote": EXACT, "source": str(EXAMPLE)}]}
+    )
+    (item,) = batch["items"]
+    assert "the check ran (verdict EXACT)" in item["error"]
+
+
+def test_an_unexpected_failure_says_what_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK answers an exception that is not a ToolError with the bare "Error executing
+    tool NAME"; the agent gets at least its type and message (the traceback is logged)."""
+    from citeproof.service import reading
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the parser lost its place")
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied", "/invented/cache.sqlite")
+
+    monkeypatch.setattr(reading, "read_source", broken)
+    monkeypatch.setattr(reading, "resolve_identifier", refused)
+    server = build_server(log=False)
+    assert error_text(server, "read_source", {"source": str(EXAMPLE)}) == (
+        "Error executing tool read_source: unexpected RuntimeError: the parser lost its place "
+        "(a fault in citeproof; the server's log has the details)."
+    )
+    assert error_text(server, "resolve_identifier", {"identifier": "PMC9990001"}) == (
+        "Error executing tool resolve_identifier: permission denied on /invented/cache.sqlite."
+    )
+
+
+def test_one_items_unexpected_failure_is_its_own(
+    server: MCPServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checking = CiteproofTools._check
+
+    def flaky(self: CiteproofTools, quote: str, *args: Any) -> CheckResult:
+        if quote == "boom":
+            raise KeyError("boom")
+        return checking(self, quote, *args)
+
+    monkeypatch.setattr(CiteproofTools, "_check", flaky)
+    items = [{"quote": "boom", "source": str(EXAMPLE)}, {"quote": EXACT, "source": str(EXAMPLE)}]
+    batch = structured(server, "check_quotes", {"items": items})
+    failed, checked = batch["items"]
+    assert failed["error"].startswith("unexpected KeyError: 'boom'")
+    assert checked["result"]["verdict"] == "EXACT"
 
 
 # ------------------------------------------------------------------------------ check_quotes

@@ -11,6 +11,11 @@ the error.  These models are the tools' arguments instead:
 * **An optional argument is an ``anyOf`` with ``null``** (pydantic's default; the published
   models' shorter ``type: [..., "null"]`` is flagged by strict MCP validators).
 * **A refusal is one line that says what to change** (:func:`argument_error`).
+* **A reference object's fields have the types CSL-JSON gives them**: ``{"title": 5}`` is
+  refused as ``references[0].title must be a string, not 5``, where the reader (lenient with
+  files) would look up the title "5" and answer ``unavailable``.  Only the fields citeproof
+  reads are checked (:data:`REFERENCE_FIELDS`, the shapes ``citeproof.refs.csl`` reads);
+  the others are passed on untouched.
 
 The literals (engines, read limit, ``fail_on`` names) are written here rather than imported
 from the service, so the server starts without importing the service;
@@ -22,9 +27,11 @@ imported on a tool's first call; ``tools/list`` is served from the cached schema
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Annotated, Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = [
     "ARGUMENTS",
@@ -33,6 +40,7 @@ __all__ = [
     "FAIL_ON_CHOICES",
     "MAX_BATCH",
     "MAX_READ_LIMIT",
+    "REFERENCE_FIELDS",
     "Arguments",
     "QuoteItem",
     "argument_error",
@@ -94,6 +102,10 @@ class Arguments(BaseModel):
     """The base of every tool's arguments: unknown names refused, values not coerced loosely."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def problems(self) -> Iterator[InitErrorDetails]:
+        """What the schema cannot say is wrong with the arguments (none by default)."""
+        return iter(())
 
 
 class QuoteItem(Arguments):
@@ -230,6 +242,106 @@ class VerifyReferences(Arguments):
     ]
     detail: Detail = "summary"
 
+    def problems(self) -> Iterator[InitErrorDetails]:
+        for index, reference in enumerate(self.references):
+            if isinstance(reference, dict):
+                for where, wanted, given in _reference_problems(reference):
+                    yield InitErrorDetails(
+                        type=PydanticCustomError(
+                            _WRONG_FIELD, "must be {wanted}", {"wanted": wanted}
+                        ),
+                        loc=("references", index, *where),
+                        input=given,
+                    )
+
+
+#: A CSL-JSON field citeproof reads -> what its value may be (besides null, which is taken
+#: for absent); ``author`` and ``issued`` are checked part by part.  DOI, PMID and PMCID are
+#: read in any case of the key.
+REFERENCE_FIELDS: Final = {
+    "title": "a string", "doi": "a string", "pmcid": "a string", "URL": "a string",
+    "type": "a string", "container-title": "a string or a list of strings",
+    "container-title-short": "a string or a list of strings",
+    "pmid": "a string or a whole number", "id": "a string or a whole number",
+    "author": 'a list of names, each a string or an object such as {"family": "Smith", '
+    '"given": "Ann"}',
+    "issued": 'a date such as {"date-parts": [[2019, 5]]}, a year or a string',
+}  # fmt: skip
+_ANY_CASE: Final = frozenset({"doi", "pmid", "pmcid"})
+_NAME_PARTS: Final = ("family", "given", "literal", "non-dropping-particle", "dropping-particle")
+_WRONG_FIELD: Final = "reference_field"
+
+Problem = tuple[tuple[str | int, ...], str, Any]
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _fits(field: str, value: Any) -> bool:
+    wanted = REFERENCE_FIELDS[field]
+    if wanted == "a string":
+        return isinstance(value, str)
+    if wanted == "a string or a whole number":
+        return isinstance(value, str) or _whole(value)
+    return isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(v, str) for v in value)
+    )
+
+
+def _reference_problems(reference: dict[str, Any]) -> Iterator[Problem]:
+    """(where in the object, what it must be, what it is) for each field citeproof reads
+    whose value has another type."""
+    for key, value in reference.items():
+        field = key.lower() if key.lower() in _ANY_CASE else key
+        if value is None or field not in REFERENCE_FIELDS:
+            continue
+        if field == "author":
+            yield from _author_problems(key, value)
+        elif field == "issued":
+            yield from _issued_problems(key, value)
+        elif not _fits(field, value):
+            yield (key,), REFERENCE_FIELDS[field], value
+
+
+def _author_problems(key: str, value: Any) -> Iterator[Problem]:
+    if not isinstance(value, list):
+        yield (key,), REFERENCE_FIELDS["author"], value
+        return
+    for index, person in enumerate(value):
+        if isinstance(person, str):
+            continue
+        if not isinstance(person, dict):
+            yield (key, index), 'a name: a string or an object such as {"family": "Smith"}', person
+            continue
+        for part in _NAME_PARTS:
+            if person.get(part) is not None and not isinstance(person[part], str):
+                yield (key, index, part), "a string", person[part]
+
+
+def _issued_problems(key: str, value: Any) -> Iterator[Problem]:
+    if isinstance(value, str) or _whole(value):
+        return
+    if not isinstance(value, dict):
+        yield (key,), REFERENCE_FIELDS["issued"], value
+        return
+    parts = value.get("date-parts")
+    if parts is not None and not (
+        isinstance(parts, list)
+        and all(
+            isinstance(date, list) and all(isinstance(p, str) or _whole(p) for p in date)
+            for date in parts
+        )
+    ):
+        yield (
+            (key, "date-parts"),
+            "a list of dates, each a list of numbers such as [2019, 5]",
+            parts,
+        )
+    for name in ("raw", "literal"):
+        if value.get(name) is not None and not isinstance(value[name], str):
+            yield (key, name), "a string", value[name]
+
 
 class ResolveHandles(Arguments):
     handles: Annotated[
@@ -285,7 +397,11 @@ def validate(tool: str, arguments: dict[str, Any]) -> Arguments:
             continue
         if isinstance(parsed, list | dict):
             given[name] = parsed
-    return model.model_validate(given)
+    checked = model.model_validate(given)
+    problems = list(checked.problems())
+    if problems:
+        raise ValidationError.from_exception_data(model.__name__, problems)
+    return checked
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
@@ -344,6 +460,8 @@ def _one(tool: str, error: Any) -> tuple[str, str]:
         return where, f"is empty; give at least {ctx.get('min_length', 1)}"
     if kind in _WANTED:
         return where, f"must be {_WANTED[kind]}, not {_value(given)}"
+    if kind == _WRONG_FIELD:
+        return where, f"must be {ctx.get('wanted', 'of another type')}, not {_value(given)}"
     return where, str(error.get("msg", "is not valid")).lower()
 
 

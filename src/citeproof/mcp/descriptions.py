@@ -143,18 +143,21 @@ AUDIT_ANSWER: Final = (
     "withdrawn, misquote (NOT_FOUND, a risky NEAR, a mid-word match, an ellipsis hiding a "
     "negation), near_quote (quote the source's wording) or ok, with flags (retracted, "
     "concern ...); each sentence cited_ok, cited_problem, uncited or not_a_claim; overall "
-    "fail, incomplete, warn or pass. Fix every misquote, forged or malformed citation. "
-    "Support is not checked. Side effects: fetches and pins cited works, asks retraction "
-    "status, signs the report, one evidence log line." + _DETAIL
+    "fail, incomplete, warn or pass. Fix every misquote (quote the source's own words), "
+    "forged or malformed citation; unavailable is no finding: retry it. Support is not "
+    "checked. Side effects: fetches and pins cited works, asks retraction status, signs the "
+    "report, one evidence log line." + _DETAIL
 )
 
 VERIFY_REFERENCES: Final = (
     "Verify a bibliography: each reference (a citation string or CSL-JSON) is looked up in "
-    "Crossref, PubMed, OpenAlex and DataCite: unresolvable (its identifier does not exist), "
-    "mismatch (it is another work: differs, suggested), unavailable (not read; nothing "
-    "concluded), not_found (likely invented), partial (authors, year or venue differ), "
-    "ambiguous or verified, with the work's retraction status. Fix or drop each one not "
-    "verified. Side effects: pins every record read; one evidence log line each." + _DETAIL
+    "Crossref, PubMed, OpenAlex and DataCite: verified; ambiguous (several real works fit: "
+    "keep it; candidates); partial (authors, year or venue differ); mismatch (its identifier "
+    "names another work: differs, suggested); unresolvable (its identifier does not exist); "
+    "not_found (no database holds it); unavailable (a database could not be read: nothing "
+    "concluded; retry later, never drop it); with the work's retraction status. A flag is a "
+    "lead, not a finding: check each flagged reference by hand before changing or dropping "
+    "it. Side effects: pins every record read; one evidence log line each." + _DETAIL
 )
 
 RESOLVE_HANDLES: Final = (

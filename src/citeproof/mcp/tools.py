@@ -5,10 +5,14 @@ live in the service (:mod:`citeproof.service`: the check pipeline and the doors 
 the cache, the lookups) and the audit, so the server answers exactly what ``citeproof check
 --json`` and its siblings print.  Three things are decided here:
 
-* Errors.  A ``CiteproofError`` the caller caused (bad input) becomes the SDK's
-  ``ToolError``, whose text the agent reads and acts on; a source that could not be read is
-  a status in the result (an UNAVAILABLE verdict or page, passages with status UNAVAILABLE,
-  a ``failed`` search record), never an error.
+* Errors.  A ``CiteproofError`` (bad input, an evidence log that cannot be written)
+  becomes the SDK's ``ToolError``, whose text the agent reads and acts on; so does anything
+  else a tool raises (:func:`failure_text`): what the operating system refused, in words,
+  and an unexpected exception as its type and message (its traceback goes to the server's
+  log).  The SDK would answer those with a bare "Error executing tool check_quote", which
+  tells an agent neither what failed nor whether to retry.  A source that could not be read
+  is a status in the result (an UNAVAILABLE verdict or page, passages with status
+  UNAVAILABLE, a ``failed`` search record), never an error.
 * Threads.  The methods are plain functions: the SDK runs a synchronous tool in a worker
   thread (``anyio.to_thread``), so fetching, matching and log appends never block the
   event loop, and the library's ``asyncio.run`` calls get a thread without a running loop.
@@ -23,6 +27,7 @@ JSON data, whole or summarised (``detail``, :mod:`citeproof.mcp.summaries`).
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections import Counter
@@ -32,7 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from citeproof.errors import BadInputError, CiteproofError
+from citeproof.errors import BadInputError, CiteproofError, os_problem
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -56,9 +61,12 @@ if TYPE_CHECKING:
     from citeproof.service.pipeline import Pipeline
     from citeproof.service.storage import Cache
 
-__all__ = ["BATCH_WORKERS", "CiteproofTools", "ToolSettings", "tool_error"]
+__all__ = ["BATCH_WORKERS", "CiteproofTools", "ToolSettings", "failure_text", "tool_error"]
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
+#: Most characters of an unexpected exception's message an agent is shown.
+_MAX_UNEXPECTED = 300
 
 #: Checks of one ``check_quotes`` call that run at once (network-bound for identifiers).
 BATCH_WORKERS = 4
@@ -87,6 +95,24 @@ def tool_error(err: CiteproofError | str) -> Exception:
 
     text = err if isinstance(err, str) else str(err)
     return ToolError(" ".join(text.split()) or type(err).__name__)
+
+
+def failure_text(err: Exception) -> str:
+    """What a failed call says to the agent, on one line: a ``CiteproofError``'s message,
+    what the operating system refused (in words, with the path), or, for what no one
+    expected, the exception's type and message (the traceback is logged on stderr)."""
+    if isinstance(err, CiteproofError):
+        text = str(err) or type(err).__name__
+    elif isinstance(err, OSError):
+        text = f"{os_problem(err)}."
+    else:
+        logger.error("a tool failed unexpectedly", exc_info=err)
+        message = " ".join(str(err).split())
+        if len(message) > _MAX_UNEXPECTED:
+            message = message[: _MAX_UNEXPECTED - 3] + "..."
+        text = f"unexpected {type(err).__name__}" + (f": {message}" if message else "")
+        text += " (a fault in citeproof; the server's log has the details)."
+    return " ".join(text.split())
 
 
 def _guard(call: Callable[[], T]) -> T:
@@ -127,6 +153,19 @@ class CiteproofTools:
 
                 self._cache = open_cache_for(offline=self.settings.offline)
             return self._cache
+
+    def _on_log(self, call: Callable[[], T]) -> T:
+        """``call`` on the server's evidence log, with what the operating system refuses
+        there said of the log (a log path under a file, a folder in its place)."""
+        try:
+            return _guard(call)
+        except OSError as err:
+            held = self._log
+            where = f" {held.path}" if held is not None else ""
+            raise tool_error(
+                f"the server's evidence log{where} cannot be used: {os_problem(err)}. The "
+                "server was started with it; restart it with another --log, or with --no-log."
+            ) from err
 
     def close(self) -> None:
         """Close the held cache connection; the next call opens it again."""
@@ -200,13 +239,20 @@ class CiteproofTools:
             raise tool_error(argument_error(name, err)) from err
         given = {field: getattr(checked, field) for field in type(checked).model_fields}
         detail = given.pop("detail", None)
-        result: BaseModel = getattr(self, name)(**given)
-        data: dict[str, Any] = result.model_dump(mode="json", by_alias=True)
-        if detail == "summary":
-            from citeproof.mcp.summaries import summarise
+        try:
+            result: BaseModel = getattr(self, name)(**given)
+            data: dict[str, Any] = result.model_dump(mode="json", by_alias=True)
+            if detail == "summary":
+                from citeproof.mcp.summaries import summarise
 
-            return summarise(name, data)
-        return data
+                return summarise(name, data)
+            return data
+        except Exception as err:
+            from mcp.server.mcpserver.exceptions import ToolError
+
+            if isinstance(err, ToolError):
+                raise
+            raise tool_error(failure_text(err)) from err
 
     # ------------------------------------------------------------------ tools
 
@@ -228,8 +274,8 @@ class CiteproofTools:
         def one(index: int, item: QuoteItem) -> CheckQuotesItem:
             try:
                 result = self._check(item.quote, item.source, item.claim, False)
-            except CiteproofError as err:
-                return CheckQuotesItem(index=index, error=" ".join(str(err).split()))
+            except Exception as err:  # one item's failure is its own, whatever it is
+                return CheckQuotesItem(index=index, error=failure_text(err))
             return CheckQuotesItem(index=index, result=result)
 
         if len(items) <= 1:
@@ -364,7 +410,7 @@ class CiteproofTools:
         return _guard(checked)
 
     def verify_log(self, checkpoint: str | None = None) -> VerifyReport:
-        return _guard(lambda: self._open_log().verify(checkpoint))
+        return self._on_log(lambda: self._open_log().verify(checkpoint))
 
     def log_checkpoint(self) -> CheckpointRecord:
         """Sign the log's present state, as ``citeproof log checkpoint`` does."""
@@ -382,7 +428,7 @@ class CiteproofTools:
                 key=log.key.verifier.verifier_key(),
             )
 
-        return _guard(run)
+        return self._on_log(run)
 
     def record_support(
         self,
@@ -409,7 +455,7 @@ class CiteproofTools:
                 time=entry.time,
             )
 
-        return _guard(run)
+        return self._on_log(run)
 
     def find_passages(
         self, source: str, query: str | None = None, limit: int = 20
@@ -515,8 +561,8 @@ class CiteproofTools:
 
         try:
             key, text = pinned_text(identifier, cache=self._held_cache())
-        except CiteproofError as err:
-            raise ResourceError(" ".join(str(err).split())) from err
+        except Exception as err:
+            raise ResourceError(failure_text(err)) from err
         if text is None:
             raise ResourceError(
                 f"{key} is not in the local cache; call read_source or check_quote with it first."
