@@ -17,7 +17,7 @@ done with the rest of it.
   and then the process ends whatever still runs.  Without a ``stop`` (stdio, where a client
   sends SIGTERM only after closing stdin and waiting) it ends at once.
 * **The end of input** (stdio: the client closed stdin) ends the server with exit 0 once
-  the calls under way are answered.
+  the calls under way have ended (the SDK sends their answers nowhere: the client left).
 
 A server stopped by a signal may leave calls running on worker threads, which the
 interpreter would wait for at exit; the command line ends the process without them

@@ -9,11 +9,12 @@ them in bounded chunks and passes on only whole lines of at most the cap.
 
 **A line over the cap ends the server.**  stdio has no way to refuse one message and go on:
 the rest of an over-long line may never come (``/dev/zero``), and until it ends nothing
-after it can be read.  So the relay stops at once, the SDK sees the end of input (the calls
-under way are answered), the client gets a JSON-RPC error with ``id: null`` (JSON-RPC 2.0's
-answer to a request that could not be read; the SDK itself drops an unreadable line without
-a word) and the command ends with one ``citeproof: error:`` line and exit 2.  A client that
-sent it sees the server close, as after any failure of a stdio server.
+after it can be read.  So the relay stops at once, the SDK sees the end of input (the
+messages before the line are handled), the client gets a JSON-RPC error with ``id: null``
+(JSON-RPC 2.0's answer to a request that could not be read; the SDK itself drops an
+unreadable line without a word) and the command ends with one ``citeproof: error:`` line
+and exit 2.  A client that sent it sees the server close, as after any failure of a stdio
+server.
 
 Memory stays bounded: the relay holds at most one line (the cap) and a chunk, and the SDK
 never reads a longer line than the relay passed on.
