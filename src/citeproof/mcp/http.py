@@ -300,8 +300,8 @@ def serve_http(
     ready: Callable[[int], None] | None = None,
 ) -> bool:
     """Serve with uvicorn, as the SDK's own ``run`` does, until SIGTERM (True) or Ctrl-C
-    (``KeyboardInterrupt``); ``ready`` is told the port once it is bound (port 0: the one
-    the system chose).
+    (``KeyboardInterrupt``); ``ready`` is told the port once it is bound and SIGTERM
+    handled (port 0: the one the system chose).
 
     SIGTERM is uvicorn's graceful shutdown: no new connections, the requests under way
     answered (for at most :data:`~citeproof.mcp.serving.GRACE_SECONDS`).
@@ -315,8 +315,6 @@ def serve_http(
     except BaseException:
         sock.close()
         raise
-    if ready is not None:
-        ready(bound)
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -328,4 +326,8 @@ def serve_http(
     def stop() -> None:
         running.should_exit = True
 
-    return run_until_stopped(lambda: running.run(sockets=[sock]), stop=stop)
+    def started() -> None:
+        if ready is not None:
+            ready(bound)
+
+    return run_until_stopped(lambda: running.run(sockets=[sock]), stop=stop, started=started)

@@ -47,6 +47,7 @@ def run_until_stopped(
     serve: Callable[[], None],
     *,
     stop: Callable[[], None] | None = None,
+    started: Callable[[], None] | None = None,
     grace: float = GRACE_SECONDS,
 ) -> bool:
     """Run ``serve`` until it returns (False) or SIGTERM stops it (True).
@@ -54,10 +55,13 @@ def run_until_stopped(
     ``serve`` runs on a daemon thread, so Ctrl-C raises ``KeyboardInterrupt`` here at once;
     an exception ``serve`` raises is raised here.  On SIGTERM, ``stop`` is called (from the
     signal handler: it must only set a flag) and ``serve`` gets ``grace`` seconds to return.
-    Called from any thread but the main one (which alone receives signals), ``serve`` just
-    runs there.
+    ``started`` is called once SIGTERM is handled, so whoever is told the server runs (a
+    URL printed) can stop it in order from then on.  Called from any thread but the main
+    one (which alone receives signals), ``serve`` just runs there.
     """
     if threading.current_thread() is not threading.main_thread():
+        if started is not None:
+            started()
         serve()
         return False
     failed: list[BaseException] = []
@@ -78,6 +82,8 @@ def run_until_stopped(
     previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
         worker.start()
+        if started is not None:
+            started()
         while worker.is_alive() and not terminated.is_set():
             worker.join(_POLL_SECONDS)
         if terminated.is_set() and stop is not None:
