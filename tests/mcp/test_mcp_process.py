@@ -70,9 +70,14 @@ def _limit_memory() -> None:
 
 
 def _start(
-    args: list[str], home: Path, *, stdin: int | IO[bytes] | None = subprocess.PIPE
+    args: list[str],
+    home: Path,
+    processes: list[subprocess.Popen[bytes]],
+    *,
+    stdin: int | IO[bytes] | None = subprocess.PIPE,
 ) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
+    """``python ARGS``, in ``processes`` at once, so a failing test never leaves it running."""
+    proc = subprocess.Popen(
         [sys.executable, *args],
         stdin=stdin,
         stdout=subprocess.PIPE,
@@ -81,6 +86,8 @@ def _start(
         cwd=REPO,
         preexec_fn=_limit_memory if sys.platform == "linux" else None,
     )
+    processes.append(proc)
+    return proc
 
 
 @pytest.fixture
@@ -138,8 +145,7 @@ def _stdio_server(
 ) -> subprocess.Popen[bytes]:
     """A stdio server started with ``args`` that has answered the initialize handshake: it
     is reading its input."""
-    proc = _start(args, home)
-    processes.append(proc)
+    proc = _start(args, home, processes)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(INITIALIZE_LINE)
     proc.stdin.flush()
@@ -214,8 +220,7 @@ def test_an_endless_line_on_stdin_ends_the_server_at_once(
 ) -> None:
     """``citeproof mcp < /dev/zero`` grew to 24 GB in four seconds."""
     with open("/dev/zero", "rb") as zero:
-        proc = _start(["-m", "citeproof.mcp", "--no-log"], tmp_path, stdin=zero)
-    processes.append(proc)
+        proc = _start(["-m", "citeproof.mcp", "--no-log"], tmp_path, processes, stdin=zero)
     code, out, err = _finish(proc)
     assert code == 2, err[-500:]
     (line,) = err.splitlines()
@@ -231,13 +236,13 @@ def test_a_64_mb_line_is_refused_in_bounded_memory(
 ) -> None:
     """The line is read in chunks and dropped past the cap; the requests before it are
     answered.  Memory is compared with the same server given no input at all."""
-    idle = _start(["-m", "citeproof.mcp", "--no-log"], tmp_path, stdin=subprocess.DEVNULL)
-    processes.append(idle)
+    idle = _start(
+        ["-m", "citeproof.mcp", "--no-log"], tmp_path, processes, stdin=subprocess.DEVNULL
+    )
     idle_code, idle_peak = _peak_memory(idle)
     assert idle_code == 0
 
-    proc = _start(["-m", "citeproof.mcp", "--no-log"], tmp_path)
-    processes.append(proc)
+    proc = _start(["-m", "citeproof.mcp", "--no-log"], tmp_path, processes)
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     stdin = proc.stdin
 
@@ -324,10 +329,14 @@ def test_sigterm_stops_the_stdio_server_with_exit_0(
     assert (code, err) == (0, "citeproof: stopped (SIGTERM).\n")
 
 
-def _http_server(home: Path) -> tuple[subprocess.Popen[bytes], int]:
+def _http_server(
+    home: Path, processes: list[subprocess.Popen[bytes]]
+) -> tuple[subprocess.Popen[bytes], int]:
     """Start ``citeproof mcp --http --port 0``; the server and the port it reports once
-    bound."""
-    proc = _start(["-m", "citeproof.mcp", "--http", "--port", "0", "--no-token", "--no-log"], home)
+    bound.  It is in ``processes`` before anything can fail, so it is never left running."""
+    proc = _start(
+        ["-m", "citeproof.mcp", "--http", "--port", "0", "--no-token", "--no-log"], home, processes
+    )
     line = _read_line_with(proc.stderr, "serving MCP on")
     found = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
     assert found is not None, line
@@ -350,8 +359,7 @@ def test_the_http_server_stops_on_a_signal_with_one_line(
     expected: tuple[int, str],
 ) -> None:
     """SIGTERM killed the server (exit -15, nothing said); it is an orderly stop, exit 0."""
-    proc, _ = _http_server(tmp_path)
-    processes.append(proc)
+    proc, _ = _http_server(tmp_path, processes)
     proc.send_signal(sending)
     code, _, err = _finish(proc, timeout=20)
     assert (code, err.strip()) == expected
