@@ -89,6 +89,16 @@ def test_a_verified_entry_goes_on_to_the_usual_checks(report: AuditReport) -> No
     assert c.resolved_to == f"doi:{PREFIX}1"
 
 
+def test_a_work_the_replay_cannot_load_is_unavailable_never_malformed(
+    report: AuditReport,
+) -> None:
+    """The works' texts were never recorded: citeproof could not read them, which says
+    nothing against the citation (it was ``malformed``, an accusation of the answer)."""
+    for raw in ("[1]", "[3]"):
+        c = _by_raw(report, raw)
+        assert c.verdict == "unavailable", (raw, c.verdict, c.reason)
+
+
 def test_a_sentence_naming_other_authors_than_the_record_is_a_mismatch(
     report: AuditReport,
 ) -> None:

@@ -19,7 +19,7 @@ from typing import Final, Literal
 
 from citeproof.audit.verdicts import Outcome, because, short_quote
 from citeproof.documents.model import Document
-from citeproof.errors import CiteproofError, UnavailableError
+from citeproof.errors import CiteproofError, RecordingError, UnavailableError
 from citeproof.handles.grammar import Handle
 from citeproof.handles.passages import Passage, cut_passages
 from citeproof.handles.registry import SourceFailure, judge_handle
@@ -135,7 +135,9 @@ class CitedWorks:
         if key not in self._loaded:
             try:
                 self._loaded[key] = self.pipeline().load(key)
-            except UnavailableError as exc:  # one bad source never rejects the audit
+            except (UnavailableError, RecordingError) as exc:  # one bad source never
+                # rejects the audit; nor does a replay that holds no answer for it: that is
+                # citeproof's failure to read the work, not a fault of the citation
                 self._loaded[key] = Outcome("unavailable", (), str(exc))
             except CiteproofError as exc:
                 self._loaded[key] = Outcome("malformed", (), str(exc))
