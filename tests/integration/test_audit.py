@@ -259,6 +259,22 @@ def test_bad_json_claims_are_bad_input() -> None:
     assert result.exit_code == 2 and "claims" in result.stderr
 
 
+def test_an_answer_is_decoded_as_a_source_is(tmp_path: Path) -> None:
+    """UTF-16 with a byte-order mark was refused as "not valid UTF-8" while the same file
+    was read as a source; a legacy code page is refused with where it fails."""
+    answer = "Compost warms the soil of allotments.\n"
+    utf16 = tmp_path / "answer-utf16.md"
+    utf16.write_bytes(answer.encode("utf-16"))
+    result = run("audit", str(utf16), "--offline", "--json", "--no-log")
+    assert result.exit_code in (0, 1), result.output
+    assert json.loads(result.stdout)["sentences"][0]["text"].startswith("Compost warms")
+    latin1 = tmp_path / "answer-latin1.md"
+    latin1.write_bytes("Le compost réchauffe le sol.\n".encode("latin-1"))
+    refused = run("audit", str(latin1), "--offline", "--no-log")
+    assert refused.exit_code == 2
+    assert "is not valid UTF-8: the byte at offset" in refused.stderr
+
+
 def test_missing_answer_file(tmp_path: Path) -> None:
     result = run("audit", str(tmp_path / "nope.md"))
     assert result.exit_code == 2 and "answer file" in result.stderr

@@ -348,14 +348,12 @@ def _run_batch(
 
 
 def read_answer(path: str) -> str:
-    """The answer in ``path`` ('-': stdin) as text: UTF-8, a BOM dropped; never empty."""
+    """The answer in ``path`` ('-': stdin) as text, decoded as a source is (UTF-8, or
+    UTF-16/32 named by a byte-order mark); never empty."""
+    from citeproof import service
     from citeproof.audit.parse import MAX_ANSWER_BYTES
     from citeproof.cli import _common
-    from citeproof.errors import (
-        BadInputError,
-        EncodingError,
-        SourceTooLargeError,
-    )
+    from citeproof.errors import BadInputError, SourceTooLargeError
 
     give = "give the path of a Markdown, text or JSON claims file (or '-' to read stdin)."
     try:
@@ -365,12 +363,7 @@ def read_answer(path: str) -> str:
             f"the answer is over {MAX_ANSWER_BYTES:,} bytes; audit it in parts."
         ) from None
     where = "standard input" if path == "-" else path
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise EncodingError(
-            f"the answer in {where} is not valid UTF-8; save it as UTF-8 and try again."
-        ) from None
+    text = service.decode_text(data, what=f"answer in {where}")
     if not text.strip():  # an empty answer has nothing to pass: it is not an audit that passed
         raise BadInputError(f"the answer in {where} is empty; there is nothing to audit.")
     return text
