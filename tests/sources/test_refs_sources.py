@@ -122,6 +122,51 @@ def _habanero(doi_: str) -> Recording:
 
 
 @needs_corpus
+def test_real_crossref_record_carries_what_a_title_less_citation_prints() -> None:
+    """Chemistry and physics styles print venue, year, volume and pages, no title: the
+    record must carry them (and the venue's other names) to be compared at all."""
+    message = json.loads(
+        (CORPUS / "crossref" / "habanero-crossref-works-10.1002-jor.1100150407.json").read_bytes()
+    )["message"]
+    found = crossref.record_from_message(message)
+    assert (found.volume, found.issue, found.pages, found.first_page) == (
+        "15",
+        "4",
+        "519-527",
+        "519",
+    )
+    assert found.venue == "Journal of Orthopaedic Research"
+    assert found.venue_names == ("Journal Orthopaedic Research",)
+    assert found.issn == ("0736-0266", "1554-527X")
+    assert found.types == ("journal-article",)
+
+
+def test_crossref_versions_subtitles_and_original_titles() -> None:
+    """INVENTED message: a preprint naming its journal article, with a subtitle and an
+    original-language title (a reference may print any of them)."""
+    found = crossref.record_from_message(
+        {
+            "DOI": "10.5555/INVENTED.PREPRINT.1",
+            "type": "posted-content",
+            "subtype": "preprint",
+            "title": ["Compost and worms"],
+            "subtitle": ["an invented cohort"],
+            "original-title": ["Kompost und Würmer"],
+            "relation": {
+                "is-preprint-of": [
+                    {"id-type": "doi", "id": "https://doi.org/10.5555/Invented.Journal.1"},
+                    {"id-type": "uri", "id": "https://example.org/x"},
+                ],
+                "cites": [{"id-type": "doi", "id": "10.5555/other"}],
+            },
+        }
+    )
+    assert found.types == ("posted-content", "preprint")
+    assert found.other_titles == ("Compost and worms: an invented cohort", "Kompost und Würmer")
+    assert found.related == ("is-preprint-of:doi:10.5555/invented.journal.1",)
+
+
+@needs_corpus
 def test_real_crossref_record_with_typeset_title_and_fifteen_authors() -> None:
     """The J Clin Pathol record's title was deposited with ``<i>`` tags and line breaks."""
     found = run(
@@ -247,6 +292,7 @@ def test_invented_bibliographic_search_reads_every_candidate() -> None:
         year=2022,
         venue="Invented Journal of Horticulture",
         kind="journal-article",
+        types=("journal-article",),
     )
     assert notice.is_notice and notice.authors == () and notice.year == 2023
     assert proceedings.title == "Brassica seed spacing trials in invented allotments"
@@ -369,6 +415,11 @@ def test_invented_datacite_dataset_record() -> None:
         year=2023,
         venue="Invented Data Repository",
         kind="Dataset",
+        other_titles=(
+            "Soil moisture in an invented allotment: Hourly readings from twelve invented plots",
+            "Bodenfeuchte in einem erfundenen Kleingarten",
+        ),
+        types=("Dataset", "Sensor readings", "dataset"),
     )
 
 
@@ -593,6 +644,8 @@ def test_invented_openalex_search_records() -> None:
         venue="Invented Journal of Horticulture",
         kind="article",
         openalex="W9990101",
+        issn=("9999-0001",),
+        types=("article",),
     )
     assert erratum.is_notice and erratum.kind == "erratum"
     assert erratum.title == "Correction: Seed spacing in an invented allotment"
@@ -683,6 +736,46 @@ def test_real_esummary_summaries_as_records(litcheck: ReplayTransport) -> None:
     assert first.title is not None and first.title.startswith("Associations of Cigarette Smoking")
     assert not first.is_notice
     assert summaries["27488360"].to_record().venue == "Diabetes & vascular disease research"
+    # What a title-less citation prints: the NLM abbreviation, volume, issue, pages.
+    assert first.venue_names == ("J Am Heart Assoc",)
+    assert (first.volume, first.issue, first.pages) == ("6", "6", None)  # pages "", a DOI
+    assert first.issn == ("2047-9980",)
+    assert first.types == ("Journal Article", "Multicenter Study")
+
+
+def test_esummary_pages_article_numbers_and_translated_titles() -> None:
+    """INVENTED esummary results: pages, an article number in ``elocationid`` where pages
+    are empty, and a translated title in PubMed's brackets beside its vernacular title."""
+    body = {
+        "result": {
+            "uids": ["99900701", "99900702"],
+            "99900701": {
+                "uid": "99900701", "title": "Invented mulch trials.", "pubdate": "2004",
+                "source": "Inv Care Med", "fulljournalname": "Invented Care Medicine",
+                "volume": "30", "issue": "5", "pages": "844-52", "issn": "0342-4642",
+                "essn": "1432-1238",
+            },
+            "99900702": {
+                "uid": "99900702", "title": "[Compost and worms].", "pubdate": "2019",
+                "vernaculartitle": "Kompost und Würmer.", "pages": "",
+                "elocationid": "pii: e0102. doi: 10.5555/invented.x",
+            },
+        }
+    }  # fmt: skip
+    summaries = bare(
+        answering(200, json.dumps(body)),
+        lambda c: eutils_search.esummary(c, ["99900701", "99900702"]),
+    )
+    mulch = summaries["99900701"].to_record()
+    assert (mulch.pages, mulch.first_page, mulch.venue_names) == (
+        "844-52",
+        "844",
+        ("Inv Care Med",),
+    )
+    assert mulch.issn == ("0342-4642", "1432-1238")
+    compost = summaries["99900702"].to_record()
+    assert compost.pages == "e0102"
+    assert compost.other_titles == ("Kompost und Würmer.", "Compost and worms")
 
 
 def test_invented_esummary_records_and_notices() -> None:
@@ -747,3 +840,37 @@ def test_pubmed_summary_defaults_keep_older_callers_working() -> None:
     record = summary.to_record()
     assert (summary.authors, summary.venue) == ((), None)
     assert record.is_notice and record.key == "pmid:99900601" and record.title is None
+
+
+def test_openalex_biblio_and_the_versions_it_folds_together() -> None:
+    """INVENTED work: OpenAlex folds a preprint and its journal article into one work, each
+    a location with its own landing page; the record names the other DOI and venue."""
+    found = openalex.record_from_work(
+        {
+            "id": "https://openalex.org/W9990201",
+            "doi": "https://doi.org/10.5555/invented.journal.1",
+            "title": "Compost and worms",
+            "type": "article",
+            "biblio": {"volume": "12", "issue": "3", "first_page": "101", "last_page": "109"},
+            "primary_location": {
+                "landing_page_url": "https://doi.org/10.5555/invented.journal.1",
+                "source": {"display_name": "Invented Soil Journal", "issn": ["9999-0002"]},
+            },
+            "locations": [
+                {
+                    "landing_page_url": "https://doi.org/10.5555/Invented.Preprint.1",
+                    "source": {"display_name": "Invented Preprint Server"},
+                }
+            ],
+        }
+    )
+    assert found is not None
+    assert (found.volume, found.issue, found.pages, found.first_page) == (
+        "12",
+        "3",
+        "101-109",
+        "101",
+    )
+    assert found.venue_names == ("Invented Preprint Server",)
+    assert found.issn == ("9999-0002",)
+    assert found.related == ("has-version:doi:10.5555/invented.preprint.1",)

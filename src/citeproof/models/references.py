@@ -75,6 +75,33 @@ class WorkRecord(Model):
     is_notice: bool = Field(
         default=False, description="the record is a retraction/correction notice about another work"
     )
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = Field(default=None, description="as the database gives them: 844-852")
+    other_titles: tuple[str, ...] = Field(
+        default=(),
+        description="the title with its subtitle, in its original language, or translated",
+    )
+    venue_names: tuple[str, ...] = Field(
+        default=(), description="other names of the venue: abbreviations, short titles"
+    )
+    issn: tuple[str, ...] = ()
+    types: tuple[str, ...] = Field(
+        default=(), description="every type the database gives (PubMed lists several)"
+    )
+    related: tuple[str, ...] = Field(
+        default=(),
+        description="other versions, as relation:key (is-preprint-of:doi:10.1/x, "
+        "has-preprint:doi:10.1/y)",
+    )
+
+    @property
+    def first_page(self) -> str | None:
+        """The first page (or article number) of ``pages``: what a citation prints."""
+        if not self.pages:
+            return None
+        first = self.pages.replace("\u2013", "-").split("-", 1)[0].strip()
+        return first or None
 
     @property
     def key(self) -> str:

@@ -46,6 +46,7 @@ client's too.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
@@ -366,16 +367,68 @@ def record_from_message(message: dict[str, Any]) -> WorkRecord:
         for raw in _list(message.get("update-to"))
         if (u := _entry(raw, target=None, notice=own)) is not None and u.target_doi != own
     ]
+    title = _first(message.get("title"))
+    venues = _all(message.get("container-title"))
     return WorkRecord(
         source="crossref",
         doi=own,
-        title=_first(message.get("title")),
+        title=title,
         authors=tuple(a for raw in _list(message.get("author")) if (a := _person(raw))),
         year=_year(message),
-        venue=_first(message.get("container-title")),
+        venue=venues[0] if venues else None,
         kind=_str(message.get("type")),
         is_notice=bool(notices),
+        volume=_str(message.get("volume")),
+        issue=_str(message.get("issue")),
+        pages=_str(message.get("page")) or _str(message.get("article-number")),
+        other_titles=_other_titles(title, message),
+        venue_names=tuple(
+            dict.fromkeys((*venues[1:], *_all(message.get("short-container-title"))))
+        ),
+        issn=tuple(dict.fromkeys(i for raw in _list(message.get("ISSN")) if (i := _str(raw)))),
+        types=tuple(t for t in (_str(message.get("type")), _str(message.get("subtype"))) if t),
+        related=_related(message.get("relation")),
     )
+
+
+def _all(value: Any) -> list[str]:
+    """Every string of a Crossref list field, in order."""
+    return [t for item in _list(value) if (t := plain_text(item)) is not None]
+
+
+def _other_titles(title: str | None, message: dict[str, Any]) -> tuple[str, ...]:
+    """The title joined with its subtitle, and the original-language and short titles: a
+    reference may print any of them."""
+    out: list[str] = []
+    for subtitle in _all(message.get("subtitle")):
+        if title and subtitle.casefold() not in title.casefold():
+            out.append(f"{title}: {subtitle}")
+    out.extend(_all(message.get("original-title")))
+    out.extend(_all(message.get("short-title")))
+    out.extend(_all(message.get("title"))[1:])
+    return tuple(t for t in dict.fromkeys(out) if t != title)
+
+
+#: Crossref relations that name another version of the same work.
+_VERSION_RELATIONS = frozenset(
+    {"has-preprint", "is-preprint-of", "has-version", "is-version-of", "is-identical-to"}
+)
+
+
+def _related(value: Any) -> tuple[str, ...]:
+    """``relation`` -> ``("is-preprint-of:doi:10.1/x", ...)``: the other versions a record
+    names (a preprint and its journal article are one work cited two ways)."""
+    if not isinstance(value, dict):
+        return ()
+    out: list[str] = []
+    for kind in sorted(_VERSION_RELATIONS & value.keys()):
+        for raw in _list(value.get(kind)):
+            if not isinstance(raw, dict) or _str(raw.get("id-type")) != "doi":
+                continue
+            target = _doi(re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", str(raw.get("id"))))
+            if target and target.startswith("10."):
+                out.append(f"{kind}:doi:{target}")
+    return tuple(dict.fromkeys(out))
 
 
 async def work_record(client: httpx2.AsyncClient, doi: str) -> WorkRecord | None:

@@ -117,7 +117,53 @@ def record_from_data(data: dict[str, Any]) -> WorkRecord | None:
         year=_year(attributes.get("publicationYear")),
         venue=_venue(attributes),
         kind=_str(types.get("resourceTypeGeneral")) if isinstance(types, dict) else None,
+        other_titles=_other_titles(attributes.get("titles")),
+        types=_types(types),
+        related=_related(attributes.get("relatedIdentifiers"), doi.lower()),
     )
+
+
+def _other_titles(titles: Any) -> tuple[str, ...]:
+    """Every title after the main one (subtitles joined, translated and alternative titles)."""
+    entries = [t for t in titles if isinstance(t, dict)] if isinstance(titles, list) else []
+    main = _title(titles)
+    out: list[str] = []
+    for entry in entries:
+        text = plain_text(entry.get("title"))
+        if not text or text == main:
+            continue
+        out.append(f"{main}: {text}" if entry.get("titleType") == "Subtitle" and main else text)
+    return tuple(dict.fromkeys(out))
+
+
+def _types(types: Any) -> tuple[str, ...]:
+    if not isinstance(types, dict):
+        return ()
+    names = (types.get(k) for k in ("resourceTypeGeneral", "resourceType", "citeproc"))
+    return tuple(dict.fromkeys(t for raw in names if (t := _str(raw))))
+
+
+#: DataCite relations naming another version of the same work, in Crossref's words.
+_VERSIONS = {
+    "IsPreprintOf": "is-preprint-of",
+    "HasPreprint": "has-preprint",
+    "IsVersionOf": "is-version-of",
+    "HasVersion": "has-version",
+    "IsIdenticalTo": "is-identical-to",
+}
+
+
+def _related(value: Any, own: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for raw in value if isinstance(value, list) else []:
+        if not isinstance(raw, dict) or _str(raw.get("relatedIdentifierType")) != "DOI":
+            continue
+        kind = _VERSIONS.get(_str(raw.get("relationType")) or "")
+        target = (_str(raw.get("relatedIdentifier")) or "").lower()
+        target = re.sub(r"^https?://(?:dx\.)?doi\.org/", "", target)
+        if kind and target.startswith("10.") and target != own:
+            out.append(f"{kind}:doi:{target}")
+    return tuple(dict.fromkeys(out))
 
 
 async def _get(

@@ -87,6 +87,14 @@ class PubmedSummary:
     """As PubMed prints them: ``"Smith J"``, ``"Smith JA"``, a collective name."""
     venue: str | None = None
     """``fulljournalname``, else ``source`` (the NLM abbreviation), else ``booktitle``."""
+    venue_names: tuple[str, ...] = ()
+    """The venue's other names: the NLM abbreviation (``source``) beside the full name."""
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    issn: tuple[str, ...] = ()
+    vernacular_title: str | None = None
+    """The title in its original language, when the record's title is a translation."""
 
     @property
     def year(self) -> int | None:
@@ -109,7 +117,25 @@ class PubmedSummary:
             venue=self.venue,
             kind=self.pub_types[0] if self.pub_types else None,
             is_notice=any(t.strip().lower() in _NOTICE_TYPES for t in self.pub_types),
+            volume=self.volume,
+            issue=self.issue,
+            pages=self.pages,
+            other_titles=_other_titles(title, self.vernacular_title),
+            venue_names=self.venue_names,
+            issn=self.issn,
+            types=self.pub_types,
         )
+
+
+def _other_titles(title: str | None, vernacular: str | None) -> tuple[str, ...]:
+    """The original-language title, and a translated title without PubMed's brackets
+    ("[Title in English]" marks a translation the article itself does not print)."""
+    out: list[str] = []
+    if vernacular:
+        out.append(plain_text(vernacular) or vernacular)
+    if title and title.startswith("[") and "]" in title:
+        out.append(title[1 : title.rindex("]")])
+    return tuple(t for t in dict.fromkeys(out) if t and t != title)
 
 
 _fail = upstream_failure(_SERVICE, _HOST)
@@ -200,7 +226,30 @@ def _summary(pmid: str, raw: dict[str, Any]) -> PubmedSummary:
         venue=_text(raw.get("fulljournalname"))
         or _text(raw.get("source"))
         or _text(raw.get("booktitle")),
+        venue_names=tuple(
+            n
+            for n in dict.fromkeys((_text(raw.get("source")), _text(raw.get("booktitle"))))
+            if n and n != _text(raw.get("fulljournalname"))
+        ),
+        volume=_text(raw.get("volume")),
+        issue=_text(raw.get("issue")),
+        pages=_text(raw.get("pages")) or _elocation(raw.get("elocationid")),
+        issn=tuple(i for i in dict.fromkeys((_text(raw.get("issn")), _text(raw.get("essn")))) if i),
+        vernacular_title=_text(raw.get("vernaculartitle")),
     )
+
+
+def _elocation(value: Any) -> str | None:
+    """An article number from ``elocationid`` (``"pii: e005088. doi: 10.1161/..."``): what
+    an online-only article prints where pages go; a DOI there is not a page."""
+    text = _text(value)
+    if not text:
+        return None
+    for part in text.split("."):
+        label, _, number = part.strip().partition(":")
+        if label.strip().lower() in ("pii", "elocation") and number.strip():
+            return number.strip()
+    return None
 
 
 def _text(value: Any) -> str | None:

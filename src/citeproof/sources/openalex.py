@@ -182,7 +182,73 @@ def record_from_work(raw: dict[str, Any]) -> WorkRecord | None:
         kind=kind,
         openalex=wid,
         is_notice=kind in _NOTICE_TYPES,
+        volume=plain_text(_biblio(raw, "volume")),
+        issue=plain_text(_biblio(raw, "issue")),
+        pages=_pages(raw),
+        venue_names=_other_venues(raw),
+        issn=_issn(raw),
+        types=tuple(t for t in (kind, plain_text(raw.get("type_crossref"))) if t),
+        related=_versions(raw, doi),
     )
+
+
+def _biblio(raw: dict[str, Any], name: str) -> Any:
+    biblio = raw.get("biblio")
+    value = biblio.get(name) if isinstance(biblio, dict) else None
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _pages(raw: dict[str, Any]) -> str | None:
+    first, last = plain_text(_biblio(raw, "first_page")), plain_text(_biblio(raw, "last_page"))
+    if first and last and last != first:
+        return f"{first}-{last}"
+    return first
+
+
+def _locations(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    found = [raw.get("primary_location"), *(raw.get("locations") or [])]
+    return [loc for loc in found if isinstance(loc, dict)]
+
+
+def _other_venues(raw: dict[str, Any]) -> tuple[str, ...]:
+    """Where else the work stands (a preprint server beside the journal), and the journal's
+    abbreviated title where OpenAlex gives one."""
+    main = _venue(raw)
+    names: list[str] = []
+    for location in _locations(raw):
+        source = location.get("source")
+        if not isinstance(source, dict):
+            continue
+        for key in ("display_name", "abbreviated_title"):
+            name = plain_text(source.get(key))
+            if name and name != main:
+                names.append(name)
+    return tuple(dict.fromkeys(names))
+
+
+def _issn(raw: dict[str, Any]) -> tuple[str, ...]:
+    location = raw.get("primary_location")
+    source = location.get("source") if isinstance(location, dict) else None
+    if not isinstance(source, dict):
+        return ()
+    listed = source.get("issn")
+    values: list[Any] = listed if isinstance(listed, list) else [source.get("issn_l")]
+    return tuple(dict.fromkeys(v.strip() for v in values if isinstance(v, str) and v.strip()))
+
+
+_DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
+
+
+def _versions(raw: dict[str, Any], doi: str | None) -> tuple[str, ...]:
+    """Other DOIs the work is found under (OpenAlex folds a preprint and its journal
+    article into one work, each a location of its own)."""
+    out: list[str] = []
+    for location in _locations(raw):
+        url = location.get("landing_page_url")
+        match = _DOI_URL.match(url.strip()) if isinstance(url, str) else None
+        if match and match.group(1).lower() != doi:
+            out.append(f"has-version:doi:{match.group(1).lower()}")
+    return tuple(dict.fromkeys(out))
 
 
 def _pmcid(value: str | None) -> str | None:
