@@ -522,7 +522,14 @@ class NetworkError(UnavailableError):
 
 
 class UpstreamUnavailable(NetworkError):
-    """The service answered 429/5xx or could not be reached on every attempt."""
+    """The service answered 429/5xx or could not be reached on every attempt;
+    ``unreachable`` when no attempt could even connect (no network, no name resolution)."""
+
+    def __init__(
+        self, reason: str, *, service: str = "", host: str = "", unreachable: bool = False
+    ) -> None:
+        super().__init__(reason, service=service, host=host)
+        self.unreachable = unreachable
 
 
 class RetryAfterTooLong(UpstreamUnavailable):

@@ -71,7 +71,7 @@ def test_the_published_schema_validates_what_refs_prints(tmp_path: Path) -> None
         cli, ["refs", str(inp), "--replay", str(RECORDINGS), "--no-retraction", "--json",
               "--no-log"],
     )  # fmt: skip
-    report = json.loads(printed.output)
+    report = json.loads(printed.stdout)
     jsonschema.validate(report, schema)
     assert report["schema"] == "citeproof.references/1"
     assert [r["verdict"] for r in report["references"]] == [

@@ -14,7 +14,18 @@ Where they run:
   its own limiter, so each runs at ``1/workers`` of every service's rate: the cluster as a
   whole keeps the pace one process would.
 
-Result lines and evidence-log lines are written in this process, as results arrive.
+Result lines and evidence-log lines are written in this process, as results arrive.  With
+``keep=False`` (``--output``: the lines are the result) a result is dropped once written, so
+memory does not grow with the number of references verified, only with the references read.
+
+A run shares one :class:`~citeproof.refs.verification.Reachability` over its slices: when no
+service can be reached, it stops asking, the references not asked are counted
+(:attr:`RefsOutcome.not_asked`) and not written, so ``--resume`` asks them later, and the
+report still holds each of them as ``unavailable``.
+
+A JSONL file of references is read line by line under batch's strict rules
+(:func:`citeproof.batch.jsonl.decode_line`: UTF-8, JSON, at most 1 MiB and 32 levels a
+line), and a line they refuse is one ``ReferenceListError`` naming the file and the line.
 """
 
 from __future__ import annotations
@@ -27,11 +38,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from citeproof.batch.executors import Executor, Runner
+from citeproof.batch.jsonl import LineProblem, decode_line, read_lines
 from citeproof.errors import ReferenceListError
 from citeproof.models.references import ReferenceResult, ReferencesReport
 from citeproof.refs.formats import Format
 from citeproof.refs.stated import StatedReference
-from citeproof.refs.verification import count
+from citeproof.refs.verification import Reachability, counts_of, not_asked, was_asked
 from citeproof.service.logbook import open_log
 from citeproof.service.references import (
     REFERENCE_KIND,
@@ -40,7 +52,15 @@ from citeproof.service.references import (
     verify_stated,
 )
 
-__all__ = ["CHUNK", "Job", "RefsOptions", "earlier_counts", "read_jobs", "run_refs"]
+__all__ = [
+    "CHUNK",
+    "Job",
+    "RefsOptions",
+    "RefsOutcome",
+    "earlier_counts",
+    "read_jobs",
+    "run_refs",
+]
 
 #: References per Dask task: big enough to amortise a task, small enough to spread.
 CHUNK = 25
@@ -69,16 +89,25 @@ class RefsOptions:
     scheduler: str | None = None
 
 
+@dataclass(slots=True)
+class RefsOutcome:
+    """What :func:`run_refs` leaves besides its report: the references it did not ask
+    because no service could be reached (not written, so ``--resume`` asks them)."""
+
+    not_asked: int = 0
+    reach: Reachability | None = None
+
+
 def _jsonl_jobs(path: str) -> Iterator[Job]:
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
+    with open(path, "rb") as fh:
+        for number, raw in enumerate(read_lines(fh), 1):
+            if not raw.strip():
                 continue
             try:
-                value: Any = json.loads(line)
-            except ValueError:
+                value: Any = decode_line(raw)
+            except LineProblem as problem:
                 raise ReferenceListError(
-                    f"line {number} of {path} is not JSON; give one reference per line, as a "
+                    f"{path}, line {number}: {problem}; give one reference per line, as a "
                     'string or {"reference": "..."} or a CSL-JSON object.'
                 ) from None
             ident = f"{path}#{number}"
@@ -137,16 +166,24 @@ def run_refs(
     *,
     skip: Iterable[str] = (),
     on_result: Callable[[str, ReferenceResult], None] | None = None,
+    keep: bool = True,
+    outcome: RefsOutcome | None = None,
 ) -> ReferencesReport:
     """Verify every job not in ``skip``; ``on_result(id, result)`` for each, in input order.
 
     Results are written (and logged) in the input's order, whatever order they finish in,
-    so the output and the log are the same on every executor and every run.
+    so the output and the log are the same on every executor and every run.  A reference
+    not asked because no service could be reached is neither logged nor handed to
+    ``on_result``; ``outcome`` counts them.  Without ``keep`` the report holds the counts
+    only: the caller has had each result from ``on_result``.
     """
     done = set(skip)
     todo = [j for j in jobs if json.dumps(j.id) not in done]
     log = open_log(None if options.log is True else options.log) if options.log else None
+    outcome = outcome if outcome is not None else RefsOutcome()
+    reach = outcome.reach = outcome.reach or Reachability()
     results: dict[str, ReferenceResult] = {}
+    tally: Counter[str] = Counter()
     waiting: dict[int, ReferenceResult] = {}
     position = {id(job): n for n, job in enumerate(todo)}
     next_out = 0
@@ -156,13 +193,21 @@ def run_refs(
         waiting[position[id(job)]] = _tagged(job, result)
         while next_out in waiting:
             ready, out_job = waiting.pop(next_out), todo[next_out]
+            next_out += 1
+            tally[ready.verdict] += 1
+            tally["retracted"] += ready.retracted
+            if keep:
+                results[out_job.id] = ready
+            if not was_asked(ready):
+                outcome.not_asked += 1
+                continue
             if log is not None:
                 entry = log.append(REFERENCE_KIND, ready.log_payload())
                 ready = ready.model_copy(update={"log_seq": entry.seq})
-            results[out_job.id] = ready
+                if keep:
+                    results[out_job.id] = ready
             if on_result is not None:
                 on_result(out_job.id, ready)
-            next_out += 1
 
     if options.executor == "dask":
         _on_dask(todo, options, finished)
@@ -174,17 +219,23 @@ def run_refs(
 
         # In slices, so a JSONL of any length stays under one call's cap and its memory.
         for first in range(0, len(todo), LOCAL_SLICE):
+            part = todo[first : first + LOCAL_SLICE]
+            if reach.gave_up:  # nothing can be reached: the rest is not asked
+                for n, job in enumerate(part, first + 1):
+                    arrived(not_asked(job.stated, n))
+                continue
             verify_stated(
-                [j.stated for j in todo[first : first + LOCAL_SLICE]], offline=options.offline,
+                [j.stated for j in part], offline=options.offline,
                 replay=options.replay, retraction=options.retraction,
                 concurrency=options.workers or 8, on_result=arrived, start=first + 1,
+                reach=reach,
             )  # fmt: skip
     ordered = [results[j.id] for j in todo if j.id in results]
     sources = {j.source for j in jobs}
     return ReferencesReport(
         source=next(iter(sources)) if len(sources) == 1 else None,
         references=ordered,
-        counts=count(ordered),
+        counts=counts_of(tally),
         offline=options.offline,
     )
 

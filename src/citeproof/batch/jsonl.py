@@ -29,6 +29,7 @@ __all__ = [
     "BatchItem",
     "LineError",
     "LineProblem",
+    "decode_line",
     "parse_items",
     "parse_line",
     "parse_object_line",
@@ -40,6 +41,7 @@ __all__ = [
 MAX_LINE_BYTES: Final = 1024 * 1024
 MAX_DEPTH: Final = 32
 _FIELDS: Final = frozenset({"id", "quote", "source", "claim"})
+_TOO_LONG: Final = f"the line is over {MAX_LINE_BYTES:,} bytes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,22 +166,12 @@ def parse_object_line(
     :class:`LineProblem` (or lets :func:`string_field` raise it) for a field it cannot use.
     """
     if len(raw) > MAX_LINE_BYTES:
-        return LineError(line, "line_too_long", f"the line is over {MAX_LINE_BYTES:,} bytes")
+        return LineError(line, "line_too_long", _TOO_LONG)
     if not raw.strip():
         return None
     item_id: str | int | None = None
     try:
-        text = raw.decode("utf-8")
-        if text.startswith("\ufeff"):  # what json.loads says of a BOM
-            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        try:
-            obj = _DECODER.decode(text)
-        except RecursionError:
-            raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels") from None
-        # Each level of nesting opens with a bracket, so a line with few of them (every line
-        # of a usual batch) cannot nest too deep, and is not walked to find out.
-        if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
-            raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels")
+        obj = decode_line(raw)
         if not isinstance(obj, dict):
             raise _Invalid("not_an_object", f"each line must be a JSON object ({_listed(fields)})")
         item_id = _item_id(obj, line)
@@ -190,12 +182,33 @@ def parse_object_line(
                 f"unknown field(s) {', '.join(map(repr, unknown))}; a line has {_listed(fields)}",
             )
         return build(obj, item_id)
-    except UnicodeDecodeError:
-        return LineError(line, "not_utf8", "the line is not UTF-8 text")
     except _Invalid as err:
         return LineError(line, err.code, str(err), item_id)
+
+
+def decode_line(raw: bytes) -> Any:
+    """The JSON value of one line by the strict rules (module docstring), or
+    :class:`LineProblem` saying what is wrong with it: every JSONL input (a batch, the
+    references ``citeproof refs`` reads) is refused for the same reasons in the same words."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise _Invalid("line_too_long", _TOO_LONG)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Invalid("not_utf8", "the line is not UTF-8 text") from None
+    try:
+        if text.startswith("\ufeff"):  # what json.loads says of a BOM
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        obj = _DECODER.decode(text)
+    except RecursionError:
+        raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as err:
-        return LineError(line, "not_json", f"the line is not JSON ({err.msg} at {err.pos})")
+        raise _Invalid("not_json", f"the line is not JSON ({err.msg} at {err.pos})") from None
+    # Each level of nesting opens with a bracket, so a line with few of them (every line of a
+    # usual batch) cannot nest too deep, and is not walked to find out.
+    if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
+        raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels")
+    return obj
 
 
 def string_field(obj: dict[str, Any], name: str, *, required: bool) -> str | None:

@@ -3,7 +3,11 @@
 The verification is :mod:`citeproof.service.references` (one file) and
 :mod:`citeproof.batch.bibliographies` (many files, a JSONL of references, ``--output``,
 ``--resume``, Dask); this command checks its options, shows the progress and renders.
-Module level imports click only.
+Module level imports click only, and the options and files are checked before anything
+else is imported, so a mistyped name is answered at once.
+
+Before the work starts one line says how many references were read; when no service can be
+reached the run stops asking and one line says so, with what to do (exit 3).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import click
 from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
 
 if TYPE_CHECKING:
+    from citeproof.batch.bibliographies import RefsOutcome
     from citeproof.models.references import ReferenceResult, ReferencesReport
 
 FORMATS = ("bibtex", "ris", "csl", "jats", "pdf", "answer", "list")
@@ -115,21 +120,27 @@ def refs(
     partial, not_found, unavailable, mismatch, unresolvable. A verified reference names a
     real work that matches the entry; it does not mean the work supports the claim.
     """
-    from citeproof.batch.bibliographies import RefsOptions, earlier_counts, read_jobs, run_refs
-    from citeproof.batch.output import ResultSink
-    from citeproof.cli import _common
-    from citeproof.cli.batch import progress
-    from citeproof.errors import BadInputError, references_exit_code
+    from citeproof.errors import BadInputError
 
     if resume and output is None:
         raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
     if scheduler is not None and executor != "dask":
         raise BadInputError("--scheduler is for --executor dask.")
     for path in files:
-        if not Path(path).is_file():
-            raise BadInputError(
-                f"there is no file {path}; give a bibliography, a reference list or a PDF."
-            )
+        _check_file(path)
+
+    from citeproof.batch.bibliographies import (
+        RefsOptions,
+        RefsOutcome,
+        earlier_counts,
+        read_jobs,
+        run_refs,
+    )
+    from citeproof.batch.output import ResultSink
+    from citeproof.cli import _common
+    from citeproof.cli.batch import progress
+    from citeproof.errors import references_exit_code
+
     jobs, formats = read_jobs(list(files), fmt)  # type: ignore[arg-type]  # a click.Choice
     options = RefsOptions(
         offline=offline, replay=replay, retraction=not no_retraction,
@@ -145,6 +156,9 @@ def refs(
     done = sink.done if sink is not None else set()
     before = earlier_counts(output) if output is not None and resume else Counter()
     tally: Counter[str] = Counter()
+    outcome = RefsOutcome()
+    if not quiet:
+        click.echo(_count_line(len(jobs), files, len(done), output), err=True)
     try:
         with progress(quiet, len(jobs), len(done), "references") as advance:
 
@@ -155,7 +169,10 @@ def refs(
                 tally[result.verdict] += 1
                 advance(tally)
 
-            report = run_refs(jobs, options, skip=done, on_result=arrived)
+            report = run_refs(
+                jobs, options, skip=done, on_result=arrived, keep=output is None,
+                outcome=outcome,
+            )  # fmt: skip
     except KeyboardInterrupt:
         # As `citeproof batch`: say how far it got and how to go on, never "Aborted!".
         written = len(done) + sum(tally.values())
@@ -175,6 +192,8 @@ def refs(
     finally:
         if sink is not None:
             sink.close()
+    if outcome.not_asked:
+        click.echo(_unreachable_line(outcome, report.counts.total, output), err=True)
     if len(files) == 1:
         report = report.model_copy(update={"format": formats.get(files[0])})
     if output is None:
@@ -182,12 +201,54 @@ def refs(
             _common.write_json(report.model_dump(mode="json"))
         else:
             _render(report)
-    elif not quiet:
+    elif not quiet and not outcome.not_asked:
         shown = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
         click.echo(f"citeproof: {sum(tally.values())} references ({shown}) -> {output}", err=True)
     # A resumed run answers for the whole output, as the uninterrupted run would.
     counts = before + Counter(report.counts.model_dump())
     click.get_current_context().exit(references_exit_code(counts))
+
+
+def _check_file(path: str) -> None:
+    """One line for a name that is not a readable file, before anything is imported."""
+    from citeproof.errors import BadInputError
+
+    given = Path(path)
+    if given.is_dir():
+        raise BadInputError(
+            f"{path} is a folder; give the reference files in it "
+            f"(citeproof refs {path.rstrip('/')}/*.bib) or a file's path."
+        )
+    if not given.is_file():
+        what = "is not a regular file" if given.exists() else "does not exist"
+        raise BadInputError(f"{path} {what}; give a bibliography, a reference list or a PDF.")
+
+
+def _count_line(total: int, files: tuple[str, ...], skipped: int, output: str | None) -> str:
+    where = files[0] if len(files) == 1 else f"{len(files)} files"
+    line = f"citeproof: {total:,} reference{'s' if total != 1 else ''} in {where}"
+    if skipped:
+        left = max(total - skipped, 0)
+        return f"{line}, {skipped:,} already in {output}; checking the other {left:,}..."
+    return f"{line}; checking..."
+
+
+def _unreachable_line(outcome: RefsOutcome, total: int, output: str | None) -> str:
+    not_asked = outcome.not_asked
+    in_a_row = outcome.reach.limit if outcome.reach is not None else 0
+    asked = total - not_asked
+    line = (
+        f"citeproof: no service could be reached: every request for {in_a_row} "
+        f"references in a row failed to connect, so {not_asked:,} of {total:,} were not asked "
+        "(unavailable). Check the connection, or use --offline (answers pinned by an earlier "
+        "run) or --replay DIR."
+    )
+    if output is not None:
+        line += (
+            f" The {asked:,} asked are in {output}; run the same command with --resume to ask "
+            "the rest."
+        )
+    return line
 
 
 def _render(report: ReferencesReport) -> None:

@@ -277,6 +277,7 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
         host = request.url.host
         label = service.name if service.name == host else f"{service.name} ({host})"
         outcomes: list[str] = []
+        connected = False
         for attempt in range(1, self.attempts + 1):
             self._check_deadline(label, service.name, host)
             await self.limiter.acquire(request.url, api_key=self.api_key)
@@ -285,7 +286,9 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
                 response = await self._attempt(request, label, service.name, host)
             except httpx2.TransportError as exc:
                 outcomes.append(f"{type(exc).__name__}")
+                connected |= not isinstance(exc, (httpx2.ConnectError, httpx2.ConnectTimeout))
             else:
+                connected = True
                 if response.status_code not in RETRY_STATUSES:
                     return response
                 outcomes.append(str(response.status_code))
@@ -308,7 +311,12 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
             wait = retry_after if retry_after is not None else self._backoff(attempt)
             self._check_deadline(label, service.name, host, upcoming=wait)
             await self._sleep(wait)
-        raise UpstreamUnavailable(self._describe(label, outcomes), service=service.name, host=host)
+        raise UpstreamUnavailable(
+            self._describe(label, outcomes),
+            service=service.name,
+            host=host,
+            unreachable=not connected,
+        )
 
     async def _attempt(
         self, request: httpx2.Request, label: str, name: str, host: str

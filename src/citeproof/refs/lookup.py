@@ -18,7 +18,10 @@ What is sent where (docs/references.md repeats it for users):
 Only the stated metadata is sent: title, author surnames, year, the reference string.  Each
 question runs in its own task, so the rate limits of different services overlap; the
 process-wide limiter keeps each service's own pace.  Every failure is caught here and
-reported as that service's failed answer: it never becomes "not found".
+reported as that service's failed answer: it never becomes "not found".  A failure to
+connect at all (no route, no name resolution, refused) is counted apart
+(:attr:`Looked.unreachable`), so a run can tell "this service is down" from "there is no
+network" and stop asking (:class:`citeproof.refs.verification.Reachability`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from dataclasses import dataclass, field
 
 import httpx2
 
-from citeproof.errors import NetworkError, NotPinnedError, RecordingError
+from citeproof.errors import NetworkError, NotPinnedError, RecordingError, UpstreamUnavailable
 from citeproof.models.references import ServiceAnswer, WorkRecord
 from citeproof.net.digests import collecting
 from citeproof.refs.decide import IdentifierEvidence, SearchEvidence
@@ -58,17 +61,32 @@ class Looked:
     ids: list[IdentifierEvidence] = field(default_factory=list)
     searches: list[SearchEvidence] = field(default_factory=list)
     asked: list[ServiceAnswer] = field(default_factory=list)
+    unreachable: int = 0
+    """How many of ``asked`` failed because no connection could be made at all."""
+
+    def add(self, asked: Asked) -> None:
+        self.asked.append(asked[0])
+        self.unreachable += asked[2]
+
+    def merge(self, other: Looked) -> None:
+        self.ids.extend(other.ids)
+        self.asked.extend(other.asked)
+        self.unreachable += other.unreachable
 
 
 Question = Callable[[], Awaitable[tuple[str, tuple[WorkRecord, ...]]]]
 """Returns (status, records): status ``ok``, ``empty`` or ``missing``."""
 
 
-Asked = tuple[ServiceAnswer, tuple[WorkRecord, ...]]
+Asked = tuple[ServiceAnswer, tuple[WorkRecord, ...], bool]
+"""The answer, the records it holds, and whether no connection could be made at all."""
+
+_NO_CONNECTION = (httpx2.ConnectError, httpx2.ConnectTimeout)
 
 
 async def _ask(service: str, purpose: str, query: str, question: Question) -> Asked:
     reason: str | None = None
+    unreachable = False
     with collecting() as responses:
         try:
             status, records = await question()
@@ -76,11 +94,13 @@ async def _ask(service: str, purpose: str, query: str, question: Question) -> As
             status, records, reason = "failed", (), err.reason
             if isinstance(err, NotPinnedError):
                 status = "offline"
+            unreachable = isinstance(err, UpstreamUnavailable) and err.unreachable
         except RecordingError as err:  # --replay, and nobody recorded this request
             status, records, reason = "failed", (), str(err)
         except httpx2.TransportError as err:  # a client not built by make_client
             status, records = "failed", ()
             reason = f"{service} could not be reached ({type(err).__name__})."
+            unreachable = isinstance(err, _NO_CONNECTION)
         except ValueError as err:  # the entry gives nothing this service can be asked
             status, records, reason = "failed", (), f"{service} could not be asked: {err}"
     answer = ServiceAnswer(
@@ -91,7 +111,7 @@ async def _ask(service: str, purpose: str, query: str, question: Question) -> As
         reason=reason,
         responses=list(responses),
     )
-    return answer, records
+    return answer, records, unreachable
 
 
 def _found(
@@ -114,8 +134,9 @@ async def _doi_evidence(client: httpx2.AsyncClient, value: str, looked: Looked) 
         return ("ok" if ra else "missing"), ()
 
     agencies: list[str | None] = []
-    ra_answer, _ = await _ask("doi.org", "identifier", value, agency)
-    looked.asked.append(ra_answer)
+    ra_asked = await _ask("doi.org", "identifier", value, agency)
+    looked.add(ra_asked)
+    ra_answer = ra_asked[0]
     ra = agencies[0] if agencies else None
     ask_crossref = ra_answer.status != "ok" or ra == "Crossref"
     ask_datacite = ra_answer.status != "ok" or ra == "DataCite"
@@ -134,9 +155,10 @@ async def _doi_evidence(client: httpx2.AsyncClient, value: str, looked: Looked) 
     if ask_datacite:
         questions.append(_ask("datacite", "identifier", value, from_datacite))
     asked = list(await asyncio.gather(*questions))
-    answers = [a for a, _ in asked]
-    looked.asked.extend(answers)
-    records = tuple(r for _, found in asked for r in found)
+    answers = [a for a, _, _ in asked]
+    for one in asked:
+        looked.add(one)
+    records = tuple(r for _, found, _ in asked for r in found)
     if records:
         looked.ids.append(IdentifierEvidence(key, True, records, registered_with=ra))
         return
@@ -177,8 +199,9 @@ async def _pmid_evidence(client: httpx2.AsyncClient, kind: str, value: str, look
         return "missing", ()
 
     if kind == "pmcid":
-        answer, _ = await _ask("pubmed", "identifier", value, convert)
-        looked.asked.append(answer)
+        converted = await _ask("pubmed", "identifier", value, convert)
+        looked.add(converted)
+        answer = converted[0]
         if answer.status == "missing":
             looked.ids.append(IdentifierEvidence(key, False, reason="NCBI has no such PMCID"))
             return
@@ -192,8 +215,9 @@ async def _pmid_evidence(client: httpx2.AsyncClient, kind: str, value: str, look
         records = await _pubmed_records(client, pmids)
         return ("ok", records) if records else ("missing", ())
 
-    answer, records = await _ask("pubmed", "identifier", pmids[0], summary)
-    looked.asked.append(answer)
+    summarised = await _ask("pubmed", "identifier", pmids[0], summary)
+    looked.add(summarised)
+    answer, records, _ = summarised
     if records:
         looked.ids.append(IdentifierEvidence(key, True, records))
     elif answer.status == "missing":
@@ -216,8 +240,7 @@ async def check_identifiers(
             jobs.append(_pmid_evidence(client, kind, value, part))
     await asyncio.gather(*jobs)
     for part in parts:
-        looked.ids.extend(part.ids)
-        looked.asked.extend(part.asked)
+        looked.merge(part)
 
 
 # --------------------------------------------------------------------------------------------
@@ -302,8 +325,9 @@ async def search_for(client: httpx2.AsyncClient, stated: StatedReference, looked
             return _found(await datacite.search(client, wanted, rows=ROWS))
 
         jobs.append(_ask("datacite", "search", wanted, datacite_search))
-    for answer, records in await asyncio.gather(*jobs):
-        looked.asked.append(answer)
+    for asked in await asyncio.gather(*jobs):
+        looked.add(asked)
+        answer, records, _ = asked
         looked.searches.append(
             SearchEvidence(
                 answer.service,

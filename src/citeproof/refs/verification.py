@@ -6,12 +6,21 @@ only when there is no identifier, when the identifier names another work (to fin
 the entry does describe), or when the identifier's record could not be read.  Many
 references run at once (:data:`CONCURRENCY` in flight), so requests to different services
 overlap while the shared limiter keeps each service's pace.
+
+Without a network every question fails only after its retries, so a list of 18 took half a
+minute to say 18 times that nothing could be reached.  :class:`Reachability` watches for
+that: once :data:`UNREACHABLE_IN_A_ROW` references in a row found every service unreachable
+(no connection at all, not an error answer), the references still running are stopped and
+the rest are not asked.  Each of them is ``unavailable`` (never ``not_found``) with the
+reason :data:`NOT_ASKED`, and ``Reachability.not_asked`` names them, so a caller writing
+results can leave them for ``--resume``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -33,9 +42,27 @@ from citeproof.refs.scoring import Scored
 from citeproof.refs.stated import StatedReference
 from citeproof.retraction.status import retraction_status
 
-__all__ = ["CONCURRENCY", "Retraction", "count", "verify_all", "verify_reference"]
+__all__ = [
+    "CONCURRENCY",
+    "NOT_ASKED",
+    "UNREACHABLE_IN_A_ROW",
+    "Reachability",
+    "Retraction",
+    "count",
+    "counts_of",
+    "not_asked",
+    "verify_all",
+    "verify_reference",
+    "was_asked",
+]
 
 CONCURRENCY = 8
+#: References in a row that found every service unreachable before the run stops asking.
+UNREACHABLE_IN_A_ROW = 3
+NOT_ASKED = (
+    "Not asked: no service could be reached (every request of the references before it "
+    "failed to connect), so citeproof stopped asking; nothing was concluded."
+)
 _FLAGGED = frozenset({"RETRACTED", "CONCERN"})
 
 
@@ -45,6 +72,41 @@ class Retraction:
 
     rw_db: Path | None
     today: date
+
+
+@dataclass(slots=True)
+class Reachability:
+    """Whether the services can be reached at all, over one run (module docstring).
+
+    One is shared by every call of a run (a long list is verified in slices), so the
+    run stops once, not once per slice.
+    """
+
+    limit: int = UNREACHABLE_IN_A_ROW
+    in_a_row: int = 0
+    gave_up: bool = False
+
+    def saw(self, looked: Looked) -> None:
+        """One reference's questions have all been answered (or failed)."""
+        if not looked.asked:
+            return
+        if looked.unreachable < len(looked.asked):
+            self.in_a_row = 0
+            return
+        self.in_a_row += 1
+        self.gave_up = self.gave_up or self.in_a_row >= self.limit
+
+
+def not_asked(stated: StatedReference, index: int) -> ReferenceResult:
+    """``unavailable``, with :data:`NOT_ASKED` as the reason and nothing asked."""
+    return ReferenceResult(
+        index=index, verdict="unavailable", reason=NOT_ASKED, stated=_stated(stated)
+    )
+
+
+def was_asked(result: ReferenceResult) -> bool:
+    """False for a reference given :data:`NOT_ASKED` (a caller may leave it for later)."""
+    return bool(result.asked) or result.reason != NOT_ASKED
 
 
 def _stated(stated: StatedReference) -> StatedFields:
@@ -120,6 +182,7 @@ async def verify_reference(
     index: int,
     *,
     retraction: Retraction | None,
+    reach: Reachability | None = None,
 ) -> ReferenceResult:
     """One reference's result (see :mod:`citeproof.refs.decide` for the verdicts)."""
     looked = Looked()
@@ -129,6 +192,8 @@ async def verify_reference(
             await search_for(client, stated, looked)
     elif not stated.is_empty:
         await search_for(client, stated, looked)
+    if reach is not None:
+        reach.saw(looked)
     decision = decide(stated, looked.ids, looked.searches)
     work = _work(decision.work) if decision.work is not None else None
     suggested = _work(decision.suggested) if decision.suggested is not None else None
@@ -176,14 +241,42 @@ async def verify_all(
     start: int = 1,
     concurrency: int = CONCURRENCY,
     on_result: Callable[[ReferenceResult], None] | None = None,
+    reach: Reachability | None = None,
 ) -> list[ReferenceResult]:
-    """Every reference's result, in the given order; ``on_result`` as each one finishes."""
+    """Every reference's result, in the given order; ``on_result`` as each one finishes.
+
+    When ``reach`` gives up (module docstring), the references still being asked are
+    stopped and none is asked after them: each gets :data:`NOT_ASKED`.
+    """
     digests.install(client)  # each answer's sha256, for the reference's log line
     gate = asyncio.Semaphore(max(1, concurrency))
+    reach = reach if reach is not None else Reachability()
+    running: set[asyncio.Task[ReferenceResult]] = set()
+
+    async def ask(stated: StatedReference, index: int) -> ReferenceResult:
+        result = await verify_reference(client, stated, index, retraction=retraction, reach=reach)
+        if reach.gave_up:
+            for task in running:
+                if task is not asyncio.current_task():
+                    task.cancel()
+        return result
 
     async def one(i: int, stated: StatedReference) -> ReferenceResult:
+        index = start + i
         async with gate:
-            result = await verify_reference(client, stated, start + i, retraction=retraction)
+            if reach.gave_up:
+                result = not_asked(stated, index)
+            else:
+                task = asyncio.ensure_future(ask(stated, index))
+                running.add(task)
+                try:
+                    result = await asyncio.shield(task)
+                except asyncio.CancelledError:
+                    if not task.cancelled() or not reach.gave_up:
+                        raise  # cancelled from outside (Ctrl-C): not ours to swallow
+                    result = not_asked(stated, index)
+                finally:
+                    running.discard(task)
         if on_result is not None:
             on_result(result)
         return result
@@ -193,9 +286,18 @@ async def verify_all(
 
 def count(results: Sequence[ReferenceResult]) -> ReferenceCounts:
     """How many results got each verdict, and how many name a retracted work."""
-    tally = {v: 0 for v in ReferenceCounts.model_fields if v not in ("total", "retracted")}
+    tally: Counter[str] = Counter()
     for r in results:
         tally[r.verdict] += 1
+        tally["retracted"] += r.retracted
+    return counts_of(tally)
+
+
+def counts_of(tally: Mapping[str, int]) -> ReferenceCounts:
+    """The counts of a tally of verdicts (and ``retracted``) kept as results went by."""
+    verdicts = [v for v in ReferenceCounts.model_fields if v not in ("total", "retracted")]
     return ReferenceCounts(
-        total=len(results), retracted=sum(1 for r in results if r.retracted), **tally
+        total=sum(tally.get(v, 0) for v in verdicts),
+        retracted=tally.get("retracted", 0),
+        **{v: tally.get(v, 0) for v in verdicts},
     )

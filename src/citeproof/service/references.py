@@ -33,7 +33,7 @@ from citeproof.refs.formats import Format, read_references
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.pinning import PinnedTransport, Pinner
 from citeproof.refs.stated import StatedReference
-from citeproof.refs.verification import Retraction, count, verify_all
+from citeproof.refs.verification import Reachability, Retraction, count, verify_all
 from citeproof.service.logbook import open_log
 from citeproof.sources.retractionwatch import default_db_path
 from citeproof.store.cache import Cache
@@ -123,13 +123,18 @@ async def _run(
     start: int,
     today: date,
     rate_share: float,
+    reach: Reachability | None,
 ) -> list[ReferenceResult]:
     ask = Retraction(rw_db=default_db_path(), today=today) if retraction else None
     async with AsyncExitStack() as stack:
         if offline:
+            # No contact address: nothing is sent, and adding it to each URL costs time.
             client = await stack.enter_async_context(
-                make_client(transport=PinnedTransport(cache), limiter=_Unlimited(), attempts=1)
-            )
+                make_client(
+                    transport=PinnedTransport(cache), limiter=_Unlimited(), attempts=1,
+                    contact="", api_key="",
+                )
+            )  # fmt: skip
         else:
             mode = mode_from(os.fspath(replay) if replay is not None else None)
             limiter = None if rate_share >= 1.0 else _Share(rate_share)
@@ -140,7 +145,7 @@ async def _run(
         client.event_hooks = {**hooks, "response": [*hooks.get("response", []), pinner.hook]}
         return await verify_all(
             client, refs, retraction=ask, start=start, concurrency=concurrency,
-            on_result=on_result,
+            on_result=on_result, reach=reach,
         )  # fmt: skip
 
 
@@ -158,11 +163,14 @@ def verify_stated(
     source: str | None = None,
     fmt: str | None = None,
     rate_share: float = 1.0,
+    reach: Reachability | None = None,
 ) -> ReferencesReport:
     """Verify already-read references; the ``citeproof.references/1`` report.
 
     ``rate_share`` is this process's part of every service's rate limit, when several
-    processes verify at once (a Dask cluster): 0.5 for one of two.
+    processes verify at once (a Dask cluster): 0.5 for one of two.  ``reach`` is shared by
+    the calls of one run that verifies a long list in parts, so that without a network the
+    run stops asking once (:class:`~citeproof.refs.verification.Reachability`).
     """
     if len(refs) > MAX_REFERENCES:
         raise ReferenceListError(
@@ -174,7 +182,7 @@ def verify_stated(
             _run(
                 refs, offline=offline, replay=replay, retraction=retraction, cache=cache,
                 concurrency=concurrency, on_result=on_result, start=start,
-                today=today or datetime.now(UTC).date(), rate_share=rate_share,
+                today=today or datetime.now(UTC).date(), rate_share=rate_share, reach=reach,
             )
         )  # fmt: skip
     finally:
