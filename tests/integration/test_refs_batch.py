@@ -128,3 +128,19 @@ def test_ctrl_c_says_how_far_refs_got_and_resume_goes_on(
     monkeypatch.setattr(bib, "run_refs", real)
     assert _refs(inp, "-o", out, "--resume", *common)[0] == 1
     assert out.read_bytes() == whole.read_bytes()
+
+
+def test_with_an_output_each_result_is_dropped_once_written(tmp_path: Path) -> None:
+    """``-o`` holds the results, so the run keeps only the counts: memory stays flat in
+    the number of references verified (bench/bench_refs_inputs.py measures it)."""
+    from citeproof.batch.bibliographies import RefsOptions, read_jobs, run_refs
+
+    jobs, _ = read_jobs([str(_jsonl(tmp_path / "in.jsonl"))])
+    seen: list[str] = []
+    report = run_refs(
+        jobs, RefsOptions(replay=str(RECORDINGS), retraction=False),
+        on_result=lambda ident, result: seen.append(result.verdict), keep=False,
+    )  # fmt: skip
+    assert report.references == []
+    assert report.counts.total == len(seen) == len(NAMES)
+    assert report.counts.verified == seen.count("verified") == 2

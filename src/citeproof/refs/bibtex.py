@@ -1,14 +1,5 @@
 """BibTeX and BibLaTeX files, read with bibtexparser 2.
 
-Why these middlewares and in this order: ``@string`` macros are expanded first, including
-inside ``#`` concatenations (``journal = lan # { Oncology}``), which bibtexparser's own
-resolver leaves as written; then the enclosing braces go, keys are lower-cased, and name
-lists are split into people *before* LaTeX is decoded, so a braced corporate author
-(``{World Health Organization}``) stays one name.  Decoding then turns ``M{\\"u}ller`` into
-``Müller`` and ``{{DNA}} repair`` into ``DNA repair`` in every field and every name part,
-except the fields that are identifiers or addresses (``doi``, ``url``, ``eprint`` ...),
-where ``%`` and ``_`` are characters, not LaTeX.
-
 Fields: ``title``; ``author`` (as ``"Family, Given"``, particles with the family name; the
 ``and others`` of a truncated list dropped); ``year``, else the year of ``date``;
 ``journal``, ``journaltitle`` or ``booktitle`` as the venue; ``doi`` (any form the
@@ -17,134 +8,289 @@ identifier grammar accepts, ``https://doi.org/...`` included), ``pmid``, ``pmcid
 ``url`` go to ``extra_ids``.  The citation key is the label, the entry type the kind, and
 ``where`` is ``line N`` of the entry's ``@``.
 
+Why only those fields are read: a Zotero or Mendeley export carries abstracts, notes, file
+paths and keywords that citeproof never uses, and decoding LaTeX costs some 20 seconds of
+CPU per megabyte (pylatexenc).  So every other field is dropped as the entry is read, and
+only the fields above go through macros, name splitting and decoding.
+
+Why the steps come in this order: ``@string`` macros are expanded first, including inside
+``#`` concatenations (``journal = lan # { Oncology}``), which bibtexparser's own resolver
+leaves as written; keys are lower-cased (the last of ``Title`` and ``title`` wins, as
+bibtexparser's ``NormalizeFieldKeys``), and name lists are split into people *before* LaTeX
+is decoded, so a braced corporate author (``{World Health Organization}``) stays one name.
+Decoding turns ``M{\\"u}ller`` into ``Müller`` and ``{{DNA}} repair`` into ``DNA repair``
+in every field read and every name part, except the identifier and address fields
+(``doi``, ``url``, ``eprint`` ...), where ``%`` and ``_`` are characters, not LaTeX.  A
+value with nothing LaTeX would change is not handed to the decoder at all, and one whose
+only LaTeX is balanced braces just loses them (``tests/unit/test_refs_hostile_inputs.py``
+checks both shortcuts against the decoder).
+
+Caps, so that no file can make reading hang or fill memory:
+
+* :data:`MAX_FIELD` characters of a field are read, as written and after its macros are
+  expanded; the rest is cut (an author list loses the name the cut falls in).
+* A ``@string`` macro may expand to :data:`MAX_MACRO` characters, all of a file's macros
+  together to :data:`MAX_MACROS`, and a macro may be built from other macros at most
+  :data:`MAX_MACRO_DEPTH` levels deep.  A file past any of these is refused whole with
+  :class:`MacroExpansionError` (a ``ValueError`` whose message is the one line the command
+  prints): a doubling ``@string`` chain of a few hundred bytes would otherwise expand to
+  gigabytes, and no real bibliography comes near the caps.
+
+Reading is streamed (:func:`iter_bibtex`): the text is cut where bibtexparser's splitter
+itself starts a block whatever came before it (an ``@type{`` or ``@type(`` at the start of
+a line), and the pieces are split a few hundred at a time, so the memory the splitter's
+blocks take does not grow with the file.  ``@string`` pieces are read first, so an entry
+may use a macro defined below it, as when the whole file was split at once.
+
 Entries bibtexparser cannot read (a missing brace, a field without a value) are *reported,
-not dropped*: each becomes a reference holding only ``text`` (the raw block as written)
-and ``where``.  A readable entry always has a label and a kind, so a reference without
-either is one that failed to parse, and the caller can give it a verdict of its own.  An
-entry whose key repeats an earlier key is read on its own and kept: it is still a
-reference in the file.
+not dropped*: each becomes a reference holding only ``text`` (the raw block as written, cut
+at :data:`MAX_FIELD`) and ``where``.  A readable entry always has a label and a kind, so a
+reference without either is one that failed to parse, and the caller can give it a verdict
+of its own.  An entry whose key repeats an earlier key is read on its own and kept: it is
+still a reference in the file.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from typing import Any
+import re
+from collections.abc import Iterator, Sequence
+from functools import cache, lru_cache
+from typing import Any, Final
 
 from bibtexparser.entrypoint import parse_string
-from bibtexparser.library import Library
-from bibtexparser.middlewares import (
-    LatexDecodingMiddleware,
-    NormalizeFieldKeys,
-    SeparateCoAuthors,
-    SplitNameParts,
+from bibtexparser.middlewares import LatexDecodingMiddleware
+from bibtexparser.middlewares.names import (
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
 )
-from bibtexparser.middlewares.enclosing import RemoveEnclosingMiddleware
-from bibtexparser.middlewares.middleware import LibraryMiddleware, Middleware
-from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
-from bibtexparser.model import Block, DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
+from bibtexparser.model import Block, DuplicateBlockKeyBlock, Entry, ParsingFailedBlock, String
 
 from citeproof.refs.listed import from_fields
 from citeproof.refs.stated import StatedReference, year_in
 
-__all__ = ["read_bibtex"]
+__all__ = [
+    "MAX_FIELD",
+    "MAX_MACRO",
+    "MAX_MACROS",
+    "MAX_MACRO_DEPTH",
+    "MacroExpansionError",
+    "iter_bibtex",
+    "read_bibtex",
+]
 
 # A failed block is reported as a reference; bibtexparser's own warning about it would reach
 # stderr a second time, unformatted, through Python's last-resort handler.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 
-_VERBATIM = frozenset({"doi", "url", "eprint", "pmid", "pmcid", "isbn", "issn", "file"})
+#: Characters of one field read (as written, and again after its macros are expanded).
+MAX_FIELD: Final = 10_000
+#: Characters one ``@string`` macro may expand to.
+MAX_MACRO: Final = 10_000
+#: Characters all the ``@string`` macros of one file may expand to together.
+MAX_MACROS: Final = 1_000_000
+#: Levels of macros built from macros.
+MAX_MACRO_DEPTH: Final = 32
+#: Pieces (each starting at a block start) handed to the splitter at once.
+_PIECES_PER_SPLIT: Final = 256
+
+_VERBATIM = frozenset({"doi", "url", "eprint", "pmid", "pmcid"})
 _VENUES = ("journal", "journaltitle", "booktitle")
+_READ = frozenset(
+    {"title", "author", "year", "date", "eprinttype", "archiveprefix", *_VENUES, *_VERBATIM}
+)
+# Where bibtexparser's splitter starts a block whatever it was reading (an ``@`` with only
+# whitespace before it on its line: see ``Splitter._is_at_line_start``).
+_BLOCK_START = re.compile(r"^[^\S\n]*@\w*[ \t]*[{(]", re.MULTILINE)
+_STRING_START = re.compile(r"[^\S\n]*@string[ \t]*[{(]", re.IGNORECASE)
+# What a ``#`` concatenation is made of: an enclosure's delimiters, escapes and the ``#``.
+_MACRO_MARK = re.compile(r'\\.|[{}"#]', re.DOTALL)
+# Anything pylatexenc would change: macros, groups, math, comments, ties, alignment, the
+# dash and quote ligatures.  A value without any of it decodes to itself.
+_LATEX = re.compile(r"[\\{}$%~&#^_`]|--|''|[!?]`")
+_LATEX_BUT_BRACES = re.compile(r"[\\$%~&#^_`]|--|''|[!?]`")
+
+
+class MacroExpansionError(ValueError):
+    """A ``@string`` macro past the expansion caps; the message is the one line to print."""
 
 
 def read_bibtex(text: str) -> list[StatedReference]:
     """Every entry of a BibTeX file in file order, failed ones included (module rules)."""
-    library = parse_string(text, parse_stack=_stack())
-    macros = "\n".join(s.raw or "" for s in library.strings)
-    out: list[StatedReference] = []
-    for block in library.blocks:
-        if isinstance(block, Entry):
-            out.append(_reference(block, _where(block)))
-        elif isinstance(block, DuplicateBlockKeyBlock) and (alone := _alone(block, macros)):
-            out.append(_reference(alone, _where(block)))
-        elif isinstance(block, ParsingFailedBlock):
-            out.append(StatedReference(text=(block.raw or "").strip(), where=_where(block)))
+    return list(iter_bibtex(text))
+
+
+def iter_bibtex(text: str) -> Iterator[StatedReference]:
+    """The entries of a BibTeX file one by one, in file order (module rules)."""
+    pieces = _pieces(text)
+    macros = _Macros()
+    early: dict[int, list[Block]] = {}
+    for n, (start, end, line) in enumerate(pieces):
+        if _STRING_START.match(text, start):
+            early[n] = _split(text[start:end])
+            macros.define_all(early[n], line)
+    run: list[int] = []
+    for n in range(len(pieces)):
+        if n not in early:
+            run.append(n)
+            if len(run) < _PIECES_PER_SPLIT:
+                continue
+        if run:
+            first, last = pieces[run[0]], pieces[run[-1]]
+            blocks = _split(text[first[0] : last[1]])
+            macros.define_all(blocks, first[2])
+            yield from _references(blocks, first[2], macros)
+            run = []
+        if n in early:
+            yield from _references(early.pop(n), pieces[n][2], macros)
+    if run:
+        first, last = pieces[run[0]], pieces[run[-1]]
+        blocks = _split(text[first[0] : last[1]])
+        macros.define_all(blocks, first[2])
+        yield from _references(blocks, first[2], macros)
+
+
+def _pieces(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, lines before start) of each piece: the text before the first block
+    start, then one piece from each block start to the next."""
+    starts = [m.start() for m in _BLOCK_START.finditer(text)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    out: list[tuple[int, int, int]] = []
+    line = 0
+    for i, start in enumerate(starts):
+        if i:
+            line += text.count("\n", starts[i - 1], start)
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        out.append((start, end, line))
     return out
 
 
-def _stack() -> list[Middleware]:
-    return [
-        _ResolveStrings(),
-        RemoveEnclosingMiddleware(),
-        NormalizeFieldKeys(),
-        SeparateCoAuthors(),
-        _SplitNames(),
-        _Decode(),
-    ]
+def _split(piece: str) -> list[Block]:
+    """The blocks of ``piece`` as bibtexparser's splitter reads them, nothing else done."""
+    return parse_string(piece, parse_stack=[]).blocks
 
 
-def _where(block: Block) -> str | None:
-    return f"line {block.start_line + 1}" if block.start_line is not None else None
+def _where(block: Block, line: int) -> str | None:
+    return f"line {line + block.start_line + 1}" if block.start_line is not None else None
 
 
-def _alone(block: DuplicateBlockKeyBlock, macros: str) -> Entry | None:
-    """A duplicate-key entry read by itself (with the file's macros), as the library
-    leaves such a block unread."""
-    library = parse_string(f"{macros}\n{block.raw or ''}", parse_stack=_stack())
-    return library.entries[0] if library.entries else None
+def _references(blocks: Sequence[Block], line: int, macros: _Macros) -> Iterator[StatedReference]:
+    for block in blocks:
+        entry: Block | None = block
+        if isinstance(block, DuplicateBlockKeyBlock):
+            entry = block.ignore_error_block
+        if isinstance(entry, Entry):
+            yield _reference(entry, _where(block, line), macros)
+        elif isinstance(entry, ParsingFailedBlock) or isinstance(block, ParsingFailedBlock):
+            raw = (entry.raw if entry is not None else None) or block.raw or ""
+            yield StatedReference(text=raw.strip()[:MAX_FIELD], where=_where(block, line))
 
 
-def _reference(entry: Entry, where: str | None) -> StatedReference:
-    fields = {f.key: f.value for f in entry.fields}
-    eprint = _text(fields.get("eprint"))
-    eprint_type = _text(fields.get("eprinttype") or fields.get("archiveprefix")).lower()
-    pmid = _text(fields.get("pmid")) or (eprint if eprint_type == "pubmed" else "")
-    pmcid = _text(fields.get("pmcid")) or (eprint if eprint_type == "pmc" else "")
+def _reference(entry: Entry, where: str | None, macros: _Macros) -> StatedReference:
+    fields: dict[str, str] = {}
+    for field in entry.fields:
+        key = field.key.lower()
+        if key in _READ and isinstance(field.value, str):
+            fields[key] = field.value  # the last of Title and title wins
+    values = {key: macros.expand_field(raw) for key, raw in fields.items()}
+    text = {k: _text(_decode(v) if k not in _VERBATIM else v) for k, (v, _) in values.items()
+            if k != "author"}  # fmt: skip
+    eprint = text.get("eprint", "")
+    eprint_type = (text.get("eprinttype") or text.get("archiveprefix") or "").lower()
+    pmid = text.get("pmid") or (eprint if eprint_type == "pubmed" else "")
+    pmcid = text.get("pmcid") or (eprint if eprint_type == "pmc" else "")
     extra = [f"arxiv:{eprint}"] if eprint and eprint_type == "arxiv" else []
-    year = year_in(_text(fields.get("year"))) or year_in(_text(fields.get("date")))
-    venue = next((v for v in (_text(fields.get(k)) for k in _VENUES) if v), None)
+    year = year_in(text.get("year", "")) or year_in(text.get("date", ""))
+    venue = next((v for v in (text.get(k) for k in _VENUES) if v), None)
     return from_fields(
-        title=_text(fields.get("title")) or None,
-        authors=_people(fields.get("author")),
+        title=text.get("title") or None,
+        authors=_people(*values.get("author", ("", False))),
         year=year,
         venue=venue,
-        doi=_text(fields.get("doi")) or None,
+        doi=text.get("doi") or None,
         pmid=pmid or None,
         pmcid=pmcid or None,
         label=entry.key,
         where=where,
         kind=entry.entry_type.lower(),
         extra_ids=extra,
-        urls=[_text(fields.get("url"))],
+        urls=[text.get("url", "")],
     )
 
 
-def _text(value: Any) -> str:
-    return " ".join(str(value).split()) if value is not None else ""
+def _text(value: str) -> str:
+    return " ".join(value.split())
 
 
-def _people(value: Any) -> Iterator[str]:
-    if not isinstance(value, list):
-        if value:
-            yield _text(value)
-        return
-    for person in value:
-        if not isinstance(person, NameParts):
-            yield _text(person)
-            continue
-        family = " ".join((*person.von, *person.last))
+@cache
+def _latex() -> tuple[Any, Any]:
+    """bibtexparser's decoder (pylatexenc, configured by ``LatexDecodingMiddleware``) and
+    one parsing context for every value: without it pylatexenc builds its default context
+    anew for each value, which is most of the cost of decoding a short one."""
+    from pylatexenc.latexwalker import get_default_latex_context_db  # type: ignore[import-untyped]
+
+    return LatexDecodingMiddleware()._decoder, get_default_latex_context_db()
+
+
+def _decode(value: str) -> str:
+    """LaTeX decoded; a value pylatexenc cannot decode is kept as written rather than
+    failing the entry (the middleware's own rule)."""
+    if not _LATEX.search(value):
+        return value
+    if not _LATEX_BUT_BRACES.search(value) and _balanced(value):
+        return value.replace("{", "").replace("}", "")
+    return _remembered(value) if len(value) <= 200 else _pylatexenc(value)
+
+
+@lru_cache(maxsize=16_384)
+def _remembered(value: str) -> str:
+    """A short value decoded once: a bibliography names the same people and journals again
+    and again, and pylatexenc takes a tenth of a millisecond even for ``M{\\"u}ller``."""
+    return _pylatexenc(value)
+
+
+def _pylatexenc(value: str) -> str:
+    decoder, context = _latex()
+    try:
+        return str(decoder.latex_to_text(value, latex_context=context))
+    except Exception:  # the middleware's rule: keep the value as written
+        return value
+
+
+def _balanced(value: str) -> bool:
+    depth = 0
+    for m in re.finditer(r"[{}]", value):
+        depth += 1 if m.group() == "{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _people(value: str, cut: bool) -> Iterator[str]:
+    """Each author as ``Family, Jr, Given``, split before decoding (module rules); a cut
+    list loses its last name, which the cut may fall in."""
+    names = split_multiple_persons_names(value)
+    if cut:
+        names = names[:-1]
+    for name in names:
+        person = parse_single_name_into_parts(name, strict=False)
+        family = _text(" ".join(_decode(p) for p in (*person.von, *person.last)))
         if not family or (family.lower() == "others" and not person.first):
             continue
-        given = " ".join(person.first)
-        yield ", ".join(p for p in (family, " ".join(person.jr), given) if p)
+        given = _text(" ".join(_decode(p) for p in person.first))
+        jr = _text(" ".join(_decode(p) for p in person.jr))
+        yield ", ".join(p for p in (family, jr, given) if p)
 
 
-def _split_macros(value: str) -> Iterator[str]:
+def _parts(value: str) -> Iterator[str]:
     """The parts of a ``#`` concatenation, each still enclosed as written."""
+    if "#" not in value:
+        yield value.strip()
+        return
     depth, quoted, start = 0, False, 0
-    for i, c in enumerate(value):
-        if i and value[i - 1] == "\\":
-            continue  # an escaped character
+    for m in _MACRO_MARK.finditer(value):
+        c = m.group()
         if c == "{":
             depth += 1
         elif c == "}":
@@ -152,72 +298,74 @@ def _split_macros(value: str) -> Iterator[str]:
         elif c == '"' and depth == 0:
             quoted = not quoted
         elif c == "#" and depth == 0 and not quoted:
-            yield value[start:i].strip()
-            start = i + 1
+            yield value[start : m.start()].strip()
+            start = m.end()
     yield value[start:].strip()
 
 
-def _expand(value: str, macros: dict[str, str]) -> str:
-    """A raw field value with its macros replaced and its parts joined, unenclosed."""
-    out: list[str] = []
-    for part in _split_macros(value):
-        if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
-            out.append(part[1:-1])
-        else:
-            out.append(macros.get(part.lower(), part))
-    return "".join(out)
-
-
-class _ResolveStrings(LibraryMiddleware):
-    """``@string`` macros, also inside ``#`` concatenations and inside other macros."""
+class _Macros:
+    """The file's ``@string`` macros, expanded as they are defined, under the caps."""
 
     def __init__(self) -> None:
-        super().__init__(allow_inplace_modification=True)
+        self.values: dict[str, tuple[str, int]] = {}
+        self.total = 0
 
-    @classmethod
-    def metadata_key(cls) -> str:
-        return "citeproof_resolve_strings"
+    def define_all(self, blocks: Sequence[Block], line: int) -> None:
+        """Every macro of ``blocks``; a later definition of a name replaces the earlier."""
+        for block in blocks:
+            if isinstance(block, DuplicateBlockKeyBlock):
+                block = block.ignore_error_block or block
+            if isinstance(block, String):
+                self._define(block, line)
 
-    def transform(self, library: Library) -> Library:
-        macros: dict[str, str] = {}
-        for string in library.strings:
-            macros[string.key.lower()] = _expand(string.value, macros)
-        for entry in library.entries:
-            for field in entry.fields:
-                if isinstance(field.value, str):
-                    field.value = "{" + _expand(field.value, macros) + "}"
-        return library
+    def _define(self, string: String, line: int) -> None:
+        value, depth, cut = self._expand(string.value, MAX_MACRO)
+        where = f"the @string macro {string.key!r} ({_where(string, line)})"
+        if cut:
+            raise MacroExpansionError(
+                f"{where} expands to more than {MAX_MACRO:,} characters; citeproof expands "
+                f"a macro to at most {MAX_MACRO:,} (all of a file's to {MAX_MACROS:,}), as no "
+                "real bibliography needs more: shorten the macro or give the list without it."
+            )
+        if depth + 1 > MAX_MACRO_DEPTH:
+            raise MacroExpansionError(
+                f"{where} is built from macros more than {MAX_MACRO_DEPTH} levels deep; "
+                "citeproof expands no deeper: define it with fewer levels."
+            )
+        self.total += len(value)
+        if self.total > MAX_MACROS:
+            raise MacroExpansionError(
+                f"the @string macros up to {where} expand to more than {MAX_MACROS:,} "
+                "characters in all; citeproof expands at most that many per file: remove "
+                "the macros the entries do not use."
+            )
+        self.values[string.key.lower()] = (value, depth + 1)
 
+    def expand_field(self, raw: str) -> tuple[str, bool]:
+        """A field's raw value with its macros replaced and unenclosed, and whether it was
+        cut at the cap."""
+        value, _, cut = self._expand(raw, MAX_FIELD)
+        return value, cut
 
-class _SplitNames(SplitNameParts):
-    """Names split leniently: one odd name must not turn the whole entry into an error."""
+    def _expand(self, raw: str, limit: int) -> tuple[str, int, bool]:
+        """(expansion, deepest macro used, whether it was cut at ``limit``).
 
-    def _transform_field_value(self, name: list[str]) -> list[NameParts]:
-        return [parse_single_name_into_parts(n, strict=False) for n in name]
-
-
-class _Decode(LatexDecodingMiddleware):
-    """LaTeX decoded in text fields and in each part of each split name (the library's
-    middleware decodes only a field holding one name), never in identifier fields; a
-    value pylatexenc cannot decode is kept as written rather than failing the entry."""
-
-    def transform_entry(self, entry: Entry, library: Library) -> Block:
-        for field in entry.fields:
-            if field.key in _VERBATIM:
-                continue
-            if isinstance(field.value, str):
-                enclosing = field.enclosing
-                field.value = self._transform_python_value_string(field.value)[0]
-                field.enclosing = enclosing
-            elif isinstance(field.value, list):
-                for person in field.value:
-                    if isinstance(person, NameParts):
-                        self._decode_name(person)
-        return entry
-
-    def _decode_name(self, person: NameParts) -> None:
-        errors: list[str] = []
-        person.first = self._transform_all_strings(person.first, errors)
-        person.von = self._transform_all_strings(person.von, errors)
-        person.last = self._transform_all_strings(person.last, errors)
-        person.jr = self._transform_all_strings(person.jr, errors)
+        At most ``2 * limit`` characters of ``raw`` are looked at: what they expand to is
+        already over the cap unless the rest is all delimiters and empty macros."""
+        cut = len(raw) > 2 * limit
+        out: list[str] = []
+        size = depth = 0
+        for part in _parts(raw[: 2 * limit]):
+            if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
+                piece = part[1:-1]
+            elif cut and part[:1] in ("{", '"'):
+                piece = part[1:]  # an enclosure the cut went through
+            else:
+                piece, used = self.values.get(part.lower(), (part, 0))
+                depth = max(depth, used)
+            if size + len(piece) > limit:
+                out.append(piece[: limit - size])
+                return "".join(out), depth, True
+            out.append(piece)
+            size += len(piece)
+        return "".join(out), depth, cut
