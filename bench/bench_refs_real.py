@@ -1,0 +1,1262 @@
+"""Issue 22: ``citeproof refs`` on real bibliographic data, with no false accusations.
+
+Why: the invented worlds (``tests/refs_world.py``, ``bench/refs_fixtures.py``) say whether
+each path works; they cannot say how often a real reference, printed in a real style, is
+called fabricated.  This harness builds a world of real works and real reference strings
+from Crossref's public reference-matching evaluation (the ``CrossRef/reference-matching-
+evaluation`` repository; pass its location with ``--data DIR``, a git directory or a
+checkout, nothing of it is copied here), answers every request citeproof makes from an
+emulation of the services (``tests/scholarly_world.py``), and scores every verdict against
+its truth.
+
+**The world.**  Each work the evaluation renders in several citation styles (7,485 works in
+11 styles under ``analyses/2_unstructured_artificial_evaluation``: a sample and the similar
+documents Crossref's search found for it, and 2,500 more in 8 styles under
+``analyses/1_unstructured_analysis``) becomes a record read back from its renderings: the
+title from the quoted title of MLA, Chicago or IEEE found again in APA (for its case), the
+authors' family names and initials from APA, full given names from the degraded style or
+Chicago when they line up, the year, the venue, volume, issue and pages from the degraded
+style (or IEEE), a type from the renderings' shape, and an abbreviation where the ACS
+rendering prints one.  A field that cannot be read reliably stays empty; the run prints
+how many records have each field.  The works the 3,000 real reference strings point to
+(``analyses/3_unstructured_real_evaluation``, ``analyses/1_unstructured_analysis/data/
+existing``) have no renderings: their records hold what a conservative reading of the
+string gives (year, first author, the longest sentence as the title), and are counted
+apart.
+
+**The entries**, each with its truth: (a) renderings of works in the world, one or more
+styles a work (``--styles-per-work``), and for some a rendering with the DOI printed as its
+style prints one; (b) the real strings (those whose true DOI is null cite something outside
+the world: reported apart, never scored right or wrong); (c) the "excluded" sample, real
+works the evaluation pretends are not in the collection (its README: "a reference string
+generated from a document in this sample is expected not to be linked to anything"), so
+absent from the world; (d) fabrications made from the world with a fixed seed: a real DOI
+printed on another work's metadata (``doi-swap``), an invented title with a real work's
+authors and venue (``invented-title``), one work's title with another's authors, venue and
+year (``chimera``) and a reference made up whole (``invented``).  ``--split`` keeps half of
+them by a hash of the DOI (``dev`` to tune on; ``hidden`` for the final check only).
+
+**Scoring.**  A work in the world is right when ``verified`` with its DOI, or ``ambiguous``
+with its DOI among the candidates (it accuses nothing and names the work; counted in its
+own column).  A fabricated or excluded entry is right when flagged (``not_found``,
+``mismatch``, ``partial``, ``unresolvable``).  ``unavailable`` is never right: the world
+always answers.  Link precision and recall are the evaluation's (``evaluation/
+link_metrics.py``): the predicted link is the verified work's DOI.  Flag precision: of the
+flagged entries whose truth is known, the share naming no work of the world; flag recall:
+of those naming none, the share flagged.
+
+**What the emulation cannot measure**: the real services' ranking and coverage (the world
+ranks by BM25 and holds every work in Crossref and OpenAlex, none in PubMed or DataCite:
+the data give no PMIDs); errors in real records (a record here is what the renderings
+print, so the stated and recorded metadata agree more than they do in life, most of all
+for the real strings, whose records were read from the strings themselves); throttling,
+outages and latency; works no service holds (the excluded sample stands in for them); the
+excluded works are real, so live they would be found.
+
+    python bench/bench_refs_real.py --data DIR                  # the dev split
+    python bench/bench_refs_real.py --data DIR --limit 100      # 100 entries a kind
+    python bench/bench_refs_real.py --data DIR --json out.json --show-wrong 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import math
+import os
+import platform
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+from scholarly_world import Person, Work, World  # noqa: E402
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from citeproof.models.references import ReferenceResult
+
+#: Published link figures: Crossref SBMV on its 2,000 real strings, biblio-glutton on
+#: 17,015 PMC references (its doc/Benchmarking.md).
+PEERS = {"Crossref SBMV": (0.981, 0.946), "biblio-glutton": (0.973, 0.955)}
+FLAGS = frozenset({"not_found", "mismatch", "partial", "unresolvable"})
+VERDICTS = (
+    "verified",
+    "ambiguous",
+    "partial",
+    "not_found",
+    "mismatch",
+    "unresolvable",
+    "unavailable",
+)
+
+A2 = "analyses/2_unstructured_artificial_evaluation/data/datasets/"
+A1 = "analyses/1_unstructured_analysis/data/datasets/"
+A2_STYLES = (
+    "american-chemical-society",
+    "american-institute-of-physics",
+    "american-institute-of-physics-noise",
+    "apa",
+    "apa-noise",
+    "chicago-author-date",
+    "degraded_all_authors",
+    "degraded_one_author",
+    "degraded_title_scrambled",
+    "elsevier-without-titles",
+    "modern-language-association",
+)
+A1_STYLES = (
+    "american-chemical-society",
+    "american-institute-of-physics",
+    "apa",
+    "chicago-author-date",
+    "elsevier-without-titles",
+    "harvard3",
+    "ieee",
+    "modern-language-association",
+)
+REAL = {
+    "real-2k": "analyses/3_unstructured_real_evaluation/data/unstructured_sbmv.json",
+    "real-1k": "analyses/1_unstructured_analysis/data/existing/unstructured_1K_sbmv.json",
+}
+#: How each style prints a DOI (the styles whose current editions print one).
+DOI_FORMS = {
+    "apa": "{s} https://doi.org/{doi}",
+    "chicago-author-date": "{s} doi:{doi}.",
+    "american-chemical-society": "{s} DOI: {doi}.",
+    "modern-language-association": "{s} doi:{doi}.",
+    "ieee": "{t}, doi: {doi}.",
+    "harvard3": "{s} Available at: https://doi.org/{doi}.",
+}
+
+
+def load_avg() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def _hash(text: str) -> int:
+    return int(hashlib.sha256(text.encode()).hexdigest()[:12], 16)
+
+
+def split_of(key: str) -> str:
+    """``dev`` or ``hidden``: a fixed half of the keys, whatever else the run chooses."""
+    return "dev" if _hash("split:" + key.lower()) % 2 == 0 else "hidden"
+
+
+# =========================================================================== the data
+
+
+class Data:
+    """The evaluation repository: a checkout, or a git directory read with ``git show``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.git = (root / "HEAD").is_file() and (root / "objects").is_dir()
+        if not self.git and not (root / "analyses").is_dir():
+            raise SystemExit(f"bench_refs_real: {root} is neither a checkout nor a git directory")
+
+    def read(self, path: str) -> bytes:
+        if not self.git:
+            return (self.root / path).read_bytes()
+        done = subprocess.run(
+            ["git", "--git-dir", str(self.root), "show", f"HEAD:{path}"],
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode:
+            raise SystemExit(f"bench_refs_real: {path} is not in {self.root}")
+        return done.stdout
+
+    def json(self, path: str) -> Any:
+        return json.loads(self.read(path))
+
+
+# =========================================================================== read-back
+
+_DASH = re.compile(r"\s*[–—-]\s*")
+_PROC = re.compile(r"\b(proceedings|proc\.|conference|symposium|workshop|congress)\b", re.I)
+_INITIALS = re.compile(r"^(?:[^\W\d_]{1,2}\.[\s-]?){1,8}(?:\s?[^\W\d_]+)?$")
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _quoted(text: str | None) -> str | None:
+    if not text:
+        return None
+    m = re.search(r"“(.+)”", text)
+    return m.group(1).strip().rstrip(",.").strip() if m else None
+
+
+def _pages(text: str) -> tuple[str, str]:
+    text = text.strip().removeprefix("pp.").removeprefix("p.").strip().rstrip(".")
+    if not text or not re.search(r"\d", text):
+        return "", ""
+    parts = _DASH.split(text, maxsplit=1)
+    first = parts[0].strip()
+    last = parts[1].strip() if len(parts) > 1 else ""
+    return first, last
+
+
+def _apa_authors(apa: str) -> tuple[list[tuple[str, str]], bool, bool]:
+    """(family, initials) pairs from an APA rendering, whether the list was cut (APA 6
+    prints seven then "…"), whether they are editors."""
+    m = re.match(r"^(.*?)\s*\((\d{4}|n\.d\.)[a-z]?\)\.", apa)
+    if not m:
+        return [], False, False
+    part = m.group(1).strip()
+    editors = bool(re.search(r"\(Eds?\.\)\.?$", part))
+    part = re.sub(r"\s*\(Eds?\.\)\.?$", "", part).rstrip(".")
+    cut = ". . ." in part or "…" in part
+    part = part.replace(". . .", ",").replace("…", ",")
+    tokens = [t.strip().removeprefix("& ").strip() for t in re.split(r",\s+", part)]
+    tokens = [t for t in tokens if t]
+    if len(tokens) % 2 or not tokens:
+        return [], cut, editors
+    pairs = list(zip(tokens[::2], tokens[1::2], strict=True))
+    if not all(_INITIALS.match(i if i.endswith(".") else i + ".") for _, i in pairs):
+        return [], cut, editors
+    return [(f, i if i.endswith(".") else i + ".") for f, i in pairs], cut, editors
+
+
+def _degraded(text: str, title: str) -> dict[str, Any] | None:
+    """The fields of the degraded style: ``Family, Given, … . Title. Venue. Year. Vol.
+    Issue. Pages``; None when the title cannot be found in it."""
+    at = text.find(title) if title else -1
+    if at < 0:
+        return None
+    head = text[:at].rstrip().removesuffix(".").strip()
+    tail = text[at + len(title) :].lstrip(".?! ")
+    fields = tail.split(". ")
+    if len(fields) < 5:
+        return None
+    venue = ". ".join(fields[:-4]).strip()
+    year, volume, issue, pages = (f.strip().rstrip(".") for f in fields[-4:])
+    tokens = [t.strip() for t in head.split(", ")] if head else []
+    people = list(zip(tokens[::2], tokens[1::2], strict=False)) if len(tokens) % 2 == 0 else []
+    return {
+        "venue": venue,
+        "year": year,
+        "volume": volume,
+        "issue": issue,
+        "pages": pages,
+        "people": people,
+    }
+
+
+def _ieee(text: str) -> dict[str, str]:
+    m = re.search(r"”\s*(.*)$", text)
+    if not m:
+        return {}
+    rest = m.group(1).strip().rstrip(".")
+    cut = re.search(r",\s*(?:vol\.|no\.|pp?\.|[A-Z][a-z]{2}\.?\s+\d{4}|\d{4}\s*$)", rest)
+    venue = rest[: cut.start()] if cut else rest
+    venue = re.sub(r"^in\s+", "", venue).strip(" ,")
+    out = {"venue": venue}
+    for name, pattern in (
+        ("volume", r"vol\. ([^,]+)"),
+        ("issue", r"no\. ([^,]+)"),
+        ("pages", r"pp?\. ([^,]+)"),
+    ):
+        found = re.search(pattern, rest)
+        if found:
+            out[name] = found.group(1).strip()
+    return out
+
+
+def _acs_short(acs: str | None, venue: str, year: int | None) -> str:
+    """The abbreviation the ACS rendering prints for ``venue`` ("" when it prints the full
+    title or cannot be read): CSL's ACS style prints Crossref's short container title."""
+    if not acs or not venue or not year:
+        return ""
+    m = re.match(rf"^\(\d+\)\s*(.*?)\s+{year}[,.]", acs)
+    if not m:
+        return ""
+    left = m.group(1)
+    if left.endswith(venue):
+        return ""
+    # The authors are "Family, I. I." items joined by "; "; the venue follows the last.
+    last = left.rsplit("; ", 1)[-1]
+    authors = re.match(r"[^,]{1,60}, (?:[^\W\d_][\w'-]{0,3}\.\s?){1,6}", last)
+    short = last[authors.end() :].strip() if authors else ""
+    if not short or short == venue or len(short) > len(venue):
+        return ""
+    initials = [w[0].lower() for w in re.findall(r"[^\W\d_]+", short)]
+    full = [w[0].lower() for w in re.findall(r"[^\W\d_]+", venue)]
+    return short if initials and initials[0] == full[0] else ""
+
+
+@dataclass(slots=True)
+class Rendered:
+    doi: str
+    source: str
+    """``a2`` or ``a1``: which part of the evaluation rendered it."""
+    styles: dict[str, str] = field(default_factory=dict)
+
+
+def read_back(r: Rendered) -> tuple[Work, set[str]]:
+    """The record the renderings print, and the names of the fields that were read."""
+    s = r.styles
+    apa = s.get("apa") or ""
+    quoted = (
+        _quoted(s.get("ieee"))
+        or _quoted(s.get("modern-language-association"))
+        or _quoted(s.get("chicago-author-date"))
+    )
+    title = ""
+    if quoted:
+        for source in (s.get("ieee"), apa, s.get("degraded_all_authors"), s.get("harvard3")):
+            if not source:
+                continue
+            at = source.lower().find(quoted.lower())
+            if at >= 0:
+                title = source[at : at + len(quoted)]
+                break
+        title = title or quoted
+    pairs, cut, editors = _apa_authors(apa)
+    people = [Person(f, i) for f, i in pairs]
+    year = None
+    m = re.search(r"\((\d{4})[a-z]?\)\.", apa) or re.search(
+        r"\b(1[5-9]\d\d|20[0-3]\d)\b", s.get("elsevier-without-titles") or ""
+    )
+    if m:
+        year = int(m.group(1))
+    venue = volume = issue = pages = ""
+    fields: dict[str, Any] | None = None
+    if s.get("degraded_all_authors") and title:
+        fields = _degraded(s["degraded_all_authors"], title)
+    if fields:
+        venue, volume, issue, pages = (
+            fields["venue"],
+            fields["volume"],
+            fields["issue"],
+            fields["pages"],
+        )
+        if fields["year"].isdigit():
+            year = int(fields["year"])
+        full = fields["people"]
+        if (
+            full
+            and len(full) >= len(people)
+            and all(f == p.family for (f, _), p in zip(full, people, strict=False))
+        ):
+            people = [Person(f, g) for f, g in full]
+    elif s.get("ieee") and title:
+        ie = _ieee(s["ieee"])
+        venue = ie.get("venue", "")
+        volume, issue, pages = ie.get("volume", ""), ie.get("issue", ""), ie.get("pages", "")
+    if s.get("chicago-author-date") and people and not fields:
+        # Chicago prints the first author "Family, Given" and the others "Given Family".
+        head = re.split(r"\.\s+\d{4}[a-z]?\.\s", s["chicago-author-date"], maxsplit=1)[0]
+        segments = [t.strip() for t in re.split(r",\s*(?:and\s+)?|\s+and\s+", head) if t.strip()]
+        given: list[str] = []
+        if len(segments) >= 2 and segments[0] == people[0].family:
+            given.append(segments[1])
+            for p, seg in zip(people[1:], segments[2:], strict=False):
+                given.append(seg[: -len(p.family)].strip() if seg.endswith(p.family) else "")
+            people = [
+                Person(p.family, g if g and not g.endswith(p.family) else p.given)
+                for p, g in zip(people, [*given, *[""] * len(people)], strict=False)
+            ]
+    first, last = _pages(pages)
+    kind = "journal-article"
+    if editors:
+        kind = "book"
+        people = []
+    elif venue and _PROC.search(venue):
+        kind = "proceedings-article"
+    elif venue and not volume and not first:
+        kind = "book-chapter"
+    elif not venue:
+        kind = "book"
+    work = Work(
+        doi=r.doi,
+        title=title,
+        authors=tuple(people),
+        year=year,
+        venue=venue,
+        venue_short=_acs_short(s.get("american-chemical-society"), venue, year),
+        volume=volume,
+        issue=issue,
+        first_page=first,
+        last_page=last,
+        kind=kind,
+    )
+    have = {
+        name
+        for name, value in (
+            ("title", title),
+            ("authors", people),
+            (
+                "given names",
+                any(len(p.given.replace(".", "").replace(" ", "")) > 2 for p in people),
+            ),
+            ("year", year),
+            ("venue", venue),
+            ("abbreviation", work.venue_short),
+            ("volume", volume),
+            ("issue", issue),
+            ("first page", first),
+            ("last page", last),
+            ("authors cut", cut),
+        )
+        if value
+    }
+    return work, have
+
+
+def read_string(doi: str, text: str) -> tuple[Work, set[str]]:
+    """A conservative record of the work a real string names: year, first author, the
+    longest sentence as its title; the rest is left empty (not read reliably)."""
+    years = re.findall(r"\b(1[89]\d\d|20[0-2]\d)\b", text)
+    year = int(years[0]) if years else None
+    body = re.sub(r"^\s*(?:\[\d+\]|\d+[.)])\s*", "", text)
+    m = re.match(r"([^\W\d_][\w'’-]+(?:\s(?:van|von|de|der|den|da|di|du|le|la)\s[\w'’-]+)?)", body)
+    family = m.group(1) if m else ""
+    pieces = [p.strip() for p in re.split(r"(?<=[.?!])\s+|[“”\"]", body)]
+    pieces = [
+        p
+        for p in pieces
+        if len(p.split()) >= 4
+        and len(re.findall(r"\b[A-Z]{1,3}\b", p)) < 3
+        and not re.search(r"doi|https?://|\d{4};", p, re.I)
+    ]
+    title = max(pieces, key=len).rstrip(".") if pieces else ""
+    # A PMID or PMCID the string prints is taken as the work's: PubMed holds it in life, and
+    # the data give no other PMIDs.
+    pmid = re.search(r"\bPMID:?\s*(\d{4,9})\b", text, re.I)
+    pmcid = re.search(r"\bPMC\d{3,9}\b", text)
+    work = Work(
+        doi=doi,
+        title=title,
+        authors=(Person(family),) if family else (),
+        year=year,
+        pmid=pmid.group(1) if pmid else None,
+        pmcid=pmcid.group(0) if pmcid else None,
+    )
+    have = {
+        n
+        for n, v in (
+            ("title", title),
+            ("authors", family),
+            ("year", year),
+            ("PMID", work.pmid),
+            ("PMCID", work.pmcid),
+        )
+        if v
+    }
+    return work, have
+
+
+# =========================================================================== entries
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    id: str
+    kind: str
+    text: str
+    truth: str
+    """``real`` (a work in the world: ``doi``), ``absent`` (names no work of the world),
+    ``outside`` (a real reference whose work is not in the world: unscored)."""
+    doi: str | None
+    """The true DOI (``real``); for a fabrication the work it was made from."""
+    expected: str
+    split: str
+    style: str = ""
+
+
+@dataclass
+class Built:
+    works: list[Work]
+    entries: list[Entry]
+    notes: list[str]
+    fields: dict[str, Counter[str]]
+
+
+def _apa(w: Work, doi: str | None = None) -> str:
+    names = [f"{p.family}, {p.given}" if p.given else p.family for p in w.authors]
+    people = ", ".join(names[:-1]) + (", & " if len(names) > 1 else "") + names[-1] if names else ""
+    bits = [f"{people} ({w.year})." if people else f"({w.year}).", f"{w.title}."]
+    venue = w.venue
+    if w.volume:
+        venue += f", {w.volume}" + (f"({w.issue})" if w.issue else "")
+    if w.first_page:
+        venue += f", {w.first_page}" + (f"–{w.last_page}" if w.last_page else "")
+    bits.append(venue + ".")
+    if doi:
+        bits.append(f"https://doi.org/{doi}")
+    return " ".join(bits)
+
+
+def _vancouver(w: Work, doi: str | None = None) -> str:
+    names = [f"{p.family} {p.initials}".strip() for p in w.authors[:6]]
+    people = ", ".join(names) + (", et al" if len(w.authors) > 6 else "")
+    where = (
+        f"{w.year}"
+        + (f";{w.volume}" if w.volume else "")
+        + (f"({w.issue})" if w.issue else "")
+        + (f":{w.page}" if w.page else "")
+    )
+    text = f"{people}. {w.title}. {w.venue_short or w.venue}. {where}."
+    return text + (f" doi:{doi}" if doi else "")
+
+
+_INVENTED_WORDS = (
+    "adaptive",
+    "lattice",
+    "cohort",
+    "resonance",
+    "spectral",
+    "inhibition",
+    "coastal",
+    "hybrid",
+    "latent",
+    "thermal",
+    "synthetic",
+    "regional",
+    "kinetic",
+    "membrane",
+    "viral",
+    "urban",
+    "seasonal",
+    "protein",
+    "sediment",
+    "network",
+    "optical",
+    "microbial",
+    "longitudinal",
+    "quantum",
+    "renal",
+    "catalytic",
+    "glacial",
+    "neural",
+    "soil",
+    "genomic",
+)
+_INVENTED_SHAPES = (
+    "{A} {b} and {c} {d} in {e} {f}: a {g} study",
+    "Effects of {a} {b} on {c} {d} under {e} conditions",
+    "{A} {b} of {c} {d}: evidence from {e} {f} trials",
+    "Towards {a} {b} for {c} {d} and {e} {f}",
+)
+_INVENTED_PEOPLE = (
+    ("Varga-Lindholm", "Ilse"),
+    ("Okparaeke", "Chinedu"),
+    ("Trevisanato", "Marta"),
+    ("Holmquist-Abara", "Jonas"),
+    ("Szczerbinska", "Ola"),
+    ("Ferreira-Nakagawa", "Leo"),
+    ("Bramwell-Osei", "Ruth"),
+    ("Dunleavy-Castro", "Ines"),
+)
+
+
+def _invented_title(rng: random.Random) -> str:
+    picked = rng.sample(_INVENTED_WORDS, 7)
+    keys = dict(zip("abcdefg", picked, strict=True))
+    text = rng.choice(_INVENTED_SHAPES).format(A=picked[0].capitalize(), **keys)
+    return text[0].upper() + text[1:]
+
+
+def fabrications(works: Sequence[Work], count: int, seed: int) -> list[Entry]:
+    """Four kinds of fabricated reference made from the world, the same for a seed."""
+    rng = random.Random(seed)
+    usable = [w for w in works if w.title and w.authors and w.venue and w.year]
+    out: list[Entry] = []
+    render = (_apa, _vancouver)
+    for n in range(count):
+        a, b = rng.sample(usable, 2)
+        style = rng.randrange(2)
+        swap = render[style](a, b.doi)
+        out.append(
+            Entry(
+                f"fab:doi-swap:{n}",
+                "fab:doi-swap",
+                swap,
+                "absent",
+                b.doi,
+                "mismatch",
+                split_of(b.doi),
+                ("apa", "vancouver")[style],
+            )
+        )
+        made = replace(a, title=_invented_title(rng))
+        out.append(
+            Entry(
+                f"fab:invented-title:{n}",
+                "fab:invented-title",
+                render[style](made),
+                "absent",
+                a.doi,
+                "not_found",
+                split_of(a.doi),
+            )
+        )
+        chimera = replace(b, title=a.title)
+        out.append(
+            Entry(
+                f"fab:chimera:{n}",
+                "fab:chimera",
+                render[style](chimera),
+                "absent",
+                a.doi,
+                "partial",
+                split_of(a.doi),
+            )
+        )
+        people = tuple(Person(f, g) for f, g in rng.sample(_INVENTED_PEOPLE, rng.randint(1, 3)))
+        venue = f"Journal of {rng.choice(_INVENTED_WORDS).capitalize()} Letters"
+        invented = Work(
+            doi=f"invented:{n}",
+            title=_invented_title(rng),
+            authors=people,
+            year=rng.randint(1995, 2020),
+            venue=venue,
+            volume=str(rng.randint(1, 60)),
+            first_page=str(rng.randint(1, 900)),
+        )
+        out.append(
+            Entry(
+                f"fab:invented:{n}",
+                "fab:invented",
+                render[style](invented),
+                "absent",
+                None,
+                "not_found",
+                split_of(f"invented:{seed}:{n}"),
+            )
+        )
+    return out
+
+
+def build(data: Data, args: argparse.Namespace) -> Built:
+    notes: list[str] = []
+    rendered: dict[str, Rendered] = {}
+    for prefix, styles, source in ((A2, A2_STYLES, "a2"), (A1, A1_STYLES, "a1")):
+        for style in styles:
+            rows = data.json(f"{prefix}dataset-{style}.json")["dataset"]
+            for row in rows:
+                doi, text = (row.get("target_gt") or {}).get("DOI"), row.get("ref_string")
+                if not doi or not text:
+                    continue
+                r = rendered.setdefault(doi.lower(), Rendered(doi.lower(), source))
+                r.styles.setdefault(style, _norm(text))
+    excluded: dict[str, dict[str, str]] = defaultdict(dict)
+    for style in A1_STYLES:
+        payload = data.json(f"{A1}dataset-excluded-{style}.json")
+        for doi, row in zip(payload["dataset_dois"], payload["dataset"], strict=True):
+            if row.get("ref_string"):
+                excluded[doi.lower()][style] = _norm(row["ref_string"])
+    both = set(excluded) & set(rendered)
+    if both:
+        notes.append(
+            f"{len(both)} excluded works are also rendered as works of the world: "
+            "they stay in the world and their excluded entries are dropped"
+        )
+    fields: dict[str, Counter[str]] = {"renderings": Counter(), "real strings": Counter()}
+    works: dict[str, Work] = {}
+    for doi, r in rendered.items():
+        work, have = read_back(r)
+        works[doi] = work
+        fields["renderings"].update(have)
+        fields["renderings"]["records"] += 1
+        fields["renderings"][f"type {work.kind}"] += 1
+    real_rows: dict[str, list[dict[str, Any]]] = {
+        k: data.json(p)["dataset"] for k, p in REAL.items()
+    }
+    from_strings = 0
+    left_out = 0
+    for rows in real_rows.values():
+        for row in rows:
+            gt = (row.get("target_gt") or {}).get("DOI")
+            for doi in [gt] if isinstance(gt, str) else (gt or []):
+                if doi.lower() in works:
+                    continue
+                work, have = read_string(doi.lower(), _norm(row["ref_string"]))
+                if not work.title:
+                    left_out += 1
+                    continue
+                works[doi.lower()] = work
+                from_strings += 1
+                fields["real strings"].update(have)
+                fields["real strings"]["records"] += 1
+    notes.append(
+        f"{from_strings} works named only by a real string: records read from the "
+        f"string; {left_out} left out of the world (no title could be read)"
+    )
+    world_works = list(works.values())
+
+    entries: list[Entry] = []
+    for doi, r in sorted(rendered.items()):
+        styles = sorted(r.styles, key=lambda s: _hash(f"{doi}|{s}"))
+        for style in styles[: args.styles_per_work]:
+            entries.append(
+                Entry(
+                    f"{style}:{doi}",
+                    f"style:{style}",
+                    r.styles[style],
+                    "real",
+                    doi,
+                    "verified",
+                    split_of(doi),
+                    style,
+                )
+            )
+        printing = [s for s in styles if s in DOI_FORMS]
+        if printing and _hash(f"doi|{doi}") % 3 == 0:
+            style = printing[0]
+            s = r.styles[style]
+            text = DOI_FORMS[style].format(s=s, t=s.rstrip("."), doi=doi)
+            entries.append(
+                Entry(
+                    f"{style}+doi:{doi}",
+                    f"style:{style}+doi",
+                    text,
+                    "real",
+                    doi,
+                    "verified",
+                    split_of(doi),
+                    style,
+                )
+            )
+    for doi, styles_of in sorted(excluded.items()):
+        if doi in both:
+            continue
+        order = sorted(styles_of, key=lambda s: _hash(f"{doi}|{s}"))
+        for style in order[: args.styles_per_work]:
+            entries.append(
+                Entry(
+                    f"excluded:{style}:{doi}",
+                    "excluded",
+                    styles_of[style],
+                    "absent",
+                    doi,
+                    "not_found",
+                    split_of(doi),
+                    style,
+                )
+            )
+    for kind, rows in real_rows.items():
+        for n, row in enumerate(rows):
+            gt = (row.get("target_gt") or {}).get("DOI")
+            dois = [gt.lower()] if isinstance(gt, str) else [d.lower() for d in gt or []]
+            text = _norm(row.get("ref_string") or "")
+            if not text:
+                continue
+            inside = [d for d in dois if d in works]
+            if inside:
+                entries.append(
+                    Entry(
+                        f"{kind}:{n}",
+                        kind,
+                        text,
+                        "real",
+                        inside[0],
+                        "verified",
+                        split_of(inside[0]),
+                    )
+                )
+            elif dois:
+                notes.append(f"{kind} string {n}: its work is not in the world")
+            else:
+                entries.append(
+                    Entry(f"{kind}:{n}", f"{kind}-null", text, "outside", None, "", split_of(text))
+                )
+    entries.extend(fabrications(world_works, args.fabricated, args.seed))
+    return Built(world_works, entries, notes, fields)
+
+
+def choose(entries: Sequence[Entry], split: str, limit: int, seed: int) -> list[Entry]:
+    kept = [e for e in entries if split == "all" or e.split == split]
+    if not limit:
+        return kept
+    by_kind: dict[str, list[Entry]] = defaultdict(list)
+    for e in kept:
+        by_kind[e.kind].append(e)
+    rng = random.Random(seed)
+    out: list[Entry] = []
+    for kind in sorted(by_kind):
+        group = by_kind[kind]
+        out.extend(group if len(group) <= limit else rng.sample(group, limit))
+    return out
+
+
+# =========================================================================== the run
+
+
+@dataclass
+class Outcome:
+    entry: Entry
+    result: ReferenceResult
+    requests: Counter[str]
+
+    @property
+    def verdict(self) -> str:
+        return self.result.verdict
+
+    @property
+    def link(self) -> str | None:
+        work = self.result.work
+        if self.verdict == "verified" and work is not None and work.doi:
+            return work.doi.lower()
+        return None
+
+    @property
+    def candidates(self) -> list[str]:
+        return [c.doi.lower() for c in self.result.candidates if c.doi]
+
+    @property
+    def right(self) -> bool | None:
+        e = self.entry
+        if e.truth == "outside":
+            return None
+        if e.truth == "real":
+            if self.verdict == "ambiguous":
+                return e.doi in self.candidates
+            return self.link == e.doi
+        return self.verdict in FLAGS
+
+
+class _Clock:
+    """Time spent inside the world's handler: the part of a run that is not citeproof's."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.spent = 0.0
+
+    def handle(self, request: httpx2.Request) -> httpx2.Response:
+        t0 = time.perf_counter()
+        try:
+            return self.world.handler(request)
+        finally:
+            self.spent += time.perf_counter() - t0
+
+
+async def _verify(
+    world: World, entries: Sequence[Entry], concurrency: int, home: Path
+) -> tuple[list[Any], float, float, list[float]]:
+    import httpx2
+
+    import citeproof.refs.verification as verification
+    from citeproof.net.client import make_client
+    from citeproof.net.ratelimit import RateLimiter
+    from citeproof.refs.listed import parse_reference_string
+    from citeproof.refs.pinning import Pinner
+    from citeproof.store.cache import Cache
+
+    class NoWait(RateLimiter):
+        def reserve(self, key: str, interval: float) -> float:
+            return 0.0
+
+    async def no_sleep(seconds: float) -> None:
+        return None
+
+    clock = _Clock(world)
+    per_ref: list[float] = []
+    t0 = time.perf_counter()
+    stated = [parse_reference_string(e.text, where=e.id) for e in entries]
+    parse_s = time.perf_counter() - t0
+    original = verification.verify_reference
+
+    async def timed(client: Any, ref: Any, index: int, **k: Any) -> Any:
+        before, start = clock.spent, time.perf_counter()
+        try:
+            return await original(client, ref, index, **k)
+        finally:
+            per_ref.append(time.perf_counter() - start - (clock.spent - before))
+
+    with Cache(home / "cache.sqlite3") as cache:
+        client = make_client(
+            transport=httpx2.MockTransport(clock.handle),
+            limiter=NoWait(),
+            sleep=no_sleep,
+            contact="",
+            api_key="",
+        )
+        async with client:
+            pinner = Pinner(cache)
+            hooks = client.event_hooks
+            client.event_hooks = {**hooks, "response": [*hooks.get("response", []), pinner.hook]}
+            if concurrency == 1:
+                verification.verify_reference = timed  # type: ignore[assignment]
+            try:
+                t1 = time.perf_counter()
+                results = await verification.verify_all(
+                    client, stated, retraction=None, concurrency=concurrency
+                )
+                wall = time.perf_counter() - t1
+            finally:
+                verification.verify_reference = original
+    local = wall - clock.spent + parse_s
+    return results, local, clock.spent, per_ref
+
+
+def run(
+    world: World, entries: Sequence[Entry], concurrency: int
+) -> tuple[list[Outcome], float, float]:
+    """Every entry verified as ``verify_all`` does; (outcomes, local s, world s)."""
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["CITEPROOF_HOME"] = home
+        results, local, spent, _ = asyncio.run(_verify(world, entries, concurrency, Path(home)))
+    outcomes = []
+    for e, r in zip(entries, results, strict=True):
+        asked: Counter[str] = Counter()
+        for a in r.asked:
+            asked[a.service] += len(a.responses)
+        outcomes.append(Outcome(e, r, asked))
+    return outcomes, local, spent
+
+
+def timing(world: World, entries: Sequence[Entry], count: int, seed: int) -> list[float]:
+    """Local ms per reference (parse excluded), one at a time, on a sample."""
+    sample = random.Random(seed).sample(list(entries), min(count, len(entries)))
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["CITEPROOF_HOME"] = home
+        _, _, _, per_ref = asyncio.run(_verify(world, sample, 1, Path(home)))
+    return [1e3 * s for s in per_ref]
+
+
+# =========================================================================== the report
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = math.floor(k), math.ceil(k)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def links(outcomes: Iterable[Outcome]) -> tuple[float, float, int, int, int]:
+    """The evaluation's link precision and recall (``evaluation/link_metrics.py``): a link to
+    a string without a true DOI counts against precision; recall counts strings with one."""
+    correct = predicted = true = 0
+    for o in outcomes:
+        truth = o.entry.doi if o.entry.truth == "real" else None
+        predicted += o.link is not None
+        true += truth is not None
+        correct += o.link is not None and o.link == truth
+    p = correct / predicted if predicted else 1.0
+    r = correct / true if true else 1.0
+    return p, r, correct, predicted, true
+
+
+def flags(outcomes: Iterable[Outcome]) -> tuple[float, float, int, int, int]:
+    """(precision, recall, flagged, fabricated, false accusations) over scored entries."""
+    scored = [o for o in outcomes if o.entry.truth in ("real", "absent")]
+    flagged = [o for o in scored if o.verdict in FLAGS]
+    absent = [o for o in scored if o.entry.truth == "absent"]
+    hits = sum(1 for o in flagged if o.entry.truth == "absent")
+    p = hits / len(flagged) if flagged else 1.0
+    r = hits / len(absent) if absent else 1.0
+    return p, r, len(flagged), len(absent), len(flagged) - hits
+
+
+def _group(kind: str) -> str:
+    if kind.startswith("style:"):
+        return "renderings"
+    if kind.startswith("fab:"):
+        return "fabricated"
+    return {"excluded": "excluded"}.get(kind, "real strings" if "null" not in kind else kind)
+
+
+def wrong_kind(o: Outcome) -> str:
+    """A short name for how a verdict went wrong: what the lead fixes next."""
+    e, r = o.entry, o.result
+    what = {"real": "real work", "absent": e.kind.removeprefix("fab:")}.get(e.truth, e.truth)
+    if e.truth == "absent":
+        what = "excluded work" if e.kind == "excluded" else f"fabricated ({what})"
+    verdict = r.verdict
+    if e.truth == "real" and verdict == "verified":
+        verdict = "verified as another work"
+    elif e.truth == "real" and verdict == "ambiguous":
+        verdict = "ambiguous without it"
+    differs = f" (differs: {', '.join(r.differs)})" if r.differs else ""
+    source = ""
+    if e.truth == "real":
+        source = " [renderings]" if e.kind.startswith("style:") else " [real strings]"
+    return f"{what}{source} -> {verdict}{differs}"
+
+
+def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, Any]:
+    by_kind: dict[str, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        by_kind[o.entry.kind].append(o)
+    head = (
+        f"  {'kind':<44} {'n':>5} "
+        + " ".join(f"{v[:6]:>6}" for v in VERDICTS)
+        + f" {'right':>6} {'wrong':>5}"
+    )
+    print("\n" + head)
+    order = sorted(by_kind, key=lambda k: (_group(k), k))
+    summary: dict[str, Any] = {}
+    last_group = None
+    for kind in order:
+        group = _group(kind)
+        if group != last_group:
+            print(f"  -- {group}")
+            last_group = group
+        rows = by_kind[kind]
+        count = Counter(o.verdict for o in rows)
+        scored = [o for o in rows if o.right is not None]
+        right = sum(1 for o in scored if o.right)
+        share = f"{100 * right / len(scored):5.1f}%" if scored else "     -"
+        wrong = len(scored) - right if scored else 0
+        print(
+            f"  {kind:<44} {len(rows):>5} "
+            + " ".join(f"{count[v]:>6}" for v in VERDICTS)
+            + f" {share:>6} {wrong:>5}"
+        )
+        summary[kind] = {
+            "n": len(rows),
+            "verdicts": dict(count),
+            "right": right,
+            "scored": len(scored),
+        }
+    scored = [o for o in outcomes if o.right is not None]
+    right = sum(1 for o in scored if o.right)
+    print(
+        f"  {'all scored':<44} {len(scored):>5} "
+        + " " * 48
+        + f"{100 * right / max(1, len(scored)):5.1f}% {len(scored) - right:>5}"
+    )
+
+    print(f"\n  {'link precision / recall':<44} {'P %':>6} {'R %':>6}   correct/predicted/true")
+    groups: dict[str, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        groups[_group(o.entry.kind)].append(o)
+    for name in ("renderings", "real strings", "real-2k", "real-1k"):
+        rows = (
+            groups.get(name, [])
+            if name in ("renderings",)
+            else [
+                o
+                for o in outcomes
+                if (name == "real strings" and o.entry.kind.startswith("real-"))
+                or o.entry.kind in (name, f"{name}-null")
+            ]
+        )
+        if rows:
+            p, r, c, pr, t = links(rows)
+            label = name + (" (with their null-DOI strings)" if name != "renderings" else "")
+            print(f"  {label:<44} {100 * p:6.1f} {100 * r:6.1f}   {c}/{pr}/{t}")
+    p, r, c, pr, t = links(outcomes)
+    label = "everything (fabricated, excluded too)"
+    print(f"  {label:<44} {100 * p:6.1f} {100 * r:6.1f}   {c}/{pr}/{t}")
+    for peer, (pp, rr) in PEERS.items():
+        print(f"  {peer + ' (published, its own data)':<44} {100 * pp:6.1f} {100 * rr:6.1f}")
+    fp, fr, flagged, absent, accused = flags(outcomes)
+    real_n = sum(1 for o in outcomes if o.entry.truth == "real")
+    print(
+        f"\n  problem flags: precision {100 * fp:.1f}% ({flagged} flagged), recall {100 * fr:.1f}% "
+        f"({absent} fabricated or excluded)\n  false accusations: {accused} of {real_n} "
+        f"references to works of the world flagged ({100 * accused / max(1, real_n):.2f}%)"
+    )
+    unavailable = sum(1 for o in outcomes if o.verdict == "unavailable")
+    if unavailable:
+        print(f"  unavailable: {unavailable} (the world always answers: each is a fault)")
+    summary["_links"] = {"precision": p, "recall": r}
+    summary["_flags"] = {"precision": fp, "recall": fr, "false_accusations": accused}
+    return summary
+
+
+def requests_report(outcomes: Sequence[Outcome]) -> None:
+    with_id = [
+        o for o in outcomes if o.result.stated.doi or o.result.stated.pmid or o.result.stated.pmcid
+    ]
+    without = [o for o in outcomes if o not in with_id]
+    services = sorted({s for o in outcomes for s in o.requests})
+    print(
+        f"\n  {'requests per reference':<30} {'n':>6} {'median':>7} {'mean':>6} {'p95':>5}  "
+        + " ".join(f"{s:>9}" for s in services)
+        + "  (means)"
+    )
+    for name, rows, target in (
+        ("with an identifier", with_id, 1),
+        ("without an identifier", without, 2),
+    ):
+        if not rows:
+            continue
+        totals = [sum(o.requests.values()) for o in rows]
+        per = " ".join(f"{statistics.mean(o.requests[s] for o in rows):9.2f}" for s in services)
+        median = statistics.median(totals)
+        mark = "meets" if median <= target else "misses"
+        print(
+            f"  {name:<30} {len(rows):>6} {median:7.1f} {statistics.mean(totals):6.2f} "
+            f"{percentile(totals, 95):5.0f}  {per}  target <= {target}: {mark}"
+        )
+
+
+def show_wrong(outcomes: Sequence[Outcome], n: int, top: int) -> None:
+    wrong = [o for o in outcomes if o.right is False]
+    kinds = Counter(wrong_kind(o) for o in wrong)
+    print(f"\n  the {min(top, len(kinds))} most common wrong verdicts (of {len(wrong)} wrong):")
+    for name, count in kinds.most_common(top):
+        example = next(o for o in wrong if wrong_kind(o) == name)
+        print(
+            f"  {count:>5}  {name}\n         e.g. {example.entry.text[:160]}\n"
+            f"         -> {example.verdict}: {example.result.reason[:240]}"
+        )
+    if n:
+        print(f"\n  {min(n, len(wrong))} wrong entries:")
+        by_kind: dict[str, list[Outcome]] = defaultdict(list)
+        for o in wrong:
+            by_kind[o.entry.kind].append(o)
+        shown = 0
+        while shown < min(n, len(wrong)):
+            for kind in sorted(by_kind):
+                if by_kind[kind] and shown < n:
+                    o = by_kind[kind].pop(0)
+                    shown += 1
+                    print(
+                        f"  [{o.entry.kind}] {o.entry.text}\n    truth {o.entry.truth} "
+                        f"{o.entry.doi or ''} (expected {o.entry.expected or '-'}); verdict "
+                        f"{o.verdict} {o.link or ''}\n    {o.result.reason}"
+                    )
+
+
+def write_json(path: Path, outcomes: Sequence[Outcome]) -> None:
+    rows = []
+    for o in outcomes:
+        r = o.result
+        rows.append(
+            {
+                "id": o.entry.id,
+                "kind": o.entry.kind,
+                "style": o.entry.style,
+                "split": o.entry.split,
+                "text": o.entry.text,
+                "truth": {
+                    "nature": o.entry.truth,
+                    "doi": o.entry.doi,
+                    "expected": o.entry.expected,
+                },
+                "verdict": r.verdict,
+                "right": o.right,
+                "reason": r.reason,
+                "work": r.work.doi if r.work else None,
+                "candidates": o.candidates,
+                "differs": list(r.differs),
+                "requests": dict(o.requests),
+                "stated": {
+                    "title": r.stated.title,
+                    "authors": r.stated.authors,
+                    "year": r.stated.year,
+                    "venue": r.stated.venue,
+                    "doi": r.stated.doi,
+                },
+            }
+        )
+    path.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="citeproof refs on real bibliographic data (issue 22), answered by an "
+        "emulated scholarly world.",
+        epilog="DIR: the CrossRef/reference-matching-evaluation repository (a git directory "
+        "or a checkout).",
+    )
+    parser.add_argument("--data", type=Path, required=True, metavar="DIR")
+    parser.add_argument("--split", choices=("dev", "hidden", "all"), default="dev")
+    parser.add_argument("--limit", type=int, default=0, metavar="N", help="N entries a kind")
+    parser.add_argument(
+        "--styles-per-work",
+        type=int,
+        default=3,
+        metavar="K",
+        help="renderings verified per work (default 3)",
+    )
+    parser.add_argument(
+        "--fabricated",
+        type=int,
+        default=600,
+        metavar="N",
+        help="fabrications of each kind before the split (default 600)",
+    )
+    parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument(
+        "--timing",
+        type=int,
+        default=200,
+        metavar="N",
+        help="references timed one at a time (default 200; 0 skips)",
+    )
+    parser.add_argument("--json", type=Path, metavar="FILE", help="every verdict and its truth")
+    parser.add_argument("--show-wrong", type=int, default=0, metavar="N")
+    parser.add_argument(
+        "--top",
+        type=int,
+        default=10,
+        metavar="N",
+        help="kinds of wrong verdict listed (default 10)",
+    )
+    args = parser.parse_args(argv)
+    print(
+        f"bench_refs_real: Python {platform.python_version()}, {os.cpu_count()} cores, "
+        f"load average {load_avg()}"
+    )
+    t0 = time.perf_counter()
+    built = build(Data(args.data), args)
+    world = World(built.works)
+    print(f"  world: {len(built.works)} works (built in {time.perf_counter() - t0:.1f} s)")
+    for source, counted in built.fields.items():
+        n = counted.pop("records", 0)
+        shown = ", ".join(f"{k} {v}" for k, v in sorted(counted.items()))
+        print(f"  fields of the {n} records read from {source}: {shown}")
+    notes = Counter(re.sub(r" string \d+:", " strings:", note) for note in built.notes)
+    for note, count in notes.items():
+        print(f"  note: {note}" + (f" (x{count})" if count > 1 else ""))
+    entries = choose(built.entries, args.split, args.limit, args.seed)
+    print(
+        f"  entries: {len(entries)} of {len(built.entries)} (split {args.split}"
+        + (f", at most {args.limit} a kind" if args.limit else "")
+        + ")"
+    )
+    t1 = time.perf_counter()
+    outcomes, local, spent = run(world, entries, args.concurrency)
+    wall = time.perf_counter() - t1
+    print(
+        f"  verified in {wall:.0f} s at concurrency {args.concurrency}: citeproof's local "
+        f"work {1e3 * local / max(1, len(entries)):.2f} ms a reference on average, the "
+        f"world's answers {1e3 * spent / max(1, len(entries)):.2f} ms; load average "
+        f"{load_avg()}"
+    )
+    summary = report(outcomes, args)
+    requests_report(outcomes)
+    if args.timing:
+        ms = timing(world, entries, args.timing, args.seed)
+        print(
+            f"\n  local work one at a time ({len(ms)} references, world's time taken out): "
+            f"median {statistics.median(ms):.2f} ms, p95 {percentile(ms, 95):.2f} ms"
+        )
+    show_wrong(outcomes, args.show_wrong, args.top)
+    if args.json:
+        write_json(args.json, outcomes)
+        print(f"\n  every verdict with its truth: {args.json}")
+    print(f"\n  load average at the end {load_avg()}")
+    del summary
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
