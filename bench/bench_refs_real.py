@@ -424,18 +424,29 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
 def read_string(doi: str, text: str) -> tuple[Work, set[str]]:
     """A conservative record of the work a real string names: year, first author, the
     longest sentence as its title; the rest is left empty (not read reliably)."""
-    years = re.findall(r"\b(1[89]\d\d|20[0-2]\d)\b", text)
-    year = int(years[0]) if years else None
+    year = None
+    for pattern in (r"\((1[89]\d\d|20[0-2]\d)[a-z]?\)", r"\b(1[89]\d\d|20[0-2]\d)[a-z]?\s*[;:]",
+                    r"\b(1[89]\d\d|20[0-2]\d)\b"):  # fmt: skip
+        found = re.findall(pattern, text)
+        if found:
+            year = int(found[0] if pattern.startswith("\\(") else found[-1])
+            break
     body = re.sub(r"^\s*(?:\[\d+\]|\d+[.)])\s*", "", text)
-    m = re.match(r"([^\W\d_][\w'’-]+(?:\s(?:van|von|de|der|den|da|di|du|le|la)\s[\w'’-]+)?)", body)
-    family = m.group(1) if m else ""
+    # "St John Sutton MG," (Vancouver: the words before the initials) or "Smith, J." (the
+    # words before the comma).
+    m = re.match(r"((?:[^\W\d_][\w'’-]*\s){1,4}?)[A-Z]{1,3}\b[,.]", body) or re.match(
+        r"([^\W\d_][\w'’-]+(?:\s[^\W\d_][\w'’-]+){0,2}),", body
+    )
+    family = m.group(1).strip() if m else ""
     pieces = [p.strip() for p in re.split(r"(?<=[.?!])\s+|[“”\"]", body)]
+    # "Cunningham MW (2000) Pathogenesis of …": the title starts after the year.
+    pieces = [re.sub(r"^[^()]*\((?:1[89]|20)\d\d[a-z]?\)[.,:]?\s*", "", p) for p in pieces]
     pieces = [
         p
         for p in pieces
         if len(p.split()) >= 4
         and len(re.findall(r"\b[A-Z]{1,3}\b", p)) < 3
-        and not re.search(r"doi|https?://|\d{4};", p, re.I)
+        and not re.search(r"doi|https?://|\d{4};|,\s*\d+\s*[,(:]|\d+\s*[–-]\s*\d+\.?$", p, re.I)
     ]
     title = max(pieces, key=len).rstrip(".") if pieces else ""
     # A PMID or PMCID the string prints is taken as the work's: PubMed holds it in life, and
