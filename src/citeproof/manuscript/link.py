@@ -1,0 +1,298 @@
+"""Link each work a citation names to its reference entry, or say why it cannot be.
+
+Rules, by what the citation gives (:class:`~citeproof.manuscript.draft.RawTarget`):
+
+* **Known entry** (a JATS ``rid``): that entry, if the list has it.
+* **Key** (``\\cite{smith2019}``, an anchor, a reference manager's item id): the entry with
+  that key or id, exactly, else ignoring case.
+* **Number**: the entry printed with that number.  A list printed without numbers (an HTML
+  ``<ol>``, a bare list) is numbered by position, 1 first, unless the manuscript cites it by
+  author and year.
+* **Author-year** (``Smith et al., 2019a``): entries whose first author's surname is the name
+  written (folded: case, accents and punctuation do not count; an entry whose authors could
+  not be read is compared by the start of its text), then those of that year.  A letter
+  suffix picks the entry printed with it (``2019a``); when no entry prints a suffix, ``a`` is
+  the first of that name and year in list order, ``b`` the second.  A second name
+  (``Smith and Lee``) must be the second author; ``et al.`` prefers entries with three
+  authors or more, a single name entries with one.  Still more than one: the citation is
+  *ambiguous* and stays unlinked, naming the candidates (a wrong link would hide a
+  fabrication).
+* **A reference manager's item** (CSL-JSON): the entry with its DOI, else its key, else the
+  number the field prints, else its first author and year (and title, when several).  An
+  item no printed entry matches becomes an entry of its own (origin ``field``): the field
+  is the manuscript's own record of the work.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from citeproof.manuscript.draft import RawCitation, RawTarget
+from citeproof.manuscript.structure import CitedItem, ReferenceEntry
+from citeproof.refs.csl import from_csl_item
+from citeproof.refs.stated import fold, surname, years_in
+
+__all__ = ["Linker", "csl_identity"]
+
+_LABEL_NUMBER = re.compile(r"\[?\(?(\d{1,5})[.)\]]?")
+_YEAR_SUFFIX = re.compile(r"(?<!\d)((?:1[5-9]|20)\d\d)([a-z])(?![a-z])")
+
+
+@dataclass(frozen=True, slots=True)
+class _Who:
+    """What author-year linking compares of one entry."""
+
+    first: str
+    second: str
+    authors: int
+    year: str
+    suffixes: frozenset[str]
+    text: str
+
+
+def csl_identity(item: Mapping[str, Any]) -> str:
+    """One string per work for a CSL item: its DOI, else its id, else its title and year."""
+    for key in ("DOI", "doi"):
+        value = item.get(key)
+        if isinstance(value, str) and value.strip():
+            return "doi:" + value.strip().lower()
+    value = item.get("id")
+    if isinstance(value, str | int) and str(value).strip():
+        return "id:" + str(value).strip()
+    title = item.get("title")
+    return "title:" + fold(title if isinstance(title, str) else "")
+
+
+class Linker:
+    """Links targets against one manuscript's entries (module rules)."""
+
+    def __init__(self, entries: Sequence[ReferenceEntry], *, by_position: bool = True) -> None:
+        self.entries: list[ReferenceEntry] = list(entries)
+        self.by_position = by_position
+        self.printed = len(self.entries)
+        self._index()
+        self._field_entries: dict[str, str] = {}
+
+    def _index(self) -> None:
+        self.by_id = {e.id: e for e in self.entries}
+        self.by_key: dict[str, str] = {}
+        self.by_key_folded: dict[str, str] = {}
+        self.by_label: dict[int, str] = {}
+        self.by_doi: dict[str, str] = {}
+        for e in self.entries:
+            for key in (e.key, e.id):
+                if key:
+                    self.by_key.setdefault(key, e.id)
+                    self.by_key_folded.setdefault(key.lower(), e.id)
+            if e.label and (m := _LABEL_NUMBER.fullmatch(e.label.strip())):
+                self.by_label.setdefault(int(m.group(1)), e.id)
+            if e.reference.doi:
+                self.by_doi.setdefault(e.reference.doi.lower(), e.id)
+        self.numbered = bool(self.by_label)
+        self.who = {e.id: _who(e) for e in self.entries}
+
+    # --- one target -------------------------------------------------------------------
+
+    def link(self, citation: RawCitation) -> tuple[CitedItem, ...]:
+        """Each target of the citation as a cited item, linked or with a reason."""
+        return tuple(self._item(t) for t in citation.targets)
+
+    def _item(self, t: RawTarget) -> CitedItem:
+        entry_id, reason = self._resolve(t)
+        return CitedItem(t.target, entry_id, None if entry_id else reason, t.locator, t.csl)
+
+    def _resolve(self, t: RawTarget) -> tuple[str | None, str | None]:
+        if t.reason is not None and t.entry_id is None:
+            return None, t.reason
+        if t.entry_id is not None:
+            if t.entry_id in self.by_id:
+                return t.entry_id, None
+            return None, f"It points to {t.entry_id!r}, which is no entry of the reference list."
+        if t.csl is not None:
+            return self._field(t)
+        if t.key is not None:
+            return self._key(t.key)
+        if t.number is not None:
+            return self._number(t.number)
+        if t.names:
+            return self._author_year(t)
+        return None, "The citation names nothing citeproof can look up."
+
+    def _key(self, key: str) -> tuple[str | None, str | None]:
+        found = self.by_key.get(key) or self.by_key_folded.get(key.lower())
+        if found:
+            return found, None
+        return None, f"No reference entry has the key {key!r}."
+
+    def _number(self, number: int) -> tuple[str | None, str | None]:
+        if self.numbered:
+            found = self.by_label.get(number)
+            if found:
+                return found, None
+            return None, f"The reference list has no entry {number}."
+        if self.by_position and 1 <= number <= self.printed:
+            return self.entries[number - 1].id, None
+        if not self.by_position and self.printed:
+            return None, (
+                f"[{number}] cites by number, but the reference list is not numbered (its "
+                "entries are cited by author and year)."
+            )
+        if not self.printed:
+            return None, f"[{number}] is a numbered citation, but no reference list was found."
+        return None, f"The reference list has {self.printed} entries, so none is number {number}."
+
+    def _author_year(self, t: RawTarget) -> tuple[str | None, str | None]:
+        found, reason = self._author_year_names(t)
+        if found is None and len(t.names) > 2:
+            # "(Long Short-Term Memory, Hochreiter and Schmidhuber, 1997)": a phrase first
+            again, _ = self._author_year_names(replace(t, names=t.names[1:]))
+            if again is not None:
+                return again, None
+        return found, reason
+
+    def _author_year_names(self, t: RawTarget) -> tuple[str | None, str | None]:
+        name = t.names[0]
+        by_name = [e for e in self.entries[: self.printed] if _name_matches(name, self.who[e.id])]
+        who = " and ".join(t.names) + (" et al." if t.etal else "")
+        if not by_name:
+            return None, f"No reference entry has a first author named {who!r}."
+        year = (t.year or "").lower()
+        digits, suffix = year[:4], year[4:5] if year[:4].isdigit() else ""
+        if year.startswith("n"):  # n.d.
+            by_year = [
+                e for e in by_name if not self.who[e.id].year or "n.d" in self.who[e.id].text
+            ]
+        elif not digits.isdigit():  # in press, forthcoming
+            by_year = [e for e in by_name if year.split()[0] in self.who[e.id].text]
+        else:
+            by_year = [e for e in by_name if self.who[e.id].year == digits]
+        if not by_year:
+            years = sorted({self.who[e.id].year or "no year" for e in by_name})
+            return None, (
+                f"No reference entry by {who} is from {t.year}; the entries by that name are "
+                f"from {', '.join(years)}."
+            )
+        chosen = by_year
+        if len(t.names) == 2:
+            second = [e for e in chosen if self.who[e.id].second == t.names[1]]
+            chosen = second or [e for e in chosen if not self.who[e.id].second] or chosen
+        if suffix:
+            printed = [e for e in chosen if suffix in self.who[e.id].suffixes]
+            if printed:
+                chosen = printed
+            elif not any(self.who[e.id].suffixes for e in chosen):
+                position = ord(suffix) - ord("a")
+                chosen = [chosen[position]] if position < len(chosen) else []
+            else:
+                chosen = []
+            if not chosen:
+                return None, f"No reference entry by {who} is marked {t.year}."
+        if len(chosen) > 1:
+            if t.etal:
+                narrowed = [e for e in chosen if self.who[e.id].authors >= 3]
+                narrowed = narrowed or [e for e in chosen if self.who[e.id].authors >= 2]
+            elif len(t.names) == 1:
+                narrowed = [e for e in chosen if self.who[e.id].authors <= 1]
+            elif len(t.names) == 2:
+                narrowed = [e for e in chosen if self.who[e.id].authors == 2]
+            else:
+                narrowed = [e for e in chosen if self.who[e.id].authors >= len(t.names)]
+            chosen = narrowed or chosen
+        if len(chosen) > 1:
+            ids = ", ".join(e.label or e.id for e in chosen[:5])
+            return None, (
+                f"{t.target} is ambiguous: {len(chosen)} reference entries match it ({ids}); "
+                "a letter after the year (2019a, 2019b) tells them apart."
+            )
+        return chosen[0].id, None
+
+    def _field(self, t: RawTarget) -> tuple[str | None, str | None]:
+        """A reference manager's item against the printed entries (module rules)."""
+        item = t.csl or {}
+        stated = from_csl_item(item)
+        if stated.doi and (found := self.by_doi.get(stated.doi.lower())):
+            return found, None
+        if t.key and (found := self.by_key.get(t.key)):
+            return found, None
+        if t.number is not None and self.numbered and (found := self.by_label.get(t.number)):
+            return found, None
+        surnames = stated.surnames
+        year = str(stated.year) if stated.year else ""
+        if surnames and self.printed:
+            matches = [
+                e
+                for e in self.entries[: self.printed]
+                if _name_matches(surnames[0], self.who[e.id])
+                and (not year or self.who[e.id].year == year)
+            ]
+            if len(matches) > 1 and stated.title:
+                title = fold(stated.title)
+                matches = [e for e in matches if title[:40] in fold(e.reference.text)] or matches
+            if len(matches) == 1:
+                return matches[0].id, None
+        if t.number is not None and not self.numbered and 1 <= t.number <= self.printed:
+            return self.entries[t.number - 1].id, None
+        return self._field_entry(item, t), None
+
+    def _field_entry(self, item: Mapping[str, Any], t: RawTarget) -> str:
+        """The entry made from a field's item (one per work, however often it is cited)."""
+        identity = csl_identity(item)
+        if identity in self._field_entries:
+            return self._field_entries[identity]
+        n = len(self.entries) - self.printed + 1
+        entry_id = f"field{n}"
+        while entry_id in self.by_id:
+            n += 1
+            entry_id = f"field{n}"
+        stated = from_csl_item(item)
+        entry = ReferenceEntry(
+            id=entry_id,
+            reference=stated,
+            key=t.key or stated.label,
+            origin="field",
+            where=t.target,
+            csl=item,
+        )
+        self.entries.append(entry)
+        self.by_id[entry_id] = entry
+        self.who[entry_id] = _who(entry)
+        self._field_entries[identity] = entry_id
+        return entry_id
+
+    @property
+    def created(self) -> list[ReferenceEntry]:
+        """The entries made from fields' items, in the order they were first cited."""
+        return self.entries[self.printed :]
+
+
+def _who(entry: ReferenceEntry) -> _Who:
+    ref = entry.reference
+    names = ref.surnames
+    text = fold(ref.text)
+    first = names[0] if names else ""
+    if not first:
+        head = re.split(r"[.,(:;]", ref.text, maxsplit=1)[0]
+        first = surname(head) if len(head.split()) <= 3 else fold(head)
+    year = str(ref.year) if ref.year else ""
+    if not year and (found := years_in(ref.text)):
+        year = str(found[0])
+    suffixes = frozenset(
+        m.group(2) for m in _YEAR_SUFFIX.finditer(ref.text) if not year or m.group(1) == year
+    )
+    return _Who(first, names[1] if len(names) > 1 else "", len(names), year, suffixes, text)
+
+
+def _name_matches(name: str, who: _Who) -> bool:
+    """Whether a cited (folded) name is the entry's first author."""
+    if not name:
+        return False
+    if who.first and (
+        who.first == name or who.first.endswith(" " + name) or name.endswith(" " + who.first)
+    ):
+        return True
+    return who.text.startswith(name + " ") or who.text == name
