@@ -20,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import citeproof.refs.bibtex as bibtex
+import citeproof.refs.ris as ris
 from citeproof.batch.jsonl import parse_stream
 from citeproof.cli import cli
 from citeproof.refs.bibtex import (
@@ -226,6 +227,25 @@ def test_a_long_list_is_read_as_it_is_consumed(monkeypatch: pytest.MonkeyPatch) 
     assert len(rest) == 1_999 and rest[-1].where == f"line {1_999 * 3 + 1}"
 
 
+_RIS_LINES = st.sampled_from(
+    ["TY  - JOUR", "TI  - An invented title", "AU  - Invented, A.", "PY  - 2019", "ER  - ",
+     "", "  continued words", "DO  - 10.5555/invented.1", "XX  - unknown", "N1  - PMID: 31"]
+)  # fmt: skip
+
+
+@given(st.lists(_RIS_LINES, max_size=40), st.sampled_from(["\n", "\r\n"]))
+def test_ris_read_in_batches_is_ris_read_whole(lines: list[str], newline: str) -> None:
+    text = newline.join(lines)
+    saved = ris._RECORDS_PER_READ
+    try:
+        ris._RECORDS_PER_READ = 10**9
+        whole = ris.read_ris(text)
+        ris._RECORDS_PER_READ = 1
+        assert ris.read_ris(text) == whole
+    finally:
+        ris._RECORDS_PER_READ = saved
+
+
 # --- JSONL ------------------------------------------------------------------------------------
 
 
@@ -260,3 +280,13 @@ def test_a_batch_line_that_cannot_be_read_is_that_lines_error() -> None:
     raw = b"\n".join([b'{"quote": "a \xff", "source": "x"}', b"[" * 100_000 + b"]" * 100_000])
     errors = [e.record()["error"]["code"] for e in parse_stream(io.BytesIO(raw))]
     assert errors == ["not_utf8", "too_deep"]
+
+
+_NAME_CHARS = st.sampled_from([*"abcdeXYZ éÑø'.-", " ", ",", " van ", " de la ", "  "])
+
+
+@given(st.lists(_NAME_CHARS, max_size=24).map("".join))
+def test_a_name_with_commas_and_no_latex_splits_as_bibtexparser_splits_it(name: str) -> None:
+    found = bibtex._commas(name)
+    if found is not None:
+        assert found == bibtex._parts_of(name)

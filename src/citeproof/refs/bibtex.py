@@ -274,13 +274,32 @@ def _people(value: str, cut: bool) -> Iterator[str]:
     if cut:
         names = names[:-1]
     for name in names:
-        person = parse_single_name_into_parts(name, strict=False)
-        family = _text(" ".join(_decode(p) for p in (*person.von, *person.last)))
-        if not family or (family.lower() == "others" and not person.first):
+        family, jr, given = _commas(name) or _parts_of(name)
+        if not family or (family.lower() == "others" and not given):
             continue
-        given = _text(" ".join(_decode(p) for p in person.first))
-        jr = _text(" ".join(_decode(p) for p in person.jr))
         yield ", ".join(p for p in (family, jr, given) if p)
+
+
+def _parts_of(name: str) -> tuple[str, str, str]:
+    """(family with its particles, jr, given), each part decoded, as bibtexparser splits
+    the name."""
+    person = parse_single_name_into_parts(name, strict=False)
+    family = _text(" ".join(_decode(p) for p in (*person.von, *person.last)))
+    given = _text(" ".join(_decode(p) for p in person.first))
+    jr = _text(" ".join(_decode(p) for p in person.jr))
+    return family, jr, given
+
+
+def _commas(name: str) -> tuple[str, str, str] | None:
+    """The same for a name written ``Family, Given`` or ``Family, Jr, Given`` without any
+    LaTeX, the way exports write nearly every name: the family name and its particles are
+    everything before the first comma, so nothing needs splitting into words (checked
+    against bibtexparser in tests/unit/test_refs_hostile_inputs.py)."""
+    parts = name.split(",")
+    if not 2 <= len(parts) <= 3 or _LATEX.search(name) or not all(p.strip() for p in parts):
+        return None
+    jr = parts[1] if len(parts) == 3 else ""
+    return _text(parts[0]), _text(jr), _text(parts[-1])
 
 
 def _parts(value: str) -> Iterator[str]:

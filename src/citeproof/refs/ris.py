@@ -15,6 +15,10 @@ an ``AN``, ``C2``, ``M1`` or note written ``PMID: 123`` (or ``PMCID: PMC123``), 
 A record is ``TY  - `` to ``ER  - ``; tags RIS does not define are passed over; rispy
 drops a last record that has no ``ER``, so one is added; ``where`` is ``line N`` of the
 record's ``TY`` line.
+
+Reading is streamed (:func:`iter_ris`): the lines are read one by one and handed to rispy a
+few hundred records at a time, each batch cut before the ``TY`` line of a record, so a
+list of 50,000 records never holds its text twice over, nor all of rispy's records at once.
 """
 
 from __future__ import annotations
@@ -29,49 +33,76 @@ from citeproof.identifiers import find_identifiers
 from citeproof.refs.listed import from_fields
 from citeproof.refs.stated import StatedReference, year_in
 
-__all__ = ["read_ris"]
+__all__ = ["iter_ris", "read_ris"]
 
 _TAG = re.compile(r"([A-Z][A-Z0-9])  -")  # what rispy takes for a tag line
 _PUBMED = re.compile(r"pubmed|medline|\bnlm\b", re.IGNORECASE)
 _LABELLED_SOURCES = ("accession_number", "custom2", "note", "notes")
 _VENUES = ("secondary_title", "journal_name", "alternate_title3", "alternate_title2")
 _YEARS = ("year", "publication_year", "date")
+#: Records handed to rispy at once.
+_RECORDS_PER_READ = 500
 
 
 def read_ris(text: str) -> list[StatedReference]:
     """Every record of a RIS file, in file order (module rules)."""
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    starts = list(_record_lines(text))
-    text = _unwrapped(text)
+    return list(iter_ris(text))
+
+
+def iter_ris(text: str) -> Iterator[StatedReference]:
+    """The records of a RIS file one by one, in file order (module rules)."""
+    text = text.lstrip("\ufeff")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines: list[str] = []
+    starts: list[int] = []
+    inside = False
+    closed = 0
+    for number, line in enumerate(_lines(text), start=1):
+        tag = _TAG.match(line)
+        # A batch ends before a ``TY`` tag line that starts a record, so what comes between
+        # records stays with the record before it, as in the whole text.
+        if closed >= _RECORDS_PER_READ and not inside and tag and tag.group(1) == "TY":
+            yield from _read(lines, starts)
+            lines, starts, closed = [], [], 0
+        lines.append(line)
+        # The line number of each record's ``TY``, read the way rispy reads records.
+        if not inside and line.startswith("TY"):
+            inside = True
+            starts.append(number)
+        elif inside and tag and tag.group(1) == "ER":
+            inside = False
+            closed += 1
+    yield from _read(lines, starts)
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` (split on ``\\n`` only), one at a time."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
+def _read(lines: list[str], starts: list[int]) -> Iterator[StatedReference]:
+    text = _unwrapped(lines)
     if starts and not _closed(text):
         text += "\nER  - \n"
     try:
         records: list[dict[str, Any]] = rispy.loads(text, skip_unknown_tags=True)
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise ValueError(f"The RIS file could not be read ({type(exc).__name__}: {exc}).") from None
-    return [
-        _reference(record, f"line {starts[i]}" if i < len(starts) else None)
-        for i, record in enumerate(records)
-    ]
+    for i, record in enumerate(records):
+        yield _reference(record, f"line {starts[i]}" if i < len(starts) else None)
 
 
-def _record_lines(text: str) -> Iterator[int]:
-    """The line number of each record's ``TY``, read the way rispy reads records."""
-    inside = False
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not inside and line.startswith("TY"):
-            inside = True
-            yield number
-        elif inside and (m := _TAG.match(line)) and m.group(1) == "ER":
-            inside = False
-
-
-def _unwrapped(text: str) -> str:
+def _unwrapped(lines: list[str]) -> str:
     """Continuation lines joined to their tag's line and blank lines dropped, as rispy would
     read them, except that rispy fails on either right after a ``TY`` line (it continues
     the previous record's last tag)."""
     out: list[str] = []
-    for line in text.split("\n"):
+    for line in lines:
         if not line.strip():
             continue
         if out and not _TAG.match(line) and _TAG.match(out[-1]):
