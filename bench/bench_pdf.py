@@ -153,10 +153,10 @@ def _sentences(truth: Truth, paragraphs: Iterable[Paragraph]) -> None:
                 continue
             fixed = squash(repaired.replace(_GAP, " "))
             gap = squash(repaired.replace(_GAP, " ... ")) if _GAP in repaired else None
-            mended = fixed if fixed != plain else None
-            if mended is None and gap is None:
-                mended, gap = known.get(_skeleton(plain)[0], (None, None))
-            truth.sentences.append(Sentence(plain, p.region, truth.name, mended, gap))
+            fix = fixed if fixed != plain else None
+            if fix is None and gap is None:
+                fix, gap = known.get(_skeleton(plain)[0], (None, None))
+            truth.sentences.append(Sentence(plain, p.region, truth.name, fix, gap))
     truth.sentences = _footnote_sequence(truth.sentences)
 
 
@@ -359,6 +359,42 @@ _RUNNING_HEAD = re.compile(
 _PAGE_NUMBER = re.compile(r"(?<=[.!?)\]”])\s+\d{1,2}(?=\s+[A-Z]|$)|(?<=[a-z,]) \d(?= [a-z])")
 
 
+_CAPTION_LABEL = re.compile(r"(?:Table|Figure|Fig\.)\s*\d+\s*[:.]")
+_KEPT: list[Any] = []
+"""The documents the repairs' caches (``_FLOAT_LINES``, ``_SKELETONS``) are keyed by, by
+id: kept alive, so that no later document is given the id of one still cached."""
+_FLOAT_LINES: dict[int, list[re.Pattern[str]]] = {}
+
+
+def _float_lines(document: Any) -> list[re.Pattern[str]]:
+    """The lines the PDF sets apart as floats (citeproof's caption, table and figure
+    blocks) that hold a number or a caption's label, each as a pattern that allows the
+    ground truth's own spacing (``Table 3 : Results``)."""
+    key = id(document)
+    if key not in _FLOAT_LINES:
+        _KEPT.append(document)
+        patterns = []
+        for block in document.blocks:
+            if block.region not in ("caption", "table") and block.kind != "figure":
+                continue
+            for line in document.text[block.start : block.end].split("\n"):
+                chars = [ch for ch in line if not ch.isspace()]
+                if not chars or not (any(c.isdigit() for c in chars) or block.kind == "caption"):
+                    continue
+                body = r"\s*".join(re.escape(ch) for ch in chars)
+                head = r"(?<!\w)" if chars[0].isalnum() else ""
+                tail = r"(?!\w)" if chars[-1].isalnum() else ""
+                patterns.append(re.compile(head + body + tail))
+        _FLOAT_LINES[key] = patterns
+    return _FLOAT_LINES[key]
+
+
+def _floats(text: str, ctx: Context) -> str:
+    for pattern in _float_lines(ctx.document):
+        text = pattern.sub(" ", text)
+    return squash(text)
+
+
 def _footnote_numbers(text: str, ctx: Context) -> str:
     numbers = ctx.sentence.footnotes
     return _NUMBER_WORD.sub(lambda m: "" if m.group(1) in numbers else m.group(), text)
@@ -399,6 +435,7 @@ def _respace(text: str, ctx: Context) -> str | None:
 
     key = id(ctx.document)
     if key not in _SKELETONS:
+        _KEPT.append(ctx.document)
         layer = ctx.document.prepared.layer.text
         _SKELETONS[key] = (*_skeleton(layer), layer)
     page_skeleton, page_where, layer = _SKELETONS[key]
@@ -470,6 +507,15 @@ REPAIRS = (
         _GROBID,
     ),
     Repair(
+        "float",
+        "GROBID pulls a float's cells and caption into the paragraph it interrupts on the "
+        "page (`we use three instances of the entity extraction model Description F1 Without "
+        "LM 49.9`); the PDF sets them apart, and the lines taken out are those (with a number "
+        "or a caption's label) that citeproof reads as a table, a figure or a caption",
+        _floats,
+        _GROBID,
+    ),
+    Repair(
         "maths",
         "GROBID spells the maths bracket glyph Œ as `OE` (`OEc k I w k` for `Œck I wk`); "
         "inline maths is GROBID's rendering of typeset formulas, not words",
@@ -510,6 +556,8 @@ class Outcome:
     checked: str = ""
     misplaced: bool = False
     """The ground truth gives the wrong region (footnote text it put in the body)."""
+    misplaced_as: str = ""
+    """What the misplaced sentence is on the page: ``footnote`` or ``caption``."""
 
 
 @dataclass(slots=True)
@@ -615,9 +663,15 @@ class SmallPrint:
 
 
 def _misplaced(outcome: Outcome, small: SmallPrint) -> bool:
-    """The ground truth calls this body or abstract, but the PDF sets it as a footnote."""
+    """The ground truth calls this body or abstract, but the PDF sets it as a footnote
+    (small print at the foot of the page, measured with pdfium) or it is a caption (it
+    opens with a float's label, ``Table 2:``)."""
+    if outcome.region == "caption" and _CAPTION_LABEL.match(outcome.checked):
+        outcome.misplaced_as = "caption"
+        return True
     if outcome.region != "footnote" or outcome.page is None:
         return False
+    outcome.misplaced_as = "footnote"
     words = " ".join(re.sub(r"^\d{1,2}\s+", "", outcome.checked).split()[:3])
     return small.small(outcome.page, words)
 
@@ -708,14 +762,22 @@ def _details(row: Row, verbose: bool) -> None:
             if verbose:
                 for o in found:
                     print(f"    truth: {o.sentence.text!r}\n    found: {o.checked!r}")
-    if misplaced:
+    why = {
+        "footnote": "GROBID puts some footnotes in the body or abstract; the PDF sets these "
+        "words in small print at the foot of the page (measured with pdfium)",
+        "caption": "GROBID puts some captions in the body; the sentence is a float's caption "
+        "(it opens with the float's label)",
+    }
+    for kind, because in why.items():
+        these = [o for o in misplaced if o.misplaced_as == kind]
+        if not these:
+            continue
         print(
-            f"  footnote-in-{'/'.join(sorted({o.sentence.region for o in misplaced}))} "
-            f"({len(misplaced)}): GROBID puts some footnotes in the body or abstract; the PDF "
-            f"sets these words in small print at the foot of the page (measured with pdfium)"
+            f"  {kind}-in-{'/'.join(sorted({o.sentence.region for o in these}))} "
+            f"({len(these)}): {because}"
         )
         if verbose:
-            for o in misplaced:
+            for o in these:
                 print(f"    {o.sentence.text!r}")
     if row.truth.short:
         print(f"  ({row.truth.short} sentences under {MIN_CHARS} characters not checked)")

@@ -199,3 +199,55 @@ def encrypted_pdf() -> bytes:
     out += b"/ID [<" + b"ab" * 16 + b"> <" + b"ab" * 16 + b">] >>\n"
     out += b"startxref\n%d\n%%%%EOF\n" % xref
     return bytes(out)
+
+
+def remap_glyphs(data: bytes, mapping: dict[str, str]) -> bytes:
+    """The PDF with its font's ToUnicode map saying ``mapping[ch]`` for the glyph of each
+    ``ch``: what a publisher's font does when it maps the en dash of a range to ``e``.
+
+    The glyphs drawn stay the same (the font still draws an en dash); only the text a
+    reader extracts changes.  Written as an incremental update of the font object.
+    """
+    font = re.search(rb"(\d+) 0 obj\s*<<\s*/BaseFont\s*/Helvetica\b(.*?)>>", data, re.S)
+    size = re.search(rb"/Size\s+(\d+)", data)
+    root = re.search(rb"/Root\s+(\d+)\s+0\s+R", data)
+    prev = re.findall(rb"startxref\s+(\d+)", data)
+    if font is None or size is None or root is None or not prev:
+        raise RuntimeError("unexpected PDF structure from pdfium")
+    pairs = []
+    for drawn, read in mapping.items():
+        code = drawn.encode("cp1252")[0]
+        pairs.append(b"<%02X> <%04X>" % (code, ord(read)))
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        b"/CMapName /Remapped def /CMapType 2 def\n"
+        b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+        + b"%d beginbfchar\n" % len(pairs)
+        + b"\n".join(pairs)
+        + b"\nendbfchar endcmap CMapName currentdict /CMap defineresource pop end end\n"
+    )
+    font_num, cmap_num = int(font.group(1)), int(size.group(1))
+    body = bytearray(data if data.endswith(b"\n") else data + b"\n")
+    font_offset = len(body)
+    body += b"%d 0 obj\n<< /BaseFont /Helvetica%s /ToUnicode %d 0 R >>\nendobj\n" % (
+        font_num,
+        font.group(2),
+        cmap_num,
+    )
+    cmap_offset = len(body)
+    body += b"%d 0 obj\n<< /Length %d >>\nstream\n" % (cmap_num, len(cmap))
+    body += cmap + b"endstream\nendobj\n"
+    xref_offset = len(body)
+    body += b"xref\n%d 1\n%010d 00000 n \n%d 1\n%010d 00000 n \n" % (
+        font_num,
+        font_offset,
+        cmap_num,
+        cmap_offset,
+    )
+    body += b"trailer\n<< /Size %d /Root %s 0 R /Prev %s >>\n" % (
+        cmap_num + 1,
+        root.group(1),
+        prev[-1],
+    )
+    body += b"startxref\n%d\n%%%%EOF\n" % xref_offset
+    return bytes(body)

@@ -200,6 +200,12 @@ def check(quote: str, name: str) -> CheckResult:
     return citeproof.check(quote, parsed(name))
 
 
+def assert_clean_exact(quote: str, name: str) -> None:
+    """EXACT, with no flag: found where the paper says it, as the paper says it."""
+    result = check(quote, name)
+    assert result.verdict == "EXACT" and result.flags == [], result.near
+
+
 def region_of(name: str, needle: str) -> tuple[str, str, int | None]:
     doc = parsed(name)
     index = doc.block_at(doc.text.index(needle))
@@ -226,8 +232,7 @@ def region_of(name: str, needle: str) -> tuple[str, str, int | None]:
     ],
 )
 def test_n18_quotes_read_as_printed(quote: str) -> None:
-    result = check(quote, "N18-3011.pdf")
-    assert result.verdict == "EXACT" and result.flags == [], result.near
+    assert_clean_exact(quote, "N18-3011.pdf")
 
 
 def test_n18_copyright_sign_is_kept() -> None:
@@ -312,3 +317,71 @@ def test_ground_truth_sentences_meet_the_bench_targets() -> None:
         assert row.exact_share() >= bench.EXACT_TARGET, (truth.name, misses)
         wrong = [o.sentence.text for o in row.located() if o.region != o.sentence.region]
         assert not wrong, (truth.name, wrong)
+
+
+# --- issue 24: the cases as they occur in the corpus ------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PAGE_COUNTS))
+def test_no_soft_hyphen_is_left_inside_a_word(name: str) -> None:
+    # a syllable break at a line end is joined, as the paper's own text has it
+    assert "\u00ad" not in parsed(name).text
+
+
+def test_hindawi_line_end_hyphen_and_cut_words_read_whole() -> None:
+    text = parsed("hindawi-rrp-2010-157939.pdf").text
+    # an accent drawn after "measure-" hid the line-end hyphen from pdfium
+    assert "“The measurement and prevalence of depression" in text
+    # pdfium cut "Office" (an ffi ligature) and "Rehabilitation ," on one baseline
+    assert "[8] Office of Quality Improvement" in text
+    assert "Disability and Rehabilitation,\nvol. 30" in text
+    assert "healthcare expenditures" in text and "Practical Assessment, Research" in text
+
+
+def test_n18_superscript_line_breaks_are_one_line() -> None:
+    text = parsed("N18-3011.pdf").text
+    assert "Apache’s PDFBox library3 to convert it into a sequence of tokens" in text
+    assert "Language Learner (NELL)7 and OpenIE" in text
+    assert "MetaMap Lite)6,\nwith minimal post-processing" in text
+
+
+@pytest.mark.parametrize(
+    ("quote", "caption"),
+    [
+        ("passed through one fully-connected layer and then fed into a two-layer", "Table 1:"),
+        ("we use three instances of the entity extraction model with a similar", "Table 3:"),
+        ("the statistics collected in the index described earlier. We compute", "Table 4:"),
+        ("search (e.g., Xiong et al., 2017). We describe methods used in a", "Figure 1:"),
+    ],
+)
+def test_n18_tables_and_figures_move_out_of_the_sentences(quote: str, caption: str) -> None:
+    assert_clean_exact(quote, "N18-3011.pdf")
+    assert region_of("N18-3011.pdf", caption)[:2] == ("caption", "caption")
+
+
+def test_n18_table_cells_are_a_table() -> None:
+    assert region_of("N18-3011.pdf", "bibliography titles 89.3")[:2] == ("cell", "table")
+    assert region_of("N18-3011.pdf", "Avg. of 15 models with LM 55.2")[:2] == ("cell", "table")
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        # Fig. 1 is drawn after page 3's text: pdfium read it before page 4
+        "Single pulses were applied every 300 ms in order to avoid summation effects",
+        # Fig. 3 and Fig. 4, then Fig. 5 and Fig. 6, likewise at the ends of pages 6 and 7
+        "have been identified, further computational methods could be applied",
+        "might moreover allow a fine tuning of stimulation parameters as well",
+    ],
+)
+def test_jner_figure_captions_move_out_of_sentences_across_pages(quote: str) -> None:
+    assert_clean_exact(quote, "jner-2016-13-22.pdf")
+    assert region_of("jner-2016-13-22.pdf", "Fig. 1 Multi-contact")[:2] == ("caption", "caption")
+
+
+def test_bmc_affiliation_numbers_and_figure_labels() -> None:
+    text = parsed("bmc-hsr-2014-14-1.pdf").text
+    assert "Charles Munthali3, Noor Alide4 and Florian Neuhann5" in text
+    assert "Accra, Ghana. 2 Medical Department," in text  # a raised label touching its word
+    assert region_of("bmc-hsr-2014-14-1.pdf", "Referred cases (36%)")[:2] == ("figure", "other")
+    assert region_of("bmc-hsr-2014-14-1.pdf", "Privacy given 99 1 97")[:2] == ("cell", "table")

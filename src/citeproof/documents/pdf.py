@@ -9,13 +9,16 @@ Why the text looks the way it does:
   ordinary lines (the matcher turns any whitespace run into one space either way).
   Leading and trailing blanks of a line and lines that are blank are dropped.
 * A hyphen at a line end is reported by pdfium as U+FFFE, with the two lines already
-  joined (``litera\\ufffeture``).  pdfium cannot tell a syllable break from a compound
-  split at the line end (``non\\ufffepainful``), so the document itself decides: when the
-  joined word occurs elsewhere in it, or neither form does, the marker becomes a soft
-  hyphen U+00AD (``t1`` removes it, so ``literature`` matches exactly); when only the
-  hyphenated compound occurs elsewhere, or a digit or a lower->upper case change meets
-  the break (``COVID-19``, ``Never-Ending``), it becomes ``-``.  A marker with no word
-  after it (end of page) becomes ``-`` so the ``t1+dehyphen`` fallback can join it.
+  joined (``litera\\ufffeture``); one pdfium missed (another glyph drawn after it on the
+  line) is turned into that mark (``pdf_glyphs.join_split_lines``).  pdfium cannot tell a
+  syllable break from a compound split at the line end (``non\\ufffepainful``), so the
+  document itself decides: when the joined word occurs elsewhere in it, or neither form
+  does, the word is joined (``literature``, as the paper's own text has it); when only
+  the hyphenated compound occurs elsewhere, or a digit or a lower->upper case change
+  meets the break (``COVID-19``, ``Never-Ending``), it becomes ``-``.  A marker with no
+  word after it (end of page) becomes ``-`` so the ``t1+dehyphen`` fallback can join it.
+  A soft hyphen U+00AD that the PDF itself has inside a word is invisible on the page and
+  is dropped (``requirements``).
 * An accent drawn as a glyph of its own (``Erdos ... ˝``) is put back on its letter and a
   ``c`` inside a drawn circle becomes ``©`` (``pdf_glyphs``), before anything else reads
   the text.  Other control characters (unmapped glyphs such as bullets come out as
@@ -23,11 +26,18 @@ Why the text looks the way it does:
 * Superscript note and citation numbers (``one billion.⁴ Many``) stay in the text as the
   page shows them, and their spans go into ``Document.markers``, with page numbers: the
   matcher skips markers whether or not a quote has them, so a quote without the ``4``, or
-  one that runs over a page break, is EXACT.
+  one that runs over a page break, is EXACT.  A superscript that touches the next word
+  gets a blank after it (``habits.24 In``), as the reader sees two words; a group set
+  with blanks, or a range whose dash the font maps to ``e`` (``4 36e38``), is one group,
+  the ``e`` written as the dash it is; a line pdfium broke at a raised number is one line
+  again (``Jadad et al.11 All``).
 * Lines outside the text flow (running heads, page numbers, footnotes, page one's boxed
-  author notes) are moved to the first paragraph break of their page (``reading_order``),
-  so that a sentence that crosses a page or column break reads on; they stay on their
-  page, in blocks of their own (region ``other``, ``footnote``, ``front-matter``).
+  author notes and side column of affiliations) are moved to the first paragraph break
+  of their page, and floats (a caption with its table's cells or its figure's labels) to
+  the end of the paragraph they interrupt (``reading_order``), so that a sentence that
+  crosses a page or column break, or a float, reads on; they stay on their page, in
+  blocks of their own (region ``other``, ``footnote``, ``front-matter``; ``caption``,
+  ``table``, and ``other`` for a figure's labels).
 * Pages are joined with a blank line; every block lies inside one page.
 
 Blocks, regions and sections come from the layout heuristics in ``pdf_layout``: pdfium
@@ -46,10 +56,19 @@ from collections.abc import Iterator
 from typing import Any
 
 from citeproof.documents.model import Document, DocumentMeta
-from citeproof.documents.pdf_glyphs import Glyphs, line_size, repair_glyphs, superscripts
+from citeproof.documents.pdf_glyphs import (
+    LINE_END_HYPHEN,
+    Glyphs,
+    join_split_lines,
+    line_size,
+    repair_glyphs,
+    superscripts,
+)
 from citeproof.documents.pdf_layout import (
     Line,
     blocks_from_lines,
+    body_size,
+    mark_floats,
     mark_out_of_flow,
     mark_paragraph_starts,
     reading_order,
@@ -60,13 +79,15 @@ __all__ = ["parse_pdf"]
 
 PAGE_SEPARATOR = "\n\n"
 SOFT_HYPHEN = "\u00ad"
-_PDFIUM_HYPHEN = "\ufffe"
+_PDFIUM_HYPHEN = LINE_END_HYPHEN
 _PDFIUM_LOCK = threading.Lock()
 """pdfium is not thread-safe, not even across documents; the service may parse in threads."""
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\uffff]")
-"""Control characters (C0, DEL, C1) and the noncharacter U+FFFF carry no text; tab is a space."""
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\uffff]")
+"""Control characters (C0, DEL, C1) and the noncharacter U+FFFF carry no text; tab is a
+space.  A soft hyphen goes too: the reader sees the word whole, and so does a quote."""
 
+_RANGE_AS_E = re.compile(r"(?<=\d)e(?=\d)")
 _WORD = re.compile(r"[^\W\d_]+")
 _RUN = re.compile(r"\w+")
 _HYPHENS = re.compile(r"[-\u2010\u2011]")
@@ -90,9 +111,13 @@ def parse_pdf(data: bytes) -> Document:
             if line.text:
                 kept.append(line)
         kept_pages.append(kept)
-    mark_out_of_flow([line for page in kept_pages for line in page])
+    every = [line for page in kept_pages for line in page]
+    mark_out_of_flow(every)
+    body = body_size(every)
     for page in kept_pages:
         mark_paragraph_starts(page)
+        if mark_floats(page, body):
+            mark_paragraph_starts(page)
     kept_pages = [reading_order(page) for page in kept_pages]
     kept_lines = [line for page in kept_pages for line in page]
     if not kept_lines:  # no text layer (a scan), or only glyphs that map to nothing
@@ -206,14 +231,16 @@ def _lines_with_geometry(
 ) -> Iterator[Line]:
     """Split pdfium's page text on CRLF and read each line's geometry and type size.
 
-    The text is repaired first (accents put back on their letters, drawn © restored, see
-    ``pdf_glyphs``); geometry is still asked of the original glyphs, through the map the
-    repair returns.  Per line: the first and last characters' boxes, the size the line is
-    set in, and its superscript numbers.  This runs for every line of every page, so it
-    samples a few glyphs per line rather than reading all of them.
+    The text is repaired first (accents put back on their letters, drawn © restored, the
+    line breaks pdfium put inside one printed line taken out, see ``pdf_glyphs``); geometry
+    is still asked of the original glyphs, through the map the repairs return.  Per line:
+    the first and last characters' boxes, the size the line is set in, and its superscript
+    numbers.  This runs for every line of every page, so it samples a few glyphs per line
+    rather than reading all of them.
     """
     glyphs = Glyphs(textpage, raw)
     text, positions = repair_glyphs(raw, glyphs)
+    text, positions = join_split_lines(text, glyphs, positions)
 
     def box(i: int) -> tuple[float, float, float, float] | None:
         return glyphs.loose_box(positions[i] if positions is not None else i)
@@ -229,9 +256,31 @@ def _lines_with_geometry(
                 line.left, line.first_bottom = first[0], first[1]
             line.size = line_size(raw_line, pos, glyphs, positions)
             if _DIGIT.search(raw_line):
-                line.marks = superscripts(raw_line, pos, glyphs, positions, line.size)
+                marks = superscripts(raw_line, pos, glyphs, positions, line.size)
+                line.raw, line.marks = _set_apart(raw_line, marks)
         pos += len(raw_line) + 2
         yield line
+
+
+def _set_apart(line: str, marks: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
+    """A line's superscript numbers as a reader takes them: a blank after one that touches
+    the next word (``habits.²⁴In the past``: pdfium sees no gap, the reader sees two words),
+    and the en dash of a range that the font maps to ``e`` (``³⁶e³⁸``) written as one."""
+    if not marks:
+        return line, marks
+    parts: list[str] = []
+    moved: list[tuple[int, int]] = []
+    done = shift = 0
+    for a, b in marks:
+        number = _RANGE_AS_E.sub("\u2013", line[a:b])
+        parts += [line[done:a], number]
+        moved.append((a + shift, b + shift))
+        done = b
+        if b < len(line) and line[b].isalpha() and not line[b + 1 : b + 2].isdigit():
+            parts.append(" ")
+            shift += 1
+    parts.append(line[done:])
+    return "".join(parts), moved
 
 
 # --- text ---------------------------------------------------------------------------
@@ -272,7 +321,7 @@ def _hyphen_resolver(raw_lines: list[str]) -> dict[tuple[str, str], str]:
             pairs.update(itertools.pairwise(line[start:end].split(_PDFIUM_HYPHEN)))
     if not pairs:
         return {}
-    lowered = "\n".join(raw_lines).lower()
+    lowered = "\n".join(raw_lines).lower().replace(SOFT_HYPHEN, "")
     words = set(_RUN.findall(lowered))
     compounds: set[str] = set()
     for token in lowered.split():

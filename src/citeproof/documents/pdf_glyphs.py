@@ -33,7 +33,14 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Glyphs", "line_size", "repair_glyphs", "superscripts"]
+__all__ = [
+    "LINE_END_HYPHEN",
+    "Glyphs",
+    "join_split_lines",
+    "line_size",
+    "repair_glyphs",
+    "superscripts",
+]
 
 SPACING_ACCENTS: dict[str, str] = {
     "\u00a8": "\u0308",  # diaeresis
@@ -258,6 +265,133 @@ def _circled(text: str, i: int, glyphs: Glyphs, replace: dict[int, str], drop: s
             return
 
 
+# --- lines pdfium split -------------------------------------------------------------
+
+LINE_END_HYPHEN = "\ufffe"
+"""pdfium's mark for a hyphen at a line end, with the two lines joined."""
+_HYPHEN_GLYPHS = frozenset("-\u00ad")
+_SEPARATOR_BEFORE = ",;-\u2013 \r\n"
+
+
+def join_split_lines(
+    text: str, glyphs: Glyphs, positions: list[int] | None
+) -> tuple[str, list[int] | None]:
+    """``text`` with the line breaks pdfium put inside one printed line taken out.
+
+    pdfium starts a new line when a glyph leaves the line's baseline, so a raised
+    citation number splits the line it is set in (``Jadad et al.`` / ``11`` / ``All of the
+    studies``, ``library³`` / ``to convert``), and a glyph whose box is odd (an ``ffi``
+    ligature) can split a word (``O`` / ``ffice``).  Such a break is joined when the glyphs
+    on either side sit on one baseline, or one side is a superscript number raised above
+    it, and they are next to each other (a blank is put in when there is a gap).  pdfium
+    also misses a hyphen at a line end when another glyph is drawn after it on the same
+    line (an accent set apart: ``measure- ¨``); such a hyphen, after a letter and before a
+    line that goes on in lower case right below, becomes pdfium's own line-end mark with
+    the two lines joined, so that the document decides it as it decides pdfium's.
+
+    ``positions`` maps ``text`` to pdfium's text (None: the same); the map returned does
+    so for the new text.
+    """
+    if "\r\n" not in text:
+        return text, positions
+
+    def at(k: int) -> int:
+        return positions[k] if positions is not None else k
+
+    parts: list[str] = []
+    where: list[int] = []
+    done = 0
+    line_start = 0
+    for m in re.finditer("\r\n", text):
+        k = m.start()
+        a = k - 1
+        while a >= line_start and text[a].isspace():
+            a -= 1
+        b = k + 2
+        while b < len(text) and text[b] in " \t":
+            b += 1
+        if a < line_start or b >= len(text) or text[b] == "\r":
+            line_start = k + 2
+            continue
+        joint = _joint(text, line_start, a, b, glyphs, at)
+        if joint is None:
+            line_start = k + 2
+            continue
+        cut = a if joint == LINE_END_HYPHEN else a + 1
+        parts.append(text[done:cut])
+        where.extend(at(i) for i in range(done, cut))
+        parts.append(joint)
+        where.extend([at(cut)] * len(joint))
+        done = b
+    if not parts:
+        return text, positions
+    parts.append(text[done:])
+    where.extend(at(i) for i in range(done, len(text)))
+    return "".join(parts), where
+
+
+def _joint(
+    text: str, line_start: int, a: int, b: int, glyphs: Glyphs, at: Callable[[int], int]
+) -> str | None:
+    """What replaces the break between glyph ``a`` (the last of its line) and ``b`` (the
+    first of the next): ``""`` or ``" "`` (one printed line), the line-end mark, or None."""
+    before, after = text[a], text[b]
+    if before in _HYPHEN_GLYPHS:
+        if a > line_start and text[a - 1].isalpha() and after.islower():
+            return LINE_END_HYPHEN if _next_line_below(a - 1, b, glyphs, at) else None
+        return None
+    ga, gb = _glyph(glyphs, at(a)), _glyph(glyphs, at(b))
+    if ga is None or gb is None:
+        return None
+    (size_a, base_a, _, right_a), (size_b, base_b, left_b, _) = ga, gb
+    gap = left_b - right_a
+    if before.isdigit() and size_a <= SUPERSCRIPT_SIZE * size_b:
+        # a superscript ends the line: the next goes on at the baseline before it
+        rise = base_a - base_b
+        c = a
+        while c > line_start and (text[c].isdigit() or text[c] in _SEPARATOR_BEFORE):
+            c -= 1
+        gc = _glyph(glyphs, at(c)) if c >= line_start and not text[c].isdigit() else None
+        if (
+            gc is not None
+            and abs(gc[1] - base_b) <= 0.1 * size_b
+            and abs(gc[0] - size_b) <= 0.1 * size_b
+            and SUPERSCRIPT_RISE * size_b <= rise <= 0.9 * size_b
+            and -0.25 * size_b <= gap <= 1.0 * size_b
+        ):
+            return " " if gap > 0.1 * size_b else ""
+        return None
+    if after.isdigit() and size_b <= SUPERSCRIPT_SIZE * size_a:
+        # the next line starts with a superscript raised above this line's baseline
+        rise = base_b - base_a
+        if (
+            SUPERSCRIPT_RISE * size_a <= rise <= 0.9 * size_a
+            and -0.25 * size_a <= gap <= 0.6 * size_a
+        ):
+            return " " if gap > 0.1 * size_a else ""
+        return None
+    same = abs(size_a - size_b) <= 0.1 * max(size_a, size_b)
+    if same and abs(base_a - base_b) <= 0.1 * size_a and -0.15 * size_a <= gap <= 0.1 * size_a:
+        return ""  # one baseline, glyphs touching: one word pdfium cut
+    return None
+
+
+def _glyph(glyphs: Glyphs, i: int) -> tuple[float, float, float, float] | None:
+    """Size, baseline, left and right of glyph ``i``; None when unknown."""
+    size, origin, box = glyphs.size(i), glyphs.origin(i), glyphs.loose_box(i)
+    if size is None or size <= 1.5 or origin is None or box is None:
+        return None
+    return size, origin[1], box[0], box[2]
+
+
+def _next_line_below(a: int, b: int, glyphs: Glyphs, at: Callable[[int], int]) -> bool:
+    """Whether glyph ``b`` starts the line right below the one glyph ``a`` ends."""
+    size, oa, ob = glyphs.size(at(a)), glyphs.origin(at(a)), glyphs.origin(at(b))
+    if size is None or size <= 1.5 or oa is None or ob is None:
+        return False
+    return 0.5 * size <= oa[1] - ob[1] <= 2.5 * size and ob[0] < oa[0]
+
+
 # --- sizes and superscripts ---------------------------------------------------------
 
 
@@ -306,12 +440,15 @@ def superscripts(
     before the run (the one after, for a footnote's own number at a line start), not the
     line's: pdfium joins the two lines of a hyphenated break into one, each with its own
     baseline.  A blank pdfium generated between a word and a superscript that touches it
-    (``draft 13 and``) does not detach it; after a comma or dash that follows a superscript
-    (``³,⁴``) the comparison is with what came before the first.  The matcher's own rules for
-    superscript characters apply: not after a digit or sign (an exponent, ``10⁻³``), not a
-    lone 2 or 3 after ``m`` or ``s`` (``m²``); a line-start run must be followed by text.
-    With ``line_size`` (the line's size), a run whose first digit is set that large is
-    passed over at the cost of one glyph query.
+    (``draft 13 and``) does not detach it.  A run that follows a superscript across a comma,
+    a dash or a blank (``³,⁴``, ``⁴ ³⁶``) belongs to its group and is compared with what
+    came before the first; so does a run after an ``e`` drawn as a dash, which is how some
+    publishers' fonts map the en dash of a range (``³⁶e³⁸``): that run and the range's
+    start are one span, whose ``e`` the caller reads as the dash it is.  The matcher's own
+    rules for superscript characters apply: not after a digit or sign (an exponent,
+    ``10⁻³``), not a lone 2 or 3 after ``m`` or ``s`` (``m²``); a line-start run must be
+    followed by text.  With ``line_size`` (the line's size), a run whose first digit is set
+    that large is passed over at the cost of one glyph query.
     """
 
     def at(k: int) -> int:
@@ -323,39 +460,72 @@ def superscripts(
         a, b = m.span()
         if line_size is not None and (glyphs.size(at(a)) or 0.0) > SUPERSCRIPT_SIZE * line_size:
             continue
-        reference = _attached_to(line, a, b, glyphs, at)
-        if previous is not None and a == previous[0] + 1 and line[previous[0]] in _GROUP_SEPARATORS:
+        gap = _group_gap(line, previous[0], a, glyphs, at, previous[1:]) if previous else None
+        if gap is not None and previous is not None:
             metrics: tuple[float, float] | None = previous[1:]
-        elif reference is None:
-            continue
         else:
+            reference = _attached_to(line, a, b, glyphs, at)
+            if reference is None or not _is_marker(line, a, b, reference):
+                continue
             metrics = _metrics(glyphs, at(reference))
         if metrics is None or not all(_raised(glyphs, at(k), *metrics) for k in range(a, b)):
             continue
-        if reference is not None and not _is_marker(line, a, b, reference):
-            continue
-        out.append((a, b))
+        if gap == "dash":
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
         previous = (b, *metrics)
     return out
 
 
 _GROUP_SEPARATORS = frozenset(",;-\u2013")
+_DASH_AS_E = "e"
+"""What some publishers' fonts map a superscript range's en dash to (``36e38``)."""
+
+
+def _group_gap(
+    line: str,
+    end: int,
+    a: int,
+    glyphs: Glyphs,
+    at: Callable[[int], int],
+    metrics: tuple[float, float],
+) -> str | None:
+    """How the digit run at ``a`` continues the superscript group that ended at ``end``:
+    ``"separator"`` (a comma, dash or blank, ``³,⁴``, ``⁴ ³⁶``), ``"dash"`` (an ``e`` whose
+    ink is a flat stroke set as small and as high as the digits), or None."""
+    gap = line[end:a]
+    if not gap or len(gap) > 3:
+        return None
+    if gap == _DASH_AS_E:
+        box = glyphs.box(at(end))
+        if box is None or not _raised(glyphs, at(end), *metrics):
+            return None
+        width, height = box[2] - box[0], box[3] - box[1]
+        return "dash" if 0.0 <= height <= 0.35 * width else None
+    marks = [ch for ch in gap if ch != " "]
+    if len(marks) <= 1 and all(ch in _GROUP_SEPARATORS for ch in marks):
+        return "separator"
+    return None
 
 
 def _attached_to(line: str, a: int, b: int, glyphs: Glyphs, at: Callable[[int], int]) -> int | None:
     """The glyph a digit run hangs on: the one before it, through a generated blank when the
-    two touch on the page; at a line start, the glyph after it."""
+    two touch on the page; at a line start, or after a blank that keeps it from the word
+    before while it touches a letter after it (an affiliation's number mid-line, ``Accra,
+    Ghana. ²Medical Department``), the glyph after it."""
+    after = b if b < len(line) and line[b].isalpha() else None
     if a == 0:
         return b if b < len(line) and not line[b].isspace() else None
     before = a - 1
     if line[before] != " ":
         return before
     if before == 0 or line[before - 1].isspace() or not glyphs.generated(at(before)):
-        return None
+        return after
     word, digit = glyphs.box(at(before - 1)), glyphs.box(at(a))
     size = glyphs.size(at(before - 1)) or 0.0
     if word is None or digit is None or digit[0] - word[2] > 0.3 * size:
-        return None
+        return after
     return before - 1
 
 

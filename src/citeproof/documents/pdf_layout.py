@@ -23,6 +23,8 @@ __all__ = [
     "Line",
     "blocks_from_lines",
     "body_size",
+    "line_pitch",
+    "mark_floats",
     "mark_out_of_flow",
     "mark_paragraph_starts",
     "reading_order",
@@ -119,14 +121,9 @@ def mark_paragraph_starts(page: list[Line]) -> None:
         if line.role is not None and _opens_note(line):
             line.para_start = True
     lines = [line for line in page if line.role is None]
-    deltas = [
-        a.last_bottom - b.first_bottom
-        for a, b in itertools.pairwise(lines)
-        if a.last_bottom is not None
-        and b.first_bottom is not None
-        and 2.0 < a.last_bottom - b.first_bottom < 50.0
-    ]
-    pitch = statistics.median(deltas) if deltas else 12.0
+    for line in lines:
+        line.para_start, line.gap_before = False, 0.0
+    pitch = line_pitch(lines)
     tol, wide = 0.35 * pitch, 3.0 * pitch
 
     def follows(a: Line | None, b: Line | None) -> bool:
@@ -158,6 +155,18 @@ def mark_paragraph_starts(page: list[Line]) -> None:
             line.para_start = not follows(prev, line) or abs(left(prev) - left(nxt)) < tol
         elif tol <= -shift <= wide:
             line.para_start = follows(nxt, nxt2) and abs(left(nxt2) - left(nxt)) < tol
+
+
+def line_pitch(lines: list[Line]) -> float:
+    """The usual drop from one line to the next (12 points when the lines do not say)."""
+    deltas = [
+        a.last_bottom - b.first_bottom
+        for a, b in itertools.pairwise(lines)
+        if a.last_bottom is not None
+        and b.first_bottom is not None
+        and 2.0 < a.last_bottom - b.first_bottom < 50.0
+    ]
+    return statistics.median(deltas) if deltas else 12.0
 
 
 # --- structure: headings, regions, sections -------------------------------------------
@@ -239,31 +248,106 @@ class _Numbering:
 def _furniture(lines: list[Line]) -> set[int]:
     """Indices of running heads and feet: a top or bottom line repeated on many pages.
 
-    Digits are ignored when comparing (page numbers), so ``84`` ... ``91`` and
-    ``Page 2 of 9`` repeat; these lines never count as headings.  A top or bottom line
-    that is part of such a repeated line is furniture too: page one carries the running
-    head without its page number (``Agyeman-Duah et al. BMC ... 2014, 14:1`` where later
-    pages add ``Page 2 of 10``), or the journal's name alone.
+    A page's edge lines are its first two and last two in pdfium's order and its two
+    highest and two lowest on the page (pdfium may read page one's head amid its columns).
+    Digits are ignored when comparing, so ``84`` ... ``91`` and ``Page 2 of 9`` repeat; but
+    only a page number may change from page to page, so of a repeated line's numbers at
+    most one may differ between its pages, and that one must go up with the page (``84`` on
+    page 1, ``86`` on page 3).  Reference entries that differ only in their numbers
+    (``12. Smith J ... 2019;3:45.``) are not running heads, however alike they look; nor is
+    a line set at the size and the line pitch of the line next to it, inside the text.
+    These lines never count as headings.  A top or bottom line that is part of such a
+    repeated line is furniture too: page one carries the running head without its page
+    number (``Agyeman-Duah et al. BMC ... 2014, 14:1`` where later pages add ``Page 2 of
+    10``), or the journal's name alone.
     """
     by_page: dict[int, list[int]] = {}
     for i, line in enumerate(lines):
         by_page.setdefault(line.page, []).append(i)
-    seen: dict[str, set[int]] = {}
+    seen: dict[str, list[int]] = {}
     edge: dict[int, str] = {}
-    for page, indices in by_page.items():
-        for i in {*indices[:2], *indices[-2:]}:
-            key = re.sub(r"\d+", "#", lines[i].text)
+    for indices in by_page.values():
+        for i in _edges(lines, indices):
+            key = _DIGITS.sub("#", lines[i].text)
             edge[i] = key
-            seen.setdefault(key, set()).add(page)
+            seen.setdefault(key, []).append(i)
     need = max(2, -(-len(by_page) // 4))
-    repeated = {key for key, pages in seen.items() if len(pages) >= need}
-    out = {i for i, key in edge.items() if key in repeated}
+    candidates = {key: _running(lines, found) for key, found in seen.items()}
+    candidates = {
+        key: running
+        for key, running in candidates.items()
+        if len({lines[i].page for i in running}) >= need
+    }
+    alike = {i for running in candidates.values() for i in running}
+    out: set[int] = set()
+    repeated: set[str] = set()
+    for key, running in candidates.items():
+        apart = [i for i in running if not _in_text(lines, by_page[lines[i].page], i, alike)]
+        if len({lines[i].page for i in apart}) >= need:
+            repeated.add(key)
+            out.update(apart)
     long_keys = [key.strip(" #") for key in repeated if len(key.strip(" #")) >= 16]
     for i, key in edge.items():
         bare = key.strip(" #")
         if i not in out and len(bare) >= 16 and any(bare in k for k in long_keys):
             out.add(i)
     return out
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _edges(lines: list[Line], indices: list[int]) -> set[int]:
+    """A page's first two and last two lines, in pdfium's order and by height."""
+    placed = sorted(
+        (i for i in indices if lines[i].first_bottom is not None),
+        key=lambda i: lines[i].first_bottom or 0.0,
+    )
+    return {*indices[:2], *indices[-2:], *placed[:2], *placed[-2:]}
+
+
+def _running(lines: list[Line], found: list[int]) -> list[int]:
+    """Of the edge lines that read alike (``found``), those that are one running line: the
+    same numbers on every page, or all the same but one that goes up with the page."""
+    numbers = [_DIGITS.findall(lines[i].text) for i in found]
+    varying = [k for k in range(len(numbers[0])) if len({n[k] for n in numbers}) > 1]
+    if not varying:
+        return found
+    if len(varying) > 1:
+        return []
+    k = varying[0]
+    by_offset: dict[int, list[int]] = {}
+    for i, n in zip(found, numbers, strict=True):
+        by_offset.setdefault(int(n[k]) - lines[i].page, []).append(i)
+    return max(by_offset.values(), key=lambda group: len({lines[i].page for i in group}))
+
+
+def _in_text(lines: list[Line], page: list[int], i: int, outside: set[int]) -> bool:
+    """Whether edge line ``i`` is set like the text next to it: the nearest other line
+    inward (below a line in the page's upper half, above one in its lower half) is within
+    1.15 line pitches and set at the same size."""
+    line = lines[i]
+    if line.first_bottom is None or line.size is None:
+        return False
+    upper = line.page_height is not None and line.first_bottom > line.page_height / 2
+    others = [
+        lines[j]
+        for j in page
+        if j not in outside and lines[j].first_bottom is not None and lines[j] is not line
+    ]
+    inward = [
+        o
+        for o in others
+        if o.first_bottom is not None
+        and (o.first_bottom < line.first_bottom if upper else o.first_bottom > line.first_bottom)
+    ]
+    if not inward:
+        return False
+    near = min(inward, key=lambda o: abs((o.first_bottom or 0.0) - (line.first_bottom or 0.0)))
+    if near.size is None or abs(near.size - line.size) > 0.05 * line.size:
+        return False
+    pitch = line_pitch([lines[j] for j in page])
+    return abs((near.first_bottom or 0.0) - line.first_bottom) < 1.15 * pitch
 
 
 def body_size(lines: list[Line]) -> float | None:
@@ -355,6 +439,184 @@ def mark_out_of_flow(lines: list[Line]) -> None:
     for page_no, page in by_page.items():
         for i in _notes(page, body):
             page[i].role = "sidebar" if page_no == first_page else "footnote"
+    for i in _side_column(by_page.get(first_page, []), body):
+        by_page[first_page][i].role = "sidebar"
+
+
+_AFFILIATION = re.compile(
+    r"(?:\W{0,2}\d{0,2}\s*)(?:department|university|institute|hospital|school|faculty|college"
+    r"|cent(?:re|er)|laboratory|division|unit|clinic|correspondence|e-?mail|affiliations?"
+    r"|author details|received|accepted|published|citation|copyright|edited by|reviewed by"
+    r"|academic editor|\u00a9)",
+    re.I,
+)
+"""How a line of page one's side column of author notes begins (after a note number)."""
+
+
+def _side_column(page: list[Line], body: float | None) -> set[int]:
+    """Indices (into page one) of a side column of author notes read amid the text.
+
+    Some layouts set affiliations, correspondence and dates in a narrow column beside page
+    one's text, from high on the page; pdfium reads it wherever the content stream has
+    it, often inside the abstract or the first paragraph.  Such a column is a run of
+    small-print lines that opens like an author note (a superscript number, a note
+    symbol, or words such as Department, University, Correspondence, Received), with no
+    heading in it, and that sits beside the text: lines set at the body size share its
+    height on the page but none of them shares its width.
+    """
+    out: set[int] = set()
+    flow = [i for i, line in enumerate(page) if line.role is None]
+    text = [page[i] for i in flow if not _small(page[i], body) and page[i].left is not None]
+    k = 0
+    while k < len(flow):
+        j = k
+        while (
+            j < len(flow)
+            and _small(page[flow[j]], body)
+            and _heading_role(page[flow[j]].text) is None
+        ):
+            j += 1
+        run = [page[i] for i in flow[k:j]]
+        if run and _opens_side_note(run[0]) and _beside(run, text):
+            out.update(flow[k:j])
+        k = max(j, k + 1)
+    return out
+
+
+def _opens_side_note(line: Line) -> bool:
+    return _opens_note(line) or bool(_AFFILIATION.match(line.text))
+
+
+def _beside(run: list[Line], text: list[Line]) -> bool:
+    """Whether ``run`` is a column of its own beside body-size ``text`` lines."""
+    if any(line.left is None or line.right is None or line.first_bottom is None for line in run):
+        return False
+    top = max(line.first_bottom or 0.0 for line in run)
+    bottom = min(min(line.first_bottom or 0.0, line.last_bottom or 0.0) for line in run)
+    left = min(line.left or 0.0 for line in run)
+    right = max(line.right or 0.0 for line in run)
+    level = [
+        t
+        for t in text
+        if t.first_bottom is not None and t.right is not None and bottom <= t.first_bottom <= top
+    ]
+    return bool(level) and all(
+        (t.left or 0.0) >= right - 1.0 or (t.right or 0.0) <= left + 1.0 for t in level
+    )
+
+
+# --- floats: tables and figures with their captions -----------------------------------
+
+_CAPTION = re.compile(
+    r"(?:Table|TABLE|Figure|FIGURE|Fig\.|FIG\.|Scheme|Chart)\s?[A-Z]?\d{1,3}[a-z]?"
+    r"(?:\s*[:.|]\s*\S|\s+\(?[A-Z\u00c0-\u00de])"
+)
+"""A caption's first line: ``Table 1: Results``, ``Fig. 1 Multi-contact``, ``Table 2
+Overview``; not prose that names a float (``Table 2 shows``, ``Fig. 1). The``)."""
+_TABLE_CAPTION = re.compile(r"Table|TABLE")
+_FLOAT_MAX = 60
+"""Lines a table or figure's own text (cells, labels) may have on one page."""
+
+
+def _break_above(line: Line) -> bool:
+    """Space above the line, or the line starts a new column or block (higher up)."""
+    return line.gap_before > 1.6 or line.gap_before < -1.0
+
+
+def mark_floats(page: list[Line], body: float | None) -> bool:
+    """Set ``role`` on one page's floats: ``caption``, and ``table`` or ``figure`` for the
+    text a table or figure has of its own (cells, labels); True when there are any.
+
+    A float is set apart from the text by space, so it is found from its caption: a line
+    that opens like one (``_CAPTION``) with space above it or at the top of a column or
+    block, and the lines that go on from it in the same size.  The float's own text is the
+    run of lines between the caption and the space on its other side (above it for a
+    caption under its table or figure, below it for one over its table), when those lines
+    read like cells or labels rather than prose: most are small print, or hold a number,
+    or are short, and none has many words.  Those lines are kept as they are; a run of
+    prose is never taken in.  ``mark_paragraph_starts`` must have run on the page;
+    run it again after this, so that the text around a float reads as if it were not
+    there.
+    """
+    flow = [line for line in page if line.role is None]
+    widths = sorted((x.right or 0.0) - (x.left or 0.0) for x in flow if x.left is not None)
+    width = widths[len(widths) // 2] if widths else 0.0
+    found = False
+    k = 0
+    while k < len(flow):
+        line = flow[k]
+        opens = k == 0 or _break_above(line) or flow[k - 1].role in _FLOATS
+        if not (_CAPTION.match(line.text) and opens):
+            k += 1
+            continue
+        j = k
+        while (
+            j + 1 < len(flow)
+            and j - k < 12
+            and 0.0 < flow[j + 1].gap_before <= 1.6
+            and not flow[j + 1].para_start
+            and not _size_changed(flow[j + 1], line.size)
+        ):
+            j += 1
+        cells = _cells_above(flow, k, body, width) if line.gap_before >= -_COLUMN else []
+        after = j + 1
+        while after < len(flow) and after - j <= _FLOAT_MAX:
+            if after > j + 1 and _break_above(flow[after]):
+                break
+            after += 1
+        if after > j + 1 and _tabular(flow[j + 1 : after], body, width):
+            cells += flow[j + 1 : after]
+        for n, caption in enumerate(flow[k : j + 1]):
+            caption.role, caption.para_start = "caption", n == 0
+        kind = "table" if _TABLE_CAPTION.match(line.text) else "figure"
+        for n, cell in enumerate(cells):
+            cell.role, cell.para_start = kind, n == 0
+        found = True
+        k = j + 1
+    return found
+
+
+_COLUMN = 5.0
+"""A line this many line pitches above the one before it starts a column (or page)."""
+
+
+def _cells_above(flow: list[Line], k: int, body: float | None, width: float) -> list[Line]:
+    """The text of the table or figure above the caption at ``flow[k]``.
+
+    Going up from the caption, block by block (a block starts with space above it, or
+    higher up than the line before: a figure's labels are scattered), each block that reads
+    like cells or labels is taken in, up to the top of the column the float opens.
+    """
+    start = k
+    while start > 0 and k - start < _FLOAT_MAX:
+        top = start - 1
+        while top > 0 and flow[top].role is None and not _break_above(flow[top]):
+            top -= 1
+        if flow[top].role is not None or not _tabular(flow[top:start], body, width):
+            break
+        start = top
+        if top == 0 or flow[top].gap_before < -_COLUMN:
+            break
+    return flow[start:k]
+
+
+def _tabular(run: list[Line], body: float | None, width: float) -> bool:
+    """Whether lines read like a table's cells or a figure's labels, not prose."""
+    if not run:
+        return False
+    words = [len(_WORDS.findall(line.text)) for line in run]
+    if max(words) > 8:
+        return False
+    cell_like = sum(
+        _small(line, body)
+        or any(ch.isdigit() for ch in line.text)
+        or (line.right or 0.0) - (line.left or 0.0) < 0.6 * width
+        for line in run
+    )
+    return cell_like >= 0.75 * len(run)
+
+
+_WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"\u201d\u2019']$")
@@ -363,23 +625,49 @@ _SENTENCE_END = re.compile(r"[.!?:;)\]\"\u201d\u2019']$")
 def reading_order(page: list[Line]) -> list[Line]:
     """One page's lines with those outside the text flow moved to a paragraph break.
 
-    pdfium reads a page top to bottom, so a running head, a footnote or a page number
-    sits between the last words of one page (or column) and the first of the next, in the
-    middle of any sentence that crosses the break.  Moving them to the page's first
-    paragraph break (space above a line, or a paragraph start after a line that ends a
-    sentence) lets that sentence read on, while every line stays on its page.  A page with
-    no such break keeps pdfium's order.
+    pdfium reads a page in the order of its content stream, so a running head, a
+    footnote, a page number or a float sits between the last words of one page (or
+    column) and the first of the next, or amid a column, in the middle of any sentence
+    that crosses it.  Moving them to a paragraph break (space above a line, a paragraph
+    start after a line that ends a sentence, a known heading) lets that sentence read on,
+    while every line stays on its page: furniture, notes and sidebars go to the page's
+    first break, a float to the first break after it (the end of the paragraph it
+    interrupts) or, when the page has none, the last one before it.  A page with no such
+    break keeps pdfium's order.
     """
     flow = [line for line in page if line.role is None]
-    outside = [line for line in page if line.role is not None]
-    if not outside or not flow:
+    if len(flow) == len(page) or not flow:
         return page
+    breaks = [
+        k
+        for k, line in enumerate(flow)
+        if (
+            line.para_start
+            and (k == 0 or line.gap_before > 1.6 or _SENTENCE_END.search(flow[k - 1].text))
+        )
+        or _heading_role(line.text) is not None
+    ]
+    if not breaks:
+        return page
+    placed: dict[int, list[Line]] = {}
+    read = 0
+    for line in page:
+        if line.role is None:
+            read += 1
+            continue
+        target = breaks[0]
+        if line.role in _FLOATS:
+            later = [k for k in breaks if k >= read]
+            target = later[0] if later else max(k for k in breaks if k <= read)
+        placed.setdefault(target, []).append(line)
+    out: list[Line] = []
     for k, line in enumerate(flow):
-        if line.para_start and (
-            k == 0 or line.gap_before > 1.6 or _SENTENCE_END.search(flow[k - 1].text)
-        ):
-            return [*flow[:k], *outside, *flow[k:]]
-    return page
+        out += placed.get(k, [])
+        out.append(line)
+    return out
+
+
+_FLOATS = frozenset({"caption", "table", "figure"})
 
 
 @dataclass(slots=True)
@@ -393,6 +681,9 @@ _OUTSIDE: dict[str, tuple[str, Region]] = {
     "furniture": ("furniture", "other"),
     "footnote": ("footnote", "footnote"),
     "sidebar": ("paragraph", "front-matter"),
+    "caption": ("caption", "caption"),
+    "table": ("cell", "table"),
+    "figure": ("figure", "other"),
 }
 _ABSTRACT_MIN = 400
 """Characters a block needs to be taken for an abstract that has no heading."""
