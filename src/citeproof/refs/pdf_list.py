@@ -9,26 +9,38 @@ whole column of them, and an entry may run on to the next page.  So:
 * In the blocks of the references region (headings left out), an entry starts at a
   numbered marker (``[3]``, ``3.``, ``3)``, ``(3)``) or a bullet at the start of a line, and
   runs to the next one (:func:`citeproof.refs.listed.entry_spans`).
-* A number that does not follow the one before (:func:`citeproof.refs.listed.follows`)
-  is a year or page at the start of a wrapped line (``2017. Title``), not a marker: its
-  line continues the entry.
+* A number starts an entry when it follows the one before
+  (:func:`citeproof.refs.listed.follows`), and also when it skips ahead (``3``, ``7``,
+  ``12``: three entries, and a gap to report) or repeats the last (reported too), as long
+  as it is below 1,000 and either opens a block (the layout saw a new paragraph there) or
+  comes after an entry that has ended (a final full stop).  A number that fits none of
+  that is a year or a page at the start of a wrapped line (``2017. Title``): its line
+  continues the entry; one below the last entry's number is reported, as it may be an
+  entry the numbering does not explain.
 * A block that does not start with a marker is the rest of the entry before it (across a
   page or column break) when it :func:`~citeproof.refs.listed.continues` it or that entry
   has no final full stop yet.  Amid a numbered list every such block is taken as the
-  rest; after the last numbered entry, one that is not is dropped, as are bullets
+  rest; after the last numbered entry, one that is not is left out, as are bullets
   anywhere in a numbered list: those are the publisher's boxes ("Submit your next
-  manuscript ...") that layout put in the references' region.  In a list without
-  numbers, a block that is not the rest of another is an entry (a hanging indent made it
-  a block).
+  manuscript ...") that layout put in the references' region.  What is left out is
+  reported.  In a list without numbers, a block that is not the rest of another is an
+  entry (a hanging indent made it a block).
 * Each entry is read by :func:`citeproof.refs.listed.parse_reference_string`, its number
   as the label; ``where`` is ``page N`` of its first line, or ``entry N`` for a Document
-  without pages.  Soft hyphens, which the PDF parser leaves where a word was split at a
-  line end, are removed.
+  without pages.  Soft hyphens, which PDF text may keep inside a word, are removed.
+
+Never silently: :func:`read_document_reference_list` says how many entries were read, which
+numbers the list skips or repeats, and what was left out or taken into another entry, each
+as a sentence a reader can act on (``ReferenceList.problems``).  Entries lost before this
+reader sees them (a PDF line taken for a running head) show as gaps in the numbering.
 
 Pure: no I/O.
 """
 
 from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
 
 from citeproof.documents.model import Document
 from citeproof.refs.listed import (
@@ -40,13 +52,80 @@ from citeproof.refs.listed import (
 )
 from citeproof.refs.stated import StatedReference
 
-__all__ = ["read_document_references"]
+__all__ = ["ReferenceList", "read_document_reference_list", "read_document_references"]
 
 _SOFT_HYPHEN = "\u00ad"
+_ENTRY_NUMBERS = 1000
+"""Numbers from here on at a line start are years (``2017. Title``), not entry numbers,
+unless they follow the entry before one by one."""
+_QUOTED = 60
+"""Characters of a left-out block quoted in a problem."""
+_LISTED = 3
+"""Left-out blocks quoted in a problem; the rest are counted."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceList:
+    """The entries read from a Document's references region, and how they were read."""
+
+    references: list[StatedReference]
+    numbered: bool
+    """Whether the list's entries carry numbers (``[3]``, ``3.``)."""
+    first: int | None = None
+    last: int | None = None
+    """The first and last entry numbers read, in reading order (None: not numbered)."""
+    gaps: tuple[tuple[int, int], ...] = ()
+    """Numbers no entry was read for, as ``(first, last)`` ranges: from 1 to the first
+    number read, and wherever the numbering skips."""
+    repeated: tuple[int, ...] = ()
+    """Numbers that open more than one entry."""
+    absorbed: tuple[tuple[int, int], ...] = ()
+    """``(n, into)``: a line opening with number ``n``, lower than the entry ``into`` it
+    was taken into, read as part of that entry."""
+    left_out: tuple[str, ...] = ()
+    """The start of each block of the region that was not read as (part of) an entry."""
+
+    @property
+    def count(self) -> int:
+        """How many entries were read."""
+        return len(self.references)
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """One sentence for each thing a reader should check against the PDF."""
+        out: list[str] = []
+        if self.gaps:
+            missing = sum(b - a + 1 for a, b in self.gaps)
+            spans = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in self.gaps)
+            out.append(
+                f"The numbering skips {spans}: no entry was read for {missing} "
+                f"number{'s' if missing != 1 else ''}; check the PDF's reference list."
+            )
+        if self.repeated:
+            numbers = ", ".join(str(n) for n in self.repeated)
+            out.append(f"More than one entry is numbered {numbers}; each is read apart.")
+        for n, into in self.absorbed:
+            out.append(
+                f"A line starting with the number {n} was read as part of entry {into} "
+                "(the numbers had gone past it); check whether it is an entry of its own."
+            )
+        if self.left_out:
+            quoted = ", ".join(f"'{text}'" for text in self.left_out[:_LISTED])
+            more = len(self.left_out) - _LISTED
+            out.append(
+                f"Text in the reference list was not read as entries (a publisher's box, "
+                f"a note?): {quoted}" + (f" and {more} more." if more > 0 else ".")
+            )
+        return tuple(out)
 
 
 def read_document_references(document: Document) -> list[StatedReference]:
     """Every entry of the Document's references region, in reading order (module rules)."""
+    return read_document_reference_list(document).references
+
+
+def read_document_reference_list(document: Document) -> ReferenceList:
+    """The entries of the Document's references region and how they were read."""
     text = document.text
     found = [
         (block.page, i, entry)
@@ -54,15 +133,16 @@ def read_document_references(document: Document) -> list[StatedReference]:
         if block.region == "references" and block.kind != "heading"
         for i, entry in enumerate(entry_spans(text, block.start, block.end))
     ]
-    markers = _markers([entry for _, _, entry in found])
+    markers, absorbed = _markers(text, found)
     last = max((k for k, marker in enumerate(markers) if marker), default=-1)
     pieces: list[tuple[int | None, int | None, list[str]]] = []  # number, page, texts
+    left_out: list[str] = []
     for k, ((page, i, entry), marker) in enumerate(zip(found, markers, strict=True)):
         piece = text[entry.start : entry.end]
         if marker:
             pieces.append((entry.number, page, [text[entry.body : entry.end]]))
         elif last >= 0 and entry.number is None and entry.body != entry.start:
-            continue  # a bullet amid numbered entries: a publisher's box, not a reference
+            left_out.append(piece)  # a bullet amid numbered entries: a publisher's box
         elif pieces and (
             entry.number is not None
             or (i == 0 and k < last)
@@ -71,6 +151,8 @@ def read_document_references(document: Document) -> list[StatedReference]:
             pieces[-1][2].append(piece)
         elif last < 0 or k < last:
             pieces.append((None, page, [piece]))
+        else:
+            left_out.append(piece)  # after the last numbered entry, not the rest of it
     out: list[StatedReference] = []
     for n, (number, page, texts) in enumerate(pieces, start=1):
         entry_text = " ".join(texts).replace(_SOFT_HYPHEN, "")
@@ -79,18 +161,67 @@ def read_document_references(document: Document) -> list[StatedReference]:
         where = f"page {page}" if page is not None else f"entry {n}"
         label = str(number) if number is not None else None
         out.append(parse_reference_string(entry_text, label=label, where=where, numbered=False))
-    return out
+    numbers = [number for number, _, _ in pieces if number is not None]
+    return ReferenceList(
+        references=out,
+        numbered=bool(numbers),
+        first=numbers[0] if numbers else None,
+        last=numbers[-1] if numbers else None,
+        gaps=_gaps(numbers),
+        repeated=tuple(sorted({b for a, b in itertools.pairwise(numbers) if a == b})),
+        absorbed=tuple(absorbed),
+        left_out=tuple(_quote(piece) for piece in left_out),
+    )
 
 
-def _markers(entries: list[EntrySpan]) -> list[bool]:
-    """For each entry span, whether its number starts an entry (:func:`follows`)."""
+def _markers(
+    text: str, found: list[tuple[int | None, int, EntrySpan]]
+) -> tuple[list[bool], list[tuple[int, int]]]:
+    """For each entry span, whether its number starts an entry (module rules); and the
+    lower numbers taken into an entry, as ``(number, entry)``."""
     out: list[bool] = []
+    absorbed: list[tuple[int, int]] = []
     previous: int | None = None
-    for entry in entries:
-        starts = entry.number is not None and follows(entry.number, previous)
-        previous = entry.number if starts else previous
+    ended = True  # the entry before has its final full stop
+    for _, i, entry in found:
+        number = entry.number
+        if number is None:
+            out.append(False)
+            ended = _ended(text, entry)
+            continue
+        starts = follows(number, previous) or (
+            number < _ENTRY_NUMBERS
+            and (previous is None or number >= previous)
+            and (i == 0 or ended)
+        )
+        if not starts and previous is not None and number < previous:
+            absorbed.append((number, previous))
+        previous = number if starts else previous
+        ended = _ended(text, entry)
         out.append(starts)
-    return out
+    return out, absorbed
+
+
+def _ended(text: str, entry: EntrySpan) -> bool:
+    return text[entry.start : entry.end].rstrip().endswith((".", "?", "!"))
+
+
+def _gaps(numbers: list[int]) -> tuple[tuple[int, int], ...]:
+    """Ranges of numbers skipped, from 1 on, as the numbers were read."""
+    out: list[tuple[int, int]] = []
+    expected = 1
+    for number in numbers:
+        if number == 1:
+            expected = 1  # a list that starts again (a second list, an appendix's)
+        if number > expected:
+            out.append((expected, number - 1))
+        expected = max(expected, number + 1)
+    return tuple(out)
+
+
+def _quote(piece: str) -> str:
+    flat = " ".join(piece.split())
+    return flat if len(flat) <= _QUOTED else flat[: _QUOTED - 3].rstrip() + "..."
 
 
 def _goes_on(previous: str, block: str) -> bool:
