@@ -379,6 +379,10 @@ def test_jner_figure_captions_move_out_of_sentences_across_pages(quote: str) -> 
     assert region_of("jner-2016-13-22.pdf", "Fig. 1 Multi-contact")[:2] == ("caption", "caption")
 
 
+def test_jner_address_broken_at_its_hyphen_keeps_it() -> None:
+    assert "alireza.gharabaghi@uni-tuebingen.de" in parsed("jner-2016-13-22.pdf").text
+
+
 def test_bmc_affiliation_numbers_and_figure_labels() -> None:
     text = parsed("bmc-hsr-2014-14-1.pdf").text
     assert "Charles Munthali3, Noor Alide4 and Florian Neuhann5" in text

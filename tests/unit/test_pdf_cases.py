@@ -324,3 +324,9 @@ def test_prose_that_names_a_table_is_not_a_caption() -> None:
     doc = parse_pdf(pdfgen.build_pdf([pdfgen.column(lines, gap_before=[1])]))
     assert {b.region for b in doc.blocks} == {"body"}
     assert PAGE_SEPARATOR not in doc.text
+
+
+def test_line_end_hyphen_inside_an_address_is_kept() -> None:
+    lines = ["Correspondence to the first author, at jane.doe@uni-", "tuebingen.de or by post."]
+    doc = parse_pdf(pdfgen.build_pdf([pdfgen.column(lines)]))
+    assert "jane.doe@uni-tuebingen.de or by post." in doc.text

@@ -88,6 +88,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\uffff]")
 space.  A soft hyphen goes too: the reader sees the word whole, and so does a quote."""
 
 _RANGE_AS_E = re.compile(r"(?<=\d)e(?=\d)")
+_ADDRESS = re.compile(r"@|://|www\.")
 _WORD = re.compile(r"[^\W\d_]+")
 _RUN = re.compile(r"\w+")
 _HYPHENS = re.compile(r"[-\u2010\u2011]")
@@ -304,6 +305,11 @@ def _marked_tokens(line: str) -> Iterator[tuple[int, int]]:
         at = line.find(_PDFIUM_HYPHEN, end)
 
 
+def _run_around(line: str, start: int, end: int) -> str:
+    """The blank-free run of ``line`` that holds ``line[start:end]``."""
+    return line[line.rfind(" ", 0, start) + 1 : len(line) if (e := line.find(" ", end)) < 0 else e]
+
+
 def _token_char(ch: str) -> bool:
     return ch.isalnum() or ch in "_-\u2010\u2011"
 
@@ -357,16 +363,20 @@ def _clean_marked(
 ) -> tuple[str, list[tuple[int, int]]]:
     """``_clean``, carrying ``spans`` of ``raw`` (superscripts) over to the cleaned line.
 
-    Resolving hyphen markers keeps every position; removing control characters and
-    trimming shift them, so the spans are moved by the characters dropped before them.
+    Resolving hyphen markers keeps every position; removing control characters (and the
+    soft hyphens that stand for a joined word) and trimming shift them, so the spans are
+    moved by the characters dropped before them.  A hyphen at a line end inside an
+    address (``alireza@uni-tuebingen.de``, a URL) is kept: addresses are broken only at
+    their own hyphens.
     """
     if _PDFIUM_HYPHEN in raw:
         parts, done = [], 0
         for start, end in _marked_tokens(raw):
             pieces = raw[start:end].split(_PDFIUM_HYPHEN)
             joined = [pieces[0]]
+            address = _ADDRESS.search(_run_around(raw, start, end)) is not None
             for left, right in itertools.pairwise(pieces):
-                joined += [resolve.get((left, right), "-"), right]
+                joined += ["-" if address else resolve.get((left, right), "-"), right]
             parts += [raw[done:start], "".join(joined)]
             done = end
         raw = "".join([*parts, raw[done:]])
