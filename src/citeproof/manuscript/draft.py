@@ -69,6 +69,8 @@ class RawCitation:
     where: str | None = None
     note: str | None = None
     """The note (footnote or endnote id) this citation stands in, if any."""
+    tentative: bool = False
+    """Found by a scan that is not sure it is a citation: kept only when it links."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,11 +2,13 @@
 
 The steps every format shares, in order:
 
-1. **Scan the text** of the prose blocks (body and notes; never headings, the front matter or
-   the reference list) for the citations the reader asked for (:mod:`.scan`), skipping spans
-   the reader already claimed: numeric brackets and superscript digits always; author-year
-   only when the reference list is not numbered (a numbered list is cited by number, and a
-   capitalised word before a year is then far more often a name in prose).
+1. **Scan the text** of the prose blocks (never headings or the reference list) for the
+   citations the reader asked for (:mod:`.scan`), skipping spans the reader already
+   claimed: numeric brackets and superscript digits always; author-year only when the
+   reference list is not numbered (a numbered list is cited by number, and a capitalised
+   word before a year is then far more often a name in prose).  In the front matter only
+   bracketed numbers are looked for (a PDF's layout may count the first paragraphs as front
+   matter; a raised number there is an affiliation mark).
 2. **Link** every work each citation names (:mod:`.link`).
 3. **Notes**: a note mark whose note holds citations cites what they cite (kind
    ``footnote``); a note with no citation whose text reads as a reference (an author and a
@@ -59,6 +61,12 @@ def assemble(draft: Draft, *, scans: Iterable[str] = SCANS, name: str | None = N
     linker = Linker(draft.entries, by_position=not by_position)
     raw = sorted(draft.citations, key=lambda c: (c.start, c.end))[:_MAX_CITATIONS]
     items = [linker.link(c) for c in raw]
+    kept = [
+        (c, its)
+        for c, its in zip(raw, items, strict=True)
+        if not c.tentative or any(i.entry_id for i in its)
+    ]
+    raw, items = [c for c, _ in kept], [its for _, its in kept]
     notes = _note_citations(draft, text, linker, raw, items)
     pairs = sorted([*zip(raw, items, strict=True), *notes], key=lambda p: (p[0].start, p[0].end))
     citations = tuple(
@@ -122,14 +130,18 @@ def _scan(draft: Draft, text: str, blocks: Sequence[TextBlock], scans: frozenset
     )
     notes = sorted((span, note) for note, span in draft.notes.items())
     for block in blocks:
-        if block.kind not in _SCANNED or block.region not in ("body", "footnotes"):
+        if block.kind not in _SCANNED or block.region == "references":
             continue
         found: list[RawCitation] = []
         if "numeric" in scans:
             found += scan_numeric(text, block.start, block.end, taken, known)
-        if "superscript" in scans:
+        if block.region == "front":
+            # a layout guess may put the first paragraphs in the front matter; a bracketed
+            # number there is still a citation, while a raised one is an affiliation mark
+            pass
+        elif "superscript" in scans:
             found += scan_superscripts(text, block.start, block.end, taken)
-        if "author_year" in scans and not numbered:
+        if "author_year" in scans and not numbered and block.region != "front":
             found += scan_author_year(text, block.start, block.end, taken)
         note = next((n for (s, e), n in notes if s <= block.start < e), None)
         for c in found:

@@ -17,8 +17,10 @@ Rules, by what the citation gives (:class:`~citeproof.manuscript.draft.RawTarget
   authors or more, a single name entries with one.  Still more than one: the citation is
   *ambiguous* and stays unlinked, naming the candidates (a wrong link would hide a
   fabrication).
-* **A reference manager's item** (CSL-JSON): the entry with its DOI, else its key, else the
-  number the field prints, else its first author and year (and title, when several).  An
+* **A reference manager's item** (CSL-JSON): the entry with the number the field prints
+  (the manager numbers the field and the list together, while an item's own DOI may be
+  wrong: a real article's list gave two works one DOI), else the entry with its DOI, else
+  its key, else its first author and year (and title, when several).  An
   item no printed entry matches becomes an entry of its own (origin ``field``): the field
   is the manuscript's own record of the work.
 
@@ -39,6 +41,8 @@ from citeproof.refs.stated import fold, surname, years_in
 
 __all__ = ["Linker", "csl_identity"]
 
+_KEYED = frozenset({"bib", "bbl", "jats", "nocite", "field", "note"})
+"""Origins whose entry id is the key the manuscript cites it by."""
 _LABEL_NUMBER = re.compile(r"\[?\(?(\d{1,5})[.)\]]?")
 _YEAR_SUFFIX = re.compile(r"(?<!\d)((?:1[5-9]|20)\d\d)([a-z])(?![a-z])")
 
@@ -83,16 +87,17 @@ class Linker:
         self.by_key: dict[str, str] = {}
         self.by_key_folded: dict[str, str] = {}
         self.by_label: dict[int, str] = {}
-        self.by_doi: dict[str, str] = {}
+        self.by_doi: dict[str, list[str]] = {}
         for e in self.entries:
-            for key in (e.key, e.id):
+            # an id made up for a printed entry (ref3) is no key anyone cites by
+            for key in (e.key, e.id if e.origin in _KEYED else None):
                 if key:
                     self.by_key.setdefault(key, e.id)
                     self.by_key_folded.setdefault(key.lower(), e.id)
             if e.label and (m := _LABEL_NUMBER.fullmatch(e.label.strip())):
                 self.by_label.setdefault(int(m.group(1)), e.id)
             if e.reference.doi:
-                self.by_doi.setdefault(e.reference.doi.lower(), e.id)
+                self.by_doi.setdefault(e.reference.doi.lower(), []).append(e.id)
         self.numbered = bool(self.by_label)
         self.who = {e.id: _who(e) for e in self.entries}
 
@@ -215,11 +220,11 @@ class Linker:
         """A reference manager's item against the printed entries (module rules)."""
         item = t.csl or {}
         stated = from_csl_item(item)
-        if stated.doi and (found := self.by_doi.get(stated.doi.lower())):
-            return found, None
-        if t.key and (found := self.by_key.get(t.key)):
-            return found, None
         if t.number is not None and self.numbered and (found := self.by_label.get(t.number)):
+            return found, None
+        if stated.doi and (same := self.by_doi.get(stated.doi.lower())):
+            return same[0], None
+        if t.key and (found := self.by_key.get(t.key)):
             return found, None
         surnames = stated.surnames
         year = str(stated.year) if stated.year else ""

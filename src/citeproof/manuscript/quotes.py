@@ -1,6 +1,9 @@
 """Quotations in a manuscript, and the citation each one carries.
 
-Inline quotations, within one block (a paragraph, list item, note, cell or caption):
+Inline quotations, within one paragraph (a paragraph, list item, note, cell or caption; a
+block that a layout cut from the one before, as a PDF's page break does, goes on with it:
+one that starts in lower case or with a bracketed citation, or follows a block that ends
+without closing its sentence):
 
 * Marks: ``“…”``, ``"…"`` (paired in order), ``„…“``, ``«…»``, ``»…«``, and ``‘…’`` only when
   the opening mark starts a word and the closing one ends a word (``it’s`` is no quotation).
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from citeproof.manuscript.structure import InTextCitation, Quotation, TextBlock
 
@@ -46,6 +50,8 @@ _BETWEEN = re.compile(r"[\s,;]{0,3}")
 _SENTENCE_END = re.compile(r"[.!?](?=[\s”’\")\]]*(?:\s+[A-Z0-9“\"(\[]|\s*$))")
 _TRAILING = re.compile(r"[\s.,;:)\]\-–—]*")
 _PROSE = frozenset({"paragraph", "list_item", "footnote", "cell", "caption"})
+_CLOSING = frozenset('.!?:;”"’)]»')
+_MAX_JOINED = 3
 
 
 def quote_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -95,7 +101,7 @@ def find_quotations(
     i = 0
     while i < len(blocks):
         block = blocks[i]
-        if block.region in ("references", "front"):
+        if block.region == "references" or (block.region == "front" and block.kind != "paragraph"):
             i += 1
             continue
         if block.kind == "quote":
@@ -109,9 +115,30 @@ def find_quotations(
             i = j + 1
             continue
         if block.kind in _PROSE:
-            out.extend(_inline(text, block, ordered))
+            j = i
+            while (
+                j + 1 < len(blocks)
+                and j - i < _MAX_JOINED
+                and _goes_on(text, blocks[j], blocks[j + 1])
+            ):
+                j += 1
+            joined = replace(block, end=blocks[j].end)
+            out.extend(_inline(text, joined, ordered))
+            i = j + 1
+            continue
         i += 1
     return out
+
+
+def _goes_on(text: str, block: TextBlock, nxt: TextBlock) -> bool:
+    """Whether ``nxt`` continues ``block``'s paragraph: a layout cut it (a page or column
+    break, a line taken for a paragraph start) when the next block starts in lower case or
+    with a citation, or this one ends without closing a sentence."""
+    if nxt.kind not in _PROSE or nxt.region != block.region:
+        return False
+    head = text[nxt.start : nxt.start + 2]
+    tail = text[block.start : block.end].rstrip()[-1:]
+    return head[:1].islower() or head[:1] == "[" or (bool(tail) and tail not in _CLOSING)
 
 
 def _inline(text: str, block: TextBlock, citations: Sequence[InTextCitation]) -> list[Quotation]:

@@ -258,6 +258,7 @@ class _Reader:
         self._walk(p, para)
         text = "".join(para.parts)
         style, level, outline = self._style(p)
+        style_info = self.styles.get(_style_id(p) or "")
         in_bib = bool(bib_before or self.in_bibliography or _BIB_STYLES.fullmatch(style or ""))
         if not text.strip():
             return
@@ -274,7 +275,7 @@ class _Reader:
             kind = "quote"
         elif style and style.lower() == "caption":
             kind = "caption"
-        elif _numbered(p):
+        elif _numbered(p) or (style_info is not None and style_info.num_id):
             kind = "list_item"
         elif _indent(p) >= QUOTE_INDENT:
             kind = "quote"
@@ -357,26 +358,27 @@ class _Reader:
             ol = _kid(ppr, "outlineLvl")
             if ol is not None and (ol.get(_VAL) or "").isdigit() and int(ol.get(_VAL) or 9) < 9:
                 outline = int(ol.get(_VAL) or 0)
-        name, style_outline = self.styles.get(style_id or "", (style_id, None))
-        if outline is None:
-            outline = style_outline
+        style = self.styles.get(style_id or "")
+        name = style.name if style is not None else style_id
+        if outline is None and style is not None:
+            outline = style.outline
         level = 0
         if name and (m := _HEADING_STYLE.fullmatch(name.strip())):
             level = int(m.group(1))
         return name, level, outline
 
     def _number(self, p: etree._Element) -> str | None:
-        """The number Word's automatic numbering gives a paragraph, counted per list."""
+        """The number Word's automatic numbering gives a paragraph (its own numbering, or
+        its style's), counted per list and level."""
         ppr = _kid(p, "pPr")
         num = _kid(ppr, "numPr") if ppr is not None else None
-        if num is None:
-            return None
-        num_id = _kid(num, "numId")
-        ilvl = _kid(num, "ilvl")
-        key = (
-            (num_id.get(_VAL) or "") if num_id is not None else "",
-            (ilvl.get(_VAL) or "0") if ilvl is not None else "0",
-        )
+        num_id = _kid(num, "numId") if num is not None else None
+        ilvl = _kid(num, "ilvl") if num is not None else None
+        list_id = (num_id.get(_VAL) or "") if num_id is not None else ""
+        if not list_id and ppr is not None and (ps := _kid(ppr, "pStyle")) is not None:
+            style = self.styles.get(ps.get(_VAL) or "")
+            list_id = (style.num_id or "") if style is not None else ""
+        key = (list_id, (ilvl.get(_VAL) or "0") if ilvl is not None else "0")
         if key[0] in ("", "0"):
             return None
         self.numbering[key] = self.numbering.get(key, 0) + 1
@@ -594,6 +596,12 @@ def _kid(el: etree._Element, name: str) -> etree._Element | None:
     return el.find(f"{{{_W}}}{name}")
 
 
+def _style_id(p: etree._Element) -> str | None:
+    ppr = _kid(p, "pPr")
+    ps = _kid(ppr, "pStyle") if ppr is not None else None
+    return ps.get(_VAL) if ps is not None else None
+
+
 def _sdt_tag(sdt: etree._Element) -> str:
     pr = _kid(sdt, "sdtPr")
     tag = _kid(pr, "tag") if pr is not None else None
@@ -623,30 +631,42 @@ def _indent(p: etree._Element) -> int:
         return 0
 
 
-def _styles(doc: Any) -> dict[str, tuple[str, int | None]]:
-    """Paragraph style id -> (name, outline level), following ``basedOn``."""
-    out: dict[str, tuple[str, int | None]] = {}
+@dataclass(frozen=True, slots=True)
+class _Style:
+    name: str
+    outline: int | None
+    """The outline level (0 = top) the style or a style it is based on sets."""
+    num_id: str | None
+    """The numbering the style gives its paragraphs (``List Number``), if any."""
+
+
+def _styles(doc: Any) -> dict[str, _Style]:
+    """Paragraph style id -> name, outline level and numbering, following ``basedOn``."""
+    out: dict[str, _Style] = {}
     try:
         styles = list(doc.styles)
     except (KeyError, ValueError, AttributeError):
         return out
+    by_id = {s.style_id: s.element for s in styles}
     for style in styles:
-        el = style.element
-        outline = None
-        seen = 0
-        current = el
-        while current is not None and seen < 10:
-            ppr = current.find(f"{{{_W}}}pPr")
-            lvl = ppr.find(f"{{{_W}}}outlineLvl") if ppr is not None else None
-            if lvl is not None and (lvl.get(_VAL) or "").isdigit():
-                outline = int(lvl.get(_VAL) or 0)
-                outline = outline if outline < 9 else None
+        outline: int | None = None
+        num_id: str | None = None
+        current = style.element
+        for _ in range(10):  # a basedOn chain is short; a loop in it must not hang
+            if current is None:
                 break
+            ppr = current.find(f"{{{_W}}}pPr")
+            if ppr is not None:
+                lvl = ppr.find(f"{{{_W}}}outlineLvl")
+                if outline is None and lvl is not None and (lvl.get(_VAL) or "").isdigit():
+                    outline = int(lvl.get(_VAL) or 0) if int(lvl.get(_VAL) or 0) < 9 else None
+                num = ppr.find(f"{{{_W}}}numPr/{{{_W}}}numId")
+                if num_id is None and num is not None:
+                    num_id = num.get(_VAL)
             based = current.find(f"{{{_W}}}basedOn")
-            parent_id = based.get(_VAL) if based is not None else None
-            current = next((s.element for s in styles if s.style_id == parent_id), None)
-            seen += 1
-        out[style.style_id or ""] = (style.name or style.style_id or "", outline)
+            current = by_id.get(based.get(_VAL)) if based is not None else None
+        name = style.name or style.style_id or ""
+        out[style.style_id or ""] = _Style(name, outline, num_id)
     return out
 
 

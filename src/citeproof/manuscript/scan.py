@@ -22,9 +22,10 @@ Rules:
   ``in press``; ``2019a, b`` names 2019a and 2019b.  A prefix is at most four words (``see
   also``), or any words ending in a lead-in (``… work on adaptation, e.g., Daumé, 2007``); a
   short remark may follow (``Ferragina and Scaiella, 2010, TagMe``).  Parts that are not
-  citations (``unpublished data``) are left out; a
-  parenthesis with none is not a citation.  Words that start so many non-citations (months,
-  ``Table``, ``Figure``, ``Appendix`` ...) are never names.
+  citations (``unpublished data``) are left out; a parenthesis with none is not a
+  citation.  Lead-in words (``See``, ``In``, ``Following``) are never names.  A citation
+  whose names include a word that starts so many non-citations (months, ``Table``,
+  ``Page``) is *tentative*: kept only if it links (Winter and Page are surnames too).
 * **Author-year**, narrative: ``Names (Year[, Year...][, locator])``.
 
 Pure: no I/O.
@@ -90,13 +91,23 @@ _NOT_NAMES = frozenset(
         "Table Tables Figure Figures Fig Figs Supplementary Supplement Appendix Section Chapter "
         "Eq Equation Version Phase Step Study Trial Day Days Week Weeks Year Years Month Model "
         "Grade Stage Type Class Wave COVID SARS Note Notes Box Panel Vol Volume Issue No Number "
-        "Protocol Accessed Retrieved Updated Published Since Before After From Until During In "
-        "At On By Between Around About Circa Ca Approximately Age Aged Born Died Cohort Group "
-        "Sample Data Dataset Release Edition Page Pages Part Act Law Article Annex Exhibit "
-        "The This That These Those Our Their His Her Its Figure Unpublished Personal Mean Median "
-        "Total Range Overall Baseline Follow Epub Online Available Cited See Also Eg Ie Cf"
+        "Protocol Accessed Retrieved Updated Published Age Aged Born Died Cohort Group Sample "
+        "Data Dataset Release Edition Page Pages Part Act Law Article Annex Exhibit Unpublished "
+        "Personal Mean Median Total Range Overall Baseline Epub Online Available"
     ).split()
 )
+"""Words that start so many non-citations (``(January 2020)``, ``(Table 2019)``) that a
+citation naming one is kept only when it links: Winter, May and Page are surnames too."""
+_LEADS = frozenset(
+    fold(w)
+    for w in (
+        "See Also In Following As From By After Before Since During Cf Eg Ie Like Unlike Per "
+        "According Both Then Thus However While Whereas When Where With Without Recently "
+        "Previously Notably Here This These That Those The Our Their His Her Its A An And Or "
+        "But For To Of On At Moreover Furthermore Indeed Similarly Conversely"
+    ).split()
+)
+"""Words that stand before a name (``See Peters et al. (2017)``), never a surname."""
 
 Taken = list[tuple[int, int]]
 """Spans already claimed (by structure, or by an earlier scan), sorted or not."""
@@ -220,17 +231,23 @@ def _years(spec: str) -> Iterator[str]:
         yield piece
 
 
-def _is_name(name: str, *, whole: bool = True) -> bool:
-    """Whether ``name`` can be a cited name: neither its first word nor (with ``whole``)
-    its last is one of the words that start so many non-citations."""
+def _leads(name: str) -> int:
+    """How many of the name's first words are lead-in words (``See``, ``In``), not names."""
     words = name.split()
-    if not words or fold(words[0]) in _NOT_NAMES:
-        return False
-    return not whole or fold(words[-1]) not in _NOT_NAMES
+    n = 0
+    while n < len(words) - 1 and fold(words[n]) in _LEADS:
+        n += 1
+    return n
+
+
+def _doubtful(m: re.Match[str]) -> bool:
+    """Whether a name of the citation is a word that starts so many non-citations."""
+    names = [m.group("first"), m.group("second") or ""]
+    return any(fold(w) in _NOT_NAMES for n in names for w in n.split())
 
 
 def _targets(m: re.Match[str]) -> list[RawTarget]:
-    first = " ".join(m.group("first").split())
+    first = " ".join(m.group("first").split()[_leads(m.group("first")) :])
     second = m.group("second")
     middle = [fold(n) for n in (m.group("middle") or "").split(",") if n.strip()]
     names = (fold(first), *middle) + ((fold(second),) if second else ())
@@ -251,22 +268,24 @@ def scan_author_year(
     pos = start
     while (m := _NARRATIVE.search(text, pos, end)) is not None:
         first = m.group("first")
-        if not _is_name(first, whole=False):
-            # "See Peters et al. (2017)": try again from the next word
-            skip = re.match(r"\S+\s+", text[m.start() : m.end()])
+        lead = _leads(first)
+        if lead or fold(first.split()[0]) in _LEADS:
+            # "See Peters et al. (2017)": the name starts after the lead-in words
+            skip = re.match(rf"(?:\S+\s+){{{max(lead, 1)}}}", text[m.start() : m.end()])
             pos = m.start() + (skip.end() if skip else len(first))
             continue
         pos = m.end()
-        if not _free(taken, m.start(), m.end()) or not _is_name(first):
+        if not _free(taken, m.start(), m.end()):
             continue
-        if m.group("second") and not _is_name(m.group("second")):
-            continue
-        out.append(RawCitation(m.start(), m.end(), "author_year", _targets(m), where=where))
+        cite = RawCitation(m.start(), m.end(), "author_year", _targets(m), where=where)
+        cite.tentative = _doubtful(m)
+        out.append(cite)
         taken.append((m.start(), m.end()))
     for m in _PAREN.finditer(text, start, end):
         if not _free(taken, m.start(), m.end()):
             continue
         targets: list[RawTarget] = []
+        doubtful = True
         for part in m.group(1).split(";"):
             found = _PART.fullmatch(part.strip())
             if found is None:
@@ -274,13 +293,12 @@ def scan_author_year(
             prefix = found.group("prefix")
             if len(prefix.split()) > 4 and _LEAD_IN.search(prefix) is None:
                 continue
-            if not _is_name(found.group("first")):
-                continue
-            if found.group("second") and not _is_name(found.group("second")):
-                continue
             targets.extend(_targets(found))
+            doubtful = doubtful and _doubtful(found)
         if targets:
-            out.append(RawCitation(m.start(), m.end(), "author_year", targets, where=where))
+            cite = RawCitation(m.start(), m.end(), "author_year", targets, where=where)
+            cite.tentative = doubtful
+            out.append(cite)
             taken.append((m.start(), m.end()))
     out.sort(key=lambda c: c.start)
     return out
