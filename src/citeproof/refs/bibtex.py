@@ -363,6 +363,8 @@ class _Macros:
     def expand_field(self, raw: str) -> tuple[str, bool]:
         """A field's raw value with its macros replaced and unenclosed, and whether it was
         cut at the cap."""
+        if len(raw) <= MAX_FIELD and "#" not in raw and raw[:1] == "{" and raw[-1:] == "}":
+            return raw[1:-1], False  # the usual field: one braced value
         value, _, cut = self._expand(raw, MAX_FIELD)
         return value, cut
 

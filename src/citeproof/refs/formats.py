@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections.abc import Callable
 from typing import Literal, get_args
 
 from citeproof.documents.detect import detect_format, parse_bytes
@@ -94,6 +95,18 @@ def read_references(
 ) -> tuple[Format, list[StatedReference]]:
     """The format (given or sniffed) and every reference of the list in ``data``."""
     chosen = fmt or sniff(name, data)
+    if chosen in _TEXT_READERS:
+        # The bytes are let go once decoded: a caller that hands them over (as the service
+        # does) does not hold a 100 MB list twice while it is parsed.
+        text = _decode(data)
+        del data
+        try:
+            references = _TEXT_READERS[chosen](text)
+        except CiteproofError as exc:
+            raise ValueError(str(exc)) from None
+        if not references:
+            raise ValueError(_EMPTY[chosen])
+        return chosen, references
     try:
         references = _read(chosen, data)
     except CiteproofError as exc:
@@ -104,6 +117,7 @@ def read_references(
 
 
 def _read(fmt: Format, data: bytes) -> list[StatedReference]:
+    """A list that is not plain text: a PDF or a JATS article."""
     if fmt == "pdf":
         if b"%PDF-" not in data[:1024]:
             raise ValueError("The file is not a PDF (it does not start with %PDF-).")
@@ -114,18 +128,16 @@ def _read(fmt: Format, data: bytes) -> list[StatedReference]:
                 "read; run OCR on it or supply the list as text."
             )
         return read_document_references(document)
-    if fmt == "jats":
-        return read_jats_references(data)
-    text = _decode(data)
-    if fmt == "bibtex":
-        return read_bibtex(text)
-    if fmt == "ris":
-        return read_ris(text)
-    if fmt == "csl":
-        return read_csl(text)
-    if fmt == "answer":
-        return read_answer_references(text) or []
-    return read_list(text)
+    return read_jats_references(data)
+
+
+_TEXT_READERS: dict[Format, Callable[[str], list[StatedReference]]] = {
+    "bibtex": read_bibtex,
+    "ris": read_ris,
+    "csl": read_csl,
+    "answer": lambda text: read_answer_references(text) or [],
+    "list": read_list,
+}
 
 
 def _decode(data: bytes) -> str:

@@ -98,9 +98,8 @@ def read_reference_file(
     path: str | os.PathLike[str], fmt: Format | None = None
 ) -> tuple[Format, list[StatedReference]]:
     """The references of a file (BibTeX, RIS, CSL-JSON, JATS, PDF, an answer, a list)."""
-    data = read_bytes(path)
-    try:
-        found_fmt, refs = read_references(data, os.fspath(path), fmt)
+    try:  # the bytes handed over, not kept: the reader lets them go once decoded
+        found_fmt, refs = read_references(read_bytes(path), os.fspath(path), fmt)
     except ValueError as exc:
         raise ReferenceListError(f"{os.fspath(path)}: {exc}") from None
     if not refs:
