@@ -196,7 +196,7 @@ def _zip(handle: IO[bytes], size: int, name: str) -> dict[str, bytes]:
         mode = info.external_attr >> 16
         if info.is_dir() or not member.lower().endswith(SOURCE_SUFFIXES):
             continue
-        if mode and not stat.S_ISREG(mode):
+        if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
             raise BadInputError(
                 f"{name} holds {member!r}, which is not a regular file (a link); "
                 "citeproof does not unpack it."

@@ -17,10 +17,11 @@ Rules, by what the citation gives (:class:`~citeproof.manuscript.draft.RawTarget
   authors or more, a single name entries with one.  Still more than one: the citation is
   *ambiguous* and stays unlinked, naming the candidates (a wrong link would hide a
   fabrication).
-* **A reference manager's item** (CSL-JSON): the entry with the number the field prints
-  (the manager numbers the field and the list together, while an item's own DOI may be
-  wrong: a real article's list gave two works one DOI), else the entry with its DOI, else
-  its key, else its first author and year (and title, when several).  An
+* **A reference manager's item** (CSL-JSON): the entry with the number the field prints,
+  when its first author and year agree with the item's (the manager numbers the field and
+  the list together, while an item's own DOI may be wrong: a real article's list gave two
+  works one DOI), else the entry with its DOI, else its key, else its first author and year
+  (and title, when several).  An
   item no printed entry matches becomes an entry of its own (origin ``field``): the field
   is the manuscript's own record of the work.
 
@@ -37,7 +38,7 @@ from typing import Any
 from citeproof.manuscript.draft import RawCitation, RawTarget
 from citeproof.manuscript.structure import CitedItem, ReferenceEntry
 from citeproof.refs.csl import from_csl_item
-from citeproof.refs.stated import fold, surname, years_in
+from citeproof.refs.stated import StatedReference, fold, surname, years_in
 
 __all__ = ["Linker", "csl_identity"]
 
@@ -220,7 +221,12 @@ class Linker:
         """A reference manager's item against the printed entries (module rules)."""
         item = t.csl or {}
         stated = from_csl_item(item)
-        if t.number is not None and self.numbered and (found := self.by_label.get(t.number)):
+        if (
+            t.number is not None
+            and self.numbered
+            and (found := self.by_label.get(t.number))
+            and self._agrees(stated, found)
+        ):
             return found, None
         if stated.doi and (same := self.by_doi.get(stated.doi.lower())):
             return same[0], None
@@ -243,6 +249,16 @@ class Linker:
         if t.number is not None and not self.numbered and 1 <= t.number <= self.printed:
             return self.entries[t.number - 1].id, None
         return self._field_entry(item, t), None
+
+    def _agrees(self, stated: StatedReference, entry_id: str) -> bool:
+        """Whether a field's item can be the printed entry of its number: the same first
+        author and year where both say (a DOI may be wrong in either, names and years are
+        what the reader sees)."""
+        who = self.who[entry_id]
+        names = stated.surnames
+        if names and who.first and not _name_matches(names[0], who):
+            return False
+        return not (stated.year and who.year and str(stated.year) != who.year)
 
     def _field_entry(self, item: Mapping[str, Any], t: RawTarget) -> str:
         """The entry made from a field's item (one per work, however often it is cited)."""

@@ -1,11 +1,14 @@
 """HTML manuscripts, through the HTML Document every check reads.
 
 * Text, blocks, headings, regions: :func:`citeproof.documents.html.parse_html` (what a
-  reader sees; ``<blockquote>`` a block quote; the references region under a References
-  heading or in a reference list such as ``ol.references``).
-* Entries: :func:`citeproof.refs.pdf_list.read_document_references` over that region; an
-  entry also takes as its key the ``id`` of the element that holds it in the page
-  (``<li id="ref3">``), so a link to ``#ref3`` finds it.
+  reader sees; the references region under a References heading or in a reference list
+  such as ``ol.references``); a paragraph that stands in a ``<blockquote>`` is a block
+  quote.
+* Entries: each list item of that region (``<li>``) is one entry, read by
+  :func:`citeproof.refs.listed.parse_reference_string`; a region without list items is cut
+  into entries by :func:`citeproof.refs.pdf_list.read_document_references`.  An entry also
+  takes as its key the ``id`` of the element that holds it in the page (``<li id="ref3">``),
+  so a link to ``#ref3`` finds it.
 * Citations: the markers the parser sees (``<sup>`` numbers, links to ``#cite…``/``#ref…``
   anchors): a numeric marker is a ``numeric`` citation (``superscript`` when raised); a link
   whose text is not a number cites the entry its ``#fragment`` names (kind ``key``).  Text
@@ -27,6 +30,7 @@ from citeproof.manuscript.draft import Draft, RawCitation, RawTarget
 from citeproof.manuscript.read_pdf import locate_entries
 from citeproof.manuscript.scan import numbers_of
 from citeproof.manuscript.structure import CitationKind, ReferenceEntry
+from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.pdf_list import read_document_references
 from citeproof.refs.stated import fold
 
@@ -40,25 +44,45 @@ def read_html(data: bytes) -> Draft:
     """The draft of an HTML manuscript (module rules)."""
     document = parse_html(data)
     draft = draft_from_document(document, "html")
-    entries = locate_entries(document.text, draft.blocks, read_document_references(document))
-    links, holders = _page(data)
+    items = [b for b in document.blocks if b.region == "references" and b.kind == "reference"]
+    if items:  # one list item, one entry: a page's list needs no guessing where entries end
+        entries = [
+            ReferenceEntry(
+                f"ref{n}",
+                ref := parse_reference_string(document.text[b.start : b.end], where=f"entry {n}"),
+                ref.label,
+                start=b.start,
+                end=b.end,
+                where=f"entry {n}",
+            )
+            for n, b in enumerate(items, start=1)
+        ]
+    else:
+        stated = read_document_references(document)
+        entries = locate_entries(document.text, draft.blocks, stated)
+    links, holders, quoted = _page(data)
     draft.entries.extend(_keyed(entries, holders))
+    _block_quotes(draft, document.text, quoted)
     _markers(draft, document, links)
     return draft
 
 
-def _page(data: bytes) -> tuple[list[tuple[str, str, bool]], list[tuple[str, str]]]:
-    """(text, fragment, raised) of each link to an anchor of the page, in order, and
-    (id, text) of each element with an id."""
+_Page = tuple[list[tuple[str, str, bool]], list[tuple[str, str]], list[str]]
+
+
+def _page(data: bytes) -> _Page:
+    """(text, fragment, raised) of each link to an anchor of the page, in order; (id, text)
+    of each element with an id; and the text of each ``<blockquote>``."""
     parser = etree.HTMLParser(recover=True, no_network=True, huge_tree=False)
     try:
         root = etree.fromstring(data, parser)
     except (etree.XMLSyntaxError, ValueError):
-        return [], []
+        return [], [], []
     if root is None:
-        return [], []
+        return [], [], []
     links: list[tuple[str, str, bool]] = []
     holders: list[tuple[str, str]] = []
+    quoted: list[str] = []
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
@@ -72,7 +96,22 @@ def _page(data: bytes) -> tuple[list[tuple[str, str, bool]], list[tuple[str, str
             links.append((" ".join("".join(el.itertext()).split()), href[1:], raised))
         if (ident := el.get("id")) and len(holders) < _MAX_ANCHORS:
             holders.append((ident, " ".join("".join(el.itertext()).split())[:200]))
-    return links, holders
+        if el.tag == "blockquote" and len(quoted) < _MAX_ANCHORS:
+            quoted.append(" ".join("".join(el.itertext()).split()))
+    return links, holders, quoted
+
+
+def _block_quotes(draft: Draft, text: str, quoted: Sequence[str]) -> None:
+    """The Document's paragraphs that stand in a ``<blockquote>`` become block quotes."""
+    if not quoted:
+        return
+    whole = "\n".join(quoted)
+    draft.blocks = [
+        replace(b, kind="quote")
+        if b.kind == "paragraph" and " ".join(text[b.start : b.end].split()) in whole
+        else b
+        for b in draft.blocks
+    ]
 
 
 def _keyed(

@@ -72,7 +72,7 @@ __all__ = [
 
 MAX_INCLUDE_DEPTH: Final = 8
 MAX_FILES: Final = 500
-MAX_SOURCE_CHARS: Final = 4_000_000
+MAX_SOURCE_CHARS: Final = 1_000_000
 MAX_BRACE_DEPTH: Final = 100
 
 _CITE = ("\ue000", "\ue001")

@@ -17,8 +17,10 @@ So, here:
   the audit's own rule finds a heading-less numbered list at the end
   (:func:`citeproof.refs.listed.locate_reference_list`);
 * its entries are read by :func:`citeproof.refs.listed.read_list` (numbered, bulleted, or one
-  per line with continuation lines); when none has a number but most start with a bare
-  number that counts up (``1 McShea``, ``2 Szathmary``), that number is the label.
+  per line with continuation lines); when none has a number but most (two in three) start
+  with a bare number that counts up from 1 (``1 McShea``, ``2 Szathmary``), that number is
+  the label.  In a numbered list, a paragraph without a number is no entry (a running head,
+  "Competing interests" after the list); it is reported, not read.
 
 Pure: no I/O.
 """
@@ -132,7 +134,7 @@ def entries_in(
     if spans:
         spans[-1] = (spans[-1][0], _end_before(text, spans[-1][0], end))
     stated = _bare_numbers(stated)
-    numbered = sum(1 for r in stated if r.label) * 5 >= len(stated) * 4
+    numbered = _mostly(sum(1 for r in stated if r.label), len(stated))
     out: list[ReferenceEntry] = []
     k = 0
     for ref, (s, e) in zip(stated, spans, strict=True):
@@ -156,6 +158,12 @@ def entries_in(
     return out
 
 
+def _mostly(numbered: int, total: int) -> bool:
+    """Whether a list is a numbered one: two entries in three numbered (notes such as
+    "Competing interests" may follow the last entry)."""
+    return numbered * 3 >= total * 2 and numbered >= 2
+
+
 def _end_before(text: str, start: int, end: int) -> int:
     while end > start and text[end - 1].isspace():
         end -= 1
@@ -176,7 +184,7 @@ def _bare_numbers(stated: list[StatedReference]) -> list[StatedReference]:
             numbers.append(number)
         else:
             numbers.append(None)
-    if sum(n is not None for n in numbers) * 5 < len(stated) * 4:
+    if not _mostly(sum(n is not None for n in numbers), len(stated)) or numbers[0] != 1:
         return stated
     out: list[StatedReference] = []
     for ref, number in zip(stated, numbers, strict=True):

@@ -168,8 +168,8 @@ def scan_numeric(
         if not _free(taken, m.start(), m.end()):
             continue
         spec = m.group(1)
-        numbers = numbers_of(spec) or []
-        if numbers and all(1800 <= n <= 2100 and n not in known for n in numbers):
+        numbers = numbers_of(spec)
+        if numbers is not None and all(1800 <= n <= 2100 and n not in known for n in numbers):
             continue
         cite = _numbered(m.start(), m.end(), spec, "numeric", where)
         if cite is not None:
