@@ -28,6 +28,15 @@ Measured for every PDF with ground truth (``--quick``: every third sentence):
 * ``region%``: sentences found (body and abstract) whose first match is in the expected
   region, over those found, ground-truth misplacements left out (target 100%).
 
+Then the cases of issues 24 and 22 (``cases``): each layout that broke a real paper's text
+(a superscript glued to the next word, a soft hyphen left in a word, a page-one side column
+of affiliations, a running head amid page one's columns, a table or figure inside a
+sentence, a long reference list whose entries differ only in digits ...), on the corpus
+PDFs where it occurs and on an invented PDF that ``tests/pdfgen.py`` builds at run time.
+Each case lists quotes that must be EXACT in a given region, text the Document must (or
+must not) hold, blocks' regions, and for reference lists the entries read and the
+problems said; a case passes when every check holds (target: all).
+
 The corpus (``../shared/corpus`` next to the repository, or ``--shared DIR``) is read in
 place, never copied.  Exit status: 0 when every target is met, 1 when one is missed, 2 when
 the corpus is missing (0 with ``--quick`` unless ``--require-shared``, as bench_match does).
@@ -785,6 +794,283 @@ def _details(row: Row, verbose: bool) -> None:
         print(f"  ({row.truth.formulas} paragraphs the TEI marks as formulas not checked)")
 
 
+# --- the cases of issues 24 and 22 -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One layout that broke a real paper's text, and what reading it right means.
+
+    ``source`` is a corpus PDF's name, or ``invented:<layout>``: a function of
+    ``tests/pdfgen.py`` that builds the layout at run time (with invented words), so no
+    file is kept for it.  Every check must hold for the case to pass.
+    """
+
+    issue: str
+    name: str
+    source: str
+    quotes: tuple[tuple[str, str], ...] = ()
+    """(quote, region of its first match): EXACT, with no flag but the region's own."""
+    reads: tuple[str, ...] = ()
+    """Text the Document must hold as written (as the paper's own text has it)."""
+    absent: tuple[str, ...] = ()
+    """Text the Document must not hold."""
+    blocks: tuple[tuple[str, str], ...] = ()
+    """(text, region of the block that holds its first occurrence)."""
+    references: tuple[int, int] | None = None
+    """(entries, problems): how many entries the reference list reader must read, and how
+    many problems it must report (a publisher's box it left out is one)."""
+
+
+_REGION_FLAG = {"references": "match_in_references", "front-matter": "match_in_front_matter"}
+
+
+def cases() -> list[Case]:
+    """The cases, on the corpus PDFs where they occur and on invented layouts."""
+    n18, hindawi = "N18-3011.pdf", "hindawi-rrp-2010-157939.pdf"
+    bmc, jner = "bmc-hsr-2014-14-1.pdf", "jner-2016-13-22.pdf"
+    head = "Journal of Tests 12 (2020) 1\u201310\n"
+    return [
+        Case(
+            "24",
+            "superscript glued to the next word",
+            "invented:glued_superscript",
+            quotes=(("They kept to their old eating habits. In the past they had", "body"),),
+            reads=("habits.24 In the past",),
+        ),
+        Case(
+            "24",
+            "superscript on a line of its own",
+            "invented:superscript_own_line",
+            quotes=(("on the scale of Jadad et al. All of the studies were read twice", "body"),),
+        ),
+        Case(
+            "24",
+            "superscript group, a range's dash read as e",
+            "invented:range_drawn_as_e",
+            quotes=(("which is clinically meaningful. Iron stores fell", "body"),),
+            reads=("meaningful.4 36\u201338 Iron",),
+        ),
+        Case(
+            "24",
+            "superscripts that broke pdfium's lines",
+            n18,
+            reads=("PDFBox library3 to convert it", "Language Learner (NELL)7 and OpenIE"),
+        ),
+        Case(
+            "24",
+            "an affiliation's number touching its word",
+            bmc,
+            reads=("Accra, Ghana. 2 Medical Department,", "Munthali3, Noor Alide4 and"),
+        ),
+        *(
+            Case(
+                "24",
+                "syllable breaks joined, no soft hyphen",
+                name,
+                reads=(joined,),
+                absent=("\u00ad",),
+            )
+            for name, joined in (
+                (n18, "published scientific literature into a"),
+                (hindawi, "of total healthcare expenditures"),
+                (bmc, "expectations are high for both"),
+                (jner, "have shown the effectiveness of FES"),
+            )
+        ),
+        Case(
+            "24",
+            "line-end hyphens: syllables joined, compounds kept",
+            "invented:line_end_hyphens",
+            reads=("The new software read the files", "tools are well-known and"),
+            absent=("\u00ad",),
+        ),
+        Case(
+            "24",
+            "a line-end hyphen pdfium missed",
+            hindawi,
+            quotes=(("The measurement and prevalence of depression in patients", "references"),),
+        ),
+        Case(
+            "24",
+            "a line-end hyphen pdfium missed",
+            "invented:hidden_line_end_hyphen",
+            reads=("The measurement of depression in patients",),
+        ),
+        Case(
+            "24",
+            "a hyphen inside an address kept",
+            jner,
+            reads=("alireza.gharabaghi@uni-tuebingen.de",),
+        ),
+        Case("24", "glyphs cut on one baseline", hindawi, reads=("[8] Office of Quality",)),
+        Case(
+            "24",
+            "page one's side column of affiliations",
+            "invented:side_column_page",
+            quotes=(("and it goes on for a few more lines so that the body is most of", "body"),),
+            blocks=(("Department of Tests", "front-matter"), ("Accepted", "front-matter")),
+        ),
+        Case(
+            "24",
+            "a running head amid page one's columns",
+            "invented:running_head_amid_columns",
+            quotes=(("We built a reader that follows the columns of a page and the", "body"),),
+            blocks=((head, "other"), ("Page 2 goes on", "body")),
+        ),
+        Case(
+            "24",
+            "tables and figures inside a sentence",
+            n18,
+            quotes=(
+                ("passed through one fully-connected layer and then fed into a two-layer", "body"),
+                ("we use three instances of the entity extraction model with a similar", "body"),
+                ("the statistics collected in the index described earlier. We compute", "body"),
+                ("search (e.g., Xiong et al., 2017). We describe methods used in a", "body"),
+            ),
+            blocks=(
+                ("Table 1: Results", "caption"),
+                ("bibliography titles 89.3", "table"),
+                ("Figure 1: Part of", "caption"),
+            ),
+        ),
+        Case(
+            "24",
+            "a table at the top of a column",
+            "invented:table_at_column_top",
+            quotes=(("passed through one fully-connected layer and then fed into a", "body"),),
+            blocks=(("Table 1: Results", "caption"), ("title 85.5 85.5", "table")),
+        ),
+        Case(
+            "24",
+            "figure captions drawn after the page's text",
+            jner,
+            quotes=(
+                ("applied every 300 ms in order to avoid summation effects", "body"),
+                ("have been identified, further computational methods could be", "body"),
+                ("might moreover allow a fine tuning of stimulation parameters", "body"),
+            ),
+            blocks=(("Fig. 1 Multi-contact", "caption"), ("Fig. 6 Finger extension", "caption")),
+        ),
+        Case(
+            "24",
+            "figure captions drawn after the page's text",
+            "invented:caption_drawn_last",
+            quotes=(("applied every 300 ms in order to avoid summation effects", "body"),),
+            blocks=(("Fig. 1 The set-up", "caption"),),
+        ),
+        Case(
+            "24",
+            "a figure's labels and a table's cells",
+            bmc,
+            blocks=(("Referred cases (36%)", "other"), ("Privacy given 99 1 97", "table")),
+        ),
+        *(
+            Case("22", "150 entries alike but for digits", source, references=(150, 0))
+            for how, source in (
+                ("manuscript", "invented:reference_list:varied_entry"),
+                (
+                    "manuscript, only the number differs",
+                    "invented:reference_list:number_only_entry",
+                ),
+                (
+                    "journal, heads and page numbers",
+                    "invented:reference_list:wrapped_entry:furniture",
+                ),
+            )
+        ),
+        Case("22", "a numbered list", hindawi, references=(17, 0)),
+        Case("22", "a numbered list", jner, references=(49, 0)),
+        Case("22", "a numbered list and a publisher's box", bmc, references=(31, 1)),
+        Case("22", "an author-year list", n18, references=(26, 0)),
+    ]
+
+
+def _case_pdf(source: str, corpus: Path) -> bytes | None:
+    """The case's PDF: the corpus file, or the invented layout built now (None: the corpus
+    file is missing)."""
+    if not source.startswith("invented:"):
+        path = corpus / "pdf" / source
+        return path.read_bytes() if path.is_file() else None
+    tests = str(REPO_ROOT / "tests")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    import pdfgen
+
+    layout, *rest = source.split(":")[1:]
+    if layout == "reference_list":
+        return bytes(pdfgen.reference_list(getattr(pdfgen, rest[0]), furniture="furniture" in rest))
+    return bytes(getattr(pdfgen, layout)())
+
+
+@dataclass(slots=True)
+class CaseRow:
+    case: Case
+    checks: list[tuple[str, bool]] = field(default_factory=list)
+    """(what was checked, whether it held)."""
+    missing: bool = False
+
+    def passed(self) -> bool:
+        return not self.missing and all(ok for _, ok in self.checks)
+
+
+def run_case(case: Case, corpus: Path) -> CaseRow:
+    import citeproof
+    from citeproof.documents.pdf import parse_pdf
+    from citeproof.refs import pdf_list
+
+    row = CaseRow(case)
+    data = _case_pdf(case.source, corpus)
+    if data is None:
+        row.missing = True
+        return row
+    doc = parse_pdf(data)
+    for quote, region in case.quotes:
+        result = citeproof.check(quote, doc)
+        location = result.matches[0].location if result.matches else None
+        flags = [f for f in result.flags if f != _REGION_FLAG.get(region)]
+        ok = result.verdict == "EXACT" and not flags and location is not None
+        row.checks.append((f"EXACT in {region}: {quote!r}", ok and location.region == region))
+    for text in case.reads:
+        row.checks.append((f"reads {text!r}", text in doc.text))
+    for text in case.absent:
+        row.checks.append((f"has no {text!r}", text not in doc.text))
+    for text, region in case.blocks:
+        at = doc.text.find(text)
+        index = doc.block_at(at) if at >= 0 else None
+        found = doc.blocks[index].region if index is not None else None
+        row.checks.append((f"{text!r} in {region} (read: {found})", found == region))
+    if case.references is not None:
+        entries, problems = case.references
+        reader = getattr(pdf_list, "read_document_reference_list", None)
+        if reader is not None:
+            listed = reader(doc)
+            read, said = listed.count, len(listed.problems)
+        else:  # the reader before issue 22 said nothing but the entries
+            read, said = len(pdf_list.read_document_references(doc)), 0
+        row.checks.append((f"{entries} entries (read: {read})", read == entries))
+        row.checks.append((f"{problems} problems said (said: {said})", said == problems))
+    return row
+
+
+def report_cases(rows: Sequence[CaseRow]) -> bool:
+    """Print the cases' table and every check that failed; True when all passed."""
+    header = f"{'issue':<5} {'case':<52} {'source':<48} {'checks':>7}  result"
+    print(f"\n{header}\n{'-' * len(header)}")
+    for row in rows:
+        held = sum(ok for _, ok in row.checks)
+        result = "no file" if row.missing else "ok" if row.passed() else "MISSED"
+        print(
+            f"{row.case.issue:<5} {row.case.name:<52} {row.case.source:<48} "
+            f"{held:>3}/{len(row.checks):<3}  {result}"
+        )
+    for row in rows:
+        for what, ok in row.checks:
+            if not ok:
+                print(f"  failed, {row.case.name} ({row.case.source}): {what}")
+    return all(row.passed() or row.missing for row in rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the shared dir")
@@ -803,6 +1089,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench_pdf: no PDF with ground truth in {corpus / 'pdf'}", file=sys.stderr)
         return 2
     ok = report(rows, args.verbose)
+    started = time.perf_counter()
+    case_rows = [run_case(case, corpus) for case in cases()]
+    cases_s = time.perf_counter() - started
+    ok = report_cases(case_rows) and ok
     load_after = os.getloadavg()
     print()
     for r in rows:
@@ -810,6 +1100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{r.truth.pdf.name} / {r.truth.name}: parse {r.parse_s:.2f} s, "
             f"{len(r.outcomes)} checks {r.check_s:.2f} s"
         )
+    print(f"{len(case_rows)} cases of issues 24 and 22: {cases_s:.2f} s")
     print(
         "load average (1, 5, 15 min): before "
         + " ".join(f"{x:.2f}" for x in load_before)

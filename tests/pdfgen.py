@@ -10,7 +10,7 @@ from __future__ import annotations
 import ctypes
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pypdfium2 as pdfium
@@ -251,3 +251,255 @@ def remap_glyphs(data: bytes, mapping: dict[str, str]) -> bytes:
     )
     body += b"startxref\n%d\n%%%%EOF\n" % xref_offset
     return bytes(body)
+
+
+# --- the layouts of issues 24 and 22, shared with bench/bench_pdf.py ------------------------
+#
+# Each builds the layout that broke a real paper's text, with invented words: the tests in
+# tests/unit/test_pdf_cases.py and test_pdf_reference_list.py check how it reads, and
+# bench/bench_pdf.py counts it among its rows.
+
+
+def glued_superscript() -> bytes:
+    """``habits.²⁴In the past``: pdfium sees no gap after the raised number."""
+    return build_pdf(
+        [
+            [
+                *run(["They kept to their old eating habits.", Sup("24"), "In the past"], y=720),
+                *run(["they had tried to change them, as others did.", Sup("25")], y=706.5),
+            ]
+        ]
+    )
+
+
+def superscript_own_line() -> bytes:
+    """A number raised so far that pdfium breaks its line twice: ``Jadad et al.`` /
+    ``11`` / ``All of the studies were``."""
+    before = "quality was scored on the scale of Jadad et al."
+    x = 72 + text_width(before, 9)
+    return build_pdf(
+        [
+            [
+                Line(before, 72, 720, 9),
+                Line("11", x, 728, 6),
+                Line("All of the studies were", x + text_width("11", 6) + 2, 720, 9),
+                Line("read twice by two of us.", 72, 709, 9),
+            ]
+        ]
+    )
+
+
+def range_drawn_as_e(*, remapped: bool = True) -> bytes:
+    """``meaningful.⁴ ³⁶⁻³⁸ Iron``, a group set with a blank whose range's en dash the font
+    maps to ``e`` (``remapped=False``: the same letters really drawn as ``36e38``)."""
+    if not remapped:
+        return build_pdf(
+            [run(["which is clinically meaningful.", Sup("4"), Sup(" 36e38"), " Iron"])]
+        )
+    line = run(
+        ["which is clinically meaningful.", Sup("4"), Sup(" 36\u201338"), " Iron stores fell"]
+    )
+    return remap_glyphs(build_pdf([line]), {"\u2013": "e"})
+
+
+def line_end_hyphens() -> bytes:
+    """Syllable breaks (``soft-`` / ``ware``) and a compound split at a line end
+    (``well-`` / ``known``, written ``well-known`` elsewhere)."""
+    lines = [
+        "The new soft-",
+        "ware read the files, and the well-known tool that the",
+        "team knew well read them too; both tools are well-",
+        "known and both are free soft-",
+        "ware.",
+    ]
+    return build_pdf([column(lines)])
+
+
+def hidden_line_end_hyphen() -> bytes:
+    """An accent drawn after the line (``Brostr ¨ om, The measure- ¨``) hides the hyphen at
+    the line end from pdfium, which then keeps ``measure-`` and ``ment`` on two lines."""
+    text = "[10] P. Johansson and A. Brostrom, The measure-"
+    centre = (text_width("o") - text_width("\u00a8")) / 2
+    accent_x = 72 + text_width("[10] P. Johansson and A. Brostr") + centre
+    lines = [
+        Line(text, 72, 720),
+        Line("\u00a8", accent_x, 720.5),
+        Line("ment of depression in patients with heart failure,", 90, 706.5),
+        Line("Progress in Cardiovascular Nursing, 2006.", 90, 693),
+    ]
+    return build_pdf([lines])
+
+
+def _side_column(top: float) -> list[Line]:
+    """Affiliations, correspondence and dates in a narrow column of small print."""
+    out: list[Line] = []
+    notes = [
+        ("1", "Department of Tests, University"),
+        ("", "of Examples, Exampletown, UK"),
+        ("2", "Institute of Reading, Example"),
+        ("", "College, Sampleton, UK"),
+        ("", "*Correspondence: jane@example.org"),
+        ("", "Received: 1 May 2020"),
+        ("", "Accepted: 2 June 2020"),
+    ]
+    for k, (number, words) in enumerate(notes):
+        pieces: list[str | Sup] = [Sup(number), words] if number else [words]
+        out += run(pieces, x=36, y=top - 9 * k, size=7, sup_size=5, rise=2.5)
+    return out
+
+
+def side_column_page() -> bytes:
+    """Page one with a side column of affiliations that the typesetter draws after the
+    first lines of the introduction, so pdfium reads it inside a sentence of the body."""
+
+    def main(lines: list[str], top: float, gap_before: Sequence[int] = ()) -> list[Line]:
+        return column(lines, x=200, top=top, size=10, leading=12.5, gap_before=gap_before)
+
+    introduction = [
+        "Introduction",
+        "Documents are everywhere and their text matters to anyone",
+        "who checks quotations against their sources, which is what",
+        "this paper is about, and it goes on for a few more lines so",
+    ]
+    page = [
+        *column(["Reading PDF Files Well"], x=200, top=740, size=16),
+        *run(["Jane Doe", Sup("1"), " and John Roe", Sup("2")], x=200, y=715, size=11),
+        *main(["Abstract", "We read the text of PDF files and compare it with what"], 680),
+        *main(["other tools read from them, sentence by sentence."], 655),
+        *main(introduction, 620, gap_before=[1]),
+        *_side_column(680),
+        *main(["that the body is most of the page. A second paragraph starts"], 570),
+        *main(["here and it too runs over several lines of text."], 557.5),
+    ]
+    return build_pdf([page])
+
+
+def _later_page(number: int) -> list[Line]:
+    head = Line(f"Journal of Tests 12 (2020) 1\u201310 {number}", 72, 765, 8)
+    body = [
+        f"Page {number} goes on with the study, in sentences of its own.",
+        "It tells what was done" + (" and why." if number % 2 else ", and how."),
+        "Then it ends" + (" here." if number % 2 else " there."),
+    ]
+    return [head, *column(body, top=700)]
+
+
+def running_head_amid_columns() -> bytes:
+    """Page one's running head drawn after the left column, so pdfium reads it between
+    the two columns, inside a sentence that runs from one to the other; two more pages
+    carry the head with their numbers."""
+    left = [
+        "Documents are everywhere and their text",
+        "matters to anyone who checks quotations",
+        "against their sources, which is what this",
+        "paper is about. We built a reader that",
+        "follows the columns of a page and the",
+    ]
+    right = [
+        "sentences that run from one column to",
+        "the next, and we tested it on invented",
+        "pages like this one, with a running head.",
+    ]
+    page1 = [
+        *column(["Reading Two Columns Well"], top=720, size=16),
+        *column(["Abstract", "We read two-column pages and check them."], top=690),
+        *column(["1 Introduction", *left], top=640, gap_before=[1]),
+        Line("Journal of Tests 12 (2020) 1\u201310", 72, 765, 8),
+        *column(right, x=320, top=628),
+    ]
+    return build_pdf([page1, _later_page(2), _later_page(3)])
+
+
+def table_at_column_top() -> bytes:
+    """ACL style: a table and its caption open the right column, between ``and then`` at
+    the foot of the left column and ``fed into`` under the caption."""
+    left = [
+        "Model. The input token representations are",
+        "passed through one fully-connected layer and then",
+    ]
+    table = ["Field Precision Recall F1", "title 85.5 85.5 85.5", "authors 92.1 92.1 92.1"]
+    right = [
+        "fed into a two-layer bidirectional LSTM, which",
+        "reads the sequence in both directions.",
+        "Training. The system is trained on a snapshot",
+        "of the data at hand, as we describe next.",
+    ]
+    page = [
+        *column(left, top=120, indent=[0]),
+        *column(table, x=360, top=740),
+        *column(["Table 1: Results of the parsing system."], x=330, top=690),
+        *column(right, x=320, top=655, indent=[2]),
+    ]
+    return build_pdf([page])
+
+
+def caption_drawn_last() -> bytes:
+    """A figure (an image) and its caption drawn after the page's text, so pdfium reads
+    the caption between the last words of the page and the next page."""
+    text = [
+        "Methods",
+        "The subjects were asked to report any discomfort.",
+        "Single pulses were applied every 300 ms in order to",
+    ]
+    caption = [
+        "Fig. 1 The set-up seen from above: electrodes and the glove, with the",
+        "array on the forearm and the cables to the stimulator",
+    ]
+    page1 = [*column(text, top=300, indent=[1]), *column(caption, top=700, size=8, leading=10)]
+    page2 = column(["avoid summation effects and muscle contraction.", "After that we rested."])
+    return build_pdf([page1, page2])
+
+
+def varied_entry(i: int) -> list[str]:
+    """A one-line reference entry; entries share their words, and differ in number, year,
+    volume and pages."""
+    year, volume, page = 2000 + i % 20, i % 30 + 1, 3 * i
+    return [
+        f"{i}. Smith J, Lee K. Walking and sleep. J Sleep Res. {year};{volume}:{page}-{page + 9}."
+    ]
+
+
+def number_only_entry(i: int) -> list[str]:
+    """A one-line reference entry that differs from the others in its number only."""
+    return [f"{i}. Smith J, Lee K. Walking and sleep in older adults. J Sleep Res. 2019;3:45."]
+
+
+def wrapped_entry(i: int) -> list[str]:
+    """Every third entry runs on to a second line, set in under the number."""
+    if i % 3:
+        return varied_entry(i)
+    year, volume = 2000 + i % 20, i % 30 + 1
+    return [
+        f"{i}. Smith J, Lee K, Brown M. Walking and sleep in older adults: a",
+        f"randomised trial. J Sleep Res. {year};{volume}:{3 * i}-{3 * i + 9}.",
+    ]
+
+
+def reference_list(
+    entry: Callable[[int], list[str]], count: int = 150, *, furniture: bool = False
+) -> bytes:
+    """A paper whose reference list runs over several pages, nine-point lines 11 apart.
+
+    With ``furniture``, every page has a running head and a page number, which must still
+    be read as furniture; without, the page edges are reference lines (a manuscript).
+    """
+    pages: list[list[Line]] = []
+    lines = [
+        *column(["1 Introduction", f"We cite many papers [1-{count}]."], top=740),
+        Line("References", 72, 705, 11),
+    ]
+    y = 690.0
+    for i in range(1, count + 1):
+        parts = entry(i)
+        if y - 11 * (len(parts) - 1) < 70:
+            pages.append(lines)
+            lines, y = [], 740.0
+        for k, part in enumerate(parts):
+            lines.append(Line(part, 72 if k == 0 else 84, y, 9))
+            y -= 11
+    pages.append(lines)
+    if furniture:
+        for number, page in enumerate(pages, start=1):
+            page.insert(0, Line("Journal of Tests 12 (2020) 1\u201310", 72, 765, 8))
+            page.append(Line(str(number), 300, 40, 9))
+    return build_pdf(pages)

@@ -25,62 +25,12 @@ import pdfgen
 Entry = Callable[[int], list[str]]
 
 
-def varied(i: int) -> list[str]:
-    """One line; the entries share their words, and differ in number, year and pages."""
-    year, volume, page = 2000 + i % 20, i % 30 + 1, 3 * i
-    return [
-        f"{i}. Smith J, Lee K. Walking and sleep. J Sleep Res. {year};{volume}:{page}-{page + 9}."
-    ]
-
-
-def number_only(i: int) -> list[str]:
-    """One line; the entries differ in nothing but their number."""
-    return [f"{i}. Smith J, Lee K. Walking and sleep in older adults. J Sleep Res. 2019;3:45."]
-
-
-def wrapped(i: int) -> list[str]:
-    """Every third entry runs on to a second line, set in under the number."""
-    if i % 3:
-        return varied(i)
-    year, volume = 2000 + i % 20, i % 30 + 1
-    return [
-        f"{i}. Smith J, Lee K, Brown M. Walking and sleep in older adults: a",
-        f"randomised trial. J Sleep Res. {year};{volume}:{3 * i}-{3 * i + 9}.",
-    ]
-
-
-def reference_pdf(entry: Entry, count: int = 150, *, furniture: bool = False) -> bytes:
-    """A paper whose reference list runs over several pages, nine-point lines 11 apart.
-
-    With ``furniture``, every page has a running head and a page number, which must still
-    be read as furniture; without, the page edges are reference lines (a manuscript)."""
-    pages: list[list[pdfgen.Line]] = []
-    lines = [
-        *pdfgen.column(["1 Introduction", f"We cite many papers [1-{count}]."], top=740),
-        pdfgen.Line("References", 72, 705, 11),
-    ]
-    y = 690.0
-    for i in range(1, count + 1):
-        parts = entry(i)
-        if y - 11 * (len(parts) - 1) < 70:
-            pages.append(lines)
-            lines, y = [], 740.0
-        for k, part in enumerate(parts):
-            lines.append(pdfgen.Line(part, 72 if k == 0 else 84, y, 9))
-            y -= 11
-    pages.append(lines)
-    if furniture:
-        for number, page in enumerate(pages, start=1):
-            page.insert(0, pdfgen.Line("Journal of Tests 12 (2020) 1\u201310", 72, 765, 8))
-            page.append(pdfgen.Line(str(number), 300, 40, 9))
-    data: bytes = pdfgen.build_pdf(pages)
-    return data
-
-
-@pytest.mark.parametrize("entry", [varied, number_only, wrapped])
+@pytest.mark.parametrize(
+    "entry", [pdfgen.varied_entry, pdfgen.number_only_entry, pdfgen.wrapped_entry]
+)
 @pytest.mark.parametrize("furniture", [False, True], ids=["manuscript", "journal"])
 def test_every_entry_of_a_long_list_is_read(entry: Entry, furniture: bool) -> None:
-    doc = parse_pdf(reference_pdf(entry, furniture=furniture))
+    doc = parse_pdf(pdfgen.reference_list(entry, furniture=furniture))
     assert doc.pages is not None and doc.pages >= 3
     listed = read_document_reference_list(doc)
     assert [r.label for r in listed.references] == [str(i) for i in range(1, 151)]

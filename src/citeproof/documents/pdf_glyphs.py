@@ -271,6 +271,9 @@ LINE_END_HYPHEN = "\ufffe"
 """pdfium's mark for a hyphen at a line end, with the two lines joined."""
 _HYPHEN_GLYPHS = frozenset("-\u00ad")
 _SEPARATOR_BEFORE = ",;-\u2013 \r\n"
+_ONE_BASELINE = 3.0
+"""Points two glyphs' baselines may differ by at most and be on one printed line (the
+finer test, a tenth of the type size, follows)."""
 
 
 def join_split_lines(
@@ -319,14 +322,14 @@ def join_split_lines(
             continue
         cut = a if joint == LINE_END_HYPHEN else a + 1
         parts.append(text[done:cut])
-        where.extend(at(i) for i in range(done, cut))
+        where.extend(positions[done:cut] if positions is not None else range(done, cut))
         parts.append(joint)
         where.extend([at(cut)] * len(joint))
         done = b
     if not parts:
         return text, positions
     parts.append(text[done:])
-    where.extend(at(i) for i in range(done, len(text)))
+    where.extend(positions[done:] if positions is not None else range(done, len(text)))
     return "".join(parts), where
 
 
@@ -340,6 +343,11 @@ def _joint(
         if a > line_start and text[a - 1].isalpha() and after.islower():
             return LINE_END_HYPHEN if _next_line_below(a - 1, b, glyphs, at) else None
         return None
+    if not (before.isdigit() or after.isdigit()):
+        # only one baseline can join: look at the baselines before asking for more
+        oa, ob = glyphs.origin(at(a)), glyphs.origin(at(b))
+        if oa is None or ob is None or abs(oa[1] - ob[1]) > _ONE_BASELINE:
+            return None
     ga, gb = _glyph(glyphs, at(a)), _glyph(glyphs, at(b))
     if ga is None or gb is None:
         return None
