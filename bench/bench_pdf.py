@@ -904,6 +904,7 @@ def cases() -> list[Case]:
             reads=("alireza.gharabaghi@uni-tuebingen.de",),
         ),
         Case("24", "glyphs cut on one baseline", hindawi, reads=("[8] Office of Quality",)),
+        Case("24", "a dash at a line end", n18, reads=("While mention\u2013mention edges",)),
         Case(
             "24",
             "page one's side column of affiliations",

@@ -357,6 +357,7 @@ def test_hindawi_line_end_hyphen_and_cut_words_read_whole() -> None:
 
 def test_n18_superscript_line_breaks_are_one_line() -> None:
     text = parsed("N18-3011.pdf").text
+    assert "While mention\u2013mention edges represent" in text  # a line-end dash
     assert "Apache’s PDFBox library3 to convert it into a sequence of tokens" in text
     assert "Language Learner (NELL)7 and OpenIE" in text
     assert "MetaMap Lite)6,\nwith minimal post-processing" in text

@@ -164,3 +164,10 @@ def test_line_end_hyphen_inside_an_address_is_kept() -> None:
     lines = ["Correspondence to the first author, at jane.doe@uni-", "tuebingen.de or by post."]
     doc = parse_pdf(pdfgen.build_pdf([pdfgen.column(lines)]))
     assert "jane.doe@uni-tuebingen.de or by post." in doc.text
+
+
+def test_line_end_dash_between_words_keeps_the_words_together() -> None:
+    # "mention–" / "mention edges": pdfium keeps the two lines apart after a dash
+    lines = ["Entity\u2013entity relations. While mention\u2013", "mention edges say more."]
+    doc = parse_pdf(pdfgen.build_pdf([pdfgen.column(lines)]))
+    assert "While mention\u2013mention edges say more." in doc.text

@@ -270,6 +270,7 @@ def _circled(text: str, i: int, glyphs: Glyphs, replace: dict[int, str], drop: s
 LINE_END_HYPHEN = "\ufffe"
 """pdfium's mark for a hyphen at a line end, with the two lines joined."""
 _HYPHEN_GLYPHS = frozenset("-\u00ad")
+_DASHES = frozenset("\u2013\u2014")
 _SEPARATOR_BEFORE = ",;-\u2013 \r\n"
 _ONE_BASELINE = 3.0
 """Points two glyphs' baselines may differ by at most and be on one printed line (the
@@ -286,7 +287,8 @@ def join_split_lines(
     studies``, ``library³`` / ``to convert``), and a glyph whose box is odd (an ``ffi``
     ligature) can split a word (``O`` / ``ffice``).  Such a break is joined when the glyphs
     on either side sit on one baseline, or one side is a superscript number raised above
-    it, and they are next to each other (a blank is put in when there is a gap).  pdfium
+    it, and they are next to each other (a blank is put in when there is a gap); and after
+    a dash set close between words (``mention–`` / ``mention edges``).  pdfium
     also misses a hyphen at a line end when another glyph is drawn after it on the same
     line (an accent set apart: ``measure- ¨``); such a hyphen, after a letter and before a
     line that goes on in lower case right below, becomes pdfium's own line-end mark with
@@ -342,6 +344,12 @@ def _joint(
     if before in _HYPHEN_GLYPHS:
         if a > line_start and text[a - 1].isalpha() and after.islower():
             return LINE_END_HYPHEN if _next_line_below(a - 1, b, glyphs, at) else None
+        return None
+    if before in _DASHES:
+        # a dash set close between words breaks the line after it (mention–mention,
+        # programme—the): the words go on after the dash, with no blank
+        if a > line_start and text[a - 1].isalpha() and after.isalpha():
+            return "" if _next_line_below(a - 1, b, glyphs, at) else None
         return None
     if not (before.isdigit() or after.isdigit()):
         # only one baseline can join: look at the baselines before asking for more
