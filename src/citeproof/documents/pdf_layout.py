@@ -99,7 +99,9 @@ class Line:
     """Space above the line in units of the page's line pitch (0 when unknown)."""
     role: str | None = None
     """Set for lines outside the text flow: ``furniture`` (running heads, page numbers),
-    ``footnote``, ``sidebar`` (page one's boxed author notes and licence)."""
+    ``footnote``, ``sidebar`` (page one's boxed author notes and licence, or its side
+    column of affiliations), and for floats ``caption``, ``table`` (cells) and ``figure``
+    (a figure's labels)."""
 
 
 # --- layout: paragraph starts from geometry ------------------------------------------
@@ -427,7 +429,8 @@ def mark_out_of_flow(lines: list[Line]) -> None:
     Furniture (running heads and feet, page numbers) from repetition across pages; notes
     from small print at the foot of a column (see ``_notes``).  On page one such notes are
     the boxed author notes, correspondence and licence beside the article (``sidebar``),
-    elsewhere footnotes.
+    elsewhere footnotes; so is a side column of affiliations set beside page one's text
+    (``_side_column``).  Floats are marked per page, later (``mark_floats``).
     """
     for i in _furniture(lines):
         lines[i].role = "furniture"
