@@ -171,3 +171,18 @@ def test_line_end_dash_between_words_keeps_the_words_together() -> None:
     lines = ["Entity\u2013entity relations. While mention\u2013", "mention edges say more."]
     doc = parse_pdf(pdfgen.build_pdf([pdfgen.column(lines)]))
     assert "While mention\u2013mention edges say more." in doc.text
+
+
+def test_numbers_alone_at_page_edges_stay_furniture_whatever_their_order() -> None:
+    # a number alone is no text: a page number, or a manuscript's line number in the margin
+    words = ["Walking helps.", "Sleep matters too.", "So does food."]
+    pages = [
+        [pdfgen.Line(number, 40, 700, 9), *pdfgen.column([say, "Then " + say.lower()], top=650)]
+        for number, say in zip(["5", "17", "2"], words, strict=True)
+    ]
+    doc = parse_pdf(pdfgen.build_pdf(pages))
+    assert [doc.text[b.start : b.end] for b in doc.blocks if b.kind == "furniture"] == [
+        "5",
+        "17",
+        "2",
+    ]

@@ -297,6 +297,7 @@ def _furniture(lines: list[Line]) -> set[int]:
 
 
 _DIGITS = re.compile(r"\d+")
+_NUMBER_ONLY = re.compile(r"\d{1,4}")
 
 
 def _edges(lines: list[Line], indices: list[int]) -> set[int]:
@@ -310,10 +311,12 @@ def _edges(lines: list[Line], indices: list[int]) -> set[int]:
 
 def _running(lines: list[Line], found: list[int]) -> list[int]:
     """Of the edge lines that read alike (``found``), those that are one running line: the
-    same numbers on every page, or all the same but one that goes up with the page."""
+    same numbers on every page, or all the same but one that goes up with the page.  Lines
+    that are a number and nothing else (page numbers, a manuscript's line numbers in the
+    margin) are all running lines: no text is only a number."""
     numbers = [_DIGITS.findall(lines[i].text) for i in found]
     varying = [k for k in range(len(numbers[0])) if len({n[k] for n in numbers}) > 1]
-    if not varying:
+    if not varying or all(_NUMBER_ONLY.fullmatch(lines[i].text) for i in found):
         return found
     if len(varying) > 1:
         return []
