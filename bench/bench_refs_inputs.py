@@ -166,13 +166,15 @@ class Run:
 TIMEOUT = 120.0
 
 
-def run(argv: Sequence[str], home: Path) -> Run:
-    """``argv`` in a fresh process: its CPU, peak RSS, wall time, exit code and stderr."""
+def run(argv: Sequence[str], home: Path, timeout: float | None = None) -> Run:
+    """``argv`` in a fresh process: its CPU, peak RSS, wall time, exit code and stderr;
+    killed after ``timeout`` seconds (default ``--timeout``)."""
+    timeout = TIMEOUT if timeout is None else timeout
     env = {**os.environ, "CITEPROOF_HOME": str(home), "PYTHONWARNINGS": "ignore"}
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, env=env)
-        timer = threading.Timer(TIMEOUT, child.kill)
+        timer = threading.Timer(timeout, child.kill)
         timer.start()
         _, status, usage = os.wait4(child.pid, 0)
         timer.cancel()
@@ -181,7 +183,7 @@ def run(argv: Sequence[str], home: Path) -> Run:
         text = err.read().decode("utf-8", "replace")
     code = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
-    return Run(cpu, usage.ru_maxrss / 1024, wall, code, text, killed=wall >= TIMEOUT)
+    return Run(cpu, usage.ru_maxrss / 1024, wall, code, text, killed=wall >= timeout)
 
 
 def refs(path: Path, out: Path) -> list[str]:
@@ -246,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         for kind in () if args.no_runs else ("bib", "ris"):
             for count in sizes if kind == "bib" else sizes[:2]:
                 path = write_list(folder / f"run{count}.{kind}", count, kind)
-                r = run(refs(path, out), home)
+                r = run(refs(path, out), home, timeout=1_800)
                 done = sum(1 for _ in out.open(encoding="utf-8"))
                 label = "BibTeX" if kind == "bib" else "RIS"
                 print(f"{label:<28} {done:>7} {r.cpu:>6.1f} {done / r.cpu:>7.0f} "

@@ -200,3 +200,18 @@ def test_a_missing_file_is_refused_before_anything_heavy_is_imported(tmp_path: P
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split(maxsplit=1) == ["2", "[]\n"], done.stdout + done.stderr
     assert "does not exist" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_table_does_not_repeat_why_for_each_reference_not_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from citeproof.cli.refs import _render
+
+    _through(monkeypatch, Refusing())
+    report = references.verify_stated(
+        [references.stated_reference(text) for _, text in EIGHTEEN], retraction=False
+    )
+    _render(report)
+    shown = capsys.readouterr().out
+    assert shown.count("Not asked.") == sum(1 for r in report.references if not r.asked) > 0
+    assert "stopped asking" not in shown

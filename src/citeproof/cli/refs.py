@@ -267,7 +267,9 @@ def _render(report: ReferencesReport) -> None:
         if r.retracted:
             verdict += "\n[bold red]retracted[/bold red]"
         entry = r.stated.title or r.stated.text
-        table.add_row(str(r.index), verdict, _short(entry, 160), _short(r.reason, 240))
+        # One line above says why; the table does not repeat it for each reference.
+        reason = "Not asked." if r.verdict == "unavailable" and not r.asked else r.reason
+        table.add_row(str(r.index), verdict, _short(entry, 160), _short(reason, 240))
     console.print(table)
     c = report.counts
     console.print(
