@@ -17,7 +17,11 @@ each read back with :func:`citeproof.manuscript.read_manuscript`:
   each ref's CSL-JSON, and a ``ZOTERO_BIBL`` bibliography;
 * ``latex``: ``main.tex`` (``\\section``, ``\\cite{keys}``) and ``refs.bib`` built from the
   refs (``\\nocite`` for a ref the body does not cite, as its figures would);
-* ``pdf``: a one-column PDF written with pdfium (``tests/pdfgen.py``) from the same text.
+* ``pdf``: a one-column PDF written with pdfium (``tests/pdfgen.py``) from the same text;
+* ``jats-text``: the article's text as ``citeproof text`` prints it (what a paper piped into
+  ``citeproof audit -`` is), read as plain text: no structure, only printed markers.  The
+  text groups citations its own way (``[2], [3]`` or ``[2, 3]``), so its citations figure
+  counts each cited work in text order (right when linked to its ref).
 
 The generated body is the article's ``<body>`` paragraphs and section titles (figures, tables
 and formulas left out); each group of ``<xref>`` s printed together (``[<xref>1</xref>,
@@ -74,7 +78,7 @@ from citeproof.manuscript import Manuscript, read_manuscript  # noqa: E402
 from citeproof.refs.jats_list import read_jats_references  # noqa: E402
 from citeproof.refs.stated import StatedReference, fold, years_in  # noqa: E402
 
-FORMATS = ("jats", "docx", "docx-ay", "docx-zotero", "latex", "pdf")
+FORMATS = ("jats", "jats-text", "docx", "docx-ay", "docx-zotero", "latex", "pdf")
 TARGET = 0.99
 README = ROOT / "bench" / "README.md"
 README_HEADING = "## Issue 24: manuscripts (reading)"
@@ -649,6 +653,13 @@ def entry_index(m: Manuscript, article: Article, fmt: str) -> dict[str, int]:
             if text in heads:
                 out[e.id] = heads.index(text)
         return out
+    if fmt == "jats-text" and not any((e.label or "").isdigit() for e in m.references):
+        heads = [fold(ref.text)[:50] for ref in article.refs]
+        for e in m.references:
+            text = fold(e.reference.text)[:50]
+            if text in heads:
+                out[e.id] = heads.index(text)
+        return out
     for e in m.references:
         if e.label and e.label.isdigit() and 1 <= int(e.label) <= len(refs):
             out[e.id] = int(e.label) - 1
@@ -658,18 +669,29 @@ def entry_index(m: Manuscript, article: Article, fmt: str) -> dict[str, int]:
 def score(article: Article, fmt: str, m: Manuscript) -> Score:
     s = Score(articles=1)
     index = entry_index(m, article, fmt)
-    expected_refs = len(article.refs) if fmt == "jats" else len(refs_of(article))
+    original = fmt in ("jats", "jats-text")
+    expected_refs = len(article.refs) if original else len(refs_of(article))
     s.entries_expected = expected_refs
     s.entries = len(set(index.values()) & set(range(expected_refs)))
     if fmt == "jats":
         truth = list(article.xrefs)
     else:
-        truth = [p.refs for para in article.paras for p in para.pieces if isinstance(p, Cite)]
+        truth = [
+            p.refs
+            for para in article.paras
+            for p in para.pieces
+            if isinstance(p, Cite) and (fmt != "jats-text" or max(p.refs) < len(article.refs))
+        ]
     got = [
         frozenset(index.get(i, -1) for i in c.entry_ids) if c.linked else frozenset({-1})
         for c in m.citations
         if c.region in ("body", "front")
     ]
+    if fmt == "jats-text":
+        # printed text splits and groups citations its own way ("[2], [3]" or "[2, 3]"):
+        # each cited work, in order, is what is compared
+        truth = [frozenset({r}) for t in truth for r in sorted(t)]
+        got = [frozenset({r}) for g in got for r in sorted(g)]
     s.citations_expected = len(truth)
     matcher = SequenceMatcher(None, truth, got, autojunk=False)
     s.citations = sum(block.size for block in matcher.get_matching_blocks())
@@ -679,7 +701,7 @@ def score(article: Article, fmt: str, m: Manuscript) -> Score:
             f"{article.name} {fmt}: citations {s.citations}/{len(truth)} "
             f"(read {len(got)}; first difference at {first})"
         )
-    if fmt != "jats":
+    if not original:
         s.quotations_expected = len(article.planted)
         by_text = defaultdict(list)
         for q in m.quotations:
@@ -722,6 +744,10 @@ def quotation_verdict(m: Manuscript, planted: Planted, article: Article) -> str 
 def read(article: Article, fmt: str) -> tuple[Manuscript, float]:
     if fmt == "jats":
         built: Any = article.data
+    elif fmt == "jats-text":
+        from citeproof.documents.jats import parse_jats
+
+        built = parse_jats(article.data).text.encode()
     elif fmt == "docx":
         built = make_docx(article, "numeric")
     elif fmt == "docx-ay":

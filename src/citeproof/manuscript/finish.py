@@ -5,8 +5,9 @@ The steps every format shares, in order:
 1. **Scan the text** of the prose blocks (never headings or the reference list) for the
    citations the reader asked for (:mod:`.scan`), skipping spans the reader already
    claimed: numeric brackets and superscript digits always; author-year only when the
-   reference list is not numbered (a numbered list is cited by number, and a capitalised
-   word before a year is then far more often a name in prose).  In the front matter only
+   reference list is not numbered (half its entries or more numbered: a numbered list is
+   cited by number, and a capitalised word before a year is then far more often a name in
+   prose).  In the front matter only
    bracketed numbers are looked for (a PDF's layout may count the first paragraphs as front
    matter; a raised number there is an affiliation mark).
 2. **Link** every work each citation names (:mod:`.link`).
@@ -107,7 +108,8 @@ def _author_year_list(draft: Draft) -> bool:
     raised number is a note mark, not a citation (dropped), and a number never names an
     entry by its place in the list."""
     listed = [e for e in draft.entries if e.origin in ("list", "jats", "bbl")]
-    if not listed or any(e.label and e.label.strip("[]().").isdigit() for e in listed):
+    labelled = sum(1 for e in listed if e.label and e.label.strip("[]().").isdigit())
+    if not listed or labelled * 2 >= len(listed):
         return False
     if not any(c.kind == "author_year" for c in draft.citations):
         return False
@@ -122,7 +124,8 @@ def _scan(draft: Draft, text: str, blocks: Sequence[TextBlock], scans: frozenset
     taken.extend((n.start, n.end) for n in draft.note_calls)
     numbered = draft.entries_numbered
     if numbered is None:
-        numbered = any(e.label and e.label.strip("[]().").isdigit() for e in draft.entries)
+        labelled = sum(1 for e in draft.entries if e.label and e.label.strip("[]().").isdigit())
+        numbered = labelled > 0 and labelled * 2 >= len(draft.entries)
     known = frozenset(
         int(e.label.strip("[]()."))
         for e in draft.entries

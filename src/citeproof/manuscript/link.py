@@ -18,7 +18,7 @@ Rules, by what the citation gives (:class:`~citeproof.manuscript.draft.RawTarget
   *ambiguous* and stays unlinked, naming the candidates (a wrong link would hide a
   fabrication).
 * **A reference manager's item** (CSL-JSON): the entry with the number the field prints,
-  when its first author and year agree with the item's (the manager numbers the field and
+  when the entry names one of the item's authors (the manager numbers the field and
   the list together, while an item's own DOI may be wrong: a real article's list gave two
   works one DOI), else the entry with its DOI, else its key, else its first author and year
   (and title, when several).  An
@@ -251,14 +251,15 @@ class Linker:
         return self._field_entry(item, t), None
 
     def _agrees(self, stated: StatedReference, entry_id: str) -> bool:
-        """Whether a field's item can be the printed entry of its number: the same first
-        author and year where both say (a DOI may be wrong in either, names and years are
-        what the reader sees)."""
-        who = self.who[entry_id]
-        names = stated.surnames
-        if names and who.first and not _name_matches(names[0], who):
-            return False
-        return not (stated.year and who.year and str(stated.year) != who.year)
+        """Whether a field's item can be the printed entry of its number: one of the item's
+        authors is named at the start of the entry (a DOI or a year may be wrong in either,
+        and an organisation is printed in many ways; a name the reader sees is not)."""
+        if not stated.authors:
+            return True
+        head = self.who[entry_id].text[:160]
+        words = [fold(a).split() for a in stated.authors[:6]]
+        names = {surname(a) for a in stated.authors[:6]} | {" ".join(w[:2]) for w in words if w}
+        return any(n and (head.startswith(n) or f" {n} " in f" {head} ") for n in names)
 
     def _field_entry(self, item: Mapping[str, Any], t: RawTarget) -> str:
         """The entry made from a field's item (one per work, however often it is cited)."""
