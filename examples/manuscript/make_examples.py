@@ -37,6 +37,7 @@ from manuscript.build import (  # noqa: E402
     build_pdf_manuscript,
     h1,
 )
+from manuscript.works import ADEYEMI, BRENNAN, HALLOWAY, QUILL  # noqa: E402
 
 TITLE = "Compost, rain and bees in invented allotments (an INVENTED example manuscript)"
 
@@ -48,68 +49,25 @@ WORKS: list[tuple[str, str, dict[str, Any]]] = [
         "Halloway W, Okonkwo-Reyes T. Compost temperature and earthworm density in invented "
         "allotments. Invented Journal of Soil Ecology. 2021;4(2):e0101. "
         "doi:10.5555/invented.world.1",
-        {
-            "id": "halloway2021",
-            "type": "article-journal",
-            "title": "Compost temperature and earthworm density in invented allotments",
-            "author": [
-                {"family": "Halloway", "given": "Wren"},
-                {"family": "Okonkwo-Reyes", "given": "Tamsin"},
-            ],
-            "issued": {"date-parts": [[2021]]},
-            "container-title": "Invented Journal of Soil Ecology",
-            "DOI": "10.5555/invented.world.1",
-        },
+        HALLOWAY,
     ),
     (
         "brennan2020",
         "Brennan A, Mwangi P. Rainwater harvesting for invented urban gardens. Invented "
         "Journal of Urban Water. 2020;7:12-19. doi:10.5555/invented.world.1",
-        {
-            "id": "brennan2020",
-            "type": "article-journal",
-            "title": "Rainwater harvesting for invented urban gardens",
-            "author": [
-                {"family": "Brennan", "given": "Aoife"},
-                {"family": "Mwangi", "given": "Peter"},
-            ],
-            "issued": {"date-parts": [[2020, 6, 15]]},
-            "container-title": "Invented Journal of Urban Water",
-            "PMID": "99930002",
-        },
+        BRENNAN,
     ),
     (
         "adeyemi2022",
         "Adeyemi F, Novak L. Pollinator visits to invented rooftop meadows. Invented Urban "
         "Ecology. 2022;9(1):33-41.",
-        {
-            "id": "adeyemi2022",
-            "type": "article-journal",
-            "title": "Pollinator visits to invented rooftop meadows",
-            "author": [
-                {"family": "Adeyemi", "given": "Folake"},
-                {"family": "Novak", "given": "Lenka"},
-            ],
-            "issued": {"date-parts": [[2022]]},
-            "container-title": "Invented Urban Ecology",
-        },
+        ADEYEMI,
     ),
     (
         "quill2022",
         "Quill D, Marsh E. Biochar doubles invented tomato yields. Invented Journal of Soil "
         "Ecology. 2022;5:77-85. doi:10.5555/invented.world.7",
-        {
-            "id": "quill2022",
-            "type": "article-journal",
-            "title": "Biochar doubles invented tomato yields",
-            "author": [
-                {"family": "Quill", "given": "Dorian"},
-                {"family": "Marsh", "given": "Esme"},
-            ],
-            "issued": {"date-parts": [[2022]]},
-            "container-title": "Invented Journal of Soil Ecology",
-            "DOI": "10.5555/invented.world.7",
-        },
+        QUILL,
     ),
 ]
 

@@ -17,14 +17,14 @@ HALLOWAY: dict[str, Any] = {
     "container-title": "Invented Journal of Soil Ecology",
     "DOI": "10.5555/invented.world.1",
 }
-BRENNAN: dict[str, Any] = {
+BRENNAN: dict[str, Any] = {  # as tests/refs_world.py's CSL_ITEMS has it
     "id": "brennan2020",
     "type": "article-journal",
     "title": "Rainwater harvesting for invented urban gardens",
     "author": [{"family": "Brennan", "given": "Aoife"}, {"family": "Mwangi", "given": "Peter"}],
-    "issued": {"date-parts": [[2020]]},
+    "issued": {"date-parts": [[2020, 6, 15]]},
     "container-title": "Invented Journal of Urban Water",
-    "DOI": "10.5555/invented.world.2",
+    "PMID": "99930002",
 }
 ADEYEMI: dict[str, Any] = {
     "id": "adeyemi2022",
@@ -33,7 +33,15 @@ ADEYEMI: dict[str, Any] = {
     "author": [{"family": "Adeyemi", "given": "Folake"}, {"family": "Novak", "given": "Lenka"}],
     "issued": {"date-parts": [[2022]]},
     "container-title": "Invented Urban Ecology",
-    "DOI": "10.5555/invented.world.3",
+}
+QUILL: dict[str, Any] = {
+    "id": "quill2022",
+    "type": "article-journal",
+    "title": "Biochar doubles invented tomato yields",
+    "author": [{"family": "Quill", "given": "Dorian"}, {"family": "Marsh", "given": "Esme"}],
+    "issued": {"date-parts": [[2022]]},
+    "container-title": "Invented Journal of Soil Ecology",
+    "DOI": "10.5555/invented.world.7",
 }
 
 VANCOUVER = [
