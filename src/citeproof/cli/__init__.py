@@ -56,6 +56,7 @@ COMMANDS: dict[str, str] = {
     "batch": "citeproof.cli.batch:batch",
     "check": "citeproof.cli.check:check",
     "demo": "citeproof.cli.demo:demo",
+    "index": "citeproof.cli.index:index",
     "text": "citeproof.cli.text:text",
     "cache": "citeproof.cli.cache:cache",
     "log": "citeproof.cli.log:log",

@@ -60,7 +60,9 @@ class WorkRecord(Model):
     every database.  It lives here, below the sources, because they build it.
     """
 
-    source: str = Field(description="crossref, datacite, pubmed or openalex")
+    source: str = Field(
+        description="crossref, datacite, pubmed or openalex; from a local index also arxiv, dblp"
+    )
     doi: str | None = Field(default=None, description="lower case, bare (10.1000/x)")
     pmid: str | None = None
     pmcid: str | None = None
@@ -72,6 +74,8 @@ class WorkRecord(Model):
     venue: str | None = None
     kind: str | None = Field(default=None, description="the database's type of work")
     openalex: str | None = Field(default=None, description="the OpenAlex work id (W…)")
+    arxiv: str | None = Field(default=None, description="the arXiv id, without its version")
+    dblp: str | None = Field(default=None, description="the DBLP record key")
     is_notice: bool = Field(
         default=False, description="the record is a retraction/correction notice about another work"
     )
@@ -112,7 +116,11 @@ class WorkRecord(Model):
             return f"pmid:{self.pmid}"
         if self.pmcid:
             return f"pmcid:{self.pmcid}"
-        return f"openalex:{self.openalex}" if self.openalex else f"{self.source}:?"
+        if self.openalex:
+            return f"openalex:{self.openalex}"
+        if self.arxiv:
+            return f"arxiv:{self.arxiv}"
+        return f"dblp:{self.dblp}" if self.dblp else f"{self.source}:?"
 
 
 class StatedFields(Model):
