@@ -215,3 +215,14 @@ def test_the_table_does_not_repeat_why_for_each_reference_not_asked(
     shown = capsys.readouterr().out
     assert shown.count("Not asked.") == sum(1 for r in report.references if not r.asked) > 0
     assert "stopped asking" not in shown
+
+
+def test_a_long_list_says_it_is_being_read_before_the_count(tmp_path: Path) -> None:
+    big = tmp_path / "big.bib"
+    abstract = "invented words " * 700_000
+    big.write_text(f"@article{{k,\n  title = {{An invented title}},\n  abstract = {{{abstract}}}}}")
+    result = _refs(big, "--offline", "--no-log", "--no-retraction", "--json")
+    assert result.stderr.splitlines()[:2] == [
+        f"citeproof: reading {big} (11 MB)...",
+        f"citeproof: 1 reference in {big}; checking...",
+    ]

@@ -37,6 +37,9 @@ EPILOG = (
     "  citeproof refs a.bib b.ris refs.jsonl -o results.jsonl --resume"
 )
 
+#: Input bytes from which a line says that reading has begun.
+_SAY_READING = 10_000_000
+
 _STYLE = {
     "verified": "green",
     "ambiguous": "yellow",
@@ -141,6 +144,11 @@ def refs(
     from citeproof.cli.batch import progress
     from citeproof.errors import references_exit_code
 
+    size = sum(Path(path).stat().st_size for path in files)
+    if not quiet and size >= _SAY_READING:
+        # Parsing runs at roughly 6 MB a second: a long list is not left to look stuck.
+        where = files[0] if len(files) == 1 else f"{len(files)} files"
+        click.echo(f"citeproof: reading {where} ({size / 1e6:,.0f} MB)...", err=True)
     jobs, formats = read_jobs(list(files), fmt)  # type: ignore[arg-type]  # a click.Choice
     options = RefsOptions(
         offline=offline, replay=replay, retraction=not no_retraction,
