@@ -290,3 +290,15 @@ def test_a_name_with_commas_and_no_latex_splits_as_bibtexparser_splits_it(name: 
     found = bibtex._commas(name)
     if found is not None:
         assert found == bibtex._parts_of(name)
+
+
+_NAME_LIST = st.sampled_from(
+    ["Invented", "and", "AND", "And", "an", "d", " ", "  ", "\n", "\t", "\r", ",", "é", "andy"]
+)
+
+
+@given(st.lists(_NAME_LIST, max_size=14).map("".join))
+def test_a_name_list_without_braces_splits_as_bibtexparser_splits_it(names: str) -> None:
+    from bibtexparser.middlewares.names import split_multiple_persons_names
+
+    assert bibtex._split_names(names) == split_multiple_persons_names(names)

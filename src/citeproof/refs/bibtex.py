@@ -109,6 +109,8 @@ _MACRO_MARK = re.compile(r'\\.|[{}"#]', re.DOTALL)
 # dash and quote ligatures.  A value without any of it decodes to itself.
 _LATEX = re.compile(r"[\\{}$%~&#^_`]|--|''|[!?]`")
 _LATEX_BUT_BRACES = re.compile(r"[\\$%~&#^_`]|--|''|[!?]`")
+# The ``and`` between two names, as bibtexparser's splitter finds it outside braces.
+_AND = re.compile(r"[ \t\r\n]+[aA][nN][dD][ \t\r\n]+")
 
 
 class MacroExpansionError(ValueError):
@@ -270,7 +272,7 @@ def _balanced(value: str) -> bool:
 def _people(value: str, cut: bool) -> Iterator[str]:
     """Each author as ``Family, Jr, Given``, split before decoding (module rules); a cut
     list loses its last name, which the cut may fall in."""
-    names = split_multiple_persons_names(value)
+    names = _split_names(value)
     if cut:
         names = names[:-1]
     for name in names:
@@ -278,6 +280,16 @@ def _people(value: str, cut: bool) -> Iterator[str]:
         if not family or (family.lower() == "others" and not given):
             continue
         yield ", ".join(p for p in (family, jr, given) if p)
+
+
+def _split_names(value: str) -> list[str]:
+    """bibtexparser's split at each ``and``; without braces or escapes (where its
+    character-by-character walk is needed) the ``and`` between blanks is all it looks for
+    (checked against it in tests/unit/test_refs_hostile_inputs.py)."""
+    if "{" in value or "}" in value or "\\" in value:
+        return split_multiple_persons_names(value)
+    value = value.strip(" \r\n\t")
+    return _AND.split(value) if value else []
 
 
 def _parts_of(name: str) -> tuple[str, str, str]:
