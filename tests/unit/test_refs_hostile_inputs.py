@@ -10,6 +10,7 @@ sizes are smaller than the issue's (10 MB, 100,000 entries) where the property i
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,22 @@ def test_a_huge_title_is_cut_at_the_cap() -> None:
     (ref,) = read_bibtex(_entry("big", title="invented words " * 20_000, year="2020"))
     assert ref.title is not None and len(ref.title) <= MAX_FIELD
     assert ref.title.startswith("invented words invented") and ref.year == 2020
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("big.ris", f"TY  - JOUR\nTI  - {'invented words ' * 20_000}\nPY  - 2020\nER  - \n"),
+        ("big.json", json.dumps([{"title": "invented words " * 20_000, "issued": 2020}])),
+        ("big.txt", "Invented A. " + "invented words " * 20_000 + " 2020.\n"),
+    ],
+)
+def test_every_format_cuts_what_a_reference_states(name: str, data: str) -> None:
+    """The same cap in every reader: a title (or a string) of megabytes would be carried
+    through scoring, the search queries and every output line."""
+    _, (ref,) = read_references(data.encode("utf-8"), name)
+    assert len(ref.text) <= MAX_FIELD
+    assert ref.title is None or len(ref.title) <= MAX_FIELD
 
 
 def test_a_field_citeproof_does_not_use_is_never_decoded(monkeypatch: pytest.MonkeyPatch) -> None:

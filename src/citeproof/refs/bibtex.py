@@ -27,8 +27,9 @@ checks both shortcuts against the decoder).
 
 Caps, so that no file can make reading hang or fill memory:
 
-* :data:`MAX_FIELD` characters of a field are read, as written and after its macros are
-  expanded; the rest is cut (an author list loses the name the cut falls in).
+* :data:`~citeproof.refs.listed.MAX_FIELD` characters of a field are read, as written and
+  after its macros are expanded; the rest is cut (an author list loses the name the cut
+  falls in), as every reader cuts what a reference states.
 * A ``@string`` macro may expand to :data:`MAX_MACRO` characters, all of a file's macros
   together to :data:`MAX_MACROS`, and a macro may be built from other macros at most
   :data:`MAX_MACRO_DEPTH` levels deep.  A file past any of these is refused whole with
@@ -66,7 +67,7 @@ from bibtexparser.middlewares.names import (
 )
 from bibtexparser.model import Block, DuplicateBlockKeyBlock, Entry, ParsingFailedBlock, String
 
-from citeproof.refs.listed import from_fields
+from citeproof.refs.listed import MAX_FIELD, from_fields
 from citeproof.refs.stated import StatedReference, year_in
 
 __all__ = [
@@ -83,8 +84,6 @@ __all__ = [
 # stderr a second time, unformatted, through Python's last-resort handler.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 
-#: Characters of one field read (as written, and again after its macros are expanded).
-MAX_FIELD: Final = 10_000
 #: Characters one ``@string`` macro may expand to.
 MAX_MACRO: Final = 10_000
 #: Characters all the ``@string`` macros of one file may expand to together.

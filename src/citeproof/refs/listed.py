@@ -64,6 +64,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from citeproof.identifiers import (
     Identifier,
@@ -77,6 +78,7 @@ __all__ = [
     "BULLET",
     "CITED_NUMBER",
     "ENTRY_MARKER",
+    "MAX_FIELD",
     "REFERENCE_HEADING",
     "BlockStart",
     "EntrySpan",
@@ -120,6 +122,10 @@ _CONTINUES_AFTER = (",", ";", ":", "&", "-", "\u2010", "\u2013")
 _ENDS_UNFINISHED = re.compile(r"(?:^|[\s,])(?:and|[A-Z]\.)$")
 _MAX_PARSE = 2000
 """Characters of a string the style patterns look at; a reference is far shorter."""
+MAX_FIELD: Final = 10_000
+"""Characters kept of anything a reference states (its text, title, venue, each author):
+no real one comes near, and a file must not make every later step (scoring, the search
+queries, each output line) carry megabytes."""
 
 
 # --- the pieces the audit shares ------------------------------------------------------------
@@ -467,7 +473,7 @@ def parse_reference_string(
     label, unless one is given) and not part of its text; a reader that has split a list
     already passes False, so an entry that starts with ``2017.`` keeps it.
     """
-    flat = " ".join(text.split())
+    flat = " ".join(text[: 4 * MAX_FIELD].split())[:MAX_FIELD]
     marker = ENTRY_MARKER.match(flat) if numbered else None
     if marker is not None:
         label = label or marker.group("b") or marker.group("d") or marker.group("p")
@@ -641,7 +647,8 @@ def from_fields(
 
 
 def _flat(value: str | None) -> str:
-    return " ".join(value.split()) if value else ""
+    """Whitespace made single spaces, cut at :data:`MAX_FIELD`."""
+    return " ".join(value[: 4 * MAX_FIELD].split())[:MAX_FIELD] if value else ""
 
 
 def _sentence(part: str) -> str:
