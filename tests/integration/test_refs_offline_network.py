@@ -226,3 +226,39 @@ def test_a_long_list_says_it_is_being_read_before_the_count(tmp_path: Path) -> N
         f"citeproof: reading {big} (11 MB)...",
         f"citeproof: 1 reference in {big}; checking...",
     ]
+
+
+def test_the_json_is_written_as_results_arrive_and_is_the_whole_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--json`` prints each result as it arrives (memory flat in the count, as with -o),
+    and what it prints is byte for byte the report ``write_json`` prints whole."""
+    from citeproof.cli import _common
+    from citeproof.models.references import ReferencesReport
+
+    kept: list[bytes] = []
+    real = _common.write_json
+
+    def whole(obj: Any, **kw: Any) -> None:
+        kept.append(b"whole")
+        real(obj, **kw)
+
+    monkeypatch.setattr(_common, "write_json", whole)
+    inp = _jsonl(tmp_path / "in.jsonl", EIGHTEEN[:6])
+    result = _refs(inp, "--replay", RECORDINGS, "--no-retraction", "--no-log", "--json")
+    assert result.exit_code == 1 and not kept  # streamed, not dumped at the end
+    report = ReferencesReport.model_validate_json(result.stdout)
+    assert len(report.references) == 6 and report.counts.total == 6
+    assert report.source == str(inp) and report.format == "jsonl"
+    again = json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+    assert result.stdout == again
+
+
+def test_the_json_of_nothing_asked_is_the_whole_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _through(monkeypatch, Refusing())
+    result = _refs(_jsonl(tmp_path / "in.jsonl"), "--json", "--no-retraction", "--no-log")
+    report = json.loads(result.stdout)
+    assert result.stdout == json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    assert [r["index"] for r in report["references"]] == list(range(1, len(EIGHTEEN) + 1))

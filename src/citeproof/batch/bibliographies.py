@@ -168,14 +168,15 @@ def run_refs(
     on_result: Callable[[str, ReferenceResult], None] | None = None,
     keep: bool = True,
     outcome: RefsOutcome | None = None,
+    on_not_asked: Callable[[str, ReferenceResult], None] | None = None,
 ) -> ReferencesReport:
     """Verify every job not in ``skip``; ``on_result(id, result)`` for each, in input order.
 
     Results are written (and logged) in the input's order, whatever order they finish in,
     so the output and the log are the same on every executor and every run.  A reference
     not asked because no service could be reached is neither logged nor handed to
-    ``on_result``; ``outcome`` counts them.  Without ``keep`` the report holds the counts
-    only: the caller has had each result from ``on_result``.
+    ``on_result`` but to ``on_not_asked``, in the same order; ``outcome`` counts them.
+    Without ``keep`` the report holds the counts only: the caller has had each result.
     """
     done = set(skip)
     todo = [j for j in jobs if json.dumps(j.id) not in done]
@@ -200,6 +201,8 @@ def run_refs(
                 results[out_job.id] = ready
             if not was_asked(ready):
                 outcome.not_asked += 1
+                if on_not_asked is not None:
+                    on_not_asked(out_job.id, ready)
                 continue
             if log is not None:
                 entry = log.append(REFERENCE_KIND, ready.log_payload())

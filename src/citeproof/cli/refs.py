@@ -140,7 +140,6 @@ def refs(
         run_refs,
     )
     from citeproof.batch.output import ResultSink
-    from citeproof.cli import _common
     from citeproof.cli.batch import progress
     from citeproof.errors import references_exit_code
 
@@ -165,6 +164,13 @@ def refs(
     before = earlier_counts(output) if output is not None and resume else Counter()
     tally: Counter[str] = Counter()
     outcome = RefsOutcome()
+    fmt_shown = formats.get(files[0]) if len(files) == 1 else None
+    # JSON to stdout is written as results arrive, so it holds no more memory than -o does.
+    stream = (
+        _JsonStream(files[0] if len(files) == 1 else None, fmt_shown, offline)
+        if output is None and (as_json or not sys.stdout.isatty())
+        else None
+    )
     if not quiet:
         click.echo(_count_line(len(jobs), files, len(done), output), err=True)
     try:
@@ -174,12 +180,18 @@ def refs(
                 if sink is not None:
                     line = {"id": ident, **result.model_dump(mode="json")}
                     sink.write(json.dumps(line, ensure_ascii=False))
+                if stream is not None:
+                    stream.add(result)
                 tally[result.verdict] += 1
                 advance(tally)
 
+            def not_asked(ident: str, result: ReferenceResult) -> None:
+                if stream is not None:
+                    stream.add(result)
+
             report = run_refs(
-                jobs, options, skip=done, on_result=arrived, keep=output is None,
-                outcome=outcome,
+                jobs, options, skip=done, on_result=arrived, outcome=outcome,
+                keep=output is None and stream is None, on_not_asked=not_asked,
             )  # fmt: skip
     except KeyboardInterrupt:
         # As `citeproof batch`: say how far it got and how to go on, never "Aborted!".
@@ -191,9 +203,10 @@ def refs(
                 err=True,
             )
         else:
+            what = "the JSON printed is cut short" if stream else "nothing was written"
             click.echo(
-                f"citeproof: interrupted after {written} of {len(jobs)} references; nothing "
-                "was written (give -o FILE to keep results as they finish).",
+                f"citeproof: interrupted after {written} of {len(jobs)} references; {what} "
+                "(give -o FILE to keep results as they finish).",
                 err=True,
             )
         click.get_current_context().exit(130)
@@ -203,18 +216,66 @@ def refs(
     if outcome.not_asked:
         click.echo(_unreachable_line(outcome, report.counts.total, output), err=True)
     if len(files) == 1:
-        report = report.model_copy(update={"format": formats.get(files[0])})
-    if output is None:
-        if as_json or not sys.stdout.isatty():
-            _common.write_json(report.model_dump(mode="json"))
-        else:
-            _render(report)
+        report = report.model_copy(update={"format": fmt_shown})
+    if stream is not None:
+        stream.close(report)
+    elif output is None:
+        _render(report)
     elif not quiet and not outcome.not_asked:
         shown = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
         click.echo(f"citeproof: {sum(tally.values())} references ({shown}) -> {output}", err=True)
     # A resumed run answers for the whole output, as the uninterrupted run would.
     counts = before + Counter(report.counts.model_dump())
     click.get_current_context().exit(references_exit_code(counts))
+
+
+class _JsonStream:
+    """The report's JSON, written as the results arrive: byte for byte what ``write_json``
+    writes for the whole report (``tests/integration/test_refs_offline_network.py``), without
+    holding a list of 100,000 results to print them at the end.
+
+    The report's fields before ``references`` are known before the work starts and those
+    after it (``counts``, ``offline``) at its end, so the whole report is dumped around a
+    marker in place of the references, and the results are put where the marker was.
+    """
+
+    _MARK = "\x00citeproof: the references\x00"
+
+    def __init__(self, source: str | None, fmt: str | None, offline: bool) -> None:
+        from citeproof.models.references import ReferencesReport
+
+        self.started = False
+        self.head = self._around(ReferencesReport(source=source, format=fmt, offline=offline))[0]
+
+    def _around(self, report: ReferencesReport) -> tuple[str, str]:
+        whole = report.model_dump(mode="json")
+        whole["references"] = [self._MARK]
+        text = json.dumps(whole, ensure_ascii=False, indent=2)
+        at = text.index(json.dumps(self._MARK))
+        return text[: text.rindex("\n", 0, at) + 1], text[text.index("\n", at) :]
+
+    def _write(self, text: str) -> None:
+        from citeproof.cli import _common
+
+        _common.stdout_bytes().write(text.encode("utf-8", "surrogatepass"))
+
+    def add(self, result: ReferenceResult) -> None:
+        import textwrap
+
+        self._write(",\n" if self.started else self.head)
+        self.started = True
+        item = json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2)
+        self._write(textwrap.indent(item, "    "))
+
+    def close(self, report: ReferencesReport) -> None:
+        """The rest of ``report`` (its references already written, or none at all)."""
+        from citeproof.cli import _common
+
+        if not self.started:
+            _common.write_json(report.model_dump(mode="json"))
+            return
+        self._write(self._around(report)[1] + "\n")
+        _common.stdout_bytes().flush()
 
 
 def _check_file(path: str) -> None:
