@@ -257,8 +257,12 @@ _YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9]{2}|20[0-9]{2})(?![0-9])")
 
 
 def _unique(values: Iterable[str | None], *, drop: Iterable[str | None] = ()) -> tuple[str, ...]:
-    dropped = {d for d in drop if d}
-    return tuple(v for v in dict.fromkeys(v for v in values if v) if v not in dropped)
+    found = dict.fromkeys(values)
+    found.pop(None, None)
+    found.pop("", None)
+    for name in drop:
+        found.pop(name, None)
+    return tuple(found)  # type: ignore[arg-type]
 
 
 #: The most authors a record keeps: what ``citeproof.refs.scoring`` compares (collaboration
