@@ -117,3 +117,38 @@ def test_ctrl_c_stops_a_build_in_one_line_and_it_resumes(tmp_path: Path) -> None
                               check=False)  # fmt: skip
     assert finished.returncode == 0, finished.stderr.decode()
     assert open_index(directory).manifest.counts["records"] == FILES * LINES
+
+
+def test_a_build_stopped_while_finishing_finishes_when_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citeproof.index import build as build_module
+    from citeproof.index.build import build_index, update_index
+    from index_dumps import PUBLISHED, UPDATE, publish
+
+    folder = tmp_path / "dumps"
+    for name, target, gzipped in PUBLISHED:
+        publish(name, folder / target, gzipped)
+    directory = tmp_path / "idx"
+
+    def killed(self: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(build_module._Run, "_tantivy_cleanup", killed)
+        with pytest.raises(KeyboardInterrupt):
+            build_index(directory, [folder])
+    assert not (directory / "manifest.json").exists()
+    report = build_index(directory, [folder])
+    assert report.resumed and report.records == 0  # nothing read again, only finished
+    index = open_index(directory)
+    assert index.manifest.counts["records"] == 20
+    assert index._searcher.num_docs == 20  # the merged-away OpenAlex work left tantivy
+    update = publish(UPDATE[0], tmp_path / UPDATE[1], UPDATE[2])
+    with monkeypatch.context() as patch:
+        patch.setattr(build_module._Run, "_tantivy_cleanup", killed)
+        with pytest.raises(KeyboardInterrupt):
+            update_index(directory, [update])
+    assert index.by_identifier("pmid", "90000005") == []  # the tables are already updated
+    update_index(directory, [update])
+    assert open_index(directory)._searcher.num_docs == 20 - 2 + 3 - 1
