@@ -165,7 +165,7 @@ def update(directory: Path, files: tuple[Path, ...], workers: int | None, as_jso
     """Apply FILES, newer than what DIR's index holds: a newer version of a record replaces
     the older, a deleted citation goes, a newer Retraction Watch file replaces the older.
 
-    Files the index has already read (same name, size and time) are passed over. Readers
+    Files the index has already read (the same path, size and time) are passed over. Readers
     of the index see the old state until the update is finished. A stopped update resumes
     when the same command is run again.
     """

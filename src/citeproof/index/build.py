@@ -22,7 +22,7 @@ stays (PubMed's higher ``Version`` first, then the later file, then the later po
 the others, and those a later ``DeleteCitation`` or OpenAlex merge withdraws, go.  A newer
 Retraction Watch file replaces the older one's notices whole (each file is the whole
 dataset).  ``index update`` is the same run on an existing index: new files are appended,
-files already read (same name, size and time) are passed over.
+files already read (the same path, size and time) are passed over.
 
 **Readers during an update** see the index as it was: new rows stay hidden (``live = 2``)
 until the one transaction at the end shows them and hides what they replace, and the new
@@ -294,8 +294,8 @@ class _Run:
             tables.set_meta(db, "format", tables.FORMAT)
         run = int(tables.get_meta(db, "runs") or "0") + 1
         known = {
-            (Path(name).name, size, mtime)
-            for name, size, mtime in db.execute("SELECT name, size, mtime_ns FROM files")
+            (path, size, mtime)
+            for path, size, mtime in db.execute("SELECT path, size, mtime_ns FROM files")
         }
         first_file = db.execute("SELECT COALESCE(MAX(file_no), -1) + 1 FROM files").fetchone()[0]
         workers = self._workers()
@@ -304,7 +304,7 @@ class _Run:
         few_files = len(items) < workers
         fresh = 0
         for item in items:
-            if (item.path.name, item.size, item.mtime_ns) in known:
+            if (str(item.path), item.size, item.mtime_ns) in known:
                 passed.append(f"{item.path} (already in the index)")
                 continue
             file_no = first_file + fresh
