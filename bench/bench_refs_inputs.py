@@ -255,6 +255,13 @@ def main(argv: list[str] | None = None) -> int:
                       f"{r.rss_mb:>8.0f} {r.rss_mb / (count / 10_000):>7.0f}"
                       + (f"  exit {r.code}" if r.code != 3 else ""))  # fmt: skip
                 path.unlink()
+        if not args.no_runs:  # the report on stdout, written as results arrive
+            count = sizes[1]
+            path = write_list(folder / f"json{count}.ris", count, "ris")
+            argv = [*refs(path, out)[:-3], "--json"]
+            r = run(argv, home, timeout=1_800)
+            print(f"{'RIS, --json to stdout':<28} {count:>7} {r.cpu:>6.1f} {count / r.cpu:>7.0f} "
+                  f"{r.rss_mb:>8.0f} {r.rss_mb / (count / 10_000):>7.0f}")  # fmt: skip
     print(f"\nload average at end: {load_avg()}")
     if args.quick:
         return 0
