@@ -180,3 +180,34 @@ def test_stripes_of_a_json_lines_file_share_its_lines(tmp_path: Path) -> None:
     resumed = Task(0, str(target), "openalex", "jsonl", False, 1, 3, skip=100)
     first = next(iter(read_task(resumed, TaskStats())))[1][0]
     assert first[1] == 512 + 100  # stripe 1 holds lines 512-1023: its 101st is line 612
+
+
+def test_an_openalex_line_read_without_its_tail_gives_the_same_record() -> None:
+    from citeproof.index import records
+
+    works = [
+        json.loads(line) for line in (DUMPS / "openalex-part_000.jsonl").read_text().splitlines()
+    ]
+    tricky = dict(works[0], title='A title quoting "referenced_works_count": 3 inside it')
+    tricky["referenced_works_count"] = 2
+    tricky["referenced_works"] = ["https://openalex.org/W1", "https://openalex.org/W2"]
+    for work in [*works, tricky]:
+        line = json.dumps(work).encode()
+        head = readers._openalex_head(line, TaskStats())
+        assert head is not None
+        assert records.openalex_work(head) == records.openalex_work(work)
+
+
+def test_real_openalex_works_read_without_their_tails_give_the_same_records() -> None:
+    from index_dumps import CORPUS, NO_CORPUS
+
+    from citeproof.index import records
+
+    body = CORPUS / "litcheck-fixtures" / "openalex-cites-w2474002222.body"
+    if not body.is_file():
+        pytest.skip(NO_CORPUS)
+    for work in json.loads(body.read_bytes())["results"]:
+        assert "referenced_works" in work and "abstract_inverted_index" in work
+        head = readers._openalex_head(json.dumps(work).encode(), TaskStats())
+        assert head is not None and "abstract_inverted_index" not in head
+        assert records.openalex_work(head) == records.openalex_work(work)

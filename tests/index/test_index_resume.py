@@ -122,9 +122,10 @@ def test_ctrl_c_stops_a_build_in_one_line_and_it_resumes(tmp_path: Path) -> None
 def test_a_build_stopped_while_finishing_finishes_when_run_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from index_dumps import PUBLISHED, UPDATE, publish
+
     from citeproof.index import build as build_module
     from citeproof.index.build import build_index, update_index
-    from index_dumps import PUBLISHED, UPDATE, publish
 
     folder = tmp_path / "dumps"
     for name, target, gzipped in PUBLISHED:

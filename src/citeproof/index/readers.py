@@ -557,11 +557,42 @@ def _json_object(unit: Any, stats: TaskStats) -> dict[str, Any] | None:
     return value
 
 
+#: Where an OpenAlex work's tail begins: reference lists, related works, the abstract's
+#: inverted index and yearly counts, none of which a record holds.  The snapshot writes the
+#: work's fields in the API's order, with these last; ``updated_date`` is read from the tail.
+_OPENALEX_TAIL = b'"referenced_works_count":'
+_UPDATED = re.compile(rb'"updated_date":\s*"([0-9]{4}-[0-9]{2}-[0-9]{2})')
+
+
+def _openalex_head(unit: Any, stats: TaskStats) -> dict[str, Any] | None:
+    """An OpenAlex line decoded without its tail (a third of the line, and of the time),
+    or whole when it cannot be cut.
+
+    A cut prefix that decodes is a cut between top-level members: inside a string or a
+    nested value the prefix could not be valid JSON.  Anything else is decoded whole.
+    """
+    if isinstance(unit, bytes):
+        cut = unit.find(_OPENALEX_TAIL)
+        if cut > 0:
+            try:
+                value = json.loads(unit[:cut].rstrip().rstrip(b",") + b"}")
+            except (ValueError, UnicodeDecodeError):
+                value = None
+            if isinstance(value, dict) and "id" in value:
+                if "updated_date" not in value and (found := _UPDATED.search(unit, cut)):
+                    value["updated_date"] = found.group(1).decode("ascii")
+                return value
+    return _json_object(unit, stats)
+
+
 def _from_json(
     build: Callable[[Mapping[str, Any]], records.Parsed | None],
+    decode: Callable[[Any, TaskStats], dict[str, Any] | None] | None = None,
 ) -> Callable[..., list[Any]]:
+    read = decode or _json_object
+
     def convert(unit: Any, stats: TaskStats) -> list[Any]:
-        value = _json_object(unit, stats)
+        value = read(unit, stats)
         if value is None:
             return []
         found = build(value)
@@ -610,7 +641,7 @@ def _merged(unit: Any, stats: TaskStats) -> list[Any]:
 
 _CONVERTERS: dict[str, Callable[[Any, TaskStats], list[Any]]] = {
     "crossref": _from_json(records.crossref_item),
-    "openalex": _from_json(records.openalex_work),
+    "openalex": _from_json(records.openalex_work, _openalex_head),
     "datacite": _from_json(records.datacite_resource),
     "arxiv": _from_json(records.arxiv_record),
     "pubmed": _pubmed,
