@@ -319,3 +319,23 @@ def test_a_name_list_without_braces_splits_as_bibtexparser_splits_it(names: str)
     from bibtexparser.middlewares.names import split_multiple_persons_names
 
     assert bibtex._split_names(names) == split_multiple_persons_names(names)
+
+
+@pytest.mark.parametrize("suffix", ["bib", "jsonl"])
+def test_a_run_reads_at_most_its_cap_of_references(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    """A file of a million six-byte entries must not take gigabytes: past the cap the list
+    is refused in one line, before anything is asked."""
+    import citeproof.batch.bibliographies as bibliographies
+
+    monkeypatch.setattr(bibliographies, "MAX_RUN", 5)
+    path = tmp_path / f"many.{suffix}"
+    if suffix == "bib":
+        path.write_text("".join(f"@misc{{k{n}}}\n" for n in range(1_000)), encoding="utf-8")
+    else:
+        path.write_text("".join(f'"Invented {n}. A title. 2020."\n' for n in range(1_000)))
+    result = CliRunner().invoke(cli, ["refs", str(path), "--offline", "--no-log"])
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert f"{path} holds more than 5 references" in line and "split the list" in line

@@ -35,6 +35,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from citeproof.batch.executors import Executor, Runner
@@ -54,6 +55,7 @@ from citeproof.service.references import (
 
 __all__ = [
     "CHUNK",
+    "MAX_RUN",
     "Job",
     "RefsOptions",
     "RefsOutcome",
@@ -66,6 +68,9 @@ __all__ = [
 CHUNK = 25
 #: References per call in this process (``verify_stated`` takes at most 10,000 at once).
 LOCAL_SLICE = 1_000
+#: References one run reads at most: each read reference is kept until the run ends (about
+#: 1.4 KB), and a file of a million six-byte entries must not take gigabytes.
+MAX_RUN = 250_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +128,28 @@ def _jsonl_jobs(path: str) -> Iterator[Job]:
 
 
 def read_jobs(paths: Sequence[str], fmt: Format | None = None) -> tuple[list[Job], dict[str, str]]:
-    """Every reference of every file, in order, and the format each file was read as."""
+    """Every reference of every file, in order, and the format each file was read as.
+
+    At most :data:`MAX_RUN` references in all: a longer list is refused (one line, exit 2)
+    as soon as reading passes the cap, before anything is asked.
+    """
     jobs: list[Job] = []
     formats: dict[str, str] = {}
     for path in paths:
+        left = MAX_RUN - len(jobs)
         if path.endswith(".jsonl") and fmt is None:
-            found = list(_jsonl_jobs(path))
+            found = list(islice(_jsonl_jobs(path), left + 1))
             formats[path] = "jsonl"
         else:
-            kind, refs = read_reference_file(path, fmt)
+            kind, refs = read_reference_file(path, fmt, limit=left)
             formats[path] = kind
             found = [Job(f"{path}#{i}", path, i, s) for i, s in enumerate(refs, 1)]
+        if len(found) > left:
+            raise ReferenceListError(
+                f"{'the files hold' if len(paths) > 1 else f'{path} holds'} more than "
+                f"{MAX_RUN:,} references; citeproof refs verifies at most {MAX_RUN:,} in one "
+                "run: split the list, and give each part its own -o FILE."
+            )
         jobs.extend(found)
     seen: set[str] = set()
     for job in jobs:

@@ -33,19 +33,20 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import Literal, get_args
 
 from citeproof.documents.detect import detect_format, parse_bytes
 from citeproof.documents.plain import parse_text
 from citeproof.documents.safe_xml import scan_prolog
 from citeproof.errors import CiteproofError
-from citeproof.refs.bibtex import read_bibtex
+from citeproof.refs.bibtex import iter_bibtex, read_bibtex
 from citeproof.refs.csl import read_csl
 from citeproof.refs.jats_list import read_jats_references
 from citeproof.refs.listed import read_answer_references, read_list
 from citeproof.refs.pdf_list import read_document_references
-from citeproof.refs.ris import read_ris
+from citeproof.refs.ris import iter_ris, read_ris
 from citeproof.refs.stated import StatedReference
 
 __all__ = ["FORMATS", "Format", "read_references", "sniff"]
@@ -91,9 +92,13 @@ def sniff(name: str, data: bytes) -> Format:
 
 
 def read_references(
-    data: bytes, name: str, fmt: Format | None = None
+    data: bytes, name: str, fmt: Format | None = None, *, limit: int | None = None
 ) -> tuple[Format, list[StatedReference]]:
-    """The format (given or sniffed) and every reference of the list in ``data``."""
+    """The format (given or sniffed) and every reference of the list in ``data``.
+
+    With ``limit``, a BibTeX or RIS file stops being read one reference past it (the
+    caller refuses the list), so a file of a million tiny entries costs no more than that.
+    """
     chosen = fmt or sniff(name, data)
     if chosen in _TEXT_READERS:
         # The bytes are let go once decoded: a caller that hands them over (as the service
@@ -101,7 +106,10 @@ def read_references(
         text = _decode(data)
         del data
         try:
-            references = _TEXT_READERS[chosen](text)
+            if chosen in _STREAMED and limit is not None:
+                references = list(islice(_STREAMED[chosen](text), limit + 1))
+            else:
+                references = _TEXT_READERS[chosen](text)
         except CiteproofError as exc:
             raise ValueError(str(exc)) from None
         if not references:
@@ -131,6 +139,10 @@ def _read(fmt: Format, data: bytes) -> list[StatedReference]:
     return read_jats_references(data)
 
 
+_STREAMED: dict[Format, Callable[[str], Iterator[StatedReference]]] = {
+    "bibtex": iter_bibtex,
+    "ris": iter_ris,
+}
 _TEXT_READERS: dict[Format, Callable[[str], list[StatedReference]]] = {
     "bibtex": read_bibtex,
     "ris": read_ris,

@@ -95,11 +95,12 @@ def stated_reference(item: ReferenceInput, index: int = 1) -> StatedReference:
 
 
 def read_reference_file(
-    path: str | os.PathLike[str], fmt: Format | None = None
+    path: str | os.PathLike[str], fmt: Format | None = None, *, limit: int | None = None
 ) -> tuple[Format, list[StatedReference]]:
-    """The references of a file (BibTeX, RIS, CSL-JSON, JATS, PDF, an answer, a list)."""
+    """The references of a file (BibTeX, RIS, CSL-JSON, JATS, PDF, an answer, a list);
+    with ``limit``, at most one more than that (the caller refuses a longer list)."""
     try:  # the bytes handed over, not kept: the reader lets them go once decoded
-        found_fmt, refs = read_references(read_bytes(path), os.fspath(path), fmt)
+        found_fmt, refs = read_references(read_bytes(path), os.fspath(path), fmt, limit=limit)
     except ValueError as exc:
         raise ReferenceListError(f"{os.fspath(path)}: {exc}") from None
     if not refs:
