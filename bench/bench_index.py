@@ -31,6 +31,7 @@ Steps:
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import random
@@ -379,6 +380,43 @@ def _fts_ask(fts: sqlite3.Connection, terms: list[str]) -> list[Any]:
     ).fetchall()
 
 
+def pubmed_cost(work: Path, copies: int = 2000) -> dict[str, Any]:
+    """CPU per record of reading PubMed XML: the corpus's real efetch records (abstracts,
+    MeSH, reference lists), repeated into one gzipped baseline-like file."""
+    from lxml import etree
+
+    from citeproof.index.build import _task_messages
+    from citeproof.index.readers import Task
+
+    corpus = REPO.parent / "shared" / "corpus" / "eutils"
+    articles = []
+    for path in sorted(corpus.glob("tekmeria-eutils-efetch-pubmed-*.xml")):
+        root = etree.fromstring(path.read_bytes(), etree.XMLParser(resolve_entities=False))
+        articles += [etree.tostring(a) for a in root.iter("PubmedArticle")]
+    if not articles:
+        return {"skipped": f"no efetch files in {corpus}"}
+    target = work / "pubmed-cost.xml.gz"
+    with gzip.open(target, "wb") as handle:
+        handle.write(b'<?xml version="1.0" encoding="utf-8"?>\n<PubmedArticleSet>\n')
+        for i in range(copies):
+            handle.write(articles[i % len(articles)] + b"\n")
+        handle.write(b"</PubmedArticleSet>\n")
+    task = Task(0, str(target), "pubmed", "xml", False)
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        records = sum(len(m[4]) for m in _task_messages(task) if m[0] == "batch")
+        best = min(best, (time.process_time() - started) / records * 1e6)
+    size = len(gzip.decompress(target.read_bytes()))
+    target.unlink()
+    return {
+        "records": records,
+        "distinct": len(articles),
+        "worker_cpu_us_per_record": round(best, 1),
+        "bytes_per_record": round(size / copies),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", type=Path)
@@ -398,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     args.work.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"cpus": os.cpu_count(), "load_start": _load()}
+    results["pubmed_xml"] = pubmed_cost(args.work)
+    print(json.dumps(results["pubmed_xml"]), flush=True)
     if not args.skip_jsonl:
         parts = sorted((args.data / "openalex").glob("part_*.gz"))[:2]
         results["build_jsonl"] = build(args.work / "jsonl", parts, "OpenAlex JSON Lines")
