@@ -1165,6 +1165,8 @@ def write_json(path: Path, outcomes: Sequence[Outcome]) -> None:
                 "reason": r.reason,
                 "work": r.work.doi if r.work else None,
                 "candidates": o.candidates,
+                "closest": [(c.doi, c.score) for c in getattr(r, "closest", [])],
+                "decided_by": list(getattr(r, "decided_by", [])),
                 "differs": list(r.differs),
                 "requests": dict(o.requests),
                 "stated": {

@@ -588,6 +588,11 @@ class World:
                     for n, w in enumerate(index.works)
                     if want in (" ".join(words(w.venue)), " ".join(words(w.venue_short)))
                 }
+            elif tag in ("vi", "volume"):
+                here = {n for n, w in enumerate(index.works) if w.volume == text.strip()}
+            elif tag in ("pg", "pagination"):
+                page = text.strip().lower()
+                here = {n for n, w in enumerate(index.works) if w.first_page.lower() == page}
             else:
                 raise WorldGap(f"the world's PubMed has no field tag [{tag}]")
             found = here if found is None else found & here

@@ -194,9 +194,10 @@ def retraction_exit_code(status: str) -> int:
 
 
 def references_exit_code(counts: Mapping[str, int]) -> int:
-    """0 every reference verified (or ambiguous between editions of a real work), 1 a
-    problem found (mismatch, not_found, unresolvable, partial, a retracted work), 3 a
-    database was unavailable and nothing failed."""
+    """0 every reference verified (or ambiguous between editions of a real work, or
+    unchecked: a work the databases cannot show, which is no finding), 1 a problem found
+    (mismatch, not_found, unresolvable, partial, a retracted work), 3 a database was
+    unavailable and nothing failed."""
     problems = ("mismatch", "not_found", "unresolvable", "partial", "retracted")
     if any(counts.get(name, 0) for name in problems):
         return ExitCode.NEGATIVE

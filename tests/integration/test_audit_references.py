@@ -62,7 +62,8 @@ def test_an_entry_naming_another_work_than_its_doi_is_a_mismatch_and_fails(
     assert c.reason == (  # the audit's words, then the reference check's, as two sentences
         f"the entry and its identifier name different works. doi:{PREFIX}1 is another work: "
         f"its title, authors, venue differ from the entry's. The stated metadata describes "
-        f"doi:{PREFIX}2."
+        f"doi:{PREFIX}2 (title, authors, year, venue agree). This is a lead to check by hand, "
+        "not a finding."
     )
     assert report.verdict == "fail"
     assert "mismatch" in report.fail_on
@@ -78,8 +79,10 @@ def test_an_entry_nobody_holds_is_unresolvable(report: AuditReport) -> None:
     c = _by_raw(report, "[4]")
     assert c.verdict == "unresolvable"
     assert c.reason == (  # not "... no identifier and No work in ..."
-        "the reference names no identifier. No work in crossref, pubmed, openalex matches the "
-        "entry: it may be fabricated or mis-cited."
+        "the reference names no identifier. No record in crossref, pubmed, openalex matches "
+        "the entry; each answered, and the closest records are listed. The work may be missing "
+        "from these databases or cited with errors. This is a lead to check by hand, not a "
+        "finding."
     )
 
 

@@ -319,9 +319,14 @@ def test_bibliographic_request_selects_the_fields_it_reads() -> None:
     params = seen[0].url.params
     assert params["query.bibliographic"] == "a b c"
     assert params["rows"] == "5"
+    # Every field record_from_message reads (a title-less citation is identified by the
+    # volume and pages, so a search that left them out could verify nothing), and only
+    # fields Crossref's select= accepts ("subtype" is not one: it would be a 400).
     assert params["select"].split(",") == [
-        "DOI", "title", "author", "issued", "published-print", "published-online", "created",
-        "container-title", "type", "update-to", "score",
+        "DOI", "title", "subtitle", "original-title", "short-title", "author", "issued",
+        "published-print", "published-online", "created", "container-title",
+        "short-container-title", "ISSN", "volume", "issue", "page", "article-number", "type",
+        "update-to", "relation", "score",
     ]  # fmt: skip
     assert "mailto" not in params  # the client adds it on the wire, not the source
 

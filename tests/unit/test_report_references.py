@@ -34,6 +34,7 @@ EXPECTED = {
     "partial": ("Partial match", "v-near"),
     "ambiguous": ("Ambiguous", "v-near"),
     "unavailable": ("Unavailable", "v-gone"),
+    "unchecked": ("Unchecked", "v-gone"),
     "not_found": ("Not found", "v-bad"),
     "mismatch": ("Wrong work", "v-bad"),
     "unresolvable": ("Unresolvable", "v-bad"),
@@ -189,6 +190,14 @@ def references() -> list[ReferenceResult]:
             ),
             retracted=True,
         ),
+        ReferenceResult(
+            index=10,
+            verdict="unchecked",
+            reason="The entry cites a thesis, which crossref may not hold: no record matched, "
+            "which says nothing against it.",
+            stated=stated(text="Quill, P. (2015). Invented soils [PhD thesis]. Nowhere Univ."),
+            work_kind="thesis",
+        ),
     ]
 
 
@@ -252,7 +261,7 @@ def test_cards_follow_the_list_and_show_the_entry() -> None:
     doc = parse(render_audit_html(report()))
     got = cards(doc)
     assert [c.cssselect(".num")[0].text_content() for c in got] == [
-        f"Reference {i}" for i in range(1, 10)
+        f"Reference {i}" for i in range(1, 11)
     ]
     assert "Ghost, A. (2021)" in got[0].cssselect("blockquote.entry")[0].text_content()
     assert "does not exist" in got[0].cssselect(".ids")[0].text_content()
@@ -385,7 +394,7 @@ def test_links_only_to_doi_org_and_pubmed() -> None:
 def test_metrics_count_references_verified() -> None:
     doc = parse(render_audit_html(report()))
     metrics = doc.get_element_by_id("metrics").text_content()
-    assert "References verified" in metrics and "3 of 9" in metrics
+    assert "References verified" in metrics and "3 of 10" in metrics
     assert "Wrong work: 1" in metrics and "retracted or under concern: 2" in metrics
 
 

@@ -223,6 +223,10 @@ def _entry_without_identifier(result: ReferenceResult | None) -> Outcome | str |
         )
     if result.verdict == "unavailable":
         return Outcome("unavailable", (), result.reason)
+    if result.verdict == "unchecked":  # citeproof could not check it: no accusation
+        return Outcome(
+            "unavailable", (), sentences("the reference names no identifier", result.reason)
+        )
     return None
 
 

@@ -45,6 +45,7 @@ _STYLE = {
     "ambiguous": "yellow",
     "partial": "yellow",
     "unavailable": "blue",
+    "unchecked": "blue",
     "not_found": "red",
     "mismatch": "red",
     "unresolvable": "red",

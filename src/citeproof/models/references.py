@@ -19,6 +19,7 @@ from citeproof.models.retraction import RetractionStatus
 from citeproof.models.search import ResponseDigest
 
 __all__ = [
+    "PROBLEM_VERDICTS",
     "REFERENCES_SCHEMA",
     "REFERENCE_VERDICTS",
     "Comparison",
@@ -35,19 +36,34 @@ __all__ = [
 REFERENCES_SCHEMA = "citeproof.references/1"
 
 ReferenceVerdict = Literal[
-    "unresolvable", "mismatch", "unavailable", "not_found", "partial", "ambiguous", "verified"
+    "unresolvable",
+    "mismatch",
+    "unavailable",
+    "unchecked",
+    "not_found",
+    "partial",
+    "ambiguous",
+    "verified",
 ]
 #: In the order they are decided: the first that applies is the verdict.
 REFERENCE_VERDICTS: tuple[ReferenceVerdict, ...] = (
     "unresolvable",
     "mismatch",
     "unavailable",
+    "unchecked",
     "not_found",
     "partial",
     "ambiguous",
     "verified",
 )
-FieldName = Literal["title", "authors", "year", "venue"]
+#: The verdicts that flag a reference for a person to confirm: each carries its evidence.
+PROBLEM_VERDICTS: tuple[ReferenceVerdict, ...] = (
+    "unresolvable",
+    "mismatch",
+    "not_found",
+    "partial",
+)
+FieldName = Literal["title", "authors", "year", "venue", "volume", "pages"]
 Agreement = Literal["agrees", "differs", "not_stated", "not_recorded"]
 Service = Literal["doi.org", "crossref", "datacite", "pubmed", "openalex"]
 
@@ -188,7 +204,11 @@ class ServiceAnswer(Model):
     service: Service
     purpose: Literal["identifier", "search"]
     query: str
-    status: Literal["ok", "empty", "missing", "failed", "offline"]
+    status: Literal["ok", "empty", "missing", "incomplete", "failed", "offline"] = Field(
+        description="ok: records; empty: none; missing: no such record; incomplete: an "
+        "answer without what identity needs (hits without titles, ids left out); failed, "
+        "offline: nothing was concluded"
+    )
     reason: str | None = None
     responses: list[ResponseDigest] = Field(default_factory=list)
 
@@ -218,6 +238,26 @@ class ReferenceResult(Model):
     candidates: list[WorkFound] = Field(
         default_factory=list, description="the works that validate equally, for ambiguous"
     )
+    closest: list[WorkFound] = Field(
+        default_factory=list,
+        description="for a flag: the records that came closest, with their scores, so a person "
+        "can see what the databases hold",
+    )
+    decided_by: list[str] = Field(
+        default_factory=list,
+        description="the fields whose agreement identified the work (title, authors, year, "
+        "venue, volume, pages)",
+    )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="what else a reader should know: another version of the work, what was "
+        "checked of a work the databases do not hold",
+    )
+    work_kind: str | None = Field(
+        default=None,
+        description="for unchecked: the kind of work recognised (book, thesis, standard, "
+        "software, data set, web page, legal or government document)",
+    )
     retracted: bool = Field(
         default=False, description="the matched work is retracted or under concern"
     )
@@ -239,6 +279,7 @@ class ReferenceCounts(Model):
     ambiguous: int = 0
     partial: int = 0
     not_found: int = 0
+    unchecked: int = 0
     unavailable: int = 0
     mismatch: int = 0
     unresolvable: int = 0
@@ -256,3 +297,8 @@ class ReferencesReport(Published):
     references: list[ReferenceResult] = Field(default_factory=list)
     counts: ReferenceCounts = Field(default_factory=ReferenceCounts)
     offline: bool = False
+    reading: list[str] = Field(
+        default_factory=list,
+        description="what reading the list found wrong with it: numbers skipped, a number "
+        "used twice, text not read as entries; nothing is dropped or merged silently",
+    )

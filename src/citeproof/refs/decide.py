@@ -5,32 +5,42 @@ The verdicts, in the order they are decided (the first that applies):
 ``unresolvable``
     The entry names an identifier that does not exist: doi.org's registration-agency look-up
     says so and neither Crossref nor DataCite has a record (for a PMID or PMCID, NCBI has
-    none).
+    none), or an ISBN whose check digit is wrong.
 ``mismatch``
-    The identifier exists but its record is another work: the title is not the stated one
-    (below the same-title threshold, and not a near title confirmed by author and year).
-    ``suggested`` is the work a search finds for the stated metadata, when one validates.
+    The identifier exists but its record is another work: the fields that identify a work
+    (``refs.scoring``) do not agree.  ``suggested`` is the work a search finds for the stated
+    metadata, when one validates.
 ``unavailable``
-    A database could not be read and nothing validated: never ``not_found``.
+    A database could not be read, or answered without what identity needs (hits without a
+    title), and nothing validated: never ``not_found``.
+``unchecked``
+    Nothing could be checked: the entry names nothing to look up, its identifier's record
+    holds nothing to compare, or it is a kind of work the databases do not hold (a book
+    without DOI, a thesis, a standard, software, a data set, a web page, a legal text:
+    ``refs.kinds``) and no database holds it.  Never an accusation.
 ``not_found``
     No identifier, and every database asked answered well-formed with nothing that matches.
+    A lead to check by hand, with the closest records, never a finding.
 ``partial``
-    A record has the stated title, but the authors, year or venue differ beyond tolerance.
+    A record has the stated title (or all the stated numbers), but another field differs.
 ``ambiguous``
     Several different works validate with scores within :data:`AMBIGUITY_MARGIN`.
 ``verified``
-    The entry matches one work.
+    The entry matches one work; ``decided_by`` names the fields that identified it.
 
-A validated match is evidence whichever database gave it, so a failure elsewhere does not
-undo a ``verified``; a failure only stops a *negative* conclusion.  Pure: no I/O.
+Records that share an identifier, or that name each other as versions (a preprint and its
+journal article), are one work.  A validated match is evidence whichever database gave it,
+so a failure elsewhere does not undo a ``verified``; a failure only stops a *negative*
+conclusion.  Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citeproof.models.references import WorkRecord
+from citeproof.refs.kinds import isbn_problem, isbns_in, outside_kind
 from citeproof.refs.scoring import Scored, score
 from citeproof.refs.stated import StatedReference
 
@@ -44,8 +54,11 @@ __all__ = [
 
 #: Works whose scores are this close to the best are equally good matches.
 AMBIGUITY_MARGIN = 0.02
-#: At most this many works are listed for an ambiguous reference.
+#: At most this many works are listed for an ambiguous reference, or as the closest.
 MAX_CANDIDATES = 5
+CLOSEST = 3
+#: What every flag says of itself: evidence for a person, not a verdict on the author.
+LEAD = "This is a lead to check by hand, not a finding."
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +84,12 @@ class SearchEvidence:
     records: tuple[WorkRecord, ...] = ()
     reason: str | None = None
 
+    @property
+    def complete(self) -> bool:
+        """Whether every hit carries a title: a hit without one cannot be compared, so an
+        answer holding such hits cannot show that the work is not there."""
+        return all(r.title for r in self.records)
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -80,6 +99,9 @@ class Decision:
     suggested: Scored | None = None
     candidates: tuple[Scored, ...] = ()
     differs: tuple[str, ...] = field(default_factory=tuple)
+    closest: tuple[Scored, ...] = ()
+    notes: tuple[str, ...] = ()
+    work_kind: str | None = None
 
 
 def _names_nothing(stated: StatedReference) -> bool:
@@ -94,21 +116,31 @@ def _names_nothing(stated: StatedReference) -> bool:
 
 
 def _keys(record: WorkRecord) -> set[str]:
-    """Every identifier key a record carries: records sharing one are the same work."""
+    """Every identifier key a record carries, and the keys of the other versions it names:
+    records sharing one are one work (a preprint and its journal article are cited as one)."""
     pairs = (
         ("doi", record.doi),
         ("pmid", record.pmid),
         ("pmcid", record.pmcid),
         ("openalex", record.openalex),
     )
+    keys = {f"{kind}:{value}" for kind, value in pairs if value}
+    keys.update(r.split(":", 1)[1] for r in record.related if ":" in r)
+    return keys
+
+
+def _own_keys(record: WorkRecord) -> set[str]:
+    pairs = (("doi", record.doi), ("pmid", record.pmid), ("pmcid", record.pmcid))
     return {f"{kind}:{value}" for kind, value in pairs if value}
 
 
 def _merged(group: list[WorkRecord]) -> list[WorkRecord]:
     """One work's records, each completed with the identifiers the others know (a PubMed
-    summary without its DOI is still the Crossref record's work)."""
+    summary without its DOI is still the Crossref record's work); versions keep their own."""
     known: dict[str, str] = {}
     for record in group:
+        if record.related:
+            continue  # another version: its DOI is not the others'
         for name in ("doi", "pmid", "pmcid", "openalex"):
             value = getattr(record, name)
             if value and name not in known:
@@ -116,7 +148,7 @@ def _merged(group: list[WorkRecord]) -> list[WorkRecord]:
     out = []
     for record in group:
         missing = {k: v for k, v in known.items() if not getattr(record, k)}
-        out.append(record.model_copy(update=missing) if missing else record)
+        out.append(record.model_copy(update=missing) if missing and not record.related else record)
     return out
 
 
@@ -164,12 +196,25 @@ def _differing(scored: Scored) -> str:
     return f"{', '.join(fields)} {verb}"
 
 
+def _by(scored: Scored) -> str:
+    """ "(title, authors, year)": which fields identified the work."""
+    return f" ({', '.join(scored.decided_by)} agree)" if scored.decided_by else ""
+
+
 def _searched(stated: StatedReference, searches: Sequence[SearchEvidence]) -> list[Scored]:
-    return _best(stated, [r for s in searches for r in s.records])
+    return _best(stated, [r for s in searches for r in s.records if r.title or r.volume])
 
 
-def _failed(searches: Sequence[SearchEvidence]) -> list[SearchEvidence]:
-    return [s for s in searches if not s.ok]
+def _closest(ranked: Sequence[Scored]) -> tuple[Scored, ...]:
+    return tuple(sorted(ranked, key=lambda s: -s.score)[:CLOSEST])
+
+
+def _notes(scored: Scored | None) -> tuple[str, ...]:
+    return (scored.note,) if scored is not None and scored.note else ()
+
+
+def _verified(reason: str, scored: Scored) -> Decision:
+    return Decision("verified", reason, work=scored, notes=_notes(scored))
 
 
 def _from_identifiers(
@@ -181,7 +226,7 @@ def _from_identifiers(
     if gone:
         return Decision(
             "unresolvable",
-            f"{gone[0].key} does not exist: {gone[0].reason or 'no registry knows it'}.",
+            f"{gone[0].key} does not exist: {gone[0].reason or 'no registry knows it'}. {LEAD}",
         )
     records = [r for i in ids for r in i.records]
     if not records:
@@ -189,14 +234,11 @@ def _from_identifiers(
         # work it names still verifies the entry, anything else concludes nothing.
         named = {i.key for i in ids}
         for found in _searched(stated, searches):
-            # (a search's records are merged by work, so a key the entry names is found
-            # even when only another database's record of the work carries it)
             if found.fit == "match" and named & _keys(found.record):
-                return Decision(
-                    "verified",
+                return _verified(
                     f"The entry matches {found.record.key}, found by search (the registry "
-                    "record could not be read).",
-                    work=found,
+                    f"record could not be read){_by(found)}.",
+                    found,
                 )
         failed = next((i for i in ids if i.exists is None), None)
         reason = failed.reason if failed is not None and failed.reason else "no record"
@@ -212,18 +254,27 @@ def _from_identifiers(
             work=best,
         )
     if best.fit == "match":
-        return Decision("verified", f"The entry matches the record of {best.record.key}.", best)
-    if best.fit == "close" and best.field("title").score is None:
+        return _verified(f"The entry matches the record of {best.record.key}{_by(best)}.", best)
+    agreeing = [f.field for f in best.fields if f.agreement == "agrees"]
+    if not best.note and not best.differs and {"authors", "year"} & set(agreeing):
+        # The identifier names the work; nothing the entry states contradicts its record.
+        shown = replace(best, decided_by=("identifier", *agreeing))
+        return _verified(
+            f"The record of {best.record.key} agrees with everything the entry states "
+            f"({', '.join(agreeing)}).",
+            shown,
+        )
+    if best.field("title").agreement == "not_recorded" and best.fit != "partial":
         return Decision(
-            "verified",
-            f"The stated authors and year agree with the record of {best.record.key} (no "
-            "title was stated to compare).",
-            best,
+            "unchecked",
+            f"{best.record.key} exists, but its record holds no title and the entry's other "
+            "fields do not identify it, so whether it is the cited work could not be checked.",
+            work=best,
         )
     if best.fit == "partial":
         return Decision(
             "partial",
-            f"{best.record.key} has this title, but the {_differing(best)}.",
+            f"{best.record.key} has this {_what(best)}, but the {_differing(best)}. {LEAD}",
             work=best,
             differs=best.differs,
         )
@@ -231,15 +282,31 @@ def _from_identifiers(
         (
             s
             for s in _searched(stated, searches)
-            if s.fit == "match" and s.record.key != best.record.key
+            if s.fit == "match" and not (_own_keys(s.record) & _own_keys(best.record))
         ),
         None,
     )
     differs = best.differs or ("title",)
     reason = f"{best.record.key} is another work: its {_differing(best)} from the entry's."
+    if best.note:
+        reason = f"{best.note[0].upper()}{best.note[1:]}."
     if suggested is not None:
-        reason += f" The stated metadata describes {suggested.record.key}."
-    return Decision("mismatch", reason, work=best, suggested=suggested, differs=differs)
+        reason += f" The stated metadata describes {suggested.record.key}{_by(suggested)}."
+    return Decision("mismatch", f"{reason} {LEAD}", work=best, suggested=suggested, differs=differs)
+
+
+def _consistent(scored: Scored) -> bool:
+    """A record that contradicts nothing the entry states and shares its first author and
+    year (or its venue and year), where the entry prints no title the record lacks."""
+    if scored.differs or scored.note:
+        return False
+    agreeing = {f.field for f in scored.fields if f.agreement == "agrees"}
+    return "year" in agreeing and bool({"authors", "venue"} & agreeing)
+
+
+def _what(scored: Scored) -> str:
+    """What the record shares with the entry, for a ``partial``: its title or its numbers."""
+    return "title" if scored.field("title").agreement == "agrees" else "volume and pages"
 
 
 def decide(
@@ -248,10 +315,10 @@ def decide(
     searches: Sequence[SearchEvidence],
 ) -> Decision:
     """The verdict for ``stated`` (see the module docstring for the order)."""
+    isbn = next((p for p in map(isbn_problem, isbns_in(stated.text)) if p), None)
     if ids:
         return _from_identifiers(stated, ids, searches)
     ranked = _searched(stated, searches)
-    failed = _failed(searches)
     matches = [s for s in ranked if s.fit == "match"]
     if matches:
         top = matches[0]
@@ -263,29 +330,67 @@ def decide(
                 f"{len(equal)} works match the entry equally well: {keys}.",
                 candidates=tuple(equal[:MAX_CANDIDATES]),
             )
-        return Decision("verified", f"The entry matches {top.record.key}.", work=top)
+        return _verified(f"The entry matches {top.record.key}{_by(top)}.", top)
     partial = next((s for s in ranked if s.fit == "partial"), None)
-    if failed:
-        # Nothing validated, and a database that could not be read might hold the work.
+    failed = [s for s in searches if not s.ok]
+    incomplete = [s for s in searches if s.ok and not s.complete]
+    if failed or incomplete:
+        # Nothing validated, and a database that could not be read (or answered hits it
+        # could not compare) might hold the work.
         names = ", ".join(s.service for s in failed)
+        why = f"{names} could not be read" if failed else ""
+        if incomplete:
+            shown = ", ".join(s.service for s in incomplete)
+            why += ("; " if why else "") + f"{shown} answered hits without a title"
         closest = ""
         if partial is not None:
             closest = f" (closest: {partial.record.key}, whose {_differing(partial)})"
         return Decision(
             "unavailable",
-            f"{names} could not be read and nothing else matched{closest}; nothing was concluded.",
+            f"{why}, and nothing else matched{closest}; nothing was concluded.",
+            closest=_closest(ranked),
+        )
+    if isbn is not None:
+        return Decision(
+            "unresolvable", f"{isbn[0].upper()}{isbn[1:]}: no book has it. {LEAD}", work_kind="book"
         )
     if partial is not None:
         return Decision(
             "partial",
-            f"{partial.record.key} has this title, but the {_differing(partial)}.",
+            f"{partial.record.key} has this {_what(partial)}, but the {_differing(partial)}. "
+            f"{LEAD}",
             work=partial,
             differs=partial.differs,
+            closest=_closest(ranked),
+        )
+    thin = next((s for s in ranked if _consistent(s)), None)
+    if thin is not None:
+        # A record agrees with all the entry states that the record can compare, but that
+        # is too little to identify a work: not found would be untrue, verified unproven.
+        agreeing = ", ".join(f.field for f in thin.fields if f.agreement == "agrees")
+        return Decision(
+            "unchecked",
+            f"{thin.record.key} agrees with all the entry states that its record holds "
+            f"({agreeing}), but that is too little to tell it is the cited work; compare them "
+            "by hand.",
+            closest=_closest(ranked),
+        )
+    outside = outside_kind(stated)
+    if outside is not None:
+        asked = ", ".join(s.service for s in searches) or "no database"
+        return Decision(
+            "unchecked",
+            f"The entry cites a {outside.kind}, which {asked} may not hold: no record matched, "
+            f"which says nothing against it. Look it up in {outside.look}.",
+            closest=_closest(ranked),
+            work_kind=outside.kind,
         )
     if not searches:
-        return Decision("not_found", "The entry names no identifier and nothing to search for.")
+        return Decision("unchecked", "The entry names no identifier and nothing to search for.")
     asked = ", ".join(s.service for s in searches)
     return Decision(
         "not_found",
-        f"No work in {asked} matches the entry: it may be fabricated or mis-cited.",
+        f"No record in {asked} matches the entry; each answered, and the closest records are "
+        f"listed. The work may be missing from these databases or cited with errors. {LEAD}",
+        closest=_closest(ranked),
     )

@@ -1,27 +1,34 @@
 """Ask the databases about one reference: its identifiers' records, and a search for it.
 
-What is sent where (docs/references.md repeats it for users):
+The cheapest question that can decide comes first, and the asking stops as soon as a record
+validates (docs/references.md, "What is sent where"):
 
-* a **DOI**: doi.org's registration-agency look-up (``/ra/{doi}``), then the record at that
-  agency: Crossref ``works/{doi}`` or DataCite ``dois/{doi}``.  When doi.org says the DOI
-  does not exist, Crossref and DataCite are asked too before calling it ``unresolvable``
-  (the look-up has lagged new registrations).  When doi.org cannot be read, both are asked.
-* a **PMID**: PubMed ``esummary``; a **PMCID**: the PMC ID converter for its PMID, then
-  ``esummary``.
+* a **DOI**: the record at the agency that most likely registered it (Crossref, or DataCite
+  for the prefixes DataCite serves: Zenodo, arXiv, figshare, Dryad ...): one request for
+  almost every DOI.  Only when that registry has no record is doi.org's registration-agency
+  look-up (``/ra/{doi}``) asked, then the other registry; a DOI is ``unresolvable`` only when
+  doi.org says it does not exist and neither registry has it.
+* a **PMID**: PubMed ``esummary`` (a PMID esummary says it has no summary for does not
+  exist; one its answer leaves out was not answered).  A **PMCID**: the PMC ID converter,
+  then ``esummary`` of its PMID, or the record of its DOI when PMC lists no PMID (real PMC
+  articles without a PMID exist).
 * a **search** (an entry without identifiers, or one whose identifier names another work):
-  Crossref ``works?query.bibliographic=`` with the whole reference string (what Crossref's
-  own matching is built for), PubMed ``esearch`` for the title (and first author), OpenAlex
-  ``works?search=`` for the title, and DataCite ``dois?query=`` when the entry looks like a
-  DataCite work (a dataset, software, Zenodo, arXiv, figshare, Dryad).  At most
-  :data:`ROWS` candidates from each.
+  Crossref ``works?query.bibliographic=`` with the whole reference string first (what
+  Crossref's own matching is built for); then, only if nothing validated, PubMed ``esearch``
+  (the title and first author, or the citation's coordinates: first author, year, volume
+  and first page), DataCite ``dois?query=`` when the entry looks like a DataCite work, and
+  OpenAlex ``works?search=`` last (its searches are metered against a key's daily budget).
+  At most :data:`ROWS` candidates from each.
 
-Only the stated metadata is sent: title, author surnames, year, the reference string.  Each
-question runs in its own task, so the rate limits of different services overlap; the
+Only the stated metadata is sent: title, author surnames, year, the reference string.
+Different references run at once, so the rate limits of different services overlap; the
 process-wide limiter keeps each service's own pace.  Every failure is caught here and
-reported as that service's failed answer: it never becomes "not found".  A failure to
-connect at all (no route, no name resolution, refused) is counted apart
-(:attr:`Looked.unreachable`), so a run can tell "this service is down" from "there is no
-network" and stop asking (:class:`citeproof.refs.verification.Reachability`).
+reported as that service's failed answer: it never becomes "not found".  An answer that
+lacks what identity needs (esearch ids esummary does not summarise) is ``incomplete``: no
+more "not found" than a failure.  A failure to connect at all (no route, no name
+resolution, refused) is counted apart (:attr:`Looked.unreachable`), so a run can tell "this
+service is down" from "there is no network" and stop asking
+(:class:`citeproof.refs.verification.Reachability`).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from citeproof.errors import NetworkError, NotPinnedError, RecordingError, Upstr
 from citeproof.models.references import ServiceAnswer, WorkRecord
 from citeproof.net.digests import collecting
 from citeproof.refs.decide import IdentifierEvidence, SearchEvidence
+from citeproof.refs.numbers import cited_year, coordinates, first_surname
 from citeproof.refs.stated import StatedReference, fold
 from citeproof.sources import crossref, datacite, doi, eutils_search, idconv, openalex
 
@@ -124,9 +132,35 @@ def _found(
 # Identifiers
 
 
+#: DOI prefixes DataCite registers (Zenodo, arXiv, figshare, Dryad, OSF, Harvard Dataverse,
+#: USGS, GBIF, ICPSR, Code Ocean, Dagstuhl): their record is asked at DataCite first.
+DATACITE_PREFIXES = (
+    "10.5281/", "10.48550/", "10.6084/", "10.5061/", "10.17605/", "10.7910/", "10.5066/",
+    "10.15468/", "10.3886/", "10.24433/", "10.4230/", "10.25384/", "10.34740/",
+)  # fmt: skip
+_AGENCY = {"crossref": "Crossref", "datacite": "DataCite"}
+
+
 async def _doi_evidence(client: httpx2.AsyncClient, value: str, looked: Looked) -> None:
     """Fill ``looked`` (a fresh one per identifier: the caller merges them in order)."""
     key = f"doi:{value}"
+
+    async def from_crossref() -> tuple[str, tuple[WorkRecord, ...]]:
+        record = await crossref.work_record(client, value)
+        return ("ok", (record,)) if record is not None else ("missing", ())
+
+    async def from_datacite() -> tuple[str, tuple[WorkRecord, ...]]:
+        record = await datacite.record(client, value)
+        return ("ok", (record,)) if record is not None else ("missing", ())
+
+    registry = {"crossref": from_crossref, "datacite": from_datacite}
+    first = "datacite" if value.startswith(DATACITE_PREFIXES) else "crossref"
+    second = "crossref" if first == "datacite" else "datacite"
+    asked_first = await _ask(first, "identifier", value, registry[first])
+    looked.add(asked_first)
+    if asked_first[1]:
+        looked.ids.append(IdentifierEvidence(key, True, asked_first[1], _AGENCY[first]))
+        return
 
     async def agency() -> tuple[str, tuple[WorkRecord, ...]]:
         ra = await doi.registration_agency(client, value)
@@ -138,30 +172,16 @@ async def _doi_evidence(client: httpx2.AsyncClient, value: str, looked: Looked) 
     looked.add(ra_asked)
     ra_answer = ra_asked[0]
     ra = agencies[0] if agencies else None
-    ask_crossref = ra_answer.status != "ok" or ra == "Crossref"
-    ask_datacite = ra_answer.status != "ok" or ra == "DataCite"
-
-    async def from_crossref() -> tuple[str, tuple[WorkRecord, ...]]:
-        record = await crossref.work_record(client, value)
-        return ("ok", (record,)) if record is not None else ("missing", ())
-
-    async def from_datacite() -> tuple[str, tuple[WorkRecord, ...]]:
-        record = await datacite.record(client, value)
-        return ("ok", (record,)) if record is not None else ("missing", ())
-
-    questions = []
-    if ask_crossref:
-        questions.append(_ask("crossref", "identifier", value, from_crossref))
-    if ask_datacite:
-        questions.append(_ask("datacite", "identifier", value, from_datacite))
-    asked = list(await asyncio.gather(*questions))
-    answers = [a for a, _, _ in asked]
-    for one in asked:
-        looked.add(one)
-    records = tuple(r for _, found, _ in asked for r in found)
-    if records:
-        looked.ids.append(IdentifierEvidence(key, True, records, registered_with=ra))
-        return
+    answers = [asked_first[0]]
+    # The other registry: when doi.org names it, when doi.org could not be read, and when
+    # doi.org says the DOI does not exist (its look-up has lagged new registrations).
+    if ra_answer.status != "ok" or ra == _AGENCY[second]:
+        asked_second = await _ask(second, "identifier", value, registry[second])
+        looked.add(asked_second)
+        answers.append(asked_second[0])
+        if asked_second[1]:
+            looked.ids.append(IdentifierEvidence(key, True, asked_second[1], _AGENCY[second]))
+            return
     said_missing = ra_answer.status == "missing" and all(a.status == "missing" for a in answers)
     if said_missing:
         looked.ids.append(
@@ -182,21 +202,36 @@ async def _doi_evidence(client: httpx2.AsyncClient, value: str, looked: Looked) 
     looked.ids.append(IdentifierEvidence(key, None, registered_with=ra, reason=reason))
 
 
-async def _pubmed_records(client: httpx2.AsyncClient, pmids: list[str]) -> tuple[WorkRecord, ...]:
-    summaries = await eutils_search.esummary(client, pmids)
-    return tuple(summaries[p].to_record() for p in pmids if p in summaries)
+async def _summaries(
+    client: httpx2.AsyncClient, pmids: list[str]
+) -> tuple[str, tuple[WorkRecord, ...]]:
+    """esummary of ``pmids`` as a question's answer: ``ok`` with the records, ``missing``
+    when esummary said it has none of them, ``incomplete`` when it left some out."""
+    found, refused = await eutils_search.esummary_answers(client, pmids)
+    records = tuple(found[p].to_record() for p in pmids if p in found)
+    if len(found) + len(refused) < len(set(pmids)):
+        return "incomplete", records
+    if not records:
+        return "missing", ()
+    return "ok", records
 
 
 async def _pmid_evidence(client: httpx2.AsyncClient, kind: str, value: str, looked: Looked) -> None:
     key = f"{kind}:{value}"
     pmids: list[str] = []
+    dois: list[str] = []
 
     async def convert() -> tuple[str, tuple[WorkRecord, ...]]:
         found = (await idconv.convert(client, [value], "pmcid")).get(value)
-        if found is not None and found.pmid:
+        if found is None or found.absent:
+            return "incomplete", ()
+        if found.pmid:
             pmids.append(found.pmid)
             return "ok", ()
-        return "missing", ()
+        if found.doi:  # a PMC article without a PMID: its DOI's record is the work's
+            dois.append(found.doi.lower())
+            return "ok", ()
+        return ("missing", ()) if found.error else ("incomplete", ())
 
     if kind == "pmcid":
         converted = await _ask("pubmed", "identifier", value, convert)
@@ -206,14 +241,25 @@ async def _pmid_evidence(client: httpx2.AsyncClient, kind: str, value: str, look
             looked.ids.append(IdentifierEvidence(key, False, reason="NCBI has no such PMCID"))
             return
         if answer.status != "ok":
-            looked.ids.append(IdentifierEvidence(key, None, reason=answer.reason))
+            why = answer.reason or "the PMC ID converter answered without a record for it"
+            looked.ids.append(IdentifierEvidence(key, None, reason=why))
+            return
+        if dois:
+            part = Looked()
+            await _doi_evidence(client, dois[0], part)
+            looked.asked.extend(part.asked)
+            looked.unreachable += part.unreachable
+            for found in part.ids:
+                looked.ids.append(
+                    IdentifierEvidence(key, found.exists, found.records, found.registered_with,
+                                       found.reason)
+                )  # fmt: skip
             return
     else:
         pmids.append(value)
 
     async def summary() -> tuple[str, tuple[WorkRecord, ...]]:
-        records = await _pubmed_records(client, pmids)
-        return ("ok", records) if records else ("missing", ())
+        return await _summaries(client, pmids)
 
     summarised = await _ask("pubmed", "identifier", pmids[0], summary)
     looked.add(summarised)
@@ -223,7 +269,8 @@ async def _pmid_evidence(client: httpx2.AsyncClient, kind: str, value: str, look
     elif answer.status == "missing":
         looked.ids.append(IdentifierEvidence(key, False, reason="PubMed has no such record"))
     else:
-        looked.ids.append(IdentifierEvidence(key, None, reason=answer.reason))
+        why = answer.reason or "esummary's answer left this PMID out"
+        looked.ids.append(IdentifierEvidence(key, None, reason=why))
 
 
 async def check_identifiers(
@@ -288,21 +335,36 @@ def _looks_datacite(stated: StatedReference) -> bool:
     )
 
 
-async def search_for(client: httpx2.AsyncClient, stated: StatedReference, looked: Looked) -> None:
-    """Search every database for the stated metadata; one answer per database."""
+Enough = Callable[[list[SearchEvidence]], bool]
+"""Whether the searches so far decide the reference (a record validated): the next, more
+expensive or metered, database is then not asked."""
+
+
+def _never(_: list[SearchEvidence]) -> bool:
+    return False
+
+
+async def search_for(
+    client: httpx2.AsyncClient,
+    stated: StatedReference,
+    looked: Looked,
+    enough: Enough = _never,
+) -> None:
+    """Search the databases for the stated metadata, cheapest first, one at a time, until
+    ``enough`` says the answers so far decide; one answer per database asked."""
     query = bibliographic_string(stated)
     guess = _title_guess(stated)
     title = guess[:MAX_TITLE] if guess else None
-    jobs: list[Awaitable[Asked]] = []
+    steps: list[tuple[str, str, Question]] = []
     if len(query.split()) >= 2:
 
         async def crossref_search() -> tuple[str, tuple[WorkRecord, ...]]:
             found = await crossref.bibliographic(client, query, rows=ROWS)
             return _found([record for record, _ in found])
 
-        jobs.append(_ask("crossref", "search", query, crossref_search))
-    if title:
-        term = _pubmed_term(stated, title)
+        steps.append(("crossref", query, crossref_search))
+    term = _pubmed_term(stated, title) if title else _coordinates_term(stated)
+    if term:
 
         async def pubmed_search() -> tuple[str, tuple[WorkRecord, ...]]:
             page = await eutils_search.esearch(
@@ -310,22 +372,25 @@ async def search_for(client: httpx2.AsyncClient, stated: StatedReference, looked
             )
             if not page.ids:
                 return "empty", ()
-            return _found(await _pubmed_records(client, page.ids))
+            return await _summaries(client, page.ids)
 
-        async def openalex_search() -> tuple[str, tuple[WorkRecord, ...]]:
-            return _found(await openalex.search_records(client, title, per_page=ROWS))
-
-        if term:
-            jobs.append(_ask("pubmed", "search", term, pubmed_search))
-        jobs.append(_ask("openalex", "search", title, openalex_search))
+        steps.append(("pubmed", term, pubmed_search))
     if _looks_datacite(stated) and (title or query):
         wanted = title or query
 
         async def datacite_search() -> tuple[str, tuple[WorkRecord, ...]]:
             return _found(await datacite.search(client, wanted, rows=ROWS))
 
-        jobs.append(_ask("datacite", "search", wanted, datacite_search))
-    for asked in await asyncio.gather(*jobs):
+        steps.append(("datacite", wanted, datacite_search))
+    if title:
+        named = title
+
+        async def openalex_search() -> tuple[str, tuple[WorkRecord, ...]]:
+            return _found(await openalex.search_records(client, named, per_page=ROWS))
+
+        steps.append(("openalex", named, openalex_search))
+    for service, asked_for, question in steps:
+        asked = await _ask(service, "search", asked_for, question)
         looked.add(asked)
         answer, records, _ = asked
         looked.searches.append(
@@ -333,6 +398,23 @@ async def search_for(client: httpx2.AsyncClient, stated: StatedReference, looked
                 answer.service,
                 ok=answer.status in ("ok", "empty", "missing"),
                 records=records,
-                reason=answer.reason,
+                reason=answer.reason
+                or ("the answer left out what identity needs" if answer.status == "incomplete"
+                    else None),
             )
-        )
+        )  # fmt: skip
+        if enough(looked.searches):
+            return
+
+
+def _coordinates_term(stated: StatedReference) -> str | None:
+    """A PubMed query by the citation's coordinates, for an entry that prints no title
+    (ACS, AIP, Vancouver without titles): first author, year, volume and first page, each
+    in its field (ECitMatch's fields, asked through esearch)."""
+    found = coordinates(stated.text)
+    first = stated.surnames[0] if stated.surnames else first_surname(stated.text)
+    year = cited_year(stated.text)
+    if found is None or first is None or year is None:
+        return None
+    volume, page = found
+    return f"{first}[1au] AND {year}[dp] AND {volume}[vi] AND {page}[pg]"

@@ -1,25 +1,35 @@
-"""How well a stated reference matches a database's record: one score per field, the
-tolerance each is held to, and what the comparison concludes.
+"""How well a stated reference matches a database's record: one comparison per field, the
+tolerance each is held to, and whether the record is the work the entry cites.
 
-The thresholds (written down here and in docs/references.md, and reported with every score):
+Identity is decided by the fields a citation style prints, never by the title alone:
 
-* **title**: rapidfuzz ``ratio`` of the folded titles (accents, case and punctuation gone),
-  also against the record's title without its subtitle and the stated one without its own,
-  so "Aspirin and stroke" matches "Aspirin and stroke: a cohort study".  At least
-  :data:`TITLE_SAME` (0.90) is the same title; below :data:`TITLE_OTHER` (0.75) another
-  work.  Between the two the title is *close*: a typo or a translation, which validates only
-  when the first author and the year agree too.  For an entry that is only a string (no
-  title field), the record's title is looked for *inside* the string (``partial_ratio``),
-  Crossref's SBMV way of validating an unstructured reference.
-* **authors**: the first stated surname against the record's first surname (folded, so
-  "Müller" is "Muller"); for a string, the record's first surname as a word of the string.
-  Agreement also counts how many stated surnames the record lists (``score``).
-* **year**: within :data:`YEAR_TOLERANCE` (1) of the record's: online-first and print years
-  often differ by one.
-* **venue**: ``token_set_ratio`` at least :data:`VENUE_SAME` (0.80), or the stated venue
-  an abbreviation of the record's ("N Engl J Med" of "New England Journal of Medicine":
-  every stated word the start of a record word, in order).  Abbreviation lists differ
-  between databases, so a venue alone never makes a work another work (see ``decide``).
+* **the title**: rapidfuzz ``ratio`` of the folded titles (accents, case and punctuation
+  gone), against every title the record holds (with and without its subtitle, in the
+  original language, translated); at least :data:`TITLE_SAME` (0.90) is the same title.  The
+  same words in another order (``token_set_ratio`` at least 0.90) or a near title (at least
+  :data:`TITLE_OTHER`, 0.75: a typo, OCR noise) count only with the first author and the
+  year.  For an entry that is only a string, the record's title is looked for *inside* the
+  string (Crossref's SBMV way), a short one as whole words.  A title that says nothing by
+  itself ("Stroke", "Editorial", "Index", one word, under 12 letters) needs the first author
+  and the year as well.
+* **the authors**: the first stated surname against the record's first (``refs.names``: a
+  typo, diacritics, transliterations, particles, compound names, suffixes); for a string,
+  the record's first surname (or two of its first three) among the string's words.
+* **the year**: the year the style prints where a year goes (``refs.numbers``), within
+  :data:`YEAR_TOLERANCE` (1) of the record's (online-first and print years differ).
+* **the venue**: the same title, or an ISO 4 / NLM abbreviation of it either way
+  (``refs.venues``), against every name the record gives its venue.
+* **volume and first page**: the record's numbers among the entry's.  With the first author,
+  the year and the venue (when printed), they identify a work whose title the style does not
+  print (ACS, AIP, Elsevier numbered), as PubMed's ECitMatch does: ``decided_by`` names them.
+
+What the comparison concludes (``fit``): ``match`` (the record is the work), ``partial``
+(the record has the entry's title, or all its numbers, but another field differs), ``close``
+(a near title the other fields do not confirm), ``other`` (another work), and why, in
+``decided_by``.  A record that cannot be the work an entry cites whatever its fields say —
+a correction, erratum or retraction notice, a book review, when the entry cites no notice;
+the book or proceedings volume when the entry cites a part of it — is ``other``, and
+``note`` says which.
 
 Pure: no I/O.
 """
@@ -28,12 +38,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from rapidfuzz import fuzz
 
 from citeproof.models.references import WorkRecord
-from citeproof.refs.stated import StatedReference, fold, surname, years_in
+from citeproof.refs.names import family_keys, near_family, same_family
+from citeproof.refs.numbers import cited_year, coordinates, has_number, number_tokens
+from citeproof.refs.stated import StatedReference, fold, surname
+from citeproof.refs.venues import same_venue, venue_words
 
 __all__ = [
     "FIELD_WEIGHTS",
@@ -44,6 +58,7 @@ __all__ = [
     "FieldScore",
     "Fit",
     "Scored",
+    "is_preprint",
     "score",
 ]
 
@@ -56,23 +71,87 @@ TITLE_SAME = 0.90
 TITLE_OTHER = 0.75
 VENUE_SAME = 0.80
 YEAR_TOLERANCE = 1
+#: The authors' score of a first surname one letter off a short name ("Luyd" for "Luyt"): a
+#: typo when the title and the year agree, another person otherwise.
+NEAR_NAME = 0.8
+#: A preprint and its journal version are often a year or two apart.
+PREPRINT_YEAR_TOLERANCE = 2
 #: How much each field weighs in the overall score, over the fields both sides have.
-FIELD_WEIGHTS = {"title": 0.6, "authors": 0.2, "year": 0.1, "venue": 0.1}
+FIELD_WEIGHTS = {
+    "title": 0.5,
+    "authors": 0.2,
+    "year": 0.1,
+    "venue": 0.1,
+    "volume": 0.05,
+    "pages": 0.05,
+}
 
 Agreement = Literal["agrees", "differs", "not_stated", "not_recorded"]
 Fit = Literal["match", "partial", "close", "other"]
-"""``match``: the record is the work the entry describes.  ``partial``: the same title, but
-the authors, year or venue differ beyond tolerance.  ``close``: a near title whose other
-fields do not confirm it.  ``other``: a different work."""
 
-_STOP = frozenset({"of", "the", "and", "for", "in", "on", "a", "an", "to", "de", "la", "und"})
-_SUBTITLE = re.compile(r"\s*[:.?!]\s+")
+_SUBTITLE = re.compile(r"\s*(?::|[.?!](?<![A-Z]\.)(?<!\b[A-Za-z]\.))\s+")
+#: Titles that say nothing about which work they name: records with them are front matter,
+#: indexes, notices, columns.  Matching one of these alone never identifies a work.
+GENERIC_TITLES = frozenset(
+    fold(t)
+    for t in (
+        "editorial", "index", "front matter", "frontmatter", "back matter", "backmatter",
+        "guide for authors", "instructions for authors", "information for authors",
+        "register", "contents", "table of contents", "title page", "cover", "masthead",
+        "erratum", "errata", "correction", "corrigendum", "retraction", "notice",
+        "expression of concern", "letter to the editor", "reply", "response", "comment",
+        "commentary", "preface", "foreword", "introduction", "abstracts", "abstract",
+        "book review", "book reviews", "reviewers", "acknowledgements", "acknowledgments",
+        "news", "obituary", "in memoriam", "announcement", "announcements", "meeting report",
+        "subject index", "author index", "issue information", "editorial board",
+        "conclusion", "discussion", "summary", "references", "bibliography", "appendix",
+    )
+)  # fmt: skip
+#: Words that mark a notice or a review of another work; an entry that does not say it
+#: cites one cannot be a notice's record.
+_NOTICE_WORDS = re.compile(
+    r"\b(?:errat(?:um|a)|correction|corrigend(?:um|a)|retract(?:ion|ed)|expression of "
+    r"concern|withdraw(?:n|al)|comment(?:ary)? on|reply to|response to|book review|review "
+    r"of)\b",
+    re.IGNORECASE,
+)
+_NOTICE_TYPES = frozenset(
+    {"erratum", "correction", "retraction", "retraction of publication", "published erratum",
+     "expression of concern", "comment", "letter", "book-review", "review of book"}
+)  # fmt: skip
+#: Record types that are a whole a part of which an entry may cite.
+_CONTAINER_TYPES = frozenset(
+    {"book", "edited-book", "monograph", "reference-book", "book-set", "book-series",
+     "proceedings", "journal", "journal-volume", "journal-issue", "book-track",
+     "proceedings-series", "report-series", "component"}
+)  # fmt: skip
+_PART_MARKER = re.compile(r"(?:^|[\s.,;])(?:in:?|in\s+[A-Z]|pp?\.\s*\d|chapter|chap\.)", re.I)
+_PREPRINT_VENUES = re.compile(
+    r"\b(?:biorxiv|medrxiv|arxiv|chemrxiv|psyarxiv|socarxiv|ssrn|research square|"
+    r"preprints(?:\.org)?|osf preprints|techrxiv|authorea|eartharxiv|engrxiv|sportrxiv|"
+    r"scielo preprints|jmir preprints|zenodo)\b",
+    re.IGNORECASE,
+)
+#: Words of a printed reference that are never a title's: style words, months, publishers.
+_STYLE_WORDS = frozenset(
+    "and et al eds ed editor editors edn edition vol vols volume no nos number issue pp pages "
+    "page doi org http https www available online accessed retrieved cited internet epub "
+    "ahead print journal jan feb mar apr may jun jul aug sep sept oct nov dec january "
+    "february march april june july august september october november december suppl "
+    "supplement part press university publisher publishers inc ltd llc co springer wiley "
+    "elsevier crossref pubmed pmid pmcid the of for with from this that".split()
+)
 
 THRESHOLDS = {
-    "title": f"same title at >= {TITLE_SAME:.2f}, another work below {TITLE_OTHER:.2f}",
-    "authors": "the first author's surname is the record's first author",
-    "year": f"within {YEAR_TOLERANCE} year of the record",
-    "venue": f"token-set similarity >= {VENUE_SAME:.2f}, or an abbreviation of the record's",
+    "title": f"same title at >= {TITLE_SAME:.2f} (the same words in another order, or a near "
+    f"title >= {TITLE_OTHER:.2f}, only with the first author and the year)",
+    "authors": "the first author's surname is the record's first author (spelling variants "
+    "and one typo in a name of five letters or more allowed; in a shorter one only when the "
+    "title and year agree)",
+    "year": f"the year printed where the style puts it, within {YEAR_TOLERANCE} year of the record",
+    "venue": "the same title, or an ISO 4 / NLM abbreviation of it",
+    "volume": "the record's volume among the entry's numbers",
+    "pages": "the record's first page (or article number) among the entry's numbers",
 }
 
 
@@ -97,6 +176,10 @@ class Scored:
     fields: tuple[FieldScore, ...]
     score: float
     fit: Fit
+    decided_by: tuple[str, ...] = ()
+    """The fields whose agreement made (or unmade) the fit."""
+    note: str | None = None
+    """Why the record cannot be the cited work whatever its fields say, or a version note."""
 
     def field(self, name: str) -> FieldScore:
         return next(f for f in self.fields if f.field == name)
@@ -106,127 +189,359 @@ class Scored:
         return tuple(f.field for f in self.fields if f.agreement == "differs")
 
 
-def _main_title(text: str) -> str:
-    return _SUBTITLE.split(text, maxsplit=1)[0]
+# ------------------------------------------------------------------------------ the entry
 
 
-def _title(stated: StatedReference, record: WorkRecord) -> FieldScore:
-    if not record.title:
-        return FieldScore("title", stated.title, None, None, "not_recorded")
-    recorded = fold(record.title[:MAX_COMPARED])
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """What is compared of a stated reference, worked out once for all its records."""
+
+    stated: StatedReference
+    raw: str
+    """The printed string without a list number glued to it."""
+    text: str
+    """The folded string (for an entry that is only a string)."""
+    words: frozenset[str]
+    numbers: frozenset[str]
+    year: int | None
+    surnames: tuple[str, ...]
+    coordinates: tuple[str, str] | None
+    """The volume and first page the string prints where its style puts them."""
+
+
+#: A list number glued to the entry ("1Anaesthesia 32, 84 (1977)."), which a reader that
+#: splits lists at "1 " or "[1]" leaves in place.
+_GLUED_NUMBER = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}(?=[A-Z][a-z]))\s*")
+
+
+@lru_cache(maxsize=4096)
+def _entry(stated: StatedReference) -> _Entry:
+    raw = _GLUED_NUMBER.sub("", stated.text[:MAX_COMPARED])
+    text = fold(raw)
+    numbers = number_tokens(" ".join(p for p in (raw, stated.volume, stated.pages) if p))
+    year = stated.year if stated.year is not None else cited_year(raw)
+    return _Entry(
+        stated=stated,
+        raw=raw,
+        text=text,
+        words=frozenset(text.split()),
+        numbers=numbers,
+        year=year,
+        surnames=stated.surnames[:MAX_AUTHORS],
+        coordinates=coordinates(raw),
+    )
+
+
+def _main(title: str) -> str:
+    """The main title: before a colon or a sentence end (not the "E." of "E. coli")."""
+    main = _SUBTITLE.split(title, maxsplit=1)[0]
+    return main if len(main.split()) >= 2 else title
+
+
+def _titles(record: WorkRecord) -> list[str]:
+    titles = [t for t in (record.title, *record.other_titles) if t]
+    out: list[str] = []
+    for t in titles:
+        folded = fold(t[:MAX_COMPARED])
+        if folded:
+            out.append(folded)
+        main = fold(_main(t[:MAX_COMPARED]))
+        if main and main not in out:
+            out.append(main)
+    return list(dict.fromkeys(out))
+
+
+def informative(title: str) -> bool:
+    """Whether a title says which work it is: not a generic heading, not one short word."""
+    folded = fold(title)
+    if folded in GENERIC_TITLES or not folded:
+        return False
+    words = folded.split()
+    return len(words) >= 3 or (len(words) == 2 and len(folded) >= 12) or len(folded) >= 20
+
+
+# ------------------------------------------------------------------------------ the fields
+
+
+@dataclass(frozen=True, slots=True)
+class _Title:
+    field: FieldScore
+    level: Literal["same", "words", "close", "absent", "differs", "none"]
+    informative: bool
+
+
+def _title(entry: _Entry, record: WorkRecord) -> _Title:
+    stated = entry.stated
+    titles = _titles(record)
+    shown = record.title
+    if not titles:
+        return _Title(FieldScore("title", stated.title, None, None, "not_recorded"), "none", False)
+    useful = informative(record.title or titles[0])
+    found = _in_text(entry, titles, shown, useful)
     if stated.title:
         given = fold(stated.title[:MAX_COMPARED])
-        ratio = max(
-            fuzz.ratio(given, recorded),
-            fuzz.ratio(
-                fold(_main_title(stated.title[:MAX_COMPARED])),
-                fold(_main_title(record.title[:MAX_COMPARED])),
-            ),
-            fuzz.ratio(given, fold(_main_title(record.title[:MAX_COMPARED]))),
-        )
-        value = ratio / 100.0
-        agreement: Agreement = "agrees" if value >= TITLE_SAME else "differs"
-        return FieldScore("title", stated.title, record.title, round(value, 3), agreement)
-    text = fold(stated.text[:MAX_COMPARED])
-    if len(text.split()) < 2:
-        return FieldScore("title", None, record.title, None, "not_stated")
-    # The record's title inside the string, or its main title (entries often drop the
-    # subtitle); a short title must match whole words.
-    value = 0.0
-    for candidate in dict.fromkeys((recorded, fold(_main_title(record.title[:MAX_COMPARED])))):
-        found = fuzz.partial_ratio(candidate, text) / 100.0
-        if len(candidate) < 12 and f" {candidate} " not in f" {text} ":
+        given_main = fold(_main(stated.title[:MAX_COMPARED]))
+        ratio = max(max(fuzz.ratio(given, t), fuzz.ratio(given_main, t)) for t in titles) / 100
+        words = max(fuzz.token_set_ratio(given, t) for t in titles) / 100
+        rated = _rate(stated.title, shown, ratio, words, useful)
+        if rated.level != "same" and found is not None and found.level == "same":
+            # the title read from the string was another part of it (a venue, a
+            # collective author): the record's title is printed there all the same
+            return found
+        return rated
+    if found is None:
+        return _Title(FieldScore("title", None, shown, None, "not_stated"), "none", useful)
+    unexplained = _residue(entry, record)
+    if found.level in ("differs", "close") and (
+        unexplained <= 3 or (not _venue_names(record) and unexplained <= 8)
+    ):
+        # every word of the string is the record's authors, venue or numbers: the style
+        # prints no title (ACS, AIP), so none differs.  (A record without a venue cannot
+        # account for the venue's words: up to a conference's name of them is allowed.)
+        return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
+    return found
+
+
+def _in_text(entry: _Entry, titles: list[str], shown: str | None, useful: bool) -> _Title | None:
+    """The record's title looked for inside the entry's string (SBMV's validation); None
+    when the string is too short to hold one."""
+    if len(entry.text.split()) < 2:
+        return None
+    best = words_found = 0.0
+    for candidate in titles:
+        found = fuzz.partial_ratio(candidate, entry.text) / 100
+        if len(candidate) < 12 and f" {candidate} " not in f" {entry.text} ":
             found = min(found, TITLE_OTHER - 0.01)
-        value = max(value, found)
-    agreement = "agrees" if value >= TITLE_SAME else "differs"
-    return FieldScore("title", None, record.title, round(value, 3), agreement)
+        best = max(best, found)
+        content = [w for w in candidate.split() if len(w) > 2]
+        if content:
+            words_found = max(words_found, sum(w in entry.words for w in content) / len(content))
+    return _rate(None, shown, best, words_found, useful)
 
 
-def _authors(stated: StatedReference, record: WorkRecord) -> FieldScore:
-    recorded = tuple(s for s in (surname(a) for a in record.authors[:MAX_AUTHORS]) if s)
-    shown = record.authors[0] if record.authors else None
-    if not recorded:
-        return FieldScore("authors", _first(stated), None, None, "not_recorded")
-    given = stated.surnames[:MAX_AUTHORS]
-    if given:
-        first_ok = _same_name(given[0], recorded[0])
-        listed = sum(1 for g in given if any(_same_name(g, r) for r in recorded))
-        value = listed / len(given)
-        agreement: Agreement = "agrees" if first_ok else "differs"
-        return FieldScore("authors", stated.authors[0], shown, round(value, 3), agreement)
-    words = f" {fold(stated.text[:MAX_COMPARED])} "
-    if len(words.split()) < 2:
-        return FieldScore("authors", None, shown, None, "not_stated")
-    found = f" {recorded[0]} " in words
-    return FieldScore("authors", None, shown, 1.0 if found else 0.0, _agree(found))
+def _rate(
+    stated: str | None, shown: str | None, ratio: float, words: float, useful: bool
+) -> _Title:
+    if ratio >= TITLE_SAME:
+        level: Literal["same", "words", "close", "absent", "differs", "none"] = "same"
+    elif words >= TITLE_SAME:
+        level = "words"
+    elif ratio >= TITLE_OTHER:
+        level = "close"
+    else:
+        level = "differs"
+    value = round(max(ratio, words if level == "words" else 0.0), 3)
+    # The same words in another order contradict nothing (whether they identify the work
+    # is the fit's business: only with the first author and the year).
+    agreement: Agreement = "agrees" if level in ("same", "words") else "differs"
+    return _Title(FieldScore("title", stated, shown, value, agreement), level, useful)
 
 
-def _first(stated: StatedReference) -> str | None:
-    return stated.authors[0] if stated.authors else None
+def _record_surnames(record: WorkRecord) -> tuple[str, ...]:
+    return tuple(s for s in (surname(a) for a in record.authors[:MAX_AUTHORS]) if s)
 
 
-def _same_name(a: str, b: str) -> bool:
-    """Folded surnames that name the same person: equal, or one a particle-less form of the
-    other ("berg" and "van der berg"), or within one edit for names of six letters or more."""
-    if a == b or a.split()[-1:] == b.split()[-1:]:
+def _in_words(name: str, words: frozenset[str]) -> bool:
+    """Whether a surname is among a string's words, by any of its spellings (a typo only in
+    a word of five letters or more that begins like the name)."""
+    keys = family_keys(name)
+    if keys & words:
         return True
-    return min(len(a), len(b)) >= 6 and fuzz.ratio(a, b) >= 90
+    firsts = {k[0] for k in keys}
+    return any(len(w) >= 5 and w[0] in firsts and same_family(w, name) for w in words)
+
+
+def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
+    recorded = tuple(r for r in _record_surnames(record) if family_keys(r))
+    shown = record.authors[0] if record.authors else None
+    if not recorded:  # none, or only initials ("N., E. H."): nothing to compare
+        first = entry.stated.authors[0] if entry.stated.authors else None
+        return FieldScore("authors", first, None, None, "not_recorded")
+    if entry.surnames:
+        first_ok = same_family(entry.surnames[0], recorded[0])
+        listed = sum(1 for g in entry.surnames if any(same_family(g, r) for r in recorded))
+        value = round(listed / len(entry.surnames), 3)
+        # "Smith J, Jones K" of "Jones K, Smith J" is a misprint, not other authors, when
+        # most names are listed.
+        ok = first_ok or (len(entry.surnames) >= 3 and value >= 0.67)
+        if not ok and near_family(entry.surnames[0], recorded[0]):
+            value = NEAR_NAME  # one letter off a short name: the fit decides with the title
+        return FieldScore("authors", entry.stated.authors[0], shown, value, _agree(ok))
+    if len(entry.text.split()) < 2:
+        return FieldScore("authors", None, shown, None, "not_stated")
+    if _in_words(recorded[0], entry.words):
+        return FieldScore("authors", None, shown, 1.0, "agrees")
+    head = recorded[:3]
+    present = sum(1 for name in head if _in_words(name, entry.words))
+    if len(head) >= 2 and present >= 2:
+        return FieldScore("authors", None, shown, round(present / len(head), 3), "agrees")
+    if present == 0 and _residue(entry, record) <= 1:
+        # every word of the string is the record's venue, title or numbers: it prints no
+        # author to compare ("Anaesthesia 32, 84 (1977).")
+        return FieldScore("authors", None, shown, None, "not_stated")
+    return FieldScore("authors", None, shown, round(present / len(head), 3), "differs")
 
 
 def _agree(ok: bool) -> Agreement:
     return "agrees" if ok else "differs"
 
 
-def _year(stated: StatedReference, record: WorkRecord) -> FieldScore:
-    given = stated.year
-    if given is None and not stated.title:
-        from_text = years_in(stated.text[:MAX_COMPARED])
-        if from_text and record.year is not None:
-            # A string may carry several years (an access date); the nearest one counts.
-            given = min(from_text, key=lambda y: abs(y - (record.year or 0)))
+def _year(entry: _Entry, record: WorkRecord, tolerance: int) -> FieldScore:
+    given = entry.year
     shown = str(given) if given is not None else None
     if record.year is None:
         return FieldScore("year", shown, None, None, "not_recorded")
     if given is None:
         return FieldScore("year", None, str(record.year), None, "not_stated")
     gap = abs(given - record.year)
-    value = 1.0 if gap == 0 else (0.5 if gap <= YEAR_TOLERANCE else 0.0)
-    return FieldScore("year", shown, str(record.year), value, _agree(gap <= YEAR_TOLERANCE))
+    value = 1.0 if gap == 0 else (0.5 if gap <= tolerance else 0.0)
+    return FieldScore("year", shown, str(record.year), value, _agree(gap <= tolerance))
 
 
-def _abbreviates(short: str, long: str) -> bool:
-    words = [w for w in short.split() if w not in _STOP]
-    full = [w for w in long.split() if w not in _STOP]
-    if not words or len(words) > len(full):
+def _venue_names(record: WorkRecord) -> tuple[str, ...]:
+    return tuple(n for n in (record.venue, *record.venue_names) if n)
+
+
+def _venue(entry: _Entry, record: WorkRecord) -> FieldScore:
+    names = _venue_names(record)
+    stated = entry.stated.venue
+    if not names:
+        return FieldScore("venue", stated, None, None, "not_recorded")
+    if stated:
+        value = max(fuzz.token_set_ratio(fold(stated), fold(n)) for n in names) / 100
+        ok = value >= VENUE_SAME or same_venue(stated, names)
+        return FieldScore("venue", stated, record.venue, round(value, 3), _agree(ok))
+    found = any(_venue_in(entry, name) for name in names)
+    return FieldScore(
+        "venue", None, record.venue, 1.0 if found else None, "agrees" if found else "not_stated"
+    )
+
+
+def _venue_in(entry: _Entry, name: str) -> bool:
+    """Whether a venue name is printed in the string, in full or abbreviated."""
+    wanted = venue_words(name)
+    if not wanted:
         return False
+    printed = venue_words(entry.raw)
+    if f" {' '.join(wanted)} " in f" {' '.join(printed)} ":
+        return True
+    size = len(wanted)
+    for start in range(len(printed) - size + 1):
+        window = " ".join(printed[start : start + size])
+        if same_venue(window, (name,)):
+            return True
+    return False
+
+
+def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry) -> FieldScore:
+    present = has_number(entry.numbers, recorded)
+    if stated is None and entry.coordinates is not None:
+        # the number the string prints where its style puts the volume or first page
+        stated = entry.coordinates[0 if field == "volume" else 1]
+    if present is None:
+        return FieldScore(field, stated, recorded, None, "not_recorded")
+    if present:
+        return FieldScore(field, stated, recorded, 1.0, "agrees")
+    if stated:  # the entry states another number
+        return FieldScore(field, stated, recorded, 0.0, "differs")
+    return FieldScore(field, None, recorded, None, "not_stated")
+
+
+# ------------------------------------------------------------------------------ the fit
+
+
+def is_preprint(record: WorkRecord) -> bool:
+    """A preprint server's record (bioRxiv, medRxiv, arXiv, SSRN, Research Square...)."""
+    kinds = {t.casefold() for t in (*record.types, record.kind or "")}
+    if kinds & {"posted-content", "preprint"}:
+        return True
+    return any(_PREPRINT_VENUES.search(n) for n in _venue_names(record))
+
+
+def _stated_preprint(stated: StatedReference) -> bool:
+    return bool(_PREPRINT_VENUES.search(stated.venue or "") or (
+        not stated.venue and _PREPRINT_VENUES.search(stated.text)
+    ))  # fmt: skip
+
+
+def _excluded(entry: _Entry, record: WorkRecord, title: _Title) -> str | None:
+    """Why ``record`` cannot be the work ``entry`` cites whatever its fields say, or None."""
+    kinds = {t.casefold() for t in (*record.types, record.kind or "")}
+    notice = record.is_notice or bool(kinds & _NOTICE_TYPES)
+    if notice and not _NOTICE_WORDS.search(entry.stated.title or entry.stated.text):
+        return f"{record.key} is a notice or a review about another work, not the work cited"
+    if kinds & _CONTAINER_TYPES and record.title and _cites_a_part(entry, record, title):
+        return f"{record.key} is the whole ({record.kind}) a part of which the entry cites"
+    return None
+
+
+def _cites_a_part(entry: _Entry, record: WorkRecord, title: _Title) -> bool:
+    """Whether the entry cites a chapter or paper *in* the book or proceedings ``record``:
+    its stated container is the record's title, or the string prints a part's title before
+    the record's, with "In" or a page range."""
+    whole = fold(record.title or "")
+    if entry.stated.title:
+        venue = fold(entry.stated.venue or "")
+        return bool(venue) and fuzz.ratio(venue, whole) >= 90
+    if title.level != "same" or not _PART_MARKER.search(entry.stated.text):
+        return False
+    at = entry.text.find(fold(_main(record.title or "")))
+    authors = {w for name in record.authors for w in fold(name).split()}
+    before = [
+        w for w in entry.text[: max(at, 0)].split()
+        if len(w) > 3 and w not in _STYLE_WORDS and w not in authors
+    ]  # fmt: skip
+    return len(before) >= 4
+
+
+def _venue_words_of(record: WorkRecord) -> tuple[str, ...]:
+    return venue_words(record.venue) if record.venue else ()
+
+
+def _residue(entry: _Entry, record: WorkRecord) -> int:
+    """How many words of a string no field of the record accounts for: a title the record
+    does not have, when there are several."""
+    known: set[str] = set()
+    for name in record.authors[:MAX_AUTHORS]:
+        known.update(fold(name).split())
+    for name in _venue_names(record):
+        known.update(venue_words(name))
+    for t in _titles(record):
+        known.update(t.split())
+    venue = [w for n in _venue_names(record) for w in venue_words(n)]
+    left = 0
+    for word in entry.text.split():
+        if len(word) < 3 or word.isdigit() or word in _STYLE_WORDS or word in known:
+            continue
+        if any(v.startswith(word[:3]) and _letters_in(word, v) for v in venue):
+            continue  # an abbreviation of a venue word
+        left += 1
+    return left
+
+
+def _letters_in(short: str, word: str) -> bool:
     at = 0
-    for word in words:
-        while at < len(full) and not full[at].startswith(word):
-            at += 1
-        if at == len(full):
+    for letter in short:
+        at = word.find(letter, at)
+        if at < 0:
             return False
         at += 1
     return True
 
 
-def _venue(stated: StatedReference, record: WorkRecord) -> FieldScore:
-    if not stated.venue:
-        return FieldScore("venue", None, record.venue, None, "not_stated")
-    if not record.venue:
-        return FieldScore("venue", stated.venue, None, None, "not_recorded")
-    given, recorded = fold(stated.venue[:MAX_COMPARED]), fold(record.venue[:MAX_COMPARED])
-    value = fuzz.token_set_ratio(given, recorded) / 100.0
-    ok = value >= VENUE_SAME or _abbreviates(given, recorded) or _abbreviates(recorded, given)
-    return FieldScore("venue", stated.venue, record.venue, round(value, 3), _agree(ok))
-
-
 def score(stated: StatedReference, record: WorkRecord) -> Scored:
     """Every field of ``stated`` held against ``record``, the weighted score, and the fit."""
+    entry = _entry(stated)
+    version = is_preprint(record) != _stated_preprint(stated)
+    tolerance = PREPRINT_YEAR_TOLERANCE if version else YEAR_TOLERANCE
+    title = _title(entry, record)
     fields = (
-        _title(stated, record),
-        _authors(stated, record),
-        _year(stated, record),
-        _venue(stated, record),
+        title.field,
+        _authors(entry, record),
+        _year(entry, record, tolerance),
+        _venue(entry, record),
+        _number("volume", stated.volume, record.volume, entry),
+        _number("pages", stated.pages, record.first_page, entry),
     )
     weight = total = 0.0
     for f in fields:
@@ -234,28 +549,90 @@ def score(stated: StatedReference, record: WorkRecord) -> Scored:
             weight += FIELD_WEIGHTS[f.field]
             total += FIELD_WEIGHTS[f.field] * f.score
     overall = round(total / weight, 3) if weight else 0.0
-    return Scored(record, fields, overall, _fit(fields))
+    excluded = _excluded(entry, record, title)
+    if excluded is not None:
+        return Scored(record, fields, overall, "other", (), excluded)
+    fit, decided_by = _fit(entry, record, title, fields, version)
+    if fit == "match" and fields[1].agreement == "differs" and fields[1].score == NEAR_NAME:
+        near = fields[1]  # the typo the title and the year outweighed
+        fields = (fields[0], FieldScore("authors", near.stated, near.record, NEAR_NAME,
+                                        "agrees"), *fields[2:])  # fmt: skip
+    if fit == "match" and "title" not in decided_by and not stated.title:
+        # identified by its numbers: the entry prints no title, so none "differs"
+        shown = FieldScore("title", None, record.title, None, "not_stated")
+        fields = (shown, *fields[1:])
+    note = None
+    if fit == "match" and version:
+        note = _version_note(stated, record)
+    return Scored(record, fields, overall, fit, decided_by, note)
 
 
-def _fit(fields: tuple[FieldScore, ...]) -> Fit:
-    title, authors, year, venue = fields
-    if title.score is None:
-        # No title to compare: only the authors and year can speak, and they can confirm
-        # a record found by its identifier (``decide``), never a search hit.
-        spoken = [f for f in (authors, year) if f.agreement in ("agrees", "differs")]
-        if spoken and all(f.agreement == "agrees" for f in spoken):
-            return "close"
-        return "other"
-    others = (authors, year, venue)
-    if title.score >= TITLE_SAME:
-        differing = [f for f in others if f.agreement == "differs"]
-        if not differing:
-            return "match"
-        if differing == [venue] and authors.agreement == "agrees" and year.agreement == "agrees":
-            return "match"  # a venue alone is how databases abbreviate, not another work
-        return "partial"
-    if title.score >= TITLE_OTHER:
-        if authors.agreement == "agrees" and year.agreement == "agrees":
-            return "match"
-        return "close"
-    return "other"
+def _version_note(stated: StatedReference, record: WorkRecord) -> str:
+    other = [r.split(":", 1)[1] for r in record.related]
+    named = f" ({', '.join(other[:2])})" if other else ""
+    if is_preprint(record):
+        return (
+            f"The entry cites a journal version; {record.key} is the preprint of the work{named}."
+        )
+    return f"The entry cites a preprint; {record.key} is the work's journal version{named}."
+
+
+def _fit(
+    entry: _Entry,
+    record: WorkRecord,
+    title: _Title,
+    fields: tuple[FieldScore, ...],
+    version: bool,
+) -> tuple[Fit, tuple[str, ...]]:
+    _, authors, year, venue, volume, pages = fields
+    a, y, v = authors.agreement, year.agreement, venue.agreement
+    person_and_time = a == "agrees" and y == "agrees"
+    no_conflict = a != "differs" and y != "differs"
+    # A journal's volume and first page in a year name one article (ECitMatch's key): with
+    # the first author, or without one the record can compare, when the venue agrees.
+    # (A book's chapters have no volume: the book's title, the year and the first page.)
+    numbers = pages.agreement == "agrees" and (
+        volume.agreement == "agrees" or volume.agreement == "not_recorded"
+    )
+    coordinates = (
+        y == "agrees" and numbers and v != "differs"
+        and (a == "agrees" or (a != "differs" and v == "agrees"))
+        and (volume.agreement == "agrees" or v == "agrees")
+    )  # fmt: skip
+    confirming = [f.field for f in (authors, year, venue) if f.agreement == "agrees"]
+    spoken = ("title", *confirming)
+    near_name = a == "differs" and authors.score == NEAR_NAME
+    if title.level == "same" and title.informative and near_name and y == "agrees":
+        return "match", ("title", "year")
+    if title.level == "same":
+        if title.informative and no_conflict:
+            return "match", spoken
+        if person_and_time:
+            return "match", spoken
+        if not title.informative:
+            if coordinates:
+                return "match", tuple(f.field for f in fields if f.agreement == "agrees")
+            return "other", ()
+        if version and a == "agrees":
+            return "match", spoken
+        return "partial", ("title",)
+    if title.level in ("words", "close") and person_and_time and (v != "differs" or version):
+        return "match", spoken
+    # What a conference or book-series style prints of a paper: its first author, the
+    # venue (two words or more) and the year, and no title, volume or page to contradict.
+    sparse = (
+        a == "agrees" and y == "agrees" and v == "agrees" and len(_venue_words_of(record)) >= 2
+        and volume.agreement != "differs" and pages.agreement != "differs"
+        and not entry.stated.title and _residue(entry, record) <= 1
+    )  # fmt: skip
+    if coordinates or sparse:
+        agreed = tuple(f.field for f in fields[1:] if f.agreement == "agrees")
+        if title.level == "none":
+            return "match", agreed  # the record holds no title; its numbers speak
+        printed_title = bool(entry.stated.title) or _residue(entry, record) >= 4
+        if not printed_title or title.level in ("words", "close"):
+            return "match", agreed
+        return "partial", agreed
+    if title.level in ("words", "close"):
+        return "close", ()
+    return "other", ()

@@ -46,6 +46,10 @@ class StatedReference:
     """The entry's own type (``article``, ``book``, ``dataset`` ...), when it says."""
     extra_ids: tuple[str, ...] = field(default_factory=tuple)
     """Other identifier keys the entry names (``arxiv:…``, URLs), reported, not looked up."""
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    """As stated: ``844-852``, ``e0102``; a string's numbers are read when compared."""
 
     @property
     def identifiers(self) -> tuple[tuple[str, str], ...]:

@@ -36,8 +36,8 @@ from citeproof.models.references import (
     WorkFound,
 )
 from citeproof.net import digests
-from citeproof.refs.decide import Decision, decide
-from citeproof.refs.lookup import Looked, check_identifiers, search_for
+from citeproof.refs.decide import Decision, SearchEvidence, decide
+from citeproof.refs.lookup import Enough, Looked, check_identifiers, search_for
 from citeproof.refs.scoring import Scored
 from citeproof.refs.stated import StatedReference
 from citeproof.retraction.status import retraction_status
@@ -176,6 +176,27 @@ def _needs_search(stated: StatedReference, decision: Decision) -> bool:
     return has_words and decision.verdict in ("mismatch", "unavailable")
 
 
+def _decides(stated: StatedReference) -> Enough:
+    """The searches so far decide an entry without identifiers once a record validates (the
+    answer is ``verified`` or ``ambiguous``): no later database could undo it."""
+
+    def enough(searches: list[SearchEvidence]) -> bool:
+        return decide(stated, [], searches).verdict in ("verified", "ambiguous")
+
+    return enough
+
+
+def _suggests(stated: StatedReference, looked: Looked) -> Enough:
+    """For an identifier that names another work (or could not be read): enough once a
+    search found the work the stated metadata describes."""
+
+    def enough(searches: list[SearchEvidence]) -> bool:
+        decision = decide(stated, looked.ids, searches)
+        return decision.suggested is not None or decision.verdict == "verified"
+
+    return enough
+
+
 async def verify_reference(
     client: httpx2.AsyncClient,
     stated: StatedReference,
@@ -189,9 +210,9 @@ async def verify_reference(
     if stated.identifiers:
         await check_identifiers(client, stated, looked)
         if _needs_search(stated, decide(stated, looked.ids, [])) and not stated.is_empty:
-            await search_for(client, stated, looked)
+            await search_for(client, stated, looked, _suggests(stated, looked))
     elif not stated.is_empty:
-        await search_for(client, stated, looked)
+        await search_for(client, stated, looked, _decides(stated))
     if reach is not None:
         reach.saw(looked)
     decision = decide(stated, looked.ids, looked.searches)
@@ -228,6 +249,10 @@ async def verify_reference(
         differs=list(decision.differs),  # type: ignore[arg-type]
         suggested=suggested,
         candidates=[_work(c) for c in decision.candidates],
+        closest=[_work(c) for c in decision.closest],
+        decided_by=list(decision.work.decided_by if decision.work is not None else ()),
+        notes=list(decision.notes),
+        work_kind=decision.work_kind,
         retracted=flagged,
         asked=looked.asked,
     )

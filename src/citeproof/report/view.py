@@ -74,11 +74,13 @@ _CITATION_VERDICTS: dict[str, tuple[str, str, str]] = {
 }
 
 #: Reference verdict -> (label, glyph, CSS class), in the order the verdicts are decided.
-#: ``unavailable`` is neutral: the record could not be read, which says nothing of the entry.
+#: ``unavailable`` and ``unchecked`` are neutral: the record could not be read, or the entry
+#: could not be checked, which says nothing of the entry.
 _REFERENCE_VERDICTS: dict[str, tuple[str, str, str]] = {
     "unresolvable": ("Unresolvable", "\u2717", "v-bad"),
     "mismatch": ("Wrong work", "\u2717", "v-bad"),
     "unavailable": ("Unavailable", "?", "v-gone"),
+    "unchecked": ("Unchecked", "\u2013", "v-gone"),
     "not_found": ("Not found", "\u2717", "v-bad"),
     "partial": ("Partial match", "\u2248", "v-near"),
     "ambiguous": ("Ambiguous", "\u2248", "v-near"),

@@ -87,8 +87,9 @@ MAX_ROWS = 1000
 #: The fields :func:`record_from_message` reads, plus the relevance score: the ``select=`` of
 #: :func:`bibliographic`.
 SELECT = (
-    "DOI,title,author,issued,published-print,published-online,created,"
-    "container-title,type,update-to,score"
+    "DOI,title,subtitle,original-title,short-title,author,issued,published-print,"
+    "published-online,created,container-title,short-container-title,ISSN,volume,issue,page,"
+    "article-number,type,update-to,relation,score"
 )
 _DATE_FIELDS = ("issued", "published-print", "published-online", "created")
 

@@ -45,6 +45,7 @@ __all__ = [
     "PubmedSummary",
     "esearch",
     "esummary",
+    "esummary_answers",
 ]
 
 ESEARCH_URL = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esearch.fcgi"
@@ -262,6 +263,16 @@ async def esummary(
     client: httpx2.AsyncClient, pmids: Sequence[str], *, batch_size: int = SUMMARY_BATCH
 ) -> dict[str, PubmedSummary]:
     """Summaries for ``pmids``, one POST per batch; PMIDs esummary lacks are absent."""
+    found, _ = await esummary_answers(client, pmids, batch_size=batch_size)
+    return found
+
+
+async def esummary_answers(
+    client: httpx2.AsyncClient, pmids: Sequence[str], *, batch_size: int = SUMMARY_BATCH
+) -> tuple[dict[str, PubmedSummary], dict[str, str]]:
+    """Summaries for ``pmids``, and the PMIDs esummary *said* it has no record of (its
+    ``error`` for them: "cannot get document summary").  A PMID in neither was left out of
+    the answer, which says nothing about it: only an explicit error is "no such record"."""
     if not 1 <= batch_size <= 500:
         raise ValueError(f"batch_size must be between 1 and 500, not {batch_size}")
     wanted = list(dict.fromkeys(p.strip() for p in pmids))
@@ -269,6 +280,7 @@ async def esummary(
         if not _PMID.fullmatch(pmid):
             raise ValueError(f"{pmid!r} is not a PMID")
     out: dict[str, PubmedSummary] = {}
+    refused: dict[str, str] = {}
     for start in range(0, len(wanted), batch_size):
         batch = wanted[start : start + batch_size]
         form = {"db": "pubmed", "id": ",".join(batch), "retmode": "json"}
@@ -279,6 +291,10 @@ async def esummary(
             raise _fail(f"answered esummary of {len(batch)} PMIDs without a result")
         for pmid in batch:
             raw = result.get(pmid)
-            if isinstance(raw, dict) and not raw.get("error"):
+            if not isinstance(raw, dict):
+                continue
+            if raw.get("error"):
+                refused[pmid] = str(raw.get("error"))
+            else:
                 out[pmid] = _summary(pmid, raw)
-    return out
+    return out, refused

@@ -58,6 +58,9 @@ class IdRecord:
     pmid: str | None = None
     doi: str | None = None
     error: str | None = None
+    absent: bool = False
+    """The answer held no record for the id at all: the converter said nothing about it,
+    which is no answer (an ``error`` record at least says it is not in PMC)."""
 
     @property
     def in_pmc(self) -> bool:
@@ -137,7 +140,7 @@ async def _ask(client: httpx2.AsyncClient, batch: list[str], idtype: IdType) -> 
     for requested in batch:
         if requested not in found:
             found[requested] = IdRecord(
-                requested, error="the ID converter's answer had no record for this id"
+                requested, error="the ID converter's answer had no record for this id", absent=True
             )
     return found
 

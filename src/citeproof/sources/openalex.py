@@ -59,7 +59,10 @@ _HOST = "api.openalex.org"
 _W_ID = re.compile(r"(?:https?://openalex\.org/)?(W[0-9]{1,12})", re.ASCII | re.IGNORECASE)
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 #: The root-level fields :func:`record_from_work` reads: the ``select=`` of a record search.
-RECORD_SELECT = "id,doi,title,display_name,publication_year,ids,type,authorships,primary_location"
+RECORD_SELECT = (
+    "id,doi,title,display_name,publication_year,ids,type,type_crossref,authorships,"
+    "primary_location,locations,biblio"
+)
 #: OpenAlex work types that are notices about another work, not the work.
 _NOTICE_TYPES = frozenset({"retraction", "erratum"})
 

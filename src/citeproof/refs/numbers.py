@@ -1,0 +1,151 @@
+"""The numbers of a printed reference: which one is its year, and whether a record's volume
+and pages are among them.
+
+A string holds many numbers, and only one is the year: page numbers (1809, 2048), years
+inside titles ("Romania, 1917"), access dates ("accessed 2021"), DOIs and ISBNs look like
+years too.  Each citation style puts the year in a place of its own, so the year is read from
+those places, most telling first:
+
+* in brackets right after the authors or at the end: ``(2019)``, ``(2019a)``, ``(2019, May)``
+  (APA, Harvard, AIP, Elsevier);
+* before the volume: ``2019;30:844`` (Vancouver), ``2004, 30, 844`` (ACS), ``2019. 30(4)``;
+* after the authors' full stop: ``Smith, J. 2019. Title.`` (Chicago author-date);
+* last before the end: ``..., pp. 1-10, 2019.`` (IEEE, MLA).
+
+Numbers inside a page range, a DOI, a URL, an ISBN or after "accessed"/"retrieved" are never
+the year.  Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "cited_year",
+    "coordinates",
+    "first_surname",
+    "has_number",
+    "number_tokens",
+    "years_in_place",
+]
+
+_YEAR = r"(1[5-9][0-9]{2}|20[0-9]{2})"
+_HIDDEN = re.compile(
+    r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+|\bisbn[\s:-]*[\dxX][\d\s-]{8,}[\dxX]"
+    r"|\b(?:accessed|retrieved|cited|viewed|consulted)\b[^.;\]]*",
+    re.IGNORECASE,
+)
+_RANGE = re.compile(r"\b\d+\s*[-‐‑‒–—]+\s*\d+\b")
+_PLACES: tuple[tuple[re.Pattern[str], int], ...] = (
+    # (2019), (2019a), (2019, May 3), (n.d.) never matches
+    (re.compile(r"\(\s*" + _YEAR + r"[a-z]?(?:\s*[,/][^()]{0,20})?\)"), 5),
+    # 2019;30:844, 2019;30(4), 2019:30
+    (re.compile(r"\b" + _YEAR + r"[a-z]?\s*[;:]\s*\d"), 4),
+    # 2004, 30, 844 (ACS), 2019, 30(4)
+    (re.compile(r"\b" + _YEAR + r"[a-z]?\s*,\s*\d+\s*(?:\(|,)"), 4),
+    # Smith J. 2019. Title (Chicago), Journal 2019 (ACS) before the volume
+    (re.compile(r"(?:^|[.,]\s)\s*" + _YEAR + r"[a-z]?\.\s"), 3),
+    # ..., 2019.  (IEEE, MLA) at the end
+    (re.compile(r",\s*" + _YEAR + r"[a-z]?\s*\.?\s*$"), 3),
+    # Month 2019, 2019 Jan
+    (
+        re.compile(
+            r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+" + _YEAR,
+            re.IGNORECASE,
+        ),
+        2,
+    ),
+)
+_ANY_YEAR = re.compile(r"(?<![\d.])" + _YEAR + r"(?![\d])")
+
+
+def _visible(text: str) -> str:
+    """``text`` with the numbers that are never the year blanked out (same length)."""
+    text = _HIDDEN.sub(lambda m: " " * len(m.group(0)), text)
+    return _RANGE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def years_in_place(text: str) -> list[tuple[int, int]]:
+    """Every year in a place where a style prints the year: ``(year, weight)``, strongest
+    first, then in order of appearance."""
+    visible = _visible(text)
+    found: dict[int, tuple[int, int]] = {}
+    for pattern, weight in _PLACES:
+        for match in pattern.finditer(visible):
+            year, at = int(match.group(1)), match.start(1)
+            if at not in found or found[at][1] < weight:
+                found[at] = (year, weight)
+    return [found[at] for at in sorted(found, key=lambda a: (-found[a][1], a))]
+
+
+def cited_year(text: str) -> int | None:
+    """The year a printed reference gives for its work, or None.
+
+    The strongest place wins; without any, a lone year outside the hidden spans (a page
+    range, a DOI, an access date) is taken, and with several such years none is (a year in
+    a title and one in an unknown place cannot be told apart)."""
+    placed = years_in_place(text)
+    if placed:
+        return placed[0][0]
+    loose = {int(m.group(1)) for m in _ANY_YEAR.finditer(_visible(text))}
+    return loose.pop() if len(loose) == 1 else None
+
+
+def number_tokens(text: str) -> frozenset[str]:
+    """Every number printed in ``text`` outside DOIs and URLs, without leading zeros, and
+    the parts of page ranges ("844–852" gives 844 and 852): a record's volume and pages are
+    looked for among them."""
+    visible = re.sub(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", " ", text, flags=re.I)
+    tokens = {t.lstrip("0") or "0" for t in re.findall(r"(?<![\w.])\d+(?![\d])", visible)}
+    # article numbers and lettered pages: e0102, B551, C347, L12
+    tokens.update(m.lower() for m in re.findall(r"\b[A-Za-z]\d+\b", visible))
+    return frozenset(tokens)
+
+
+def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
+    """Whether a record's number (a volume, a first page) is printed; None when the record
+    has none that can be looked for."""
+    if not value:
+        return None
+    bare = value.strip().lower()
+    if bare.isdigit():
+        return (bare.lstrip("0") or "0") in tokens
+    if re.fullmatch(r"[a-z]\d+", bare):
+        return bare in tokens
+    digits = re.findall(r"\d+", bare)
+    return (digits[0].lstrip("0") or "0") in tokens if digits else None
+
+
+_Y = r"(?:1[5-9]|20)\d\d"
+_PAGE = r"([A-Za-z]?\d+)"
+_COORDINATES: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\bvol\.?\s*(\d+)\b.*?\bpp?\.\s*" + _PAGE, re.IGNORECASE),  # IEEE, MLA
+    re.compile(r"\b" + _Y + r"[a-z]?[^;]{0,24};\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*:\s*" + _PAGE),
+    re.compile(r"\b" + _Y + r"[a-z]?\s*,\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*,\s*" + _PAGE),  # ACS
+    re.compile(r"\b(\d+)\s*,\s*" + _PAGE + r"\s*\(\s*" + _Y + r"\s*\)"),  # AIP
+    re.compile(r"\b(\d+)\s*\(\s*" + _Y + r"\s*\)\s*" + _PAGE),  # Elsevier
+    re.compile(r",\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*[,:]\s*" + _PAGE + r"\s*[-‐‑‒–—]"),  # APA
+)
+_MARKER = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)]?)\s+")
+_INITIALS = re.compile(r"^(?:[A-Z]\.?-?)+(?:[A-Z]\.?)?[,;]?$")
+
+
+def coordinates(text: str) -> tuple[str, str] | None:
+    """``(volume, first page)`` as a citation style prints them, or None: what identifies a
+    work whose title the style leaves out (with the first author and the year)."""
+    visible = re.sub(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", " ", text, flags=re.I)
+    for pattern in _COORDINATES:
+        match = pattern.search(visible)
+        if match:
+            return match.group(1).lstrip("0") or "0", match.group(2)
+    return None
+
+
+def first_surname(text: str) -> str | None:
+    """The first author's surname of a printed reference that was not read into fields:
+    the first word of two letters or more after the list marker that is not initials."""
+    for word in _MARKER.sub("", text).split()[:8]:
+        bare = word.strip(",;:.()[]\"'")
+        if len(bare) >= 2 and not _INITIALS.match(word) and bare[0].isupper():
+            return bare
+    return None
