@@ -86,7 +86,7 @@ logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 
 #: Characters one ``@string`` macro may expand to.
 MAX_MACRO: Final = 10_000
-#: Characters all the ``@string`` macros of one file may expand to together.
+#: Characters all the ``@string`` macros of one file may take together (names and values).
 MAX_MACROS: Final = 1_000_000
 #: Levels of macros built from macros.
 MAX_MACRO_DEPTH: Final = 32
@@ -101,7 +101,7 @@ _READ = frozenset(
 # Where bibtexparser's splitter starts a block whatever it was reading (an ``@`` with only
 # whitespace before it on its line: see ``Splitter._is_at_line_start``).
 _BLOCK_START = re.compile(r"^[^\S\n]*@\w*[ \t]*[{(]", re.MULTILINE)
-_STRING_START = re.compile(r"[^\S\n]*@string[ \t]*[{(]", re.IGNORECASE)
+_STRING_PIECE = re.compile(r"^[^\S\n]*@string[ \t]*[{(]", re.MULTILINE | re.IGNORECASE)
 # What a ``#`` concatenation is made of: an enclosure's delimiters, escapes and the ``#``.
 _MACRO_MARK = re.compile(r'\\.|[{}"#]', re.DOTALL)
 # Anything pylatexenc would change: macros, groups, math, comments, ties, alignment, the
@@ -123,48 +123,56 @@ def read_bibtex(text: str) -> list[StatedReference]:
 
 def iter_bibtex(text: str) -> Iterator[StatedReference]:
     """The entries of a BibTeX file one by one, in file order (module rules)."""
-    pieces = _pieces(text)
     macros = _Macros()
     early: dict[int, list[Block]] = {}
-    for n, (start, end, line) in enumerate(pieces):
-        if _STRING_START.match(text, start):
-            early[n] = _split(text[start:end])
-            macros.define_all(early[n], line)
-    run: list[int] = []
-    for n in range(len(pieces)):
-        if n not in early:
-            run.append(n)
-            if len(run) < _PIECES_PER_SPLIT:
-                continue
-        if run:
-            first, last = pieces[run[0]], pieces[run[-1]]
-            blocks = _split(text[first[0] : last[1]])
-            macros.define_all(blocks, first[2])
-            yield from _references(blocks, first[2], macros)
+    for start, end, line in _string_pieces(text):
+        early[start] = _split(text[start:end])
+        macros.define_all(early[start], line)
+    run: list[tuple[int, int, int]] = []
+    for piece in _pieces(text):
+        if piece[0] in early:
+            yield from _run(text, run, macros)
             run = []
-        if n in early:
-            yield from _references(early.pop(n), pieces[n][2], macros)
-    if run:
-        first, last = pieces[run[0]], pieces[run[-1]]
-        blocks = _split(text[first[0] : last[1]])
-        macros.define_all(blocks, first[2])
-        yield from _references(blocks, first[2], macros)
+            yield from _references(early.pop(piece[0]), piece[2], macros)
+            continue
+        run.append(piece)
+        if len(run) == _PIECES_PER_SPLIT:
+            yield from _run(text, run, macros)
+            run = []
+    yield from _run(text, run, macros)
 
 
-def _pieces(text: str) -> list[tuple[int, int, int]]:
-    """(start, end, lines before start) of each piece: the text before the first block
-    start, then one piece from each block start to the next."""
-    starts = [m.start() for m in _BLOCK_START.finditer(text)]
-    if not starts or starts[0] != 0:
-        starts.insert(0, 0)
-    out: list[tuple[int, int, int]] = []
-    line = 0
-    for i, start in enumerate(starts):
-        if i:
-            line += text.count("\n", starts[i - 1], start)
-        end = starts[i + 1] if i + 1 < len(starts) else len(text)
-        out.append((start, end, line))
-    return out
+def _run(text: str, run: list[tuple[int, int, int]], macros: _Macros) -> Iterator[StatedReference]:
+    """The references of consecutive pieces, split at once."""
+    if not run:
+        return
+    (start, _, line), end = run[0], run[-1][1]
+    blocks = _split(text[start:end])
+    macros.define_all(blocks, line)
+    yield from _references(blocks, line, macros)
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int, int]]:
+    """(start, end, lines before start) of each piece, one at a time: the text before the
+    first block start, then one piece from each block start to the next."""
+    start = line = 0
+    for m in _BLOCK_START.finditer(text):
+        if m.start() == 0:
+            continue
+        yield start, m.start(), line
+        line += text.count("\n", start, m.start())
+        start = m.start()
+    yield start, len(text), line
+
+
+def _string_pieces(text: str) -> Iterator[tuple[int, int, int]]:
+    """The pieces that are ``@string`` blocks, as :func:`_pieces` gives them."""
+    at = line = 0
+    for m in _STRING_PIECE.finditer(text):
+        after = _BLOCK_START.search(text, m.end())
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        yield m.start(), after.start() if after else len(text), line
 
 
 def _split(piece: str) -> list[Block]:
@@ -362,12 +370,12 @@ class _Macros:
                 f"{where} is built from macros more than {MAX_MACRO_DEPTH} levels deep; "
                 "citeproof expands no deeper: define it with fewer levels."
             )
-        self.total += len(value)
+        self.total += len(string.key) + len(value)  # names too: a million empty macros
         if self.total > MAX_MACROS:
             raise MacroExpansionError(
-                f"the @string macros up to {where} expand to more than {MAX_MACROS:,} "
-                "characters in all; citeproof expands at most that many per file: remove "
-                "the macros the entries do not use."
+                f"the @string macros up to {where} take more than {MAX_MACROS:,} characters "
+                "in all (names and values); citeproof reads at most that many per file: "
+                "remove the macros the entries do not use."
             )
         self.values[string.key.lower()] = (value, depth + 1)
 
