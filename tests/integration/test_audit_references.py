@@ -61,7 +61,8 @@ def test_an_entry_naming_another_work_than_its_doi_is_a_mismatch_and_fails(
     assert c.verdict == "mismatch"
     assert c.reason == (  # the audit's words, then the reference check's, as two sentences
         f"the entry and its identifier name different works. doi:{PREFIX}1 is another work: "
-        f"its title, authors, venue differ from the entry's. The stated metadata describes "
+        f"its title, authors, venue, volume, pages differ from the entry's. The stated "
+        f"metadata describes "
         f"doi:{PREFIX}2 (title, authors, year, venue agree). This is a lead to check by hand, "
         "not a finding."
     )

@@ -296,12 +296,13 @@ def _from_identifiers(
 
 
 def _consistent(scored: Scored) -> bool:
-    """A record that contradicts nothing the entry states and shares its first author and
-    year (or its venue and year), where the entry prints no title the record lacks."""
+    """A record that contradicts nothing the entry states and shares its year and its first
+    author, venue or title words, without enough to identify it (no author and year with
+    the title, no numbers): too close to call the entry not found."""
     if scored.differs or scored.note:
         return False
     agreeing = {f.field for f in scored.fields if f.agreement == "agrees"}
-    return "year" in agreeing and bool({"authors", "venue"} & agreeing)
+    return "year" in agreeing and bool({"authors", "venue", "title"} & agreeing)
 
 
 def _what(scored: Scored) -> str:

@@ -32,7 +32,8 @@ __all__ = [
 _YEAR = r"(1[5-9][0-9]{2}|20[0-9]{2})"
 _HIDDEN = re.compile(
     r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+|\bisbn[\s:-]*[\dxX][\d\s-]{8,}[\dxX]"
-    r"|\b(?:accessed|retrieved|cited|viewed|consulted)\b[^.;\]]*",
+    r"|\b(?:accessed|retrieved|cited|viewed|consulted)\b[^.;\]]*"
+    r"|\b(?:doi|pmid|pmcid|arxiv)\s*:\s*|\bpp?\.\s*[A-Za-z]?\d+(?:\s*[-‐‑‒–—]+\s*\d+)?",
     re.IGNORECASE,
 )
 _RANGE = re.compile(r"\b\d+\s*[-‐‑‒–—]+\s*\d+\b")
@@ -45,8 +46,8 @@ _PLACES: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"\b" + _YEAR + r"[a-z]?\s*,\s*\d+\s*(?:\(|,)"), 4),
     # Smith J. 2019. Title (Chicago), Journal 2019 (ACS) before the volume
     (re.compile(r"(?:^|[.,]\s)\s*" + _YEAR + r"[a-z]?\.\s"), 3),
-    # ..., 2019.  (IEEE, MLA) at the end
-    (re.compile(r",\s*" + _YEAR + r"[a-z]?\s*\.?\s*$"), 3),
+    # ..., 2019.  (IEEE, MLA) at the end (what follows it, a DOI, is hidden)
+    (re.compile(r",\s*" + _YEAR + r"[a-z]?\s*[.,]?\s*$"), 3),
     # Month 2019, 2019 Jan
     (
         re.compile(

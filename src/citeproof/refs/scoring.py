@@ -45,7 +45,13 @@ from rapidfuzz import fuzz
 
 from citeproof.models.references import WorkRecord
 from citeproof.refs.names import family_keys, near_family, same_family
-from citeproof.refs.numbers import cited_year, coordinates, has_number, number_tokens
+from citeproof.refs.numbers import (
+    cited_year,
+    coordinates,
+    has_number,
+    number_tokens,
+    years_in_place,
+)
 from citeproof.refs.stated import StatedReference, fold, surname
 from citeproof.refs.venues import same_venue, venue_words
 
@@ -74,6 +80,9 @@ YEAR_TOLERANCE = 1
 #: The authors' score of a first surname one letter off a short name ("Luyd" for "Luyt"): a
 #: typo when the title and the year agree, another person otherwise.
 NEAR_NAME = 0.8
+#: ``partial_ratio`` at which a name or venue counts as printed inside a string whose words
+#: extraction broke or glued (one character in ten may be wrong).
+SQUEEZED_SAME = 90
 #: A preprint and its journal version are often a year or two apart.
 PREPRINT_YEAR_TOLERANCE = 2
 #: How much each field weighs in the overall score, over the fields both sides have.
@@ -204,9 +213,14 @@ class _Entry:
     words: frozenset[str]
     numbers: frozenset[str]
     year: int | None
+    years: tuple[int, ...]
+    """Every year printed where a style puts one (the stated year first)."""
     surnames: tuple[str, ...]
     coordinates: tuple[str, str] | None
     """The volume and first page the string prints where its style puts them."""
+    squeezed: str
+    """The folded string without spaces: what OCR and PDF extraction glue or split ("Journ
+    al ofB CrystalyGrowth") is compared here, fuzzily, when the words do not match."""
 
 
 #: A list number glued to the entry ("1Anaesthesia 32, 84 (1977)."), which a reader that
@@ -219,6 +233,7 @@ def _entry(stated: StatedReference) -> _Entry:
     raw = _GLUED_NUMBER.sub("", stated.text[:MAX_COMPARED])
     text = fold(raw)
     numbers = number_tokens(" ".join(p for p in (raw, stated.volume, stated.pages) if p))
+    placed = [y for y, _ in years_in_place(raw)]
     year = stated.year if stated.year is not None else cited_year(raw)
     return _Entry(
         stated=stated,
@@ -227,8 +242,10 @@ def _entry(stated: StatedReference) -> _Entry:
         words=frozenset(text.split()),
         numbers=numbers,
         year=year,
+        years=tuple(dict.fromkeys([*([year] if year is not None else []), *placed])),
         surnames=stated.surnames[:MAX_AUTHORS],
         coordinates=coordinates(raw),
+        squeezed=text.replace(" ", ""),
     )
 
 
@@ -341,14 +358,17 @@ def _record_surnames(record: WorkRecord) -> tuple[str, ...]:
     return tuple(s for s in (surname(a) for a in record.authors[:MAX_AUTHORS]) if s)
 
 
-def _in_words(name: str, words: frozenset[str]) -> bool:
+def _in_words(name: str, entry: _Entry) -> bool:
     """Whether a surname is among a string's words, by any of its spellings (a typo only in
-    a word of five letters or more that begins like the name)."""
+    a word of five letters or more that begins like the name), or, in a string whose words
+    extraction broke or glued, inside it with at most one character in ten wrong."""
     keys = family_keys(name)
-    if keys & words:
+    if keys & entry.words:
         return True
     firsts = {k[0] for k in keys}
-    return any(len(w) >= 5 and w[0] in firsts and same_family(w, name) for w in words)
+    if any(len(w) >= 5 and w[0] in firsts and same_family(w, name) for w in entry.words):
+        return True
+    return any(len(k) >= 6 and fuzz.partial_ratio(k, entry.squeezed) >= SQUEEZED_SAME for k in keys)
 
 
 def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
@@ -369,10 +389,10 @@ def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
         return FieldScore("authors", entry.stated.authors[0], shown, value, _agree(ok))
     if len(entry.text.split()) < 2:
         return FieldScore("authors", None, shown, None, "not_stated")
-    if _in_words(recorded[0], entry.words):
+    if _in_words(recorded[0], entry):
         return FieldScore("authors", None, shown, 1.0, "agrees")
     head = recorded[:3]
-    present = sum(1 for name in head if _in_words(name, entry.words))
+    present = sum(1 for name in head if _in_words(name, entry))
     if len(head) >= 2 and present >= 2:
         return FieldScore("authors", None, shown, round(present / len(head), 3), "agrees")
     if present == 0 and _residue(entry, record) <= 1:
@@ -388,10 +408,19 @@ def _agree(ok: bool) -> Agreement:
 
 def _year(entry: _Entry, record: WorkRecord, tolerance: int) -> FieldScore:
     given = entry.year
+    if given is not None and record.year is not None:
+        # A string may print a year in more than one place where styles put it (NLM's
+        # "J Appl Physiol (1985). 2007;103:594"): any of them agreeing is no difference.
+        near = [y for y in entry.years if abs(y - record.year) <= tolerance]
+        if near and abs(given - record.year) > tolerance:
+            given = near[0]
     shown = str(given) if given is not None else None
     if record.year is None:
         return FieldScore("year", shown, None, None, "not_recorded")
     if given is None:
+        if re.search(rf"(?<!\d){record.year}(?!\d)", entry.raw.replace(" ", "")):
+            # "(20 04)": the year split by extraction, printed all the same
+            return FieldScore("year", str(record.year), str(record.year), 1.0, "agrees")
         return FieldScore("year", None, str(record.year), None, "not_stated")
     gap = abs(given - record.year)
     value = 1.0 if gap == 0 else (0.5 if gap <= tolerance else 0.0)
@@ -425,6 +454,9 @@ def _venue_in(entry: _Entry, name: str) -> bool:
     printed = venue_words(entry.raw)
     if f" {' '.join(wanted)} " in f" {' '.join(printed)} ":
         return True
+    whole = "".join(wanted)
+    if len(whole) >= 12 and fuzz.partial_ratio(whole, entry.squeezed) >= SQUEEZED_SAME:
+        return True  # "Journ al ofB CrystalyGrowth": the words broken, the letters there
     size = len(wanted)
     for start in range(len(printed) - size + 1):
         window = " ".join(printed[start : start + size])
@@ -594,10 +626,13 @@ def _fit(
     numbers = pages.agreement == "agrees" and (
         volume.agreement == "agrees" or volume.agreement == "not_recorded"
     )
+    # The year may be missing on one side (a chapter cited "n.d.") when the venue names
+    # where the pages are.
     coordinates = (
-        y == "agrees" and numbers and v != "differs"
+        numbers and v != "differs"
         and (a == "agrees" or (a != "differs" and v == "agrees"))
         and (volume.agreement == "agrees" or v == "agrees")
+        and (y == "agrees" or (y != "differs" and v == "agrees"))
     )  # fmt: skip
     confirming = [f.field for f in (authors, year, venue) if f.agreement == "agrees"]
     spoken = ("title", *confirming)
