@@ -3,15 +3,22 @@
 Stack (outermost first)::
 
     AsyncClient(trust_env=False, timeouts, Accept-Encoding: gzip, deflate)
-      -> ContactTransport    adds the contact address and NCBI API key on the wire only
-        -> RetryingTransport rate limit, retries, body cap, per-check deadline
+      -> ContactTransport    adds the contact address and the API keys on the wire only
+        -> RetryingTransport rate limit, concurrency, retries, body cap, per-check deadline
           -> inner            the network, or a replaying transport in tests
 
-Why the contact address and API key are added in a transport: ``httpx`` sets
+Why the contact address and API keys are added in a transport: ``httpx`` sets
 ``response.request`` to the *caller's* request, so the URL and headers a source sees (and may
 store in the cache, the evidence log or a fixture) never contain them. Only the wire does.
 Whoever records traffic below this layer must scrub with
-:func:`citeproof.redact.strip_secret_params`.
+:func:`citeproof.redact.strip_secret_params` and the values :func:`api_keys` returns.
+
+The keys: ``NCBI_API_KEY`` (NCBI's ``api_key``: 10 requests a second instead of 3) and
+``OPENALEX_API_KEY`` (OpenAlex's ``api_key``, the parameter its documentation gives: since
+February 2026 a search draws on a daily budget, a free key's much larger than the keyless
+one). Each goes only to its own service. OpenAlex answers without a key too, so none is
+required; a source tells the two cases apart in its reasons by the response extension
+:data:`KEY_SENT`.
 
 ``trust_env=False``: proxies, ``.netrc`` credentials and CA bundles from the environment must
 not silently change what a reproducible check talks to.
@@ -23,7 +30,7 @@ import asyncio
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
 import httpx2
@@ -47,6 +54,16 @@ _CONTACT_PARAMS: dict[str, tuple[str, ...]] = {
 }
 # Only the services the key is for; LitSense and web pages on NCBI hosts never see it.
 _API_KEY_SERVICES = frozenset({"NCBI E-utilities", "PMC ID converter"})
+NCBI_KEY_ENV = "NCBI_API_KEY"
+OPENALEX_KEY_ENV = "OPENALEX_API_KEY"
+#: A response extension on OpenAlex's answers: True when the request carried an API key.
+KEY_SENT = "citeproof_api_key_sent"
+
+
+def api_keys(env: Mapping[str, str] | None = None) -> list[str]:
+    """The API keys set in the environment, for whoever must scrub them (recordings)."""
+    env = os.environ if env is None else env
+    return [v for v in (env.get(n, "").strip() for n in (NCBI_KEY_ENV, OPENALEX_KEY_ENV)) if v]
 
 
 def _utcnow() -> datetime:
@@ -71,11 +88,17 @@ class ContactTransport(httpx2.AsyncBaseTransport):
     """
 
     def __init__(
-        self, inner: httpx2.AsyncBaseTransport, *, contact: str | None, api_key: str | None
+        self,
+        inner: httpx2.AsyncBaseTransport,
+        *,
+        contact: str | None,
+        api_key: str | None,
+        openalex_key: str | None = None,
     ) -> None:
         self.inner = inner
         self.contact = contact or None
         self.api_key = api_key or None
+        self.openalex_key = openalex_key or None
         self._user_agent = user_agent(self.contact)
 
     def _params(self, url: httpx2.URL) -> list[tuple[str, str]]:
@@ -88,6 +111,8 @@ class ContactTransport(httpx2.AsyncBaseTransport):
                 wanted.append((param, self.contact))
         if self.api_key and name in _API_KEY_SERVICES:
             wanted.append(("api_key", self.api_key))
+        if self.openalex_key and name == "OpenAlex":
+            wanted.append(("api_key", self.openalex_key))
         return [(k, v) for k, v in wanted if k not in url.params]
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
@@ -104,7 +129,10 @@ class ContactTransport(httpx2.AsyncBaseTransport):
             stream=request.stream,
             extensions=request.extensions,
         )
-        return await self.inner.handle_async_request(wire)
+        response = await self.inner.handle_async_request(wire)
+        if service_for(url).name == "OpenAlex":
+            response.extensions[KEY_SENT] = bool(url.params.get("api_key"))
+        return response
 
     async def aclose(self) -> None:
         await self.inner.aclose()
@@ -115,6 +143,7 @@ def make_client(
     transport: httpx2.AsyncBaseTransport | None = None,
     contact: str | None = None,
     api_key: str | None = None,
+    openalex_key: str | None = None,
     timeout: httpx2.Timeout = DEFAULT_TIMEOUT,
     max_body: int = DEFAULT_MAX_BODY,
     max_wait: float = 60.0,
@@ -128,15 +157,17 @@ def make_client(
 ) -> httpx2.AsyncClient:
     """Build the client every source uses.
 
-    ``contact`` and ``api_key`` default to ``CITEPROOF_CONTACT`` and ``NCBI_API_KEY``; pass
-    ``""`` to send none. ``limiter`` defaults to the process-wide one so that every client and
-    every concurrent task share one budget per service. ``clock``/``sleep``/``now``/``rng`` are
-    for tests.
+    ``contact``, ``api_key`` and ``openalex_key`` default to ``CITEPROOF_CONTACT``,
+    ``NCBI_API_KEY`` and ``OPENALEX_API_KEY``; pass ``""`` to send none. ``limiter`` defaults to
+    the process-wide one so that every client and every concurrent task share one budget per
+    service. ``clock``/``sleep``/``now``/``rng`` are for tests.
     """
     if contact is None:
         contact = os.environ.get("CITEPROOF_CONTACT", "").strip() or None
     if api_key is None:
-        api_key = os.environ.get("NCBI_API_KEY", "").strip() or None
+        api_key = os.environ.get(NCBI_KEY_ENV, "").strip() or None
+    if openalex_key is None:
+        openalex_key = os.environ.get(OPENALEX_KEY_ENV, "").strip() or None
     inner = transport if transport is not None else httpx2.AsyncHTTPTransport()
     retrying = RetryingTransport(
         inner,
@@ -152,7 +183,12 @@ def make_client(
         now=now or _utcnow,
     )
     return httpx2.AsyncClient(
-        transport=ContactTransport(retrying, contact=contact or None, api_key=api_key or None),
+        transport=ContactTransport(
+            retrying,
+            contact=contact or None,
+            api_key=api_key or None,
+            openalex_key=openalex_key or None,
+        ),
         timeout=timeout,
         trust_env=False,
         follow_redirects=False,

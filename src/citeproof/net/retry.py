@@ -16,7 +16,16 @@ only those); any other encoding is passed through with the raw cap.
 Retried: 429, 500, 502, 503, 504 and ``httpx2.TransportError`` (timeouts included), with
 full-jitter exponential backoff, or exactly the ``Retry-After`` the service asked for (seconds
 or an HTTP date). A ``Retry-After`` over ``max_wait`` stops at once with
-:class:`RetryAfterTooLong` instead of sleeping silently.
+:class:`RetryAfterTooLong` instead of sleeping silently. Not retried: a 429 from a service that
+meters a daily budget (OpenAlex) when it says the budget is spent (:func:`budget_spent`):
+asking again before midnight UTC only spends requests, so the answer goes back to the source,
+which says which key to set. A 429 with a short ``Retry-After`` and budget left is OpenAlex's
+"slow down", retried like any other.
+
+Each attempt holds one of its service's places in flight and waits for its rate-limit slot
+(:class:`~citeproof.net.ratelimit.RateLimiter`), and every answer's announced limits are handed
+to the limiter (``observe``), error answers included: a 429 is the likeliest to carry a
+smaller budget.
 """
 
 from __future__ import annotations
@@ -113,6 +122,43 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
         when = when.replace(tzinfo=UTC)
     current = now or datetime.now(UTC)
     return max(0.0, (when - current).total_seconds())
+
+
+# ---------------------------------------------------------------------------------------------
+# A spent daily budget
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def budget_spent(
+    response: httpx2.Response, *, max_wait: float, now: datetime | None = None
+) -> bool:
+    """Whether a 429 says the daily budget is spent rather than "slow down".
+
+    OpenAlex (since February 2026) answers a spent budget with 429, a ``Retry-After`` of hours
+    (until midnight UTC), ``x-ratelimit-remaining-usd`` below ``x-ratelimit-cost-required-usd``
+    and a JSON body whose message says the budget is insufficient; any one of them is enough.
+    ``x-ratelimit-remaining: 0`` counts only without a ``Retry-After``: a short one is the
+    service saying "again in a moment".
+    """
+    if response.status_code != 429:
+        return False
+    headers = response.headers
+    wait = parse_retry_after(headers.get("retry-after"), now=now)
+    if wait is not None and wait > max_wait:
+        return True
+    if wait is None and (headers.get("x-ratelimit-remaining") or "").strip() == "0":
+        return True
+    left = _number(headers.get("x-ratelimit-remaining-usd"))
+    needed = _number(headers.get("x-ratelimit-cost-required-usd"))
+    if left is not None and needed is not None and left < needed:
+        return True
+    return b"budget" in response.content[:4096].lower()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,16 +326,22 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
         connected = False
         for attempt in range(1, self.attempts + 1):
             self._check_deadline(label, service.name, host)
-            await self.limiter.acquire(request.url, api_key=self.api_key)
             retry_after: float | None = None
             try:
-                response = await self._attempt(request, label, service.name, host)
+                async with self.limiter.concurrent(request.url):
+                    await self.limiter.acquire(request.url, api_key=self.api_key)
+                    response = await self._attempt(request, label, service.name, host)
+                    self.limiter.observe(request.url, response.headers)
             except httpx2.TransportError as exc:
                 outcomes.append(f"{type(exc).__name__}")
                 connected |= not isinstance(exc, (httpx2.ConnectError, httpx2.ConnectTimeout))
             else:
                 connected = True
                 if response.status_code not in RETRY_STATUSES:
+                    return response
+                if service.daily_budget and budget_spent(
+                    response, max_wait=self.max_wait, now=self._now()
+                ):
                     return response
                 outcomes.append(str(response.status_code))
                 retry_after = parse_retry_after(

@@ -27,7 +27,7 @@ import httpx2
 
 from citeproof.errors import BadInputError
 from citeproof.net import ssrf
-from citeproof.net.client import make_client
+from citeproof.net.client import api_keys, make_client
 from citeproof.net.record import RecordingTransport
 from citeproof.net.replay import ReplayTransport
 
@@ -110,7 +110,7 @@ async def open_session(
         client_options.setdefault("base_backoff", 0.0)
     elif mode.record is not None:
         contact = os.environ.get("CITEPROOF_CONTACT", "").strip() or None
-        secrets = [os.environ.get("NCBI_API_KEY", "").strip()]
+        secrets = api_keys()
         transport = RecordingTransport(mode.record, now=now, contact=contact, secrets=secrets)
 
         web_options = {

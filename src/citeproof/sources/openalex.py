@@ -22,7 +22,16 @@ Titles lose the HTML OpenAlex keeps from publishers (``<i>``, ``<sub>``).
 
 Failures are raised as :class:`~citeproof.errors.NetworkError`; ``None`` from
 :func:`resolve_work` means OpenAlex answered 404 (it has no work with that id).  The client
-adds ``mailto`` on the wire (``citeproof.net.client``).
+adds ``mailto`` and, when ``OPENALEX_API_KEY`` is set, ``api_key`` on the wire
+(``citeproof.net.client``), so no URL this module sees or stores holds the key.
+
+Keys and budgets: since 13 February 2026 OpenAlex meters every list and search against a daily
+budget (a search costs $0.001: a free key's $1 a day buys about a thousand, the keyless
+allowance a hundred or fewer); single works cost nothing.  It answers an invalid key with 401,
+over-rate requests with 403, and a spent budget with 429 and a JSON ``{"error": ...,
+"message": ...}`` (the client does not retry a spent budget).  Each is a failed answer whose
+one-line reason names ``OPENALEX_API_KEY`` (:func:`_refusal`): never "no such work", and never
+the key itself (the reasons are citeproof's words, not the body's).
 """
 
 from __future__ import annotations
@@ -34,7 +43,9 @@ from urllib.parse import quote
 
 import httpx2
 
+from citeproof.errors import UpstreamUnavailable
 from citeproof.models.references import WorkRecord
+from citeproof.net.client import KEY_SENT, OPENALEX_KEY_ENV
 from citeproof.sources.base import json_object, plain_text, upstream_failure
 
 __all__ = [
@@ -96,6 +107,53 @@ def work_id(value: str) -> str | None:
 
 
 _fail = upstream_failure(_SERVICE, _HOST)
+_GET_KEY = "a free key comes from openalex.org/settings/api"
+
+
+def _refusal(status: int, what: str, key_sent: bool) -> UpstreamUnavailable:
+    """The failure for OpenAlex refusing ``what`` for its key or its budget (module
+    docstring), worded for whether a key was sent."""
+    if status == 401:
+        why = (
+            f"refused the API key in {OPENALEX_KEY_ENV} (HTTP 401) for {what}: set it to a "
+            f"valid key ({_GET_KEY}) or unset it"
+            if key_sent
+            else f"answered HTTP 401 to {what}: it wants an API key; set {OPENALEX_KEY_ENV} "
+            f"({_GET_KEY})"
+        )
+    elif status == 429:
+        why = (
+            f"answered HTTP 429 to {what}: the daily budget of the key in {OPENALEX_KEY_ENV} "
+            "is spent (it renews at midnight UTC)"
+            if key_sent
+            else f"answered HTTP 429 to {what}: the daily budget without an API key is spent; "
+            f"set {OPENALEX_KEY_ENV} ({_GET_KEY}, with a larger budget)"
+        )
+    else:
+        why = (
+            f"refused {what} (HTTP {status}: over its rate, or the key in {OPENALEX_KEY_ENV} "
+            "is not allowed)"
+            if key_sent
+            else f"refused {what} (HTTP {status}: over its rate, or it wants an API key); set "
+            f"{OPENALEX_KEY_ENV} ({_GET_KEY})"
+        )
+    return _fail(why)
+
+
+def _payload(response: httpx2.Response, what: str) -> dict[str, Any]:
+    """The JSON object of a 200 answer; a refusal for its key or budget (401, 403, 429, or
+    an ``error`` object in place of an answer) raises :func:`_refusal`'s failure."""
+    key_sent = response.extensions.get(KEY_SENT) is True
+    if response.status_code in (401, 403, 429):
+        raise _refusal(response.status_code, what, key_sent)
+    payload = json_object(response, what, _fail)
+    error = payload.get("error")
+    if isinstance(error, str) and "results" not in payload and "id" not in payload:
+        said = f"{error} {payload.get('message', '')}".lower()
+        if "budget" in said or "rate limit" in said:
+            raise _refusal(429, what, key_sent)
+        raise _fail(f"answered {what} with an error instead of works")
+    return payload
 
 
 def _strip_prefix(value: Any, *prefixes: str) -> str | None:
@@ -305,7 +363,7 @@ def works_params(
 async def works(client: httpx2.AsyncClient, params: dict[str, str]) -> WorksPage:
     """One page of ``works`` for ``params`` (see :func:`works_params`)."""
     response = await client.get(BASE_URL + "works", params=params)
-    payload = json_object(response, "a works search", _fail)
+    payload = _payload(response, "a works search")
     meta = payload.get("meta")
     count = meta.get("count") if isinstance(meta, dict) else None
     if not isinstance(count, int) or isinstance(count, bool):
@@ -343,7 +401,7 @@ async def _lookup(
     response = await client.get(url)
     if response.status_code == 404:
         return None
-    return json_object(response, f"a lookup of {kind}:{text}", _fail)
+    return _payload(response, f"a lookup of {kind}:{text}")
 
 
 async def resolve_work(
@@ -380,7 +438,7 @@ async def search_records(
     read, so an unread search never looks like "no such work"."""
     params = {**works_params(search=query, per_page=per_page), "select": RECORD_SELECT}
     response = await client.get(BASE_URL + "works", params=params)
-    payload = json_object(response, "a works search", _fail)
+    payload = _payload(response, "a works search")
     results = payload.get("results")
     if not isinstance(results, list):
         raise _fail("answered a works search without results")
