@@ -273,3 +273,37 @@ def test_venue_abbreviations() -> None:
                        "Sciences of the United States of America")  # fmt: skip
     assert not abbreviates("Phys. Rev.", "Physical Review Letters")
     assert not abbreviates("Nature", "Nature Communications")
+
+
+# ---------------------------------------------------------------------- extraction noise
+
+
+def test_a_string_whose_words_extraction_broke_is_still_compared() -> None:
+    """Words glued and split, a letter wrong, a number split and one glued to a letter: what
+    PDF extraction and OCR do to a real reference (Crossref's "noise" renderings)."""
+    record = WorkRecord(
+        source="crossref", doi="10.5555/invented.noise", title="An invented survey of mulch",
+        authors=("Berger, Elisa",), year=1989, venue="Archives of Internal Medicine",
+        volume="149", pages="1507-1512",
+    )  # fmt: skip
+    text = "1 E.Sl BergeY, Archives of Internal M edicine 1 49,J1507 (1989 )."
+    got = score(_string(text), record)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    assert {"authors", "venue", "volume", "pages", "year"} <= set(got.decided_by)
+
+
+def test_a_book_title_read_as_the_title_is_no_title_that_differs() -> None:
+    """A style that prints a chapter as its book and year: the reader takes the book's title
+    for the entry's; it is the record's venue, so no title differs (no "partial")."""
+    record = WorkRecord(
+        source="crossref", doi="10.5555/invented.chapter", title="Earthworms",
+        authors=("Okafor, C",), year=2005, venue="The Invented Encyclopedia of Soils",
+        kind="book-chapter",
+    )  # fmt: skip
+    stated = StatedReference(
+        text="Okafor C. The Invented Encyclopedia of Soils (2005).",
+        title="The Invented Encyclopedia of Soils", authors=("Okafor C",),
+    )  # fmt: skip
+    got = score(stated, record)
+    assert got.field("title").agreement == "not_stated"
+    assert got.fit != "partial"

@@ -305,6 +305,10 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
             # the title read from the string was another part of it (a venue, a
             # collective author): the record's title is printed there all the same
             return found
+        if rated.level != "same" and same_venue(stated.title, _venue_names(record)):
+            # what the reader took for a title is the record's venue (a style that prints
+            # only a book's or a journal's title): no title was printed to differ
+            return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
         return rated
     if found is None:
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "none", useful)
@@ -368,7 +372,11 @@ def _in_words(name: str, entry: _Entry) -> bool:
     firsts = {k[0] for k in keys}
     if any(len(w) >= 5 and w[0] in firsts and same_family(w, name) for w in entry.words):
         return True
-    return any(len(k) >= 6 and fuzz.partial_ratio(k, entry.squeezed) >= SQUEEZED_SAME for k in keys)
+    # one character wrong in the name (its length decides what that costs the ratio)
+    return any(
+        len(k) >= 6 and fuzz.partial_ratio(k, entry.squeezed) >= 100 * (len(k) - 1) / len(k) - 1
+        for k in keys
+    )
 
 
 def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
@@ -467,6 +475,11 @@ def _venue_in(entry: _Entry, name: str) -> bool:
 
 def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry) -> FieldScore:
     present = has_number(entry.numbers, recorded)
+    if present is False and recorded and recorded.strip().isdigit():
+        # "1 49,J1507": a number split by extraction, or glued to a letter, printed whole
+        # once the spaces are gone (and never inside a longer number)
+        digits = recorded.strip().lstrip("0") or "0"
+        present = re.search(rf"(?<!\d){digits}(?!\d)", entry.raw.replace(" ", "")) is not None
     if stated is None and entry.coordinates is not None:
         # the number the string prints where its style puts the volume or first page
         stated = entry.coordinates[0 if field == "volume" else 1]
@@ -664,7 +677,9 @@ def _fit(
         agreed = tuple(f.field for f in fields[1:] if f.agreement == "agrees")
         if title.level == "none":
             return "match", agreed  # the record holds no title; its numbers speak
-        printed_title = bool(entry.stated.title) or _residue(entry, record) >= 4
+        printed_title = title.level != "absent" and (
+            bool(entry.stated.title) or _residue(entry, record) >= 4
+        )
         if not printed_title or title.level in ("words", "close"):
             return "match", agreed
         return "partial", agreed
