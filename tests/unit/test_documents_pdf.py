@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from citeproof.documents.model import REGIONS, Document
-from citeproof.documents.pdf import PAGE_SEPARATOR, SOFT_HYPHEN, _clean, parse_pdf
+from citeproof.documents.pdf import PAGE_SEPARATOR, SOFT_HYPHEN, _clean_marked, parse_pdf
 from citeproof.errors import CiteproofError, DocumentError, UnsupportedFormatError
 from citeproof.models import CheckResult
 
@@ -110,6 +110,10 @@ def test_compound_split_at_line_end_keeps_a_real_hyphen(hyphenated: Document) ->
     assert "a well-known one breaks" in hyphenated.text
     assert "COVID-19 in the last line" in hyphenated.text
     assert_well_formed(hyphenated)
+
+
+def _clean(raw: str, resolve: dict[tuple[str, str], str]) -> str:
+    return _clean_marked(raw, resolve, [])[0]
 
 
 def test_clean_drops_control_characters_and_maps_markers() -> None:

@@ -353,15 +353,11 @@ def _hyphen_for(left: str, right: str, words: set[str], compounds: set[str]) -> 
     return SOFT_HYPHEN
 
 
-def _clean(raw: str, resolve: dict[tuple[str, str], str]) -> str:
-    """One line as it goes into Document.text: markers resolved, controls gone, trimmed."""
-    return _clean_marked(raw, resolve, [])[0]
-
-
 def _clean_marked(
     raw: str, resolve: dict[tuple[str, str], str], spans: list[tuple[int, int]]
 ) -> tuple[str, list[tuple[int, int]]]:
-    """``_clean``, carrying ``spans`` of ``raw`` (superscripts) over to the cleaned line.
+    """One line as it goes into Document.text (markers resolved, controls gone, trimmed),
+    with ``spans`` of ``raw`` (superscripts) carried over to the cleaned line.
 
     Resolving hyphen markers keeps every position; removing control characters (and the
     soft hyphens that stand for a joined word) and trimming shift them, so the spans are

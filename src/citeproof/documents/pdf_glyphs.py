@@ -415,10 +415,6 @@ def _inked(ch: str) -> bool:
     return not ch.isspace()
 
 
-def _page_index(i: int, positions: list[int] | None) -> int:
-    return positions[i] if positions is not None else i
-
-
 def line_size(line: str, start: int, glyphs: Glyphs, positions: list[int] | None) -> float | None:
     """The size a line is set in: the median over a few of its letters.
 

@@ -84,10 +84,6 @@ __all__ = [
 ]
 
 
-def _hex(root: bytes | None) -> str | None:
-    return None if root is None else root.hex()
-
-
 def iter_raw_lines(path: Path, start: int = 0) -> Iterator[bytes]:
     """The file's lines as bytes from offset ``start`` (the last one may lack a newline)."""
     try:

@@ -28,7 +28,6 @@ JSON data, whole or summarised (``detail``, :mod:`citeproof.mcp.summaries`).
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -568,9 +567,3 @@ class CiteproofTools:
                 f"{key} is not in the local cache; call read_source or check_quote with it first."
             )
         return text
-
-
-def replay_from_env() -> str | None:
-    """``CITEPROOF_REPLAY`` as the server starts (None when unset or empty)."""
-    value = os.environ.get("CITEPROOF_REPLAY", "").strip()
-    return value or None

@@ -129,14 +129,6 @@ class Cache(SQLiteStore):
 
     # -- blobs
 
-    def put_blob(self, data: bytes, media_type: str = DEFAULT_MEDIA_TYPE) -> str:
-        """Store ``data`` (if not already stored) and return its sha256.
-
-        The same bytes are stored once; the first media type given for them is kept.
-        """
-        with self._write() as conn:
-            return self._put_blob(conn, bytes(data), media_type)
-
     def _put_blob(self, conn: sqlite3.Connection, data: bytes, media_type: str) -> str:
         digest = sha256_hex(data)
         row = conn.execute("SELECT data FROM blobs WHERE sha256 = ?", (digest,)).fetchone()

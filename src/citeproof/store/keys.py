@@ -80,10 +80,6 @@ def key_hash(name: str, public: bytes) -> bytes:
     return hashlib.sha256(name.encode("utf-8") + b"\n" + bytes([ED25519_ALG]) + public).digest()[:4]
 
 
-def _valid_name(name: str) -> bool:
-    return bool(name) and "+" not in name and not any(ch.isspace() for ch in name)
-
-
 @dataclass(frozen=True, slots=True)
 class Verifier:
     """A public key with its signed-note name and key hash: enough to check a signature."""
