@@ -1,5 +1,6 @@
 """The audit page in a real browser: it opens from a file, its chips work by mouse and
-keyboard, it logs no errors and asks the network for nothing.
+keyboard, it logs no errors and asks the network for nothing.  The references page too
+(``refs --html``): its leads first, every card readable, its evidence opening without script.
 
 Driven with Playwright's Python package over the system's Chromium, launched by executable
 path (no browser is ever downloaded).  Skipped, with the reason, where either is missing.
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from citeproof.report import write_audit_html
+from citeproof.report import write_audit_html, write_references_html
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="the playwright package is not installed (pip install playwright)"
@@ -613,4 +614,156 @@ def test_the_references_fit_a_phone(browser: Any, tmp_path: Path) -> None:
         assert widest <= width, widest
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert requests == [url]
+        page.close()
+
+
+# ------------------------------------------------------------------ the references page
+
+
+def _example_references(home: Path) -> Any:
+    """``citeproof refs examples/example-references.md --replay tests/refs/recordings
+    --no-retraction``, as a report: invented entries, answered from invented recordings."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from citeproof.service.references import verify_references
+
+    root = Path(__file__).resolve().parents[2]
+    with pytest.MonkeyPatch.context() as env:  # a module fixture runs before the suite's home
+        for name in [k for k in os.environ if k.startswith("CITEPROOF_")]:
+            env.delenv(name)
+        env.setenv("CITEPROOF_HOME", str(home))
+        # Playwright's sync API runs an event loop in this thread; the verification its own.
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(
+                verify_references,
+                root / "examples" / "example-references.md",
+                replay=root / "tests" / "refs" / "recordings",
+                retraction=False,
+            ).result()
+
+
+@pytest.fixture(scope="module")
+def refs_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    report = _example_references(tmp_path_factory.mktemp("refs-home"))
+    return write_references_html(
+        report,
+        tmp_path_factory.mktemp("refs") / "refs.html",
+        source_names=["examples/example-references.md"],
+    )
+
+
+def _long_references_page(tmp_path: Path) -> Path:
+    """The references of ``_references_report``: identifiers, URLs and titles of 150
+    characters without a break, every one retracted, in a references report."""
+    refs = _references_report()["references"]
+    data = {"schema": "citeproof.references/1", "source": "x" * 150 + ".bib", "references": refs}
+    data["reading"] = ["Number " + "9" * 150 + " is missing."]
+    return write_references_html(data, tmp_path / "long-refs.html")
+
+
+def _unreadable_cards(page: Any) -> list[str]:
+    """The cards that are hidden, reach past the screen's edge, or clip their own text."""
+    return list(
+        page.evaluate(
+            """() => Array.from(document.querySelectorAll('article.ref')).filter(card => {
+                const box = card.getBoundingClientRect();
+                return box.width < 250 || box.height < 40 || box.left < 0
+                    || box.right > document.documentElement.clientWidth
+                    || card.scrollWidth > card.clientWidth + 1
+                    || parseFloat(getComputedStyle(card).fontSize) < 12;
+            }).map(card => card.id)"""
+        )
+    )
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_references_page_in_chromium(browser: Any, refs_page: Path, width: int) -> None:
+    """The page `refs --html` writes for the example list: the leads first, every card
+    readable, the evidence opening under its card without script, nothing past the edge."""
+    url = refs_page.resolve().as_uri()
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors, requests = _watch(page, url)
+    page.goto(url)
+    header = page.locator("#verdict")
+    assert header.get_attribute("data-verdict") == "check"
+    assert header.is_visible() and "CHECK BY HAND" in header.inner_text().upper()
+    assert page.locator("#verdict-counts").inner_text().startswith("1 wrong work, 1 not found")
+    verdicts = page.eval_on_selector_all("article.ref", "els => els.map(e => e.dataset.verdict)")
+    assert verdicts == ["mismatch", "not_found", "partial", "ambiguous", "verified", "verified"]
+    assert _unreadable_cards(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+    # The evidence is folded; its summary opens it (there is no script on this page).
+    asked = page.locator("article.ref").first.locator("details.asked")
+    evidence = asked.locator("ul").first
+    assert not evidence.is_visible()
+    page.emulate_media(media="print")  # printed, every fold is open, by CSS alone
+    assert evidence.is_visible()
+    page.emulate_media(media="screen")
+    assert not evidence.is_visible()
+    asked.locator("summary").click()
+    assert evidence.is_visible()
+    assert "sha256" in evidence.inner_text()
+    summary = page.locator("article.ref").nth(1).locator("details.asked > summary")
+    summary.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("article.ref").nth(1).locator("details.asked ul").first.is_visible()
+
+    # Every fold open: still nothing past the edge, every card still readable.
+    _open_everything(page)
+    assert page.locator("details.asked[open]").count() == 6
+    assert _widest(page) <= width, _widest(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert _unreadable_cards(page) == []
+
+    # "Problems only" is a checkbox and CSS: what matched steps aside, the leads stay.
+    page.locator("#problems-only").check()
+    assert page.locator("article.ref[data-verdict='mismatch']").is_visible()
+    assert not page.locator("article.ref[data-verdict='verified']").first.is_visible()
+    assert not page.locator("section.g-matched").is_visible()
+    page.locator("#problems-only").uncheck()
+    assert page.locator("article.ref[data-verdict='verified']").first.is_visible()
+
+    assert page.evaluate("document.scripts.length") == 1  # the report's JSON, which never runs
+    assert errors == []
+    assert requests == [url]
+    page.close()
+
+
+@pytest.mark.parametrize("width", [320, 390, 1280])
+def test_long_identifiers_fit_the_references_page(browser: Any, tmp_path: Path, width: int) -> None:
+    path = _long_references_page(tmp_path)
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(path.resolve().as_uri())
+    _open_everything(page)
+    assert page.locator("article.ref").count() == 4
+    assert _widest(page) <= width, _widest(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert _unreadable_cards(page) == []
+    page.close()
+
+
+def test_screenshots_of_the_references_page(browser: Any, refs_page: Path, tmp_path: Path) -> None:
+    """The example list's page at 1280 px (the banner and every lead to check, the wrong
+    work's evidence open) and 390 px (the banner down to the wrong work's fields).  With
+    CITEPROOF_SCREENSHOTS naming a folder (docs/img), the pictures docs/report.md shows."""
+    out = Path(SCREENSHOTS or tmp_path)
+    for width, name in ((1280, "refs-page-1280.png"), (390, "refs-page-390.png")):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(refs_page.resolve().as_uri())
+        first = page.locator("article.ref").first
+        if width == 1280:
+            first.locator("details.asked > summary").click()
+            bottom_of = page.locator("section.g-check")
+        else:
+            bottom_of = first.locator("table.cmp")
+        page.mouse.move(0, 0)
+        bottom = bottom_of.evaluate("e => e.getBoundingClientRect().bottom + window.scrollY")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(
+            path=str(out / name),
+            clip={"x": 0, "y": 0, "width": width, "height": int(bottom) + 16},
+            full_page=True,
+        )
+        assert (out / name).stat().st_size > 10_000
         page.close()

@@ -1,4 +1,6 @@
-"""The HTML audit view: one self-contained page that shows, sentence by sentence, what holds.
+"""The HTML pages: the audit view (one self-contained page that shows, sentence by sentence,
+what holds) and the references page (``citeproof refs --html``: every entry of one or more
+reference lists, the leads to check first).
 
 Why it is built this way:
 
@@ -25,6 +27,11 @@ Why it is built this way:
 * The page works without JavaScript and in print: each citation's details are a ``<details>``
   right after its sentence, the "problems only" filter is a checkbox and CSS; the small inline
   script only adds "Open every citation", Escape, and opens every citation for printing.
+* The references page follows the same rules with less: it has no script at all, so its
+  policy forbids every script (``script-src 'none'``), and it reuses the audit page's
+  reference cards and styles, so an entry reads the same on both.  It names its kind in its
+  head too (``<meta name="citeproof-page" content="references">``): ``refs --html`` replaces
+  its own earlier page and ``audit --html`` its own, never each other's without asking.
 """
 
 from __future__ import annotations
@@ -34,27 +41,36 @@ import contextlib
 import hashlib
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 import jinja2
 
 from citeproof.errors import HtmlWriteError
+from citeproof.models.references import ReferencesReport
+from citeproof.report.references_view import build_references_view
 from citeproof.report.view import answer_text, build_view
 
 __all__ = [
     "CSP",
     "GENERATOR_TAG",
+    "REFERENCES_CSP",
+    "REFERENCES_TAG",
     "SCRIPT_HASH",
     "HtmlWriteError",
     "is_audit_page",
+    "is_references_page",
     "render_audit_html",
+    "render_references_html",
     "write_audit_html",
+    "write_references_html",
 ]
 
 #: What every audit page carries in its head, and how a later run knows the page is its own.
 GENERATOR_TAG: Final = b'<meta name="generator" content="citeproof">'
+#: What the references page carries besides, so each command knows its own kind of page.
+REFERENCES_TAG: Final = b'<meta name="citeproof-page" content="references">'
 #: How far into a file the tag is looked for: the page's head puts it within the first KB.
 _HEAD_BYTES: Final = 4096
 
@@ -77,6 +93,13 @@ CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; "
     f"script-src '{SCRIPT_HASH}'; base-uri 'none'; form-action 'none'"
 )
+#: The references page runs no script: its report JSON is data, which no policy blocks.
+REFERENCES_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; "
+    "form-action 'none'"
+)
+#: A report as the references page takes it: the model, or its JSON (a saved ``--json``).
+ReferencesData = Mapping[str, Any] | ReferencesReport
 
 
 def render_audit_html(
@@ -101,15 +124,79 @@ def render_audit_html(
     return template.render(csp=CSP, **view)
 
 
-def is_audit_page(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` holds a page citeproof wrote (an earlier audit page), which a new
-    ``--html`` to the same path may replace without ``--overwrite``."""
+def _head(path: str | os.PathLike[str]) -> bytes:
     try:
         with open(path, "rb") as fh:
-            head = fh.read(_HEAD_BYTES)
+            return fh.read(_HEAD_BYTES)
     except OSError:
-        return False
-    return GENERATOR_TAG in head
+        return b""
+
+
+def is_audit_page(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` holds a page citeproof wrote (an earlier audit page), which a new
+    ``--html`` to the same path may replace without ``--overwrite``.  A references page is
+    not one: ``audit --html`` asks before replacing it, as any file it did not write."""
+    head = _head(path)
+    return GENERATOR_TAG in head and REFERENCES_TAG not in head
+
+
+def is_references_page(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` holds an earlier references page, which ``refs --html`` to the same
+    path may replace without ``--overwrite`` (an audit page it may not)."""
+    head = _head(path)
+    return GENERATOR_TAG in head and REFERENCES_TAG in head
+
+
+def _as_data(report: ReferencesData) -> Mapping[str, Any]:
+    if isinstance(report, ReferencesReport):
+        return report.model_dump(mode="json")
+    return report
+
+
+def render_references_html(
+    reports: ReferencesData | Sequence[ReferencesData],
+    *,
+    source_names: Sequence[str | None] = (),
+    generated_at: str | None = None,
+) -> str:
+    """The references page for one report or several (``citeproof.references/1``, as the
+    model or its JSON), each list's leads to check first.
+
+    ``source_names`` names the file each report was read from, one per report (``None``
+    keeps the report's own ``source``); a report whose results name several files (``refs
+    a.bib b.ris``) is shown as one list per file.  ``generated_at`` defaults to now.
+    """
+    given = [reports] if isinstance(reports, Mapping | ReferencesReport) else list(reports)
+    data = [_as_data(r) for r in given]
+    view = build_references_view(data, source_names=source_names, generated_at=generated_at)
+    template = _ENV.get_template("references.html.j2")
+    return template.render(csp=REFERENCES_CSP, ref_level=4, **view)
+
+
+def write_references_html(
+    reports: ReferencesData | Sequence[ReferencesData],
+    path: str | Path,
+    *,
+    source_names: Sequence[str | None] = (),
+    generated_at: str | None = None,
+) -> Path:
+    """Render the references page and write it to ``path`` (UTF-8), whole or not at all;
+    return the path written.  Whether ``path`` may be written is the caller's to decide
+    first (``is_references_page`` says which existing file is an earlier page)."""
+    page = render_references_html(reports, source_names=source_names, generated_at=generated_at)
+    return _write(Path(path), page, "the references page")
+
+
+def _write(target: Path, page: str, what: str) -> Path:
+    """``page`` at ``target`` (see :func:`_replace`), or one line saying why not."""
+    try:
+        _replace(target, page.encode("utf-8"))
+    except OSError as err:
+        raise HtmlWriteError(
+            f"Could not write {what} to {target}: {err.strerror or err}. "
+            "Choose a writable path for --html."
+        ) from err
+    return target
 
 
 def write_audit_html(
@@ -124,16 +211,8 @@ def write_audit_html(
 
     ``source_name`` names the audited file on the page (see :func:`render_audit_html`).
     """
-    target = Path(path)
     page = render_audit_html(report, answer, generated_at=generated_at, source_name=source_name)
-    try:
-        _replace(target, page.encode("utf-8"))
-    except OSError as err:
-        raise HtmlWriteError(
-            f"Could not write the audit page to {target}: {err.strerror or err}. "
-            "Choose a writable path for --html."
-        ) from err
-    return target
+    return _write(Path(path), page, "the audit page")
 
 
 def _replace(target: Path, data: bytes) -> None:

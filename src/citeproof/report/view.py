@@ -46,6 +46,7 @@ __all__ = [
     "WorkView",
     "answer_text",
     "build_view",
+    "reference_view",
     "shown",
 ]
 
@@ -357,6 +358,17 @@ class ReferenceView:
     retracted_reason: str
     asked: list[AskedView]
     log_seq: str
+    #: What only the references page shows (``reference_view(..., full=True)``); the audit
+    #: page's cards leave them empty, so its References section reads as it always has.
+    #: The fields whose agreement identified the work ("title, authors, year").
+    decided_by: list[str] = field(default_factory=list)
+    #: What else a reader should know: another version of the work, what was checked.
+    notes: list[str] = field(default_factory=list)
+    #: For unchecked: the kind of work the databases may not hold (book, thesis ...).
+    work_kind: str = ""
+    #: For a flag: the records that came closest, with their scores, minus the works the
+    #: card shows already (a partial's closest record is its work).
+    closest: list[WorkView] = field(default_factory=list)
 
 
 def _s(value: Any) -> str:
@@ -739,7 +751,13 @@ def _asked(value: Any) -> AskedView:
     )
 
 
-def _reference(position: int, value: Any) -> ReferenceView:
+def reference_view(position: int, value: Any, *, full: bool = False) -> ReferenceView:
+    """One reference entry's card; ``position`` is its place in the list (0-based).
+
+    ``full`` adds what the references page shows and the audit page does not (how the work
+    was identified, notes, the kind of an unchecked work, the closest records): one builder
+    for both pages, so a card can never say one thing on one page and another on the other.
+    """
     ref = _map(value)
     stated = _map(ref.get("stated"))
     verdict = _s(ref.get("verdict"))
@@ -757,7 +775,7 @@ def _reference(position: int, value: Any) -> ReferenceView:
         if work:  # said once, in the card's retraction notice
             work.retraction_reason = ""
     log_seq = _int(ref.get("log_seq"))
-    return ReferenceView(
+    view = ReferenceView(
         index=position + 1 if index is None else index,
         anchor=f"ref-{position}",
         label=shown(stated.get("label")),
@@ -782,6 +800,14 @@ def _reference(position: int, value: Any) -> ReferenceView:
         asked=[_asked(a) for a in _seq(ref.get("asked"))],
         log_seq="" if log_seq is None else str(log_seq),
     )
+    if full:
+        view.decided_by = [shown(f) for f in _seq(ref.get("decided_by"))]
+        view.notes = [shown(n) for n in _seq(ref.get("notes"))]
+        view.work_kind = shown(ref.get("work_kind"))
+        seen = {w.identifier for w in (view.work, view.suggested, *view.candidates) if w}
+        closest = (w for w in map(_work, _seq(ref.get("closest"))) if w is not None)
+        view.closest = [w for w in closest if not (w.identifier and w.identifier in seen)]
+    return view
 
 
 def _reference_metrics(
@@ -1025,7 +1051,7 @@ def build_view(
         if key in metrics
     ]
     by_verdict = [(shown(k), shown(v)) for k, v in _map(metrics.get("by_verdict")).items()]
-    references = [_reference(i, r) for i, r in enumerate(_seq(report.get("references")))]
+    references = [reference_view(i, r) for i, r in enumerate(_seq(report.get("references")))]
     signature = _map(report.get("signature"))
     when = (
         generated_at
