@@ -346,6 +346,8 @@ def test_reading_problems_stand_above_the_lists_cards() -> None:
     assert children[1].get("class").startswith("ref-group")
     lines = [li.text_content() for li in children[0].cssselect("li")]
     assert lines == reading
+    about = doc.get_element_by_id("verdict-about").text_content()
+    assert about.endswith("Reading the list found 2 problems with it, said above the entries.")
 
 
 def test_several_files_are_several_lists() -> None:
@@ -362,7 +364,8 @@ def test_several_files_are_several_lists() -> None:
     names = [s.cssselect("h2")[0].text_content() for s in lists]
     assert names == ["a.bib", "b.ris", "lists/c.json"]
     assert not lists[0].cssselect(".reading")
-    assert "number 2 is missing" in lists[1].cssselect(".reading")[0].text_content()
+    # The list's heading names the file; its reading problem does not say it again.
+    assert lists[1].cssselect(".reading li")[0].text_content() == "Number 2 is missing."
     ids = [el.get("id") for el in doc.iter() if el.get("id")]
     assert len(ids) == len(set(ids))
     nav = [a.get("href") for a in doc.cssselect("nav.lists-nav a")]
@@ -374,7 +377,7 @@ def test_several_files_are_several_lists() -> None:
 
 
 def test_a_reading_problem_goes_with_the_file_it_names() -> None:
-    names = ["a.bib", "data.bib", "c.ris", "d.ris", "e.ris"]
+    names = ["a.bib", "c.ris", "data.bib", "d.ris", "e.ris"]  # data.bib: an unavailable entry
     refs = [
         ref.model_copy(update={"source": name})
         for ref, name in zip(references(), names, strict=False)
@@ -383,12 +386,16 @@ def test_a_reading_problem_goes_with_the_file_it_names() -> None:
     doc = parse(render(report(refs, reading=reading, source=None)))
     lists = {s.cssselect("h2")[0].text_content(): s for s in doc.cssselect("section.ref-list")}
     assert list(lists) == names
-    assert "used twice" in lists["data.bib"].cssselect(".reading")[0].text_content()
+    assert lists["data.bib"].cssselect(".reading li")[0].text_content() == "Number 3 is used twice."
     assert not lists["a.bib"].cssselect(".reading")
     # A problem that names no one list stands above them all.
     assert "share an entry" in doc.get_element_by_id("reading").text_content()
+    # "Problems only" keeps a list whose reading found a problem, though none of its entries
+    # is flagged.
+    assert "has-problem" in lists["data.bib"].get("class").split()
+    assert not lists["data.bib"].cssselect(".ref.problem")
     about = doc.get_element_by_id("verdict-about").text_content()
-    assert about.startswith("References of a.bib, data.bib, c.ris and 2 more files: ")
+    assert about.startswith("References of a.bib, c.ris, data.bib and 2 more files: ")
 
 
 def test_a_report_that_kept_its_counts_only() -> None:

@@ -231,18 +231,20 @@ def _split(report: Mapping[str, Any]) -> list[tuple[str, list[tuple[int, Any]]]]
 
 def _reading(lines: Sequence[str], names: Sequence[str]) -> tuple[dict[str, list[str]], list[str]]:
     """Each reading problem with the list whose file it names, else with none of them (a
-    name inside another one named too, ``a.bib`` in ``data.bib``, is not a second owner)."""
+    name inside another one named too, ``a.bib`` in ``data.bib``, is not a second owner).
+    Under its list a line loses the "a.bib: " it opens with: the list's heading names it."""
     placed: dict[str, list[str]] = {name: [] for name in names}
     elsewhere: list[str] = []
     for line in lines:
         named = [name for name in names if name and name in line]
         owners = [n for n in named if not any(n != m and n in m for m in named)]
-        if len(names) == 1:
-            placed[names[0]].append(line)
-        elif len(owners) == 1:
-            placed[owners[0]].append(line)
-        else:
+        owner = names[0] if len(names) == 1 else owners[0] if len(owners) == 1 else None
+        if owner is None:
             elsewhere.append(line)
+        else:
+            opening = f"{owner}: "
+            said = line[len(opening) :] if owner and line.startswith(opening) else line
+            placed[owner].append(said[:1].upper() + said[1:])
     return placed, elsewhere
 
 
@@ -369,6 +371,14 @@ def build_references_view(
     flagged = sum(view.flagged for view in lists)
     state = _state(tally, flagged, total)
     label, css = _STATES[state]
+    about = _about(state, flagged, total, tally)
+    problems = len(unplaced) + sum(len(view.reading) for view in lists)
+    if problems:  # what is wrong with a list itself is said above it; the banner points there
+        about += (
+            f" Reading the list{'s' if len(lists) != 1 else ''} found {problems} "
+            f"problem{'s' if problems != 1 else ''} with {'it' if len(lists) == 1 else 'them'}, "
+            "said above the entries."
+        )
     named = [view.name for view in lists if view.name]
     more = max(len(named) - _NAMES_SHOWN, 0)
     when = generated_at or datetime.now(UTC).isoformat(timespec="seconds")
@@ -377,7 +387,7 @@ def build_references_view(
         "state_label": label,
         "state_css": css,
         "counts": shown(_words(tally)) or "no references",
-        "about": _about(state, flagged, total, tally),
+        "about": about,
         "names": named[:_NAMES_SHOWN],
         "names_more": more,
         "title_name": named[0] if len(named) == 1 else (f"{len(lists)} lists" if named else ""),
