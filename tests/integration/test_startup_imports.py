@@ -107,6 +107,22 @@ def test_json_check_of_a_jats_article(tmp_path: Path) -> None:
     assert names & (NEVER | {"rich"}) == set()
 
 
+#: What the evidence line needs besides: the keys that sign it and the data directory's place.
+LOG = {"cryptography", "platformdirs"}
+
+
+def test_json_check_with_the_log_on(tmp_path: Path, text_file: Path) -> None:
+    """The default ``citeproof check`` writes the evidence line: it signs with the log's key,
+    but appending needs neither the log's verifier nor the report models (issue 25: they
+    were imported at the top of ``evidence.log`` and made the default check 22.7x
+    ``python -c pass``).  The second check reads the key the first one made."""
+    for seq in (1, 2):
+        names, out = _imported(["check", "--json", QUOTE, str(text_file)], tmp_path)
+        assert json.loads(out)["log_seq"] == seq
+        assert LOG <= names
+        assert names & (NEVER - LOG | {"lxml", "rich", "html"}) == set()
+
+
 def test_the_library_still_gets_the_model(tmp_path: Path, text_file: Path) -> None:
     """The other doors are unchanged: ``citeproof.check`` returns the pydantic model."""
     code = (

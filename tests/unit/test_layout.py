@@ -23,6 +23,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "citeproof"
 #: module and every package ``__init__`` may, unmarked: that is what keeps ``--help`` fast.
 STARTUP_LATE_IMPORTS = {
     "documents/detect.py",  # a parser when its format is met (PDF, XML, HTML libraries)
+    "evidence/log.py",  # the verifier and the report models, which an append never needs
     "loading/describe.py",  # the result models, for callers that want a model, not plain data
     "loading/load.py",  # the pins, and with them the HTTP stack, for identifiers only
     "service/pipeline.py",  # the network and log steps, when they run

@@ -68,6 +68,7 @@ __all__ = [
     "head_path_for",
     "intent_outcome",
     "intent_path_for",
+    "iter_raw_lines",
     "parse_line",
     "read_head",
     "read_intent",
@@ -556,6 +557,17 @@ def datasync(fd: int) -> None:
     flushed), else ``fsync``."""
     sync = getattr(os, "fdatasync", os.fsync)
     sync(fd)
+
+
+def iter_raw_lines(path: Path, start: int = 0) -> Iterator[bytes]:
+    """The file's lines as bytes from offset ``start`` (the last one may lack a newline)."""
+    try:
+        f = path.open("rb")
+    except FileNotFoundError:
+        return
+    with f:
+        f.seek(start)
+        yield from f
 
 
 def read_line_ending_at(fd: int, end: int, chunk: int = 8192) -> bytes:

@@ -44,7 +44,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citeproof.errors import os_problem
 from citeproof.evidence.canonical import canonical_bytes
@@ -63,6 +63,7 @@ from citeproof.evidence.lines import (
     head_path_for,
     intent_outcome,
     intent_path_for,
+    iter_raw_lines,
     parse_line,
     read_head,
     read_intent,
@@ -77,10 +78,12 @@ from citeproof.evidence.lines import (
     file_lock as _file_lock,
 )
 from citeproof.evidence.merkle import CompactRange
-from citeproof.evidence.verify import iter_raw_lines, prove, verify_log, verify_proof
-from citeproof.models.evidence import ProofBundle, ProofReport, RepairReport, VerifyReport
 from citeproof.store.keys import LOG_KEY_FILE, LogKey, load_or_create_log_key
 from citeproof.store.paths import resolve_dirs, resolve_log_path
+
+if TYPE_CHECKING:
+    from citeproof.evidence.verify import verify_proof
+    from citeproof.models.evidence import ProofBundle, ProofReport, RepairReport, VerifyReport
 
 __all__ = [
     "SUPPORT_VALUES",
@@ -99,6 +102,9 @@ __all__ = [
     "verify_proof",
 ]
 
+#: Exported here, imported on first use (:func:`__getattr__`).
+_REPORTS = frozenset({"ProofBundle", "ProofReport", "RepairReport", "VerifyReport"})
+
 SUPPORT_VALUES = ("supports", "contradicts", "absent")
 #: How every line of a log begins: canonical JSON sorts the keys, and ``hash`` comes first.
 _LINE_START = b'{"hash":"sha256:'
@@ -110,6 +116,20 @@ _SETTLED = {
     "rolled-back": " (an interrupted append's partial write was moved aside first)",
     "discarded": " (an interrupted append that wrote nothing was dropped)",
 }
+
+
+def __getattr__(name: str) -> Any:
+    """The verifier and the pydantic reports, imported when first named: appending (a
+    check's one line) needs neither, and a one-shot check must not pay for them."""
+    if name == "verify_proof":
+        from citeproof.evidence.verify import verify_proof  # start-up
+
+        return verify_proof
+    if name in _REPORTS:
+        from citeproof.models import evidence  # start-up
+
+        return getattr(evidence, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_log_path(env: Mapping[str, str] | None = None) -> Path:
@@ -498,6 +518,8 @@ class EvidenceLog:
     def verify(self, checkpoint: str | None = None) -> VerifyReport:
         """Check every entry, the chain, the signed head and ``checkpoint``; creates nothing
         (no key, no file: a log that is not there verifies as empty)."""
+        from citeproof.evidence.verify import verify_log  # start-up
+
         key = self._existing_key()
         return verify_log(self.path, key.verifier if key is not None else None, checkpoint)
 
@@ -511,6 +533,8 @@ class EvidenceLog:
                     "yet (every check adds one); `citeproof log show` lists the entries."
                 )
             raise self._damaged("has no signed head (its .head file is missing)")
+        from citeproof.evidence.verify import prove  # start-up
+
         return prove(self.path, head, self.key.verifier, seq)
 
     # ------------------------------------------------------------------ repair
@@ -522,16 +546,19 @@ class EvidenceLog:
         instead of signing them (use it when they were not written by you).  A log that is
         not there at all is left so: nothing is created.
         """
+        from citeproof.models.evidence import RepairReport  # start-up
+
         if not self.exists:
             return RepairReport(repaired=False, message="the log is empty; nothing to do.")
         with self._writing("repair"), self._locked():
             fd = self._open_fd()
             try:
-                return self._repair_locked(fd, set_aside_unsigned)
+                return RepairReport(**self._repair_locked(fd, set_aside_unsigned))
             finally:
                 os.close(fd)
 
-    def _repair_locked(self, fd: int, set_aside_unsigned: bool) -> RepairReport:
+    def _repair_locked(self, fd: int, set_aside_unsigned: bool) -> dict[str, Any]:
+        """What :meth:`repair` did, as the fields of its report."""
         size = os.fstat(fd).st_size
         head = read_head(self.head_path)
         if head is not None:
@@ -562,13 +589,9 @@ class EvidenceLog:
         if size == start and not stale_intent:
             done = _SETTLED.get(settled, "")
             if head is None and size == 0:
-                return RepairReport(
-                    repaired=False, message=f"the log is empty; nothing to do{done}."
-                )
+                return {"repaired": False, "message": f"the log is empty; nothing to do{done}."}
             if head is not None:
-                return RepairReport(
-                    repaired=False, message=f"the log is intact; nothing to do{done}."
-                )
+                return {"repaired": False, "message": f"the log is intact; nothing to do{done}."}
         end, adopted = start, 0
         if not set_aside_unsigned:
             for raw in iter_raw_lines(self.path, start):
@@ -609,12 +632,12 @@ class EvidenceLog:
             parts.append(f"signed {adopted} whole entries the head did not cover")
         if stale_intent:
             parts.append(f"removed an append intent ({self.intent_path.name}) that did not match")
-        return RepairReport(
-            repaired=True,
-            message="; ".join(parts or ["signed the log"]) + f"; recorded as entry {entry.seq}.",
-            moved_bytes=len(moved),
-            moved_to=str(moved_path) if moved_path else None,
-            moved_sha256=payload["moved_sha256"],
-            adopted=adopted,
-            entry_seq=entry.seq,
-        )
+        return {
+            "repaired": True,
+            "message": "; ".join(parts or ["signed the log"]) + f"; recorded as entry {entry.seq}.",
+            "moved_bytes": len(moved),
+            "moved_to": str(moved_path) if moved_path else None,
+            "moved_sha256": payload["moved_sha256"],
+            "adopted": adopted,
+            "entry_seq": entry.seq,
+        }

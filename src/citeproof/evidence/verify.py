@@ -49,6 +49,7 @@ from citeproof.evidence.lines import (
     head_path_for,
     intent_outcome,
     intent_path_for,
+    iter_raw_lines,
     parse_line,
     read_head,
     read_intent,
@@ -82,17 +83,6 @@ __all__ = [
     "verify_log",
     "verify_proof",
 ]
-
-
-def iter_raw_lines(path: Path, start: int = 0) -> Iterator[bytes]:
-    """The file's lines as bytes from offset ``start`` (the last one may lack a newline)."""
-    try:
-        f = path.open("rb")
-    except FileNotFoundError:
-        return
-    with f:
-        f.seek(start)
-        yield from f
 
 
 def _no_key(what: str) -> str:
