@@ -30,6 +30,7 @@ import binascii
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -101,57 +102,137 @@ def verify_log(
     ``verifier`` None: there is no log key (verifying never creates one, which could only
     say that nothing verifies).  A log with nothing signed is then checked as it is; a
     signed head or checkpoint that cannot be checked is a problem saying where the key is.
+
+    Each step below is its own small verifier, in the order of the module docstring, and
+    adds what it finds; the first bad line (or an interrupted append) is reported first.
     """
-    problems: list[VerifyProblem] = []
-    notes: list[str] = []
-    head_state: Literal["ok", "missing", "invalid"] = "ok"
-    head: Head | None = None
-    head_cp: Checkpoint | None = None
+    found = _Findings()
+    head, head_cp, head_state = _signed_head(path, verifier, found)
+    cp = _given_checkpoint(checkpoint, verifier, found)
+    scan = _scan(path, head, head_cp, cp, found)
+    covered = head.size if head is not None else 0
+    base = _settled_base(head, head_cp, head_state, scan)
+    if base is not None:  # covered is base.size, unless an intent signs more
+        covered = _judge_interrupted(path, base, verifier, found)
+    if found.first_bad is not None:
+        found.problems.insert(0, found.first_bad)
+    if head is not None and head_cp is not None:
+        _check_signed(head, head_cp, scan, covered, found)
+    elif head_state == "missing" and scan.count and covered < scan.count:
+        _check_unsigned(path, cp, scan, found)
+    if cp is not None:
+        _check_checkpoint(cp, scan, found)
+    return VerifyReport(
+        ok=not found.problems,
+        path=str(path),
+        entries=scan.count,
+        root=scan.acc.root().hex(),
+        head=head_state,
+        signed_size=head.size if head is not None else None,
+        checkpoint_size=cp.size if cp is not None else None,
+        problems=found.problems,
+        notes=found.notes,
+    )
+
+
+@dataclass(slots=True)
+class _Findings:
+    """What the verifiers found: problems and notes in the order found, and the first bad
+    line (reported before every other problem)."""
+
+    problems: list[VerifyProblem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    first_bad: VerifyProblem | None = None
+    rolled_back: bool = False
+    """An interrupted append's partial write, which the next append moves aside."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Scanned:
+    """One pass over the lines: the Merkle range, how many intact entries, and the root (and
+    the last hash and end offset) at the signed head's size and at the checkpoint's."""
+
+    acc: CompactRange
+    count: int
+    at_head: tuple[bytes, str] | None
+    head_end: int | None
+    at_cp: bytes | None
+
+
+_HeadState = Literal["ok", "missing", "invalid"]
+
+
+def _signed_head(
+    path: Path, verifier: Verifier | None, found: _Findings
+) -> tuple[Head | None, Checkpoint | None, _HeadState]:
+    """The head, the checkpoint it signs, and whether it is there and verifies."""
     try:
         head = read_head(head_path_for(path))
         if head is None:
-            head_state = "missing"
-        elif verifier is None:
+            return None, None, "missing"
+        if verifier is None:
             raise LogError(_no_key(f"its signed head ({head_path_for(path).name})"))
-        else:
-            head_cp = head.verify(verifier)
+        return head, head.verify(verifier), "ok"
     except LogError as exc:
-        problems.append(VerifyProblem(code="head-invalid", message=str(exc)))
-        head, head_state = None, "invalid"
-    cp: Checkpoint | None = None
-    if checkpoint is not None:
-        try:
-            if verifier is None:
-                raise CheckpointError(_no_key("the checkpoint"))
-            cp = verify_checkpoint(checkpoint, verifier)
-        except CheckpointError as exc:
-            problems.append(VerifyProblem(code="checkpoint-invalid", message=str(exc)))
+        found.problems.append(VerifyProblem(code="head-invalid", message=str(exc)))
+        return None, None, "invalid"
 
+
+def _given_checkpoint(
+    checkpoint: str | None, verifier: Verifier | None, found: _Findings
+) -> Checkpoint | None:
+    """The checkpoint given, once its signature verifies."""
+    if checkpoint is None:
+        return None
+    try:
+        if verifier is None:
+            raise CheckpointError(_no_key("the checkpoint"))
+        return verify_checkpoint(checkpoint, verifier)
+    except CheckpointError as exc:
+        found.problems.append(VerifyProblem(code="checkpoint-invalid", message=str(exc)))
+        return None
+
+
+def _scan(
+    path: Path, head: Head | None, head_cp: Checkpoint | None, cp: Checkpoint | None,
+    found: _Findings,
+) -> _Scanned:  # fmt: skip
+    """The fast scan of a sound log, else the full one, which finds the first bad line."""
     fast = _fast_scan(path, head, head_cp, cp)
     if fast is not None:
-        acc, count, at_head, head_end, at_cp = fast
-        first_bad: VerifyProblem | None = None
-    else:
-        acc, count, at_head, head_end, at_cp, first_bad = _full_scan(path, head, cp)
-    # An interrupted append, judged as the next appender will settle it.
-    covered = head.size if head is not None else 0
-    base: Head | None = None
+        return _Scanned(*fast)
+    acc, count, at_head, head_end, at_cp, found.first_bad = _full_scan(path, head, cp)
+    return _Scanned(acc, count, at_head, head_end, at_cp)
+
+
+def _settled_base(
+    head: Head | None, head_cp: Checkpoint | None, head_state: _HeadState, scan: _Scanned
+) -> Head | None:
+    """The state an interrupted append would extend: the signed head when the log matches
+    it up to its end, the empty log when there is no head; None when neither holds."""
     if head is not None and head_cp is not None:
-        if at_head is not None and at_head[0] == head_cp.root and head_end == head.end:
-            base = head
-    elif head_state == "missing":
-        base = Head(0, 0, ZERO_HASH, (), "")
-    outcome, intent = _judge_intent(path, base, verifier) if base is not None else (None, None)
+        at_head = scan.at_head
+        if at_head is not None and at_head[0] == head_cp.root and scan.head_end == head.end:
+            return head
+        return None
+    return Head(0, 0, ZERO_HASH, (), "") if head_state == "missing" else None
+
+
+def _judge_interrupted(path: Path, base: Head, verifier: Verifier | None, found: _Findings) -> int:
+    """An interrupted append after ``base``, judged as the next appender will settle it; how
+    many entries a signature covers (``base``'s, or a valid intent's that signs more)."""
+    outcome, intent = _judge_intent(path, base, verifier)
     intent_name = intent_path_for(path).name
-    if base is not None and intent is not None and outcome == "finish":
-        covered = intent.head.size
-        notes.append(
-            f"entries {base.size + 1} to {covered} were written by an append that was "
+    if intent is not None and outcome == "finish":
+        found.notes.append(
+            f"entries {base.size + 1} to {intent.head.size} were written by an append that was "
             f"interrupted before it replaced the head; its intent ({intent_name}), signed "
             "with the log key, covers them, and the next append commits it."
         )
-    elif base is not None and outcome == "roll-back":
-        first_bad = VerifyProblem(
+        return intent.head.size
+    if outcome == "roll-back":
+        found.rolled_back = True
+        found.first_bad = VerifyProblem(
             code="interrupted",
             message=f"an append was interrupted while writing: the bytes after entry "
             f"{base.size} are its partial write, which its intent ({intent_name}) "
@@ -159,100 +240,100 @@ def verify_log(
             seq=base.size + 1,
         )
     elif outcome == "nothing":
-        notes.append(
+        found.notes.append(
             f"an append was interrupted before it wrote anything; the next append drops "
             f"its intent ({intent_name})."
         )
     elif outcome == "foreign":
-        notes.append(
+        found.notes.append(
             f"an append intent ({intent_name}) is present but does not explain the data "
             "after the signed entries."
         )
-    if first_bad is not None:
-        problems.insert(0, first_bad)
+    return base.size
 
-    if head is not None and head_cp is not None:
-        if at_head is None:
-            problems.append(
-                VerifyProblem(
-                    code="truncated",
-                    message=f"the signed head covers {head.size} entries but only the first "
-                    f"{count} are intact: entries were removed or damaged.",
-                    expected=str(head.size),
-                    actual=str(count),
-                )
-            )
-        elif at_head[0] != head_cp.root:
-            problems.append(
-                VerifyProblem(
-                    code="rewritten",
-                    message=f"the first {head.size} entries do not have the signed Merkle "
-                    "root: an entry was rewritten and the hash chain recomputed after it "
-                    f"(the last signed entry's hash was {head.last}, it is now {at_head[1]}).",
-                    seq=head.size,
-                    expected=head_cp.root.hex(),
-                    actual=at_head[0].hex(),
-                )
-            )
-        if count > covered and first_bad is None:
-            problems.append(
-                VerifyProblem(
-                    code="unsigned",
-                    message=f"entries {covered + 1} to {count} are not covered by the "
-                    "signed head: they were appended without the log key, or an append was "
-                    "interrupted; inspect them with `citeproof log show`, then run "
-                    "`citeproof log repair`.",
-                    seq=covered + 1,
-                    expected=str(covered),
-                    actual=str(count),
-                )
-            )
-    elif head_state == "missing" and count and covered < count and outcome != "roll-back":
-        if cp is not None and cp.size == count and at_cp == cp.root:
-            notes.append("the log has no signed head; the checkpoint given covers all of it.")
-        else:
-            problems.append(
-                VerifyProblem(
-                    code="head-missing",
-                    message=f"the log has no signed head ({head_path_for(path).name}), so "
-                    f"none of its {count} entries is covered by a signature. If the log "
-                    "was copied, copy its .head file too, or verify it with --checkpoint; "
-                    "`citeproof log repair` signs it as it is.",
-                )
-            )
 
-    if cp is not None:
-        if at_cp is None:
-            problems.append(
-                VerifyProblem(
-                    code="checkpoint-truncated",
-                    message=f"the checkpoint covers {cp.size} entries but the log has only "
-                    f"{count} intact ones: entries were removed since the checkpoint.",
-                    expected=str(cp.size),
-                    actual=str(count),
-                )
+def _check_signed(
+    head: Head, head_cp: Checkpoint, scan: _Scanned, covered: int, found: _Findings
+) -> None:
+    """The signed head: its entries intact with its Merkle root, and nothing after them
+    that no signature covers."""
+    if scan.at_head is None:
+        found.problems.append(
+            VerifyProblem(
+                code="truncated",
+                message=f"the signed head covers {head.size} entries but only the first "
+                f"{scan.count} are intact: entries were removed or damaged.",
+                expected=str(head.size),
+                actual=str(scan.count),
             )
-        elif at_cp != cp.root:
-            problems.append(
-                VerifyProblem(
-                    code="checkpoint-mismatch",
-                    message=f"the log's first {cp.size} entries do not have the checkpoint's "
-                    "root: the log was rewritten, reordered or had entries removed since.",
-                    expected=cp.root.hex(),
-                    actual=at_cp.hex(),
-                )
+        )
+    elif scan.at_head[0] != head_cp.root:
+        found.problems.append(
+            VerifyProblem(
+                code="rewritten",
+                message=f"the first {head.size} entries do not have the signed Merkle "
+                "root: an entry was rewritten and the hash chain recomputed after it "
+                f"(the last signed entry's hash was {head.last}, it is now {scan.at_head[1]}).",
+                seq=head.size,
+                expected=head_cp.root.hex(),
+                actual=scan.at_head[0].hex(),
             )
-    return VerifyReport(
-        ok=not problems,
-        path=str(path),
-        entries=count,
-        root=acc.root().hex(),
-        head=head_state,
-        signed_size=head.size if head is not None else None,
-        checkpoint_size=cp.size if cp is not None else None,
-        problems=problems,
-        notes=notes,
+        )
+    if scan.count > covered and found.first_bad is None:
+        found.problems.append(
+            VerifyProblem(
+                code="unsigned",
+                message=f"entries {covered + 1} to {scan.count} are not covered by the "
+                "signed head: they were appended without the log key, or an append was "
+                "interrupted; inspect them with `citeproof log show`, then run "
+                "`citeproof log repair`.",
+                seq=covered + 1,
+                expected=str(covered),
+                actual=str(scan.count),
+            )
+        )
+
+
+def _check_unsigned(path: Path, cp: Checkpoint | None, scan: _Scanned, found: _Findings) -> None:
+    """A log with entries and no signed head: covered only by a checkpoint of all of it."""
+    if found.rolled_back:
+        return  # the partial write is the problem; the next append settles it
+    if cp is not None and cp.size == scan.count and scan.at_cp == cp.root:
+        found.notes.append("the log has no signed head; the checkpoint given covers all of it.")
+        return
+    found.problems.append(
+        VerifyProblem(
+            code="head-missing",
+            message=f"the log has no signed head ({head_path_for(path).name}), so "
+            f"none of its {scan.count} entries is covered by a signature. If the log "
+            "was copied, copy its .head file too, or verify it with --checkpoint; "
+            "`citeproof log repair` signs it as it is.",
+        )
     )
+
+
+def _check_checkpoint(cp: Checkpoint, scan: _Scanned, found: _Findings) -> None:
+    """The checkpoint given: the log's first ``cp.size`` entries have exactly its root."""
+    if scan.at_cp is None:
+        found.problems.append(
+            VerifyProblem(
+                code="checkpoint-truncated",
+                message=f"the checkpoint covers {cp.size} entries but the log has only "
+                f"{scan.count} intact ones: entries were removed since the checkpoint.",
+                expected=str(cp.size),
+                actual=str(scan.count),
+            )
+        )
+    elif scan.at_cp != cp.root:
+        found.problems.append(
+            VerifyProblem(
+                code="checkpoint-mismatch",
+                message=f"the log's first {cp.size} entries do not have the checkpoint's "
+                "root: the log was rewritten, reordered or had entries removed since.",
+                expected=cp.root.hex(),
+                actual=scan.at_cp.hex(),
+            )
+        )
 
 
 _Scan = tuple[CompactRange, int, "tuple[bytes, str] | None", "int | None", "bytes | None"]

@@ -116,12 +116,26 @@ def _read_member(zf: zipfile.ZipFile, name: str, limit: int) -> bytes:
         return fh.read(limit + 1)
 
 
-def _read_export_zip(
-    path: Path, zf: zipfile.ZipFile
-) -> tuple[dict[str, tuple[str, bytes]], list[dict[str, Any]]]:
+_Blobs = dict[str, tuple[str, bytes]]
+
+
+def _read_export_zip(path: Path, zf: zipfile.ZipFile) -> tuple[_Blobs, list[dict[str, Any]]]:
+    """The file's blobs and pins, each part checked by its own reader, in this order: the
+    members, the manifest, every blob (and no member besides), every pin."""
     names = [info.filename for info in zf.infolist()]
     if len(names) != len(set(names)):
         raise _refuse(path, "it contains duplicate members")
+    blob_entries, pin_entries = _read_manifest(path, zf, names)
+    blobs = _read_blobs(path, zf, names, blob_entries)
+    seen_keys: set[str] = set()
+    pins = [_read_pin(path, entry, blobs, seen_keys) for entry in pin_entries]
+    return blobs, pins
+
+
+def _read_manifest(
+    path: Path, zf: zipfile.ZipFile, names: list[str]
+) -> tuple[list[Any], list[Any]]:
+    """The manifest's blob and pin lists, once it is a manifest of this format's version."""
     if "manifest.json" not in names:
         raise _refuse(path, "it has no manifest.json, so it is not a citeproof cache export")
     raw = _read_member(zf, "manifest.json", MAX_MANIFEST_BYTES)
@@ -143,74 +157,82 @@ def _read_export_zip(
     pin_entries = manifest.get("pins")
     if not isinstance(blob_entries, list) or not isinstance(pin_entries, list):
         raise _refuse(path, "its manifest has no blob or pin list")
+    return blob_entries, pin_entries
 
-    expected_members = {"manifest.json"}
-    blobs: dict[str, tuple[str, bytes]] = {}
-    for entry in blob_entries:
-        if not isinstance(entry, dict):
-            raise _refuse(path, "a blob entry is not an object")
-        try:
-            digest = check_sha256(entry.get("sha256"))
-        except CacheError as exc:
-            raise _refuse(path, f"a blob entry has a bad sha256 ({exc})") from exc
-        size = entry.get("size")
-        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise _refuse(path, f"blob {digest} has no valid size")
-        media_type = entry.get("media_type", DEFAULT_MEDIA_TYPE)
-        if not isinstance(media_type, str):
-            raise _refuse(path, f"blob {digest} has a bad media type")
+
+def _read_blobs(path: Path, zf: zipfile.ZipFile, names: list[str], entries: list[Any]) -> _Blobs:
+    """Every blob the manifest lists, read and hashed; a member it does not list is refused."""
+    blobs: _Blobs = {}
+    for entry in entries:
+        digest, media_type = _blob_entry(path, entry)
         member = f"blobs/{digest}"
         if member not in names:
             raise _refuse(path, f"blob {digest} is listed but missing")
         if digest in blobs:
             raise _refuse(path, f"blob {digest} is listed twice")
+        size: int = entry["size"]
         data = _read_member(zf, member, size)
         if len(data) != size or sha256_hex(data) != digest:
             raise _refuse(path, f"blob {digest} does not match its sha256 (tampered or damaged)")
         blobs[digest] = (media_type, data)
-        expected_members.add(member)
-    extra = sorted(set(names) - expected_members)
+    extra = sorted(set(names) - {"manifest.json"} - {f"blobs/{digest}" for digest in blobs})
     if extra:
         raise _refuse(path, f"it contains unexpected members ({', '.join(extra[:3])})")
+    return blobs
 
-    pins: list[dict[str, Any]] = []
-    seen_keys: set[str] = set()
-    for entry in pin_entries:
-        if not isinstance(entry, dict):
-            raise _refuse(path, "a pin entry is not an object")
-        key = entry.get("key")
-        if not isinstance(key, str) or not key:
-            raise _refuse(path, "a pin has no key")
-        if key in seen_keys:
-            raise _refuse(path, f"pin {key} appears twice")
-        seen_keys.add(key)
-        pin_digest = entry.get("sha256")
-        if not isinstance(pin_digest, str) or pin_digest not in blobs:
-            raise _refuse(path, f"pin {key} refers to bytes the file does not contain")
-        retrieved_at = entry.get("retrieved_at")
-        if not isinstance(retrieved_at, str):
-            raise _refuse(path, f"pin {key} has no retrieved_at")
-        try:
-            when = normalize_timestamp(retrieved_at)
-        except CacheError as exc:
-            raise _refuse(path, f"pin {key}: {exc}") from exc
-        url = _opt_str(entry.get("url"), f"pin {key} url", path)
-        meta = entry.get("meta", {})
-        if not isinstance(meta, dict):
-            raise _refuse(path, f"pin {key} meta is not an object")
-        try:
-            meta_json = meta_to_json(meta)
-        except CacheError as exc:
-            raise _refuse(path, f"pin {key}: {exc}") from exc
-        pins.append(
-            {
-                "key": key,
-                "sha256": pin_digest,
-                "version": _opt_str(entry.get("version"), f"pin {key} version", path),
-                "retrieved_at": when,
-                "url": strip_secret_params(url) if url is not None else None,
-                "served_by": _opt_str(entry.get("served_by"), f"pin {key} served_by", path),
-                "meta": meta_json,
-            }
-        )
-    return blobs, pins
+
+def _blob_entry(path: Path, entry: Any) -> tuple[str, str]:
+    """A blob entry's sha256 and media type, once its fields have their types."""
+    if not isinstance(entry, dict):
+        raise _refuse(path, "a blob entry is not an object")
+    try:
+        digest = check_sha256(entry.get("sha256"))
+    except CacheError as exc:
+        raise _refuse(path, f"a blob entry has a bad sha256 ({exc})") from exc
+    size = entry.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise _refuse(path, f"blob {digest} has no valid size")
+    media_type = entry.get("media_type", DEFAULT_MEDIA_TYPE)
+    if not isinstance(media_type, str):
+        raise _refuse(path, f"blob {digest} has a bad media type")
+    return digest, media_type
+
+
+def _read_pin(path: Path, entry: Any, blobs: _Blobs, seen_keys: set[str]) -> dict[str, Any]:
+    """One pin as the cache stores it: a key not seen before, bytes the file holds, the
+    timestamp normalised, secrets stripped from its URL."""
+    if not isinstance(entry, dict):
+        raise _refuse(path, "a pin entry is not an object")
+    key = entry.get("key")
+    if not isinstance(key, str) or not key:
+        raise _refuse(path, "a pin has no key")
+    if key in seen_keys:
+        raise _refuse(path, f"pin {key} appears twice")
+    seen_keys.add(key)
+    pin_digest = entry.get("sha256")
+    if not isinstance(pin_digest, str) or pin_digest not in blobs:
+        raise _refuse(path, f"pin {key} refers to bytes the file does not contain")
+    retrieved_at = entry.get("retrieved_at")
+    if not isinstance(retrieved_at, str):
+        raise _refuse(path, f"pin {key} has no retrieved_at")
+    try:
+        when = normalize_timestamp(retrieved_at)
+    except CacheError as exc:
+        raise _refuse(path, f"pin {key}: {exc}") from exc
+    url = _opt_str(entry.get("url"), f"pin {key} url", path)
+    meta = entry.get("meta", {})
+    if not isinstance(meta, dict):
+        raise _refuse(path, f"pin {key} meta is not an object")
+    try:
+        meta_json = meta_to_json(meta)
+    except CacheError as exc:
+        raise _refuse(path, f"pin {key}: {exc}") from exc
+    return {
+        "key": key,
+        "sha256": pin_digest,
+        "version": _opt_str(entry.get("version"), f"pin {key} version", path),
+        "retrieved_at": when,
+        "url": strip_secret_params(url) if url is not None else None,
+        "served_by": _opt_str(entry.get("served_by"), f"pin {key} served_by", path),
+        "meta": meta_json,
+    }
