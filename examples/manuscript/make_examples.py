@@ -185,7 +185,7 @@ def make_latex() -> tuple[str, str]:
         lines += ["", text.replace("\u201c", "``").replace("\u201d", "''")]
     lines += ["", "\\bibliographystyle{unsrtnat}", "\\bibliography{refs}", "\\end{document}", ""]
     bib = ["% INVENTED references (tests/refs_world.py): none is a real publication"]
-    for key, _, item in WORKS:
+    for key, printed, item in WORKS:
         authors = " and ".join(f"{a['family']}, {a['given']}" for a in item["author"])
         fields = [
             f"  author  = {{{authors}}}",
@@ -193,9 +193,12 @@ def make_latex() -> tuple[str, str]:
             f"  journal = {{{item['container-title']}}}",
             f"  year    = {{{item['issued']['date-parts'][0][0]}}}",
         ]
-        if "DOI" in item:
-            fields.append(f"  doi     = {{{item['DOI']}}}")
-        if "PMID" in item:
+        # The .bib states what the printed list states: the printed DOI (the second
+        # work's wrong one too), else the item's identifiers.
+        doi = printed.rsplit("doi:", 1)[1].rstrip(".") if "doi:" in printed else None
+        if doi is not None:
+            fields.append(f"  doi     = {{{doi}}}")
+        elif "PMID" in item:
             fields.append(f"  pmid    = {{{item['PMID']}}}")
         bib.append(f"@article{{{key},\n" + ",\n".join(fields) + "\n}")
     return "\n".join(lines), "\n\n".join(bib) + "\n"

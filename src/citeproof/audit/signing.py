@@ -5,33 +5,30 @@ an editor).  A signature over the report's canonical JSON lets anyone holding th
 (``citeproof log key`` prints it) check that no verdict, flag or count was changed since the
 audit ran, without the secret.
 
-Decisions:
-
-* **What is signed**: the canonical JSON (:mod:`citeproof.evidence.canonical`) of the report
-  object exactly as printed, minus its ``signature`` field.  Verification works on the JSON
-  as read, never on a re-parsed model, so a field a newer or older reader does not know is
-  still covered and cannot be stripped unnoticed.
-* **The key** is the evidence log's signing key, so one public key vouches for both the log's
-  checkpoints and the audits.  ``key_id`` is ``NAME+HASH`` (the signed-note name and key hash,
-  without the key itself): a report naming another key is reported as such, not merely as
-  "invalid".
-* A report with no signature, a damaged one, or any changed byte is *invalid* with a
-  reason; malformed input (not JSON, not an audit report) is bad input.
+The signing itself is :mod:`citeproof.service.signatures`, which a manuscript's report
+(``citeproof.manuscript/1``) is signed with too, so both reports have one signature format:
+Ed25519 over the canonical JSON of the report object exactly as printed, minus its
+``signature`` field, with ``key_id`` the ``NAME+HASH`` of the evidence log's key.  This
+module keeps the audit's own names (and its messages for a file that is not an audit
+report), which the audit, its command and its tests use.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-from dataclasses import dataclass
 from typing import Any
 
-from citeproof.errors import BadInputError
-from citeproof.evidence.canonical import canonical_bytes
-from citeproof.models.audit import AuditReport, Signature
-from citeproof.store.keys import LogKey, Verifier, load_or_create_log_key, parse_verifier_key
-from citeproof.store.paths import default_dirs
+from citeproof.models.audit import SCHEMA, AuditReport
+from citeproof.service.signatures import (
+    ReportVerification,
+    key_id,
+    load_signed_json,
+    report_bytes,
+    sign_model,
+    signed_bytes,
+    verifier_for,
+    verify_report,
+)
+from citeproof.store.keys import LogKey
 
 __all__ = [
     "ReportVerification",
@@ -45,58 +42,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ReportVerification:
-    """Whether a report's signature holds, and why not."""
-
-    valid: bool
-    reason: str
-    key_id: str | None = None
-    verdict: str | None = None
-
-
-def key_id(verifier: Verifier) -> str:
-    """``NAME+HASH`` of a public key: names it without carrying it."""
-    return f"{verifier.name}+{verifier.hash.hex()}"
-
-
-def report_bytes(data: dict[str, Any]) -> bytes:
-    """Canonical JSON of a report object (whatever fields it has).
-
-    Written with the standard encoder under canonical JSON's settings first (a report is
-    large and the validating walk of :func:`canonical_bytes` would double the cost); for
-    any value canonical JSON accepts the bytes are the same (a test pins this), and a value
-    the fast path refuses goes through :func:`canonical_bytes` for its precise error.
-    """
-    try:
-        text = json.dumps(
-            data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-        )
-        return text.encode("utf-8")
-    except (TypeError, ValueError, RecursionError):
-        return canonical_bytes(data)
-
-
-def signed_bytes(data: dict[str, Any]) -> bytes:
-    """The bytes a signature covers: canonical JSON of ``data`` without ``signature``."""
-    return report_bytes({k: v for k, v in data.items() if k != "signature"})
-
-
 def sign_report(report: AuditReport, key: LogKey) -> AuditReport:
     """``report`` with ``signature`` set (any earlier signature is replaced)."""
-    unsigned = report.model_copy(update={"signature": None})
-    data = unsigned.model_dump(mode="json")
-    value = base64.b64encode(key.sign(signed_bytes(data))).decode("ascii")
-    signature = Signature(key_id=key_id(key.verifier), value=value)
-    return unsigned.model_copy(update={"signature": signature})
-
-
-def verifier_for(public_key: str | None) -> Verifier:
-    """The key to check a report with: ``public_key`` (``NAME+HASH+KEY`` as ``citeproof log
-    key`` prints it, or a file holding it), else this machine's own log key."""
-    if public_key is not None:
-        return parse_verifier_key(public_key)
-    return load_or_create_log_key(default_dirs().keys).verifier
+    return sign_model(report, key)
 
 
 def load_report_json(text: str | bytes) -> dict[str, Any]:
@@ -105,58 +53,4 @@ def load_report_json(text: str | bytes) -> dict[str, Any]:
     Raises:
         BadInputError: not JSON, or not a ``citeproof.audit/1`` object.
     """
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise BadInputError(
-            f"the report is not valid JSON ({exc}); give the file `citeproof audit --json` wrote."
-        ) from None
-    if not isinstance(data, dict) or data.get("schema") != "citeproof.audit/1":
-        raise BadInputError(
-            "the file is not an audit report (schema citeproof.audit/1); give the file "
-            "`citeproof audit --json` wrote."
-        )
-    return data
-
-
-def verify_report(data: dict[str, Any], verifier: Verifier) -> ReportVerification:
-    """Check ``data`` (a report as read from JSON) against ``verifier``'s public key."""
-    verdict = data.get("verdict") if isinstance(data.get("verdict"), str) else None
-    signature = data.get("signature")
-    if not isinstance(signature, dict):
-        return ReportVerification(False, "the report is not signed.", None, verdict)
-    sid = signature.get("key_id")
-    value = signature.get("value")
-    if signature.get("algorithm") != "ed25519" or not isinstance(value, str):
-        return ReportVerification(
-            False, "the signature is not an ed25519 signature.", _str(sid), verdict
-        )
-    wanted = key_id(verifier)
-    if sid != wanted:
-        return ReportVerification(
-            False,
-            f"the report was signed by {sid!r}, not by the given key {wanted!r}.",
-            _str(sid),
-            verdict,
-        )
-    try:
-        raw = base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError):
-        return ReportVerification(False, "the signature is not valid base64.", wanted, verdict)
-    try:
-        message = signed_bytes(data)
-    except BadInputError as exc:
-        reason = f"the report cannot be canonicalised: {exc}"
-        return ReportVerification(False, reason, wanted, verdict)
-    if not verifier.verify(message, raw):
-        return ReportVerification(
-            False,
-            "the signature does not match the report: it was changed after signing.",
-            wanted,
-            verdict,
-        )
-    return ReportVerification(True, "the signature is valid.", wanted, verdict)
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+    return load_signed_json(text, SCHEMA, "an audit report", "citeproof audit --json")

@@ -60,6 +60,7 @@ COMMANDS: dict[str, str] = {
     "text": "citeproof.cli.text:text",
     "cache": "citeproof.cli.cache:cache",
     "log": "citeproof.cli.log:log",
+    "manuscript": "citeproof.cli.manuscript:manuscript",
     "mcp": "citeproof.cli.mcp:mcp",
     "passages": "citeproof.cli.passages:passages",
     "recheck": "citeproof.cli.recheck:recheck",

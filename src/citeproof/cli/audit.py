@@ -12,6 +12,7 @@ Module level imports click only: ``citeproof --help`` imports this module.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -22,9 +23,19 @@ from citeproof.errors import audit_exit_code
 if TYPE_CHECKING:
     from citeproof.models.audit import AuditReport
 
-__all__ = ["AuditGroup", "audit"]
+__all__ = ["AuditGroup", "DefaultCommand", "audit", "key_option", "verify_signed"]
 
 _DEFAULT = "run"
+
+
+#: ``verify``'s ``--key``, shared by ``citeproof audit verify`` and ``manuscript verify``.
+key_option = click.option(
+    "--key",
+    "public_key",
+    metavar="PUB",
+    help="The signer's public key (NAME+HASH+KEY, as `citeproof log key` prints it) or a "
+    "file holding it. [default: this machine's own log key]",
+)
 
 
 class AuditGroup(click.Group):
@@ -45,8 +56,9 @@ def audit() -> None:
     """Audit an answer (`citeproof audit ANSWER`) or verify a report (`audit verify`)."""
 
 
-class _DefaultCommand(click.Command):
-    """The default command, whose usage line reads ``citeproof audit [OPTIONS] ANSWER``."""
+class DefaultCommand(click.Command):
+    """A group's default command, whose usage line reads as the group's
+    (``citeproof audit [OPTIONS] ANSWER``)."""
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         path = ctx.parent.command_path if ctx.parent is not None else ctx.command_path
@@ -55,7 +67,7 @@ class _DefaultCommand(click.Command):
 
 @audit.command(
     _DEFAULT,
-    cls=_DefaultCommand,
+    cls=DefaultCommand,
     hidden=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Exit codes: 0 pass or warn; 1 fail; 2 usage or bad input (an empty answer, an "
@@ -356,17 +368,58 @@ def read_answer(path: str) -> str:
     from citeproof.errors import BadInputError, SourceTooLargeError
 
     give = "give the path of a Markdown, text or JSON claims file (or '-' to read stdin)."
-    try:
-        data = _common.read_input(path, "the answer", give, max_bytes=MAX_ANSWER_BYTES + 3)
-    except SourceTooLargeError:
-        raise BadInputError(
-            f"the answer is over {MAX_ANSWER_BYTES:,} bytes; audit it in parts."
-        ) from None
+    cap = MAX_ANSWER_BYTES + 3
     where = "standard input" if path == "-" else path
+    if path == "-":  # read here, so that a piped manuscript is recognised whatever its size
+        data = _common.stdin_bytes("the answer").read(cap + 1)
+        refuse_manuscript(path, data)
+        if len(data) > cap:
+            raise BadInputError(
+                f"the answer is over {MAX_ANSWER_BYTES:,} bytes; audit it in parts."
+            )
+    else:
+        refuse_manuscript(path, None)
+        try:
+            data = _common.read_input(path, "the answer", give, max_bytes=cap)
+        except SourceTooLargeError:
+            raise BadInputError(
+                f"the answer is over {MAX_ANSWER_BYTES:,} bytes; audit it in parts."
+            ) from None
     text = service.decode_text(data, what=f"answer in {where}")
     if not text.strip():  # an empty answer has nothing to pass: it is not an audit that passed
         raise BadInputError(f"the answer in {where} is empty; there is nothing to audit.")
     return text
+
+
+def refuse_manuscript(path: str, data: bytes | None) -> None:
+    """Refuse, in one line naming ``citeproof manuscript``, a manuscript given as an answer:
+    a PDF used to be read as text and refused as "not valid UTF-8", and a paper's text was
+    audited as an answer.  ``data`` is standard input's bytes; a file's head is read here."""
+    from citeproof.errors import BadInputError
+    from citeproof.service.manuscripts import folder_is_manuscript, manuscript_kind
+
+    if path == "-":
+        kind = manuscript_kind(data or b"")
+    elif os.path.isdir(path):
+        kind = "a LaTeX manuscript's folder" if folder_is_manuscript(path) else None
+    else:
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(1 << 20)
+        except OSError:
+            return  # reading the answer says what is wrong, as it always did
+        kind = manuscript_kind(head, name=os.path.basename(path))
+    if kind is None:
+        return
+    if path == "-":
+        raise BadInputError(
+            f"standard input holds {kind}, not an AI answer; check a manuscript with "
+            "`citeproof manuscript -` (or give its file)."
+        )
+    raise BadInputError(
+        f"{path} is {kind}, not an AI answer; check a manuscript with "
+        f"`citeproof manuscript {path}`."
+    )
 
 
 @audit.command(
@@ -380,13 +433,7 @@ def read_answer(path: str) -> str:
     "  citeproof audit verify report.json --key signer.pub    # a report signed elsewhere",
 )
 @click.argument("report_path", metavar="REPORT")
-@click.option(
-    "--key",
-    "public_key",
-    metavar="PUB",
-    help="The signer's public key (NAME+HASH+KEY, as `citeproof log key` prints it) or a "
-    "file holding it. [default: this machine's own log key]",
-)
+@key_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
     """Check the signature of an audit REPORT (a file, or '-' for stdin).
@@ -394,13 +441,26 @@ def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
     Anyone holding the signer's public key can check that no verdict, flag or count was
     changed after the audit ran.
     """
-    from citeproof.audit.signing import load_report_json, verifier_for, verify_report
-    from citeproof.cli import _common
+    from citeproof.audit.signing import load_report_json
 
-    give = "give the file `citeproof audit --json` wrote (or '-' to read stdin)."
-    data = load_report_json(_common.read_input(report_path, "the report", give))
-    verifier = verifier_for(public_key)
-    result = verify_report(data, verifier)
+    verify_signed(report_path, public_key, as_json, load_report_json, "audit")
+
+
+def verify_signed(
+    report_path: str,
+    public_key: str | None,
+    as_json: bool,
+    load: Callable[[bytes], dict[str, Any]],
+    what: str,
+) -> None:
+    """``verify``'s work for a signed report of kind ``what`` (``audit``, ``manuscript``),
+    read by ``load``: check the signature, print the result, exit 0 when it is valid."""
+    from citeproof.cli import _common
+    from citeproof.service.signatures import verifier_for, verify_report
+
+    give = f"give the file `citeproof {what} --json` wrote (or '-' to read stdin)."
+    data = load(_common.read_input(report_path, "the report", give))
+    result = verify_report(data, verifier_for(public_key))
     if as_json:
         _common.write_json(
             {"valid": result.valid, "reason": result.reason, "key_id": result.key_id,
@@ -410,7 +470,7 @@ def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
         state = "valid" if result.valid else "INVALID"
         click.echo(f"{state}: {result.reason}")
         if result.valid and result.verdict is not None:
-            click.echo(f"signed by {result.key_id}; audit verdict: {result.verdict}")
+            click.echo(f"signed by {result.key_id}; {what} verdict: {result.verdict}")
     click.get_current_context().exit(0 if result.valid else 1)
 
 

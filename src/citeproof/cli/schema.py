@@ -17,11 +17,12 @@ from citeproof.cli.options import CONTEXT_SETTINGS, epilog
 
 __all__ = ["SCHEMAS", "report_schema", "schema"]
 
-SCHEMAS = ("audit", "check", "references")
+SCHEMAS = ("audit", "check", "manuscript", "references")
 
 
 def report_schema(name: str) -> dict[str, Any]:
-    """The JSON schema of ``citeproof.audit/1`` (``audit``) or ``citeproof.check/1``."""
+    """The JSON schema of ``citeproof.audit/1`` (``audit``), ``citeproof.check/1``,
+    ``citeproof.manuscript/1`` or ``citeproof.references/1``."""
     if name == "audit":
         from citeproof.models.audit import AuditReport
 
@@ -32,6 +33,11 @@ def report_schema(name: str) -> dict[str, Any]:
 
         model = CheckResult
         schema_id = "citeproof.check/1"
+    elif name == "manuscript":
+        from citeproof.models.manuscript import MANUSCRIPT_SCHEMA, ManuscriptReport
+
+        model = ManuscriptReport
+        schema_id = MANUSCRIPT_SCHEMA
     elif name == "references":
         from citeproof.models.references import REFERENCES_SCHEMA, ReferencesReport
 
@@ -45,13 +51,18 @@ def report_schema(name: str) -> dict[str, Any]:
 
 @click.command(
     context_settings=CONTEXT_SETTINGS,
-    short_help="Print the JSON schema of an audit report, a check result or a references report.",
-    epilog=epilog("citeproof schema check > check.schema.json", "citeproof schema audit"),
+    short_help="Print the JSON schema of a report: audit, check, manuscript or references.",
+    epilog=epilog(
+        "citeproof schema check > check.schema.json",
+        "citeproof schema audit",
+        "citeproof schema manuscript",
+    ),
 )
 @click.argument("name", type=click.Choice(SCHEMAS))
 def schema(name: str) -> None:
     """Print the JSON schema of NAME: `audit` (citeproof.audit/1), `check`
-    (citeproof.check/1) or `references` (citeproof.references/1)."""
+    (citeproof.check/1), `manuscript` (citeproof.manuscript/1) or `references`
+    (citeproof.references/1)."""
     from citeproof.cli import _common
 
     _common.write_json(report_schema(name))

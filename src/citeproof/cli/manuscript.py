@@ -1,0 +1,274 @@
+"""``citeproof manuscript FILE|DIR`` and ``citeproof manuscript verify REPORT``.
+
+Why a command of its own, not ``citeproof audit``: an audit reads an AI answer (text) into
+claims and citations of identifiers and handles; a manuscript is a Word file, a PDF, a LaTeX
+folder, JATS or HTML, read into a reference list, citations linked to its entries, and
+quotations, and its report (``citeproof.manuscript/1``) has no claims or handles.  Its
+inputs and options differ too (``--sources DIR``: the editor's copies of the cited works).
+``citeproof audit`` refuses a manuscript in one line that names this command.
+
+The group sends every invocation whose first word is not ``verify`` to the hidden ``run``
+command, as ``citeproof audit`` does; a manuscript named ``verify`` is given as
+``./verify``.  The run is :func:`citeproof.service.manuscripts.check_manuscript`; this
+module checks the options, says what it read, and renders.
+
+Module level imports click only: ``citeproof --help`` imports this module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from citeproof.cli.audit import AuditGroup, DefaultCommand, key_option, verify_signed
+from citeproof.cli.options import log_options, replay_option
+
+if TYPE_CHECKING:
+    from citeproof.manuscript.structure import Manuscript
+    from citeproof.models.manuscript import ManuscriptReport
+
+__all__ = ["manuscript", "render_manuscript"]
+
+EXIT_CODES = (
+    "Exit codes: 0 pass or warn; 1 fail (by default: a quotation not in the work it cites or "
+    "changed in meaning, a reference that is unresolvable, a mismatch, not found or partial, "
+    "a retracted work cited without saying so); 2 usage or bad input; 3 incomplete (a "
+    "reference could not be verified, or a quotation could not be checked, and nothing "
+    "failed); 130 interrupted. `citeproof manuscript verify REPORT [--key PUB]` checks a "
+    "report's signature. A manuscript named 'verify' is given as ./verify."
+)
+
+
+@click.group(
+    cls=AuditGroup,
+    short_help="Check a whole manuscript: references, retractions, quotations.",
+    context_settings={"help_option_names": []},
+)
+def manuscript() -> None:
+    """Check a manuscript (`citeproof manuscript FILE`) or verify a report (`verify`)."""
+
+
+@manuscript.command(
+    "run",
+    cls=DefaultCommand,
+    hidden=True,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog=EXIT_CODES + "\n\n"
+    "\b\nExamples:\n"
+    "  citeproof manuscript paper.docx\n"
+    "  citeproof manuscript paper.pdf --sources cited-pdfs/ --json > report.json\n"
+    "  citeproof manuscript latex-folder/ --fail-on misquote,mismatch",
+)
+@click.argument("source", metavar="FILE|DIR")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (the default "
+              "when stdout is not a terminal).")  # fmt: skip
+@click.option(
+    "--sources",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="A folder of your copies of the cited works (PDF, XML, HTML, text): each is matched "
+    "to its entry (a DOI, PMID or PMCID it names, else its title and first author) and "
+    "its quotations are checked against it.",
+)
+@click.option("--offline", is_flag=True, help="Never fetch: verify references and read cited "
+              "works from the cache only.")  # fmt: skip
+@replay_option
+@click.option("--no-retraction", is_flag=True, help="Do not ask for the cited works' "
+              "retraction status.")  # fmt: skip
+@click.option(
+    "--fail-on",
+    metavar="LIST",
+    help="Comma list of findings that fail the manuscript: misquote, near_quote, "
+    "unattributed, unchecked, unresolvable, mismatch, not_found, partial, ambiguous, "
+    "unavailable, retracted, concern, unlinked, uncited. "
+    "[default: misquote,unresolvable,mismatch,not_found,partial,retracted]",
+)
+@log_options("this check")
+def run(
+    source: str,
+    as_json: bool,
+    sources: str | None,
+    offline: bool,
+    replay: str | None,
+    no_retraction: bool,
+    fail_on: str | None,
+    no_log: bool,
+    log_path: str | None,
+) -> None:
+    """Check the manuscript FILE|DIR: a Word (.docx), PDF, LaTeX (.tex, a folder or a .tar.gz
+    or .zip of its sources), JATS XML, HTML or Markdown file, or '-' for stdin.
+
+    Every reference is verified against the scholarly record (as `citeproof refs`), every
+    cited work's retraction status is asked, and every quotation is checked against the
+    work it cites: its best legally readable text, or your own copy from --sources. The
+    report lists problems first: quotations not found or altered (with what differs),
+    references that are not real or not the work they say, citations with no entry,
+    entries never cited, retracted works cited. It is signed with the log key (schema
+    citeproof.manuscript/1). citeproof never judges whether a work supports what the
+    manuscript says.
+    """
+    from citeproof.cli import _common
+    from citeproof.errors import CiteproofError, audit_exit_code
+    from citeproof.service.manuscripts import check_manuscript, log_manuscript, parse_fail_on
+
+    failing = parse_fail_on(fail_on)
+    shown = "standard input" if source == "-" else source
+
+    def said(m: Manuscript) -> None:
+        click.echo(
+            f"citeproof: {shown}: {m.format}, {len(m.references)} references, "
+            f"{len(m.citations)} citations, {len(m.quotations)} quotations; checking...",
+            err=True,
+        )
+
+    report = check_manuscript(
+        source, sources=sources, offline=offline, replay=replay, retraction=not no_retraction,
+        fail_on=failing, stdin=_common.stdin_bytes("the manuscript") if source == "-" else None,
+        on_read=said,
+    )  # fmt: skip
+    log_error: CiteproofError | None = None
+    seq: int | None = None
+    if not no_log:
+        try:
+            seq = log_manuscript(report, log_path)
+        except CiteproofError as err:  # the report is still shown; then the log's problem
+            log_error = err
+    if _common.want_json(as_json):
+        _common.write_json(report.model_dump(mode="json"))
+    else:
+        render_manuscript(report)
+    if seq is not None:
+        click.echo(f"citeproof: check recorded as log entry {seq}.", err=True)
+    if log_error is not None:
+        raise log_error
+    click.get_current_context().exit(audit_exit_code(report.verdict))
+
+
+@manuscript.command(
+    "verify",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="Exit codes: 0 the signature is valid; 1 it is not (or the report is unsigned); "
+    "2 usage or bad input.\n\n"
+    "\b\nExamples:\n"
+    "  citeproof manuscript paper.docx --json > report.json\n"
+    "  citeproof manuscript verify report.json\n"
+    "  citeproof manuscript verify report.json --key signer.pub    # signed elsewhere",
+)
+@click.argument("report_path", metavar="REPORT")
+@key_option
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
+    """Check the signature of a manuscript REPORT (a file, or '-' for stdin).
+
+    Anyone holding the signer's public key can check that no verdict, finding or count was
+    changed after the manuscript was checked.
+    """
+    from citeproof.service.manuscripts import load_manuscript_report
+
+    verify_signed(report_path, public_key, as_json, load_manuscript_report, "manuscript")
+
+
+# ------------------------------------------------------------------------------ rendering
+
+_VERDICT_STYLE = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red",
+                  "incomplete": "bold magenta"}  # fmt: skip
+_FINDING_STYLE = {"ok": "green", "near_quote": "yellow", "unchecked": "magenta",
+                  "unattributed": "yellow", "misquote": "bold red"}  # fmt: skip
+_REFERENCE_STYLE = {"verified": "green", "ambiguous": "yellow", "partial": "yellow",
+                    "unavailable": "magenta", "unchecked": "blue"}  # fmt: skip
+
+
+def _short(text: str, limit: int = 90) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def render_manuscript(report: ManuscriptReport, console: Any = None) -> None:
+    """The report for a person at a terminal: the verdict, then the problems (each with
+    what to look at), then every quotation and reference, then the counts."""
+    from rich.console import Console
+    from rich.text import Text
+
+    out: Console = console or Console(highlight=False)
+    info, c = report.manuscript, report.counts
+    head = Text("manuscript: ")
+    head.append(report.verdict.upper(), style=_VERDICT_STYLE[report.verdict])
+    head.append(f"  {info.name or 'standard input'} ({info.format})")
+    out.print(head)
+    refs = {r.id: r for r in report.references}
+
+    def entry(entry_id: str) -> str:
+        r = refs.get(entry_id)
+        label = r.label if r is not None and r.label else entry_id
+        return f"[{label}]"
+
+    problems: list[tuple[str, str, str, str]] = []  # (name, style, what, detail)
+    for q in report.quotations:
+        if q.finding != "ok":
+            cited = " ".join(entry(e) for e in q.entry_ids)
+            where = f" in {' > '.join(q.section)}" if q.section else ""
+            problems.append((q.finding, _FINDING_STYLE[q.finding],
+                             f"quotation {q.index + 1}{where} {cited}: {q.verdict} ({q.finding})",
+                             f"“{_short(q.text, 80)}” — {q.reason or ''}"))  # fmt: skip
+    for r in report.references:
+        res = r.result
+        if res is not None and res.verdict not in ("verified", "unchecked", "ambiguous"):
+            problems.append((res.verdict, _REFERENCE_STYLE.get(res.verdict, "bold red"),
+                             f"reference {entry(r.id)}: {res.verdict}",
+                             f"{_short(r.text, 70)} — {_short(res.reason, 240)}"))  # fmt: skip
+    for w in report.retracted:
+        said = " (the manuscript says so)" if w.acknowledged else ""
+        name = "" if w.acknowledged else ("retracted" if w.status == "RETRACTED" else "concern")
+        problems.append((name, "yellow" if w.acknowledged else "bold red",
+                         f"cited work {entry(w.entry_id)} {w.status.lower()}{said}",
+                         f"{w.identifier}: {w.reason or ''}"))  # fmt: skip
+    for u in report.unlinked:
+        problems.append(("unlinked", "yellow", f"citation {u.marker} names no entry",
+                         f"{u.target}: {u.reason or 'no entry'}"))  # fmt: skip
+    for entry_id in report.uncited:
+        text = refs[entry_id].text if entry_id in refs else ""
+        problems.append(("uncited", "yellow", f"entry {entry(entry_id)} is never cited",
+                         _short(text, 90)))  # fmt: skip
+    failing = set(report.fail_on)
+    problems.sort(key=lambda p: p[0] not in failing)  # what fails the manuscript first
+    if problems:
+        out.print(Text("\nProblems", style="bold"))
+        for _, style, what, detail in problems:
+            line = Text("  ")
+            line.append(what, style=style)
+            out.print(line)
+            out.print(Text(f"      {detail}", style="dim"))
+    if report.quotations:
+        out.print(Text("\nQuotations", style="bold"))
+        for q in report.quotations:
+            line = Text(f"  {q.index + 1}. ")
+            line.append(q.verdict, style=_FINDING_STYLE[q.finding])
+            against = q.against
+            if against is not None:
+                shown = against.file if against.kind == "file" else against.identifier
+                line.append(f"  against {shown}", style="dim")
+            line.append(f"  “{_short(q.text, 70)}”")
+            out.print(line)
+    if report.references:
+        out.print(Text("\nReferences", style="bold"))
+        for r in report.references:
+            verdict = r.result.verdict if r.result is not None else "not verified"
+            line = Text(f"  {entry(r.id)} ")
+            line.append(verdict, style=_REFERENCE_STYLE.get(verdict, "bold red"))
+            line.append(f"  {_short(r.text, 70)}  (cited {len(r.cited_by)}×)")
+            out.print(line)
+    if report.problems:
+        out.print(Text("\nReading", style="bold"))
+        for p in report.problems[:20]:
+            out.print(Text(f"  {p.code}: {_short(p.message, 120)}", style="dim"))
+    for note in report.notes:
+        out.print(Text(f"\nnote: {note}", style="yellow"))
+    verified = c.by_reference_verdict.get("verified", 0)
+    out.print(
+        f"\n{c.references} references ({verified} verified), {c.citations} citations "
+        f"({c.unlinked} naming no entry), {c.uncited} entries never cited, {c.quotations} "
+        f"quotations ({c.by_finding.get('ok', 0)} ok), {c.retracted} retracted works cited"
+    )
+    signed = report.signature.key_id if report.signature is not None else "not signed"
+    out.print(Text(f"signed: {signed}", style="dim"))
