@@ -37,7 +37,6 @@ from citeproof.match.types import (
     MIN_QUOTE_CHARS,
     FragmentMatch,
     MatchOptions,
-    MatchVerdict,
     NearMatch,
     QuoteMatch,
     Span,
@@ -377,35 +376,78 @@ class _Frag:
 def _fragments(
     prep: Prepared, pieces: list[tuple[str, ...]], opts: MatchOptions, budget: Budget
 ) -> QuoteMatch | None:
+    """A quote with ellipses: every fragment in order, at most ``max_gap`` apart; EXACT
+    when each is there word for word, else NEAR when the missing ones are near (or
+    NOT_FOUND, saying which fragment is not there)."""
     frags = [_Frag(prep, v[0], tuple(prepare_quote(x) for x in v)) for v in pieces]
     frags = [f for f in frags if any(x.layer for x in f.forms)]
     if not frags:
         return None
-    hay = prep.layer.text
-    placed = _place(hay, frags, opts.max_gap)
-    verdict: MatchVerdict = "EXACT"
+    placed = _place(prep.layer.text, frags, opts.max_gap)
     if placed is None:
-        missing = [f for f in frags if not f.occurrences(0, len(hay), False)]
-        for f in missing:
-            q = f.forms[0]
-            if len(q.layer) < MIN_QUOTE_CHARS:
-                continue
-            try:
-                near, _ = _closest(prep, q, False, opts.near_threshold, budget)
-            except BudgetSpent:
-                return _fragments_missing(prep, frags, opts, BUDGET_REASON)
-            if near is not None and near.similarity >= opts.near_threshold:
-                f.near = near
-                f.near_layer_span = (
-                    prep.layer.from_parent(near.span.norm_start),
-                    prep.layer.from_parent(near.span.norm_end),
-                )
-        if any(f.near is None for f in missing):
-            return _fragments_missing(prep, frags, opts)
-        placed = _place(hay, frags, opts.max_gap)
-        if placed is None:
-            return _fragments_missing(prep, frags, opts)
-        verdict = "NEAR"
+        return _fragments_near(prep, frags, opts, budget)
+    results, flags = _fragment_results(prep, frags, placed)
+    first, last = results[0].span, results[-1].span
+    assert first is not None and last is not None
+    whole = Span(first.start, last.end, first.norm_start, last.norm_end)
+    return _found(prep, [whole], opts, "t1", results, flags)
+
+
+def _fragments_near(
+    prep: Prepared, frags: list[_Frag], opts: MatchOptions, budget: Budget
+) -> QuoteMatch:
+    """The fragments placed once those not there word for word are placed by their closest
+    passage; NOT_FOUND when one has none close enough or they still do not fit in order."""
+    hay = prep.layer.text
+    missing = [f for f in frags if not f.occurrences(0, len(hay), False)]
+    try:
+        _place_by_closest(prep, missing, opts, budget)
+    except BudgetSpent:
+        return _fragments_missing(prep, frags, opts, BUDGET_REASON)
+    if any(f.near is None for f in missing):
+        return _fragments_missing(prep, frags, opts)
+    placed = _place(hay, frags, opts.max_gap)
+    if placed is None:
+        return _fragments_missing(prep, frags, opts)
+    results, flags = _fragment_results(prep, frags, placed)
+    worst = min((f.near for f in frags if f.near), key=lambda n: n.similarity)
+    casefold = prep.lower.contains(frags[0].forms[0].layer.lower())
+    return QuoteMatch(
+        "NEAR",
+        None,
+        "t1",
+        spans=(),
+        count=0,
+        casefold_match=casefold,
+        near=worst,
+        fragments=results,
+        flags=flags,
+    )
+
+
+def _place_by_closest(
+    prep: Prepared, missing: list[_Frag], opts: MatchOptions, budget: Budget
+) -> None:
+    """Give each missing fragment (long enough to search for) its closest passage, where one
+    is close enough; :class:`BudgetSpent` when the search runs out."""
+    for f in missing:
+        q = f.forms[0]
+        if len(q.layer) < MIN_QUOTE_CHARS:
+            continue
+        near, _ = _closest(prep, q, False, opts.near_threshold, budget)
+        if near is not None and near.similarity >= opts.near_threshold:
+            f.near = near
+            f.near_layer_span = (
+                prep.layer.from_parent(near.span.norm_start),
+                prep.layer.from_parent(near.span.norm_end),
+            )
+
+
+def _fragment_results(
+    prep: Prepared, frags: list[_Frag], placed: list[tuple[int, int]]
+) -> tuple[tuple[FragmentMatch, ...], tuple[str, ...]]:
+    """Each placed fragment's match, and the flags of the whole (an ellipsis that skips a
+    negation), in order."""
     results: list[FragmentMatch] = []
     flags: list[str] = []
     prev_end: Span | None = None
@@ -421,36 +463,20 @@ def _fragments(
             skipped = prep.norm.text[prev_end.norm_end : span.norm_start]
             if has_negation(skipped):
                 fflags.append("ellipsis_hides_negation")
+        near = f.near
         results.append(
             FragmentMatch(
                 f.text,
-                "NEAR" if f.near else "EXACT",
+                "NEAR" if near else "EXACT",
                 span,
-                f.near.similarity if f.near else 1.0,
+                near.similarity if near else 1.0,
                 gap,
-                tuple(fflags + list(f.near.flags if f.near else ())),
+                tuple(fflags + list(near.flags if near else ())),
             )
         )
         flags.extend(x for x in fflags if x not in flags)
         prev_end = span
-    first, last = results[0].span, results[-1].span
-    assert first is not None and last is not None
-    whole = Span(first.start, last.end, first.norm_start, last.norm_end)
-    if verdict == "EXACT":
-        return _found(prep, [whole], opts, "t1", tuple(results), tuple(flags))
-    worst = min((f.near for f in frags if f.near), key=lambda n: n.similarity)
-    casefold = prep.lower.contains(frags[0].forms[0].layer.lower())
-    return QuoteMatch(
-        "NEAR",
-        None,
-        "t1",
-        spans=(),
-        count=0,
-        casefold_match=casefold,
-        near=worst,
-        fragments=tuple(results),
-        flags=tuple(flags),
-    )
+    return tuple(results), tuple(flags)
 
 
 def _fragments_missing(
