@@ -759,8 +759,14 @@ def blocks_from_lines(lines: list[Line]) -> list[Block]:
     from numbered headings that continue the numbering; nothing else is guessed.
     """
     roles = [None if line.role else _heading_role(line.text) for line in lines]
-    refs_at = max((i for i, r in enumerate(roles) if r == "references"), default=-1)
-    abstract_at = next(
+    tagger = _Tagger(lines, roles)
+    return _group(lines, [tagger.tag(i, line) for i, line in enumerate(lines)])
+
+
+def _abstract_start(lines: list[Line], roles: list[str | None]) -> int:
+    """The line where the abstract starts: an Abstract heading or a line opening
+    ``Abstract:`` on the first two pages, else the unheaded abstract; -1 when none."""
+    at = next(
         (
             i
             for i, line in enumerate(lines)
@@ -770,61 +776,107 @@ def blocks_from_lines(lines: list[Line]) -> list[Block]:
         ),
         -1,
     )
-    if abstract_at < 0:
-        abstract_at = _unheaded_abstract(lines, roles)
-    region: Region = "front-matter" if abstract_at > 0 and lines[abstract_at].page == 1 else "body"
+    return at if at >= 0 else _unheaded_abstract(lines, roles)
+
+
+@dataclass(slots=True)
+class _Tagger:
+    """The region and section as the lines are read in order (the rules are
+    :func:`blocks_from_lines`'), one small step per kind of line."""
+
+    lines: list[Line]
+    roles: list[str | None]
+    refs_at: int = -1
+    abstract_at: int = -1
+    region: Region = "body"
     section: tuple[str, ...] = ()
-    numbering = _Numbering()
-    abstract_start = 0
+    numbering: _Numbering = field(default_factory=_Numbering)
+    abstract_start: int = 0
     abstract_size: float | None = None
-    keywords = False
-    reference_sizes: list[float] = []
-    tags: list[_Tag] = []
-    for i, line in enumerate(lines):
+    keywords: bool = False
+    """Inside the Keywords paragraph (front-matter, whatever the region around it)."""
+    reference_sizes: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        roles, lines = self.roles, self.lines
+        self.refs_at = max((i for i, r in enumerate(roles) if r == "references"), default=-1)
+        self.abstract_at = _abstract_start(lines, roles)
+        if self.abstract_at > 0 and lines[self.abstract_at].page == 1:
+            self.region = "front-matter"
+
+    def tag(self, i: int, line: Line) -> _Tag:
         if line.role is not None:
             kind, outside = _OUTSIDE[line.role]
-            tags.append(_Tag(kind, outside, section))
-            continue
-        role, heading = roles[i], False
-        line_region: Region | None = None
-        keywords = keywords and not line.para_start and role is None
-        keywords = keywords and i > 0 and line.page == lines[i - 1].page
-        if i == refs_at:
-            region, section, heading = "references", (_plain_title(line.text),), True
-        elif i == abstract_at:
-            region, section, heading = "abstract", ("Abstract",), role == "abstract"
-            abstract_start = line.start
-        elif region == "front-matter" and abstract_at > i:
-            pass  # title, authors and affiliations: no headings here
-        elif region == "references":
-            if _starts_appendix(line, role, reference_sizes):
-                region, section, heading = "back-matter", (_plain_title(line.text),), True
-            elif line.size is not None:
-                reference_sizes.append(line.size)
-        elif role in ("appendix", "back"):
-            region, section, heading = "back-matter", (_plain_title(line.text),), True
-        elif role is not None:
-            title = _plain_title(line.text)
-            region, section, heading = "body", (title,), True
-            numbering.known(line.text, title)
-        elif _KEYWORDS.fullmatch(line.text):
-            line_region, keywords = "front-matter", True
-            if region == "abstract":
-                region, section = "body", ()
-        elif keywords:
-            line_region = "front-matter"  # the Keywords paragraph's second line
-        elif (numbered := numbering.accept(line)) is not None:
-            region, section, heading = "body", numbered, True
-        elif region == "abstract" and (
-            line.start - abstract_start > _ABSTRACT_CAP
-            or (line.para_start and _size_changed(line, abstract_size))
+            return _Tag(kind, outside, self.section)
+        role = self.roles[i]
+        self.keywords = (
+            self.keywords
+            and not line.para_start
+            and role is None
+            and i > 0
+            and line.page == self.lines[i - 1].page
+        )
+        heading, line_region = self._step(i, line, role)
+        if self.region == "abstract" and not heading and self.abstract_size is None:
+            self.abstract_size = line.size
+        return _Tag("heading" if heading else "paragraph", line_region or self.region, self.section)
+
+    def _step(self, i: int, line: Line, role: str | None) -> tuple[bool, Region | None]:
+        """Region and section moved on by line ``i``: whether it is a heading, and the region
+        of this line alone (a Keywords line), if it has one."""
+        if i == self.refs_at:
+            self.region, self.section = "references", (_plain_title(line.text),)
+            return True, None
+        if i == self.abstract_at:
+            self.region, self.section = "abstract", ("Abstract",)
+            self.abstract_start = line.start
+            return role == "abstract", None
+        if self.region == "front-matter" and self.abstract_at > i:
+            return False, None  # title, authors and affiliations: no headings here
+        if self.region == "references":
+            return self._in_references(line, role), None
+        if role is not None:
+            return self._titled(line, role), None
+        return self._untitled(line)
+
+    def _in_references(self, line: Line, role: str | None) -> bool:
+        """A reference entry, or the heading of an appendix after them."""
+        if _starts_appendix(line, role, self.reference_sizes):
+            self.region, self.section = "back-matter", (_plain_title(line.text),)
+            return True
+        if line.size is not None:
+            self.reference_sizes.append(line.size)
+        return False
+
+    def _titled(self, line: Line, role: str) -> bool:
+        """A known heading: back-matter (appendix, acknowledgements ...), else a body section."""
+        title = _plain_title(line.text)
+        if role in ("appendix", "back"):
+            self.region, self.section = "back-matter", (title,)
+        else:
+            self.region, self.section = "body", (title,)
+            self.numbering.known(line.text, title)
+        return True
+
+    def _untitled(self, line: Line) -> tuple[bool, Region | None]:
+        """A Keywords line, a numbered heading, or where an abstract without an end ends."""
+        if _KEYWORDS.fullmatch(line.text):
+            self.keywords = True
+            if self.region == "abstract":
+                self.region, self.section = "body", ()
+            return False, "front-matter"
+        if self.keywords:
+            return False, "front-matter"  # the Keywords paragraph's second line
+        numbered = self.numbering.accept(line)
+        if numbered is not None:
+            self.region, self.section = "body", numbered
+            return True, None
+        if self.region == "abstract" and (
+            line.start - self.abstract_start > _ABSTRACT_CAP
+            or (line.para_start and _size_changed(line, self.abstract_size))
         ):
-            region, section = "body", ()
-        if region == "abstract" and not heading and abstract_size is None:
-            abstract_size = line.size
-        kind = "heading" if heading else "paragraph"
-        tags.append(_Tag(kind, line_region or region, section))
-    return _group(lines, tags)
+            self.region, self.section = "body", ()
+        return False, None
 
 
 def _size_changed(line: Line, size: float | None) -> bool:
