@@ -65,7 +65,7 @@ PROBLEM_VERDICTS: tuple[ReferenceVerdict, ...] = (
 )
 FieldName = Literal["title", "authors", "year", "venue", "volume", "pages"]
 Agreement = Literal["agrees", "differs", "not_stated", "not_recorded"]
-Service = Literal["doi.org", "crossref", "datacite", "pubmed", "openalex"]
+Service = Literal["index", "doi.org", "crossref", "datacite", "pubmed", "openalex"]
 
 
 class WorkRecord(Model):

@@ -23,7 +23,7 @@ import httpx2
 from citeproof.models.search import ResponseDigest
 from citeproof.net.client import redact_url
 
-__all__ = ["collecting", "install"]
+__all__ = ["collecting", "install", "note"]
 
 _COLLECTING: contextvars.ContextVar[list[ResponseDigest] | None] = contextvars.ContextVar(
     "citeproof_responses", default=None
@@ -63,3 +63,12 @@ def collecting() -> Iterator[list[ResponseDigest]]:
         yield found
     finally:
         _COLLECTING.reset(token)
+
+
+def note(digest: ResponseDigest) -> None:
+    """Add an answer that came from no HTTP response (a local index's) to the current
+    collection, so the evidence line names it like any other; nothing outside
+    :func:`collecting`."""
+    found = _COLLECTING.get()
+    if found is not None:
+        found.append(digest)

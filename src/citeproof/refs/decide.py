@@ -181,8 +181,16 @@ def _best(stated: StatedReference, records: Sequence[WorkRecord]) -> list[Scored
     best: list[Scored] = []
     for group in _works(records):
         scored = [score(stated, record) for record in _merged(group)]
-        best.append(max(scored, key=lambda s: (_rank(s), s.score)))
+        best.append(max(scored, key=_within_work))
     return sorted(best, key=lambda s: (-_rank(s), -s.score, s.record.key))
+
+
+def _within_work(scored: Scored) -> tuple[int, int, float, bool]:
+    """Which record of one work speaks for it: the best fit, then the one that agrees on
+    more fields (a journal record over its preprint's, for an entry citing the journal: the
+    preprint has no volume or pages to agree), then the score, then one without a note."""
+    agreeing = sum(1 for f in scored.fields if f.agreement == "agrees")
+    return (_rank(scored), agreeing, scored.score, scored.note is None)
 
 
 def _rank(scored: Scored) -> int:

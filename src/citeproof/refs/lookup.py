@@ -34,21 +34,25 @@ service is down" from "there is no network" and stop asking
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import httpx2
 
 from citeproof.errors import NetworkError, NotPinnedError, RecordingError, UpstreamUnavailable
 from citeproof.models.references import ServiceAnswer, WorkRecord
-from citeproof.net.digests import collecting
+from citeproof.models.search import ResponseDigest
+from citeproof.net.digests import collecting, note
 from citeproof.refs.decide import IdentifierEvidence, SearchEvidence
 from citeproof.refs.numbers import cited_year, coordinates, first_surname
 from citeproof.refs.stated import StatedReference, fold
 from citeproof.sources import crossref, datacite, doi, eutils_search, idconv, openalex
 
-__all__ = ["ROWS", "Looked", "check_identifiers", "search_for"]
+__all__ = ["ROWS", "LocalCatalogue", "Looked", "Sources", "check_identifiers", "search_for"]
 
 ROWS = 5
 #: The longest title a search sends (a real one is shorter; a pasted abstract is not a title).
@@ -80,6 +84,60 @@ class Looked:
         self.ids.extend(other.ids)
         self.asked.extend(other.asked)
         self.unreachable += other.unreachable
+
+
+class LocalCatalogue(Protocol):
+    """A local copy of the record (``citeproof.index.query.LocalIndex``): asked before the
+    web services, with the same validation and verdict rules."""
+
+    def by_identifier(self, kind: str, value: str) -> list[WorkRecord]: ...
+
+    def search(
+        self,
+        text: str | None = None,
+        *,
+        title: str | None = None,
+        authors: Sequence[str] = (),
+        year: int | None = None,
+        venue: str | None = None,
+        volume: str | None = None,
+        first_page: str | None = None,
+        limit: int = 5,
+    ) -> list[tuple[WorkRecord, float]]: ...
+
+    @property
+    def manifest(self) -> Any: ...
+
+    def coverage_phrase(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """Where a reference is looked up: a local index first when there is one, then the web
+    services, unless ``network`` is off (``--offline`` with an index: the index alone
+    answers, and what it does not hold is not asked anywhere)."""
+
+    index: LocalCatalogue | None = None
+    network: bool = True
+
+
+#: The identifier kinds a local index is asked about (its others, arXiv or DBLP keys, are
+#: not identifiers an entry's look-up starts from here).
+_INDEX_KINDS = frozenset({"doi", "pmid", "pmcid"})
+
+
+def _index_answer(index: LocalCatalogue, question: str, records: Sequence[WorkRecord]) -> None:
+    """Name the index's answer in the evidence as a response is named: the manifest's hash
+    (what was asked of which build) and the sha256 of the records it gave."""
+    body = json.dumps([r.model_dump(mode="json") for r in records], sort_keys=True)
+    note(
+        ResponseDigest(
+            method="INDEX",
+            url=f"citeproof-index:{index.manifest.hash}?{question}",
+            status=200,
+            sha256=hashlib.sha256(body.encode()).hexdigest(),
+        )
+    )
 
 
 Question = Callable[[], Awaitable[tuple[str, tuple[WorkRecord, ...]]]]
@@ -274,20 +332,53 @@ async def _pmid_evidence(client: httpx2.AsyncClient, kind: str, value: str, look
 
 
 async def check_identifiers(
-    client: httpx2.AsyncClient, stated: StatedReference, looked: Looked
+    client: httpx2.AsyncClient,
+    stated: StatedReference,
+    looked: Looked,
+    where: Sources = Sources(),
 ) -> None:
     """The record behind each identifier ``stated`` names, asked concurrently and reported
-    in the entry's order (so a log line does not depend on which answer came first)."""
+    in the entry's order (so a log line does not depend on which answer came first); a
+    local index first, the web only for what it does not hold."""
     parts = [Looked() for _ in stated.identifiers]
     jobs = []
     for (kind, value), part in zip(stated.identifiers, parts, strict=True):
-        if kind == "doi":
-            jobs.append(_doi_evidence(client, value.lower(), part))
-        else:
-            jobs.append(_pmid_evidence(client, kind, value, part))
+        jobs.append(_identifier_evidence(client, kind, value, part, where))
     await asyncio.gather(*jobs)
     for part in parts:
         looked.merge(part)
+
+
+async def _identifier_evidence(
+    client: httpx2.AsyncClient, kind: str, value: str, looked: Looked, where: Sources
+) -> None:
+    key = f"{kind}:{value.lower() if kind == 'doi' else value}"
+    index = where.index
+    if index is not None and kind in _INDEX_KINDS:
+
+        async def from_index() -> tuple[str, tuple[WorkRecord, ...]]:
+            records = tuple(index.by_identifier(kind, value))
+            _index_answer(index, key, records)
+            return ("ok", records) if records else ("missing", ())
+
+        asked = await _ask("index", "identifier", key, from_index)
+        looked.add(asked)
+        if asked[1]:
+            looked.ids.append(IdentifierEvidence(key, True, asked[1], "the local index"))
+            return
+        if not where.network:
+            # Not holding an identifier says nothing of whether it exists: the index's
+            # dumps may predate it, or not cover its agency.
+            why = asked[0].reason or (
+                f"the local index ({index.coverage_phrase()}) does not hold it, and nothing "
+                "else was asked (--offline)"
+            )
+            looked.ids.append(IdentifierEvidence(key, None, reason=why))
+            return
+    if kind == "doi":
+        await _doi_evidence(client, value.lower(), looked)
+    else:
+        await _pmid_evidence(client, kind, value, looked)
 
 
 # --------------------------------------------------------------------------------------------
@@ -349,13 +440,31 @@ async def search_for(
     stated: StatedReference,
     looked: Looked,
     enough: Enough = _never,
+    where: Sources = Sources(),
 ) -> None:
-    """Search the databases for the stated metadata, cheapest first, one at a time, until
-    ``enough`` says the answers so far decide; one answer per database asked."""
+    """Search the databases for the stated metadata, cheapest first (a local index before
+    any web service), one at a time, until ``enough`` says the answers so far decide; one
+    answer per database asked."""
     query = bibliographic_string(stated)
     guess = _title_guess(stated)
     title = guess[:MAX_TITLE] if guess else None
     steps: list[tuple[str, str, Question]] = []
+    index = where.index
+    if index is not None and len(query.split()) >= 2:
+
+        async def index_search() -> tuple[str, tuple[WorkRecord, ...]]:
+            found = index.search(
+                query, title=stated.title, authors=stated.surnames[:3], year=stated.year,
+                venue=stated.venue, limit=ROWS,
+            )  # fmt: skip
+            records = tuple(record for record, _ in found)
+            _index_answer(index, f"search={query}", records)
+            return _found(records)
+
+        steps.append(("index", query, index_search))
+    if not where.network:
+        query = ""  # the index alone answers: no web service is asked
+        title = None
     if len(query.split()) >= 2:
 
         async def crossref_search() -> tuple[str, tuple[WorkRecord, ...]]:
@@ -364,7 +473,7 @@ async def search_for(
 
         steps.append(("crossref", query, crossref_search))
     term = _pubmed_term(stated, title) if title else _coordinates_term(stated)
-    if term:
+    if term and where.network:
 
         async def pubmed_search() -> tuple[str, tuple[WorkRecord, ...]]:
             page = await eutils_search.esearch(
@@ -375,7 +484,7 @@ async def search_for(
             return await _summaries(client, page.ids)
 
         steps.append(("pubmed", term, pubmed_search))
-    if _looks_datacite(stated) and (title or query):
+    if where.network and _looks_datacite(stated) and (title or query):
         wanted = title or query
 
         async def datacite_search() -> tuple[str, tuple[WorkRecord, ...]]:

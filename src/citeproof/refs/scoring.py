@@ -500,7 +500,8 @@ def is_preprint(record: WorkRecord) -> bool:
     kinds = {t.casefold() for t in (*record.types, record.kind or "")}
     if kinds & {"posted-content", "preprint"}:
         return True
-    return any(_PREPRINT_VENUES.search(n) for n in _venue_names(record))
+    # its own venue only: a journal article OpenAlex also lists on arXiv is no preprint
+    return bool(record.venue and _PREPRINT_VENUES.search(record.venue))
 
 
 def _stated_preprint(stated: StatedReference) -> bool:

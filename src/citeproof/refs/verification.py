@@ -37,7 +37,7 @@ from citeproof.models.references import (
 )
 from citeproof.net import digests
 from citeproof.refs.decide import Decision, SearchEvidence, decide
-from citeproof.refs.lookup import Enough, Looked, check_identifiers, search_for
+from citeproof.refs.lookup import Enough, Looked, Sources, check_identifiers, search_for
 from citeproof.refs.scoring import Scored
 from citeproof.refs.stated import StatedReference
 from citeproof.retraction.status import retraction_status
@@ -204,15 +204,18 @@ async def verify_reference(
     *,
     retraction: Retraction | None,
     reach: Reachability | None = None,
+    sources: Sources | None = None,
 ) -> ReferenceResult:
-    """One reference's result (see :mod:`citeproof.refs.decide` for the verdicts)."""
+    """One reference's result (see :mod:`citeproof.refs.decide` for the verdicts);
+    ``sources`` adds a local index, asked first, or keeps the web out (``--offline``)."""
+    where = sources if sources is not None else Sources()
     looked = Looked()
     if stated.identifiers:
-        await check_identifiers(client, stated, looked)
+        await check_identifiers(client, stated, looked, where)
         if _needs_search(stated, decide(stated, looked.ids, [])) and not stated.is_empty:
-            await search_for(client, stated, looked, _suggests(stated, looked))
+            await search_for(client, stated, looked, _suggests(stated, looked), where)
     elif not stated.is_empty:
-        await search_for(client, stated, looked, _decides(stated))
+        await search_for(client, stated, looked, _decides(stated), where)
     if reach is not None:
         reach.saw(looked)
     decision = decide(stated, looked.ids, looked.searches)
@@ -227,6 +230,13 @@ async def verify_reference(
         and (work.retraction in _FLAGGED)
     )
     reason = decision.reason
+    if where.index is not None and decision.verdict == "not_found":
+        # The index is a database that answered, and says what it holds: not being in it
+        # is "not in these dumps", never "does not exist".
+        reason += (
+            f" The local index holds {where.index.coverage_phrase()}: a work newer than its "
+            "dumps, or from a source it does not hold, is not in it."
+        )
     if flagged and work is not None:
         what = "retracted" if work.retraction == "RETRACTED" else "under an expression of concern"
         reason += f" The work is {what}."
@@ -267,6 +277,7 @@ async def verify_all(
     concurrency: int = CONCURRENCY,
     on_result: Callable[[ReferenceResult], None] | None = None,
     reach: Reachability | None = None,
+    sources: Sources | None = None,
 ) -> list[ReferenceResult]:
     """Every reference's result, in the given order; ``on_result`` as each one finishes.
 
@@ -279,7 +290,9 @@ async def verify_all(
     running: set[asyncio.Task[ReferenceResult]] = set()
 
     async def ask(stated: StatedReference, index: int) -> ReferenceResult:
-        result = await verify_reference(client, stated, index, retraction=retraction, reach=reach)
+        result = await verify_reference(
+            client, stated, index, retraction=retraction, reach=reach, sources=sources
+        )
         if reach.gave_up:
             for task in running:
                 if task is not asyncio.current_task():

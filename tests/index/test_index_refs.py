@@ -1,0 +1,103 @@
+"""``citeproof refs`` answered by a local index: the same validation and verdicts as the web
+path, the web asked only for what the index does not hold, and never with ``--offline``.
+
+The index is the one built from the INVENTED dumps (``conftest.built``); the client refuses
+every request, so a test fails if anything reaches the network it should not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from citeproof.models.references import ReferenceResult
+from citeproof.refs.listed import parse_reference_string
+from citeproof.refs.lookup import Sources
+from citeproof.refs.verification import verify_all
+
+
+class _NoNetwork(httpx2.AsyncBaseTransport):
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        self.asked.append(str(request.url))
+        raise httpx2.ConnectError("no network in this test", request=request)
+
+
+def _verify(
+    built: Path, texts: list[str], *, network: bool
+) -> tuple[list[ReferenceResult], list[str]]:
+    from citeproof.index.query import open_index
+
+    transport = _NoNetwork()
+    stated = [parse_reference_string(t) for t in texts]
+
+    async def run() -> list[ReferenceResult]:
+        async with httpx2.AsyncClient(transport=transport) as client:
+            sources = Sources(index=open_index(built), network=network)
+            return await verify_all(client, stated, retraction=None, sources=sources)
+
+    return asyncio.run(run()), transport.asked
+
+
+WORK_1 = (
+    "Müller K, Okafor C. Compost temperature and earthworm density in invented allotments. "
+    "J Invent Soil Ecol. 2019;12:101-109."
+)
+
+
+def test_a_doi_the_index_holds_is_verified_without_a_request(built: Path) -> None:
+    (r,), asked = _verify(built, [WORK_1 + " doi:10.5555/invented.idx.1"], network=True)
+    assert asked == []
+    assert r.verdict == "verified", r.reason
+    assert r.work is not None and r.work.identifier == "doi:10.5555/invented.idx.1"
+    assert [a.service for a in r.asked] == ["index"]
+    digest = r.asked[0].responses[0]
+    assert digest.method == "INDEX" and digest.url.startswith("citeproof-index:")
+
+
+def test_a_search_the_index_answers_verifies_without_a_request(built: Path) -> None:
+    (r,), asked = _verify(built, [WORK_1], network=True)
+    assert asked == []
+    assert r.verdict == "verified", r.reason
+    assert r.work is not None and r.work.identifier == "doi:10.5555/invented.idx.1"
+
+
+def test_what_the_index_does_not_hold_goes_to_the_web(built: Path) -> None:
+    text = "Quill P. Moonlight pruning of invented apple trees. Inv Orchard J. 2022;3:1-9."
+    (r,), asked = _verify(built, [text], network=True)
+    assert asked  # the index held nothing: the services were asked (and failed here)
+    assert r.verdict == "unavailable"  # a failed service is never "not found"
+
+
+def test_offline_the_index_alone_answers_and_names_what_it_holds(built: Path) -> None:
+    text = "Quill P. Moonlight pruning of invented apple trees. Inv Orchard J. 2022;3:1-9."
+    (r,), asked = _verify(built, [text], network=False)
+    assert asked == []
+    assert r.verdict == "not_found", r.reason
+    assert "The local index holds" in r.reason and "is not in it" in r.reason
+    assert [a.service for a in r.asked] == ["index"]
+
+
+def test_offline_an_identifier_the_index_lacks_is_never_unresolvable(built: Path) -> None:
+    (r,), asked = _verify(built, ["Quill P. An entry. doi:10.5555/invented.idx.999"], network=False)
+    assert asked == []
+    assert r.verdict == "unavailable", r.reason
+    assert r.identifiers[0].exists is None
+
+
+@pytest.mark.parametrize("network", [True, False])
+def test_the_same_verdict_as_the_web_path_for_another_works_doi(built: Path, network: bool) -> None:
+    """A real DOI on the wrong work: mismatch, from the index's record, as from Crossref's."""
+    text = (
+        "Lindqvist A. Rainwater harvesting for invented urban gardens. Invented Urban "
+        "Horticulture. 2020;7:55-61. doi:10.5555/invented.idx.1"
+    )
+    (r,), asked = _verify(built, [text], network=network)
+    assert asked == []
+    assert r.verdict == "mismatch", r.reason
+    assert r.suggested is not None and r.suggested.identifier == "doi:10.5555/invented.idx.2"
