@@ -93,7 +93,12 @@ def build(directory: Path, inputs: list[Path], label: str) -> dict[str, Any]:
         "2",
         "--json",
     ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Into files, not pipes: the report is the manifest, and a pipe nobody reads while the
+    # build runs would stop it at its last write.
+    out_file = directory.parent / f".{directory.name}.out"
+    err_file = directory.parent / f".{directory.name}.err"
+    with out_file.open("wb") as out_handle, err_file.open("wb") as err_handle:
+        process = subprocess.Popen(command, stdout=out_handle, stderr=err_handle)
     parent = psutil.Process(process.pid)
     peak_total = peak_main = peak_worker = 0
     reading_done: float | None = None
@@ -119,8 +124,11 @@ def build(directory: Path, inputs: list[Path], label: str) -> dict[str, Any]:
             except sqlite3.Error:
                 pass
         time.sleep(0.5)
-    out, err = process.communicate()
+    process.wait()
     elapsed = time.monotonic() - started
+    out, err = out_file.read_bytes(), err_file.read_bytes()
+    out_file.unlink()
+    err_file.unlink()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if process.returncode != 0:
         raise SystemExit(f"the build failed: {err.decode()[-2000:]}")

@@ -56,6 +56,7 @@ def test_the_manifest_lists_every_file_with_its_hash(built: Path) -> None:
     assert len(manifest.files) == 8
     assert all(len(f["sha256"]) == 64 and f["size"] > 0 for f in manifest.files)
     assert manifest.counts["records"] == 20 and manifest.counts["replaced_or_deleted"] == 1
+    assert (built / "manifest.json").stat().st_mode & 0o044  # readable by other readers
     text = (built / "manifest.json").read_text()
     assert json.loads(text)["hash"] == manifest.hash
     assert "/tmp" not in text and str(built) not in text  # file names only, no paths

@@ -194,6 +194,10 @@ def write_manifest(directory: Path, data: Mapping[str, Any]) -> Manifest:
     text = json.dumps({**body, "hash": digest}, indent=1, sort_keys=True, ensure_ascii=False)
     fd, tmp = tempfile.mkstemp(prefix=".manifest-", dir=directory)
     try:
+        # mkstemp makes the file private; the index is for every reader the folder allows.
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
             handle.flush()
