@@ -8,6 +8,7 @@ every request, so a test fails if anything reaches the network it should not.
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 from pathlib import Path
 
 import httpx2
@@ -16,7 +17,7 @@ import pytest
 from citeproof.models.references import ReferenceResult
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.lookup import Sources
-from citeproof.refs.verification import verify_all
+from citeproof.refs.verification import Retraction, verify_all
 
 
 class _NoNetwork(httpx2.AsyncBaseTransport):
@@ -29,7 +30,7 @@ class _NoNetwork(httpx2.AsyncBaseTransport):
 
 
 def _verify(
-    built: Path, texts: list[str], *, network: bool
+    built: Path, texts: list[str], *, network: bool, retraction: Retraction | None = None
 ) -> tuple[list[ReferenceResult], list[str]]:
     from citeproof.index.query import open_index
 
@@ -39,7 +40,7 @@ def _verify(
     async def run() -> list[ReferenceResult]:
         async with httpx2.AsyncClient(transport=transport) as client:
             sources = Sources(index=open_index(built), network=network)
-            return await verify_all(client, stated, retraction=None, sources=sources)
+            return await verify_all(client, stated, retraction=retraction, sources=sources)
 
     return asyncio.run(run()), transport.asked
 
@@ -101,3 +102,26 @@ def test_the_same_verdict_as_the_web_path_for_another_works_doi(built: Path, net
     assert asked == []
     assert r.verdict == "mismatch", r.reason
     assert r.suggested is not None and r.suggested.identifier == "doi:10.5555/invented.idx.2"
+
+
+def test_a_retraction_the_index_holds_is_reported_with_its_date(built: Path) -> None:
+    """The retraction status of a matched work comes from the index too: one more source,
+    with the date of the dumps it read (offline, the web's sources are not asked)."""
+    text = (
+        "Lindqvist A. Rainwater harvesting for invented urban gardens. Invented Urban "
+        "Horticulture. 2020;7:55-61. doi:10.5555/invented.idx.2"
+    )
+    ask = Retraction(rw_db=None, today=date(2026, 12, 1))
+    (r,), asked = _verify(built, [text], network=False, retraction=ask)
+    assert asked == []
+    assert r.verdict == "verified", r.reason
+    assert r.work is not None and r.work.retraction == "RETRACTED"
+    assert r.retracted and "retracted according to index" in (r.work.retraction_reason or "")
+
+
+def test_building_leaves_the_csv_field_limit_as_it_was(built: Path) -> None:
+    """The limit is process-wide: an index build that raised it for good made the Retraction
+    Watch import accept a field it refuses (its own test failed after the index's ran)."""
+    import csv
+
+    assert csv.field_size_limit() == 131072  # the csv module's default

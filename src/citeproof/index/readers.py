@@ -516,7 +516,16 @@ def _xml_records(
 
 
 def _csv_rows(stream: IO[bytes], name: str, stats: TaskStats) -> Iterator[tuple[int, Any]]:
-    csv.field_size_limit(_CSV_FIELD_BYTES)
+    # The csv module's field limit is process-wide: raised for this file only, and put back
+    # when it is read (the Retraction Watch import keeps the default, and relies on it).
+    previous = csv.field_size_limit(_CSV_FIELD_BYTES)
+    try:
+        yield from _csv_rows_limited(stream, name, stats)
+    finally:
+        csv.field_size_limit(previous)
+
+
+def _csv_rows_limited(stream: IO[bytes], name: str, stats: TaskStats) -> Iterator[tuple[int, Any]]:
     counted = CountingReader(stream, owns=False)
     text = io.TextIOWrapper(
         io.BufferedReader(counted, _CHUNK), encoding="utf-8-sig", errors="replace", newline=""

@@ -22,7 +22,7 @@ __all__ = [
 RetractionStatus = Literal["RETRACTED", "CONCERN", "NOT_RETRACTED_AS_OF", "UNVERIFIABLE"]
 
 
-RetractionSource = Literal["pmc", "crossref", "pubmed", "europepmc", "retractionwatch"]
+RetractionSource = Literal["pmc", "crossref", "pubmed", "europepmc", "retractionwatch", "index"]
 
 
 SourceState = Literal["answered", "failed", "not_asked"]
@@ -67,7 +67,10 @@ class SourceReport(Model):
         default_factory=list, description="retractions and expressions of concern"
     )
     corrections: list[Notice] = Field(default_factory=list)
-    snapshot_date: date | None = Field(default=None, description="retractionwatch only")
+    snapshot_date: date | None = Field(
+        default=None,
+        description="retractionwatch and index: the date of the snapshot or dump it read",
+    )
 
 
 class RetractionReport(Published):

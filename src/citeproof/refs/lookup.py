@@ -110,6 +110,8 @@ class LocalCatalogue(Protocol):
 
     def coverage_phrase(self) -> str: ...
 
+    def notices(self, key: str) -> Sequence[Any]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Sources:

@@ -158,14 +158,17 @@ def _comparisons(scored: Scored | None) -> list[Comparison]:
 
 
 async def _with_retraction(
-    client: httpx2.AsyncClient, work: WorkFound | None, ask: Retraction | None
+    client: httpx2.AsyncClient, work: WorkFound | None, ask: Retraction | None, where: Sources
 ) -> WorkFound | None:
     if work is None or ask is None:
         return work
     key = work.identifier
     if not key.startswith(("doi:", "pmid:", "pmcid:")):
         return work
-    report = await retraction_status(key, client, rw_db=ask.rw_db, today=ask.today)
+    report = await retraction_status(
+        key, client if where.network else None, rw_db=ask.rw_db, today=ask.today,
+        index=where.index,
+    )  # fmt: skip
     return work.model_copy(update={"retraction": report.status, "retraction_reason": report.reason})
 
 
@@ -222,8 +225,8 @@ async def verify_reference(
     work = _work(decision.work) if decision.work is not None else None
     suggested = _work(decision.suggested) if decision.suggested is not None else None
     if decision.verdict in ("verified", "partial"):
-        work = await _with_retraction(client, work, retraction)
-    suggested = await _with_retraction(client, suggested, retraction)
+        work = await _with_retraction(client, work, retraction, where)
+    suggested = await _with_retraction(client, suggested, retraction, where)
     flagged = (
         work is not None
         and decision.verdict in ("verified", "partial")

@@ -30,11 +30,11 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, Protocol
 
 import httpx2
 
-from citeproof.errors import BadInputError
+from citeproof.errors import BadInputError, CiteproofError
 from citeproof.identifiers import Identifier, parse_identifier
 from citeproof.models import (
     RETRACTION_SCHEMA,
@@ -116,6 +116,66 @@ def decide(sources: Sequence[SourceReport], today: date) -> tuple[Status, date |
     return "NOT_RETRACTED_AS_OF", today, reason
 
 
+class IndexNotices(Protocol):
+    """A local index's notices about a work (``citeproof.index.query.LocalIndex``)."""
+
+    def notices(self, key: str) -> Sequence[Any]: ...
+
+
+#: Notice kinds of a local index (Crossref's update types, PubMed's comment types, Retraction
+#: Watch's natures) that retract or raise a concern.
+_INDEX_RETRACTED = frozenset({"retracted"})
+_INDEX_CONCERN = frozenset({"concern"})
+
+
+def index_report(index: IndexNotices, ids: Ids) -> SourceReport:
+    """What a local index's dumps say of the work: its notices, as of the newest dump that
+    stated them; a failure to read the index is ``failed``, never "not retracted"."""
+    keys = [
+        f"{k}:{v}" for k, v in (("doi", ids.doi), ("pmid", ids.pmid), ("pmcid", ids.pmcid)) if v
+    ]
+    if not keys:
+        return SourceReport(source="index", state="not_asked", applicable=False,
+                            reason="no DOI, PMID or PMCID to look up")  # fmt: skip
+    found: list[Any] = []
+    try:
+        for key in keys:
+            found.extend(index.notices(key))
+    except CiteproofError as err:
+        return SourceReport(source="index", state="failed", reason=str(err))
+    notices: list[Notice] = []
+    corrections: list[Notice] = []
+    seen: set[tuple[Any, ...]] = set()
+    as_of: date | None = None
+    for n in found:
+        same = (n.kind, n.notice, n.source)
+        if same in seen:
+            continue
+        seen.add(same)
+        kind, _, value = (n.notice or "").partition(":")
+        notice = Notice(
+            kind=n.kind,
+            doi=value if kind == "doi" else None,
+            pmid=value if kind == "pmid" else None,
+            date=n.date,
+            source=f"index ({n.source})",
+        )
+        (notices if n.category in _INDEX_RETRACTED | _INDEX_CONCERN else corrections).append(notice)
+        if n.as_of:
+            stamp = date.fromisoformat(str(n.as_of)[:10])
+            as_of = stamp if as_of is None or stamp > as_of else as_of
+    categories = {n.category for n in found}
+    return SourceReport(
+        source="index",
+        state="answered",
+        retracted=bool(categories & _INDEX_RETRACTED),
+        concern=bool(categories & _INDEX_CONCERN),
+        notices=notices,
+        corrections=corrections,
+        snapshot_date=as_of,
+    )
+
+
 def _kind(identifier: Identifier | str) -> Identifier:
     parsed = parse_identifier(identifier) if isinstance(identifier, str) else identifier
     if parsed.kind not in ("doi", "pmid", "pmcid"):
@@ -133,6 +193,7 @@ async def retraction_status(
     rw_db: Path | None,
     today: date,
     known: Mapping[str, str] | None = None,
+    index: IndexNotices | None = None,
 ) -> RetractionReport:
     """Ask every source about ``identifier`` (a DOI, PMID or PMCID) and decide its status.
 
@@ -145,7 +206,7 @@ async def retraction_status(
     """
     work = _kind(identifier)
     if client is None:
-        return offline_retraction_status(work, rw_db=rw_db, today=today, known=known)
+        return offline_retraction_status(work, rw_db=rw_db, today=today, known=known, index=index)
     ids = Ids(work, known)
     reports: dict[str, SourceReport] = {}
     asked, epmc = await resolve_ids(client, ids, skip_idconv=known is not None)
@@ -158,7 +219,7 @@ async def retraction_status(
     for report in found[:3]:
         reports[report.source] = report
     reports["europepmc"] = europepmc_report(found[3], ids)
-    return _decided(work, ids, reports, rw_db, today)
+    return _decided(work, ids, reports, rw_db, today, index)
 
 
 def offline_retraction_status(
@@ -167,8 +228,10 @@ def offline_retraction_status(
     rw_db: Path | None,
     today: date,
     known: Mapping[str, str] | None = None,
+    index: IndexNotices | None = None,
 ) -> RetractionReport:
-    """The offline report: no network source is asked, only the Retraction Watch snapshot.
+    """The offline report: no network source is asked, only the Retraction Watch snapshot
+    (and a local index, when one is given).
 
     Synchronous, because nothing in it waits: a server answering many checks should not
     start an event loop per check only to consult a local SQLite file.
@@ -179,7 +242,7 @@ def offline_retraction_status(
         name: SourceReport(source=name, state="not_asked", reason="offline: no request was made")
         for name in ("pmc", "crossref", "pubmed", "europepmc")
     }
-    return _decided(work, ids, reports, rw_db, today)
+    return _decided(work, ids, reports, rw_db, today, index)
 
 
 def _decided(
@@ -188,9 +251,12 @@ def _decided(
     reports: dict[str, SourceReport],
     rw_db: Path | None,
     today: date,
+    index: IndexNotices | None = None,
 ) -> RetractionReport:
     reports["retractionwatch"] = retractionwatch_report(rw_db, ids)
     ordered = [reports[name] for name in SOURCES]
+    if index is not None:  # one more source, with the date of the dumps it read
+        ordered.append(index_report(index, ids))
     status, as_of, reason = decide(ordered, today)
     return RetractionReport(
         identifier=work.key,
