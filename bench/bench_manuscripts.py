@@ -39,13 +39,18 @@ Figures (each a share of what the truth holds, summed over articles):
 * **citations**: citations of the body linked to exactly the right entries;
 * **quotations**: planted quotations found, with their words, carrying the citation of
   their source;
-* **verdicts**: whether each planted quotation's check gives the right verdict (exact:
-  found; altered: not found).  That is the checking half's (the lead's):
-  :func:`quotation_verdict` is the hook, and the column says ``n/a`` until it returns one.
+* **verdicts**: whether each planted quotation's check gives the right verdict: the exact
+  ones ``ok``, the altered ones (two words swapped) not (``near_quote`` or ``misquote``).
+  The check is the checking half's own run (:func:`citeproof.service.manuscripts.check_read`,
+  as ``citeproof manuscript --sources DIR`` runs it, offline, the references not verified):
+  the manuscript as read, with a ``--sources`` folder holding the quoted article's real JATS
+  file, which the run must match to the planted entry (by the DOI the file names, else its
+  title and first author) and check each quotation against.  A planted quotation the reader
+  did not find counts as wrong.
 
 The load average is printed with the table; ``--readme`` appends the table to
-``bench/README.md`` under "Issue 24: manuscripts (reading)".  Exit status: 0; 1 when a figure
-is under 99%; 2 when no article could be read.
+``bench/README.md`` (its section "Issue 24: manuscripts").  Exit status: 0; 1 when a
+figure is under 99%; 2 when no article could be read.
 
     python bench/bench_manuscripts.py
     python bench/bench_manuscripts.py --jats /path/to/jats-folder --formats docx,latex
@@ -58,7 +63,9 @@ import hashlib
 import os
 import platform
 import re
+import shutil
 import sys
+import tempfile
 import time
 import unicodedata
 from collections import defaultdict
@@ -136,6 +143,8 @@ class Article:
     planted: list[Planted] = field(default_factory=list)
     quoted: StatedReference | None = None
     """The work the planted quotations come from (the next article), an added entry."""
+    quoted_data: bytes = b""
+    """That article's JATS: the editor's copy the quotations are checked against."""
 
 
 def _text(el: etree._Element) -> str:
@@ -327,12 +336,14 @@ def plant(articles: list[Article], per_article: int = 8) -> None:
     """Each article quotes sentences of the next one (its real text), about half altered,
     each followed by a citation of it, added to its reference list."""
     for n, article in enumerate(articles):
-        source = articles[(n + 1) % len(articles)].source
+        following = articles[(n + 1) % len(articles)]
+        source = following.source
         if source is article.source or not source.sentences:
             continue
         picks = source.sentences[:: max(1, len(source.sentences) // per_article)][:per_article]
         ref = len(article.refs)
         article.quoted = source.stated
+        article.quoted_data = following.data
         prose = [k for k, p in enumerate(article.paras) if p.kind == "p"]
         for k, sentence in enumerate(picks):
             words = sentence.split()
@@ -610,6 +621,8 @@ class Score:
     verdicts: int = 0
     verdicts_checked: int = 0
     seconds: float = 0.0
+    checking: float = 0.0
+    """Seconds the checking half took (the planted quotations' checks)."""
     articles: int = 0
     failures: list[str] = field(default_factory=list)
 
@@ -624,6 +637,7 @@ class Score:
             "verdicts",
             "verdicts_checked",
             "seconds",
+            "checking",
             "articles",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -666,7 +680,11 @@ def entry_index(m: Manuscript, article: Article, fmt: str) -> dict[str, int]:
     return out
 
 
-def score(article: Article, fmt: str, m: Manuscript) -> Score:
+def score(
+    article: Article, fmt: str, m: Manuscript, checked: dict[str, str] | None = None
+) -> Score:
+    """The figures of one article in one format; ``checked`` maps each quotation's words
+    (squashed) to its check's finding (:func:`check_quotations`), None to leave verdicts out."""
     s = Score(articles=1)
     index = entry_index(m, article, fmt)
     original = fmt in ("jats", "jats-text")
@@ -718,10 +736,19 @@ def score(article: Article, fmt: str, m: Manuscript) -> Score:
             if not ok:
                 why = "found, citation not linked to its source" if found else "not found"
                 s.failures.append(f"{article.name} {fmt}: quotation {why}: {want[:70]!r}")
-            verdict = quotation_verdict(m, planted, article)
+            verdict = quotation_verdict(m, planted, article, checked)
             if verdict is not None:
                 s.verdicts_checked += 1
-                s.verdicts += verdict == ("misquote" if planted.altered else "ok")
+                # the PDF writer draws what it cannot print as '?': such a quotation is not
+                # the source's words any more, however it was planted
+                changed = planted.altered or want != _squash(planted.text)
+                right = verdict == ("misquote" if changed else "ok")
+                s.verdicts += right
+                if not right:
+                    kind = "an altered" if planted.altered else "an exact"
+                    s.failures.append(
+                        f"{article.name} {fmt}: {verdict} for {kind} quotation: {want[:60]!r}"
+                    )
     return s
 
 
@@ -731,11 +758,40 @@ def _pdf(text: str) -> str:
     return pdf_safe(text)
 
 
-def quotation_verdict(m: Manuscript, planted: Planted, article: Article) -> str | None:
-    """The checking half's verdict for a planted quotation (``ok`` or ``misquote``), or None
-    while no check is wired in: the lead's hook (the quotation's source is the next
-    article's JATS file, so the check can run offline)."""
-    return None
+def check_quotations(m: Manuscript, article: Article, folder: Path) -> dict[str, str]:
+    """Each quotation's words (squashed) -> its finding, from the checking half's run on
+    ``m`` with ``folder`` (holding the quoted article's JATS) as ``--sources``: offline, the
+    references not verified (they would need the network), nothing signed or logged."""
+    from citeproof.models.manuscript import ManuscriptInfo
+    from citeproof.service.manuscripts import check_read
+
+    if article.quoted is None:
+        return {}
+    copy = folder / f"{article.name}-source.nxml"
+    if not copy.exists():
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(article.quoted_data)
+    info = ManuscriptInfo(name=article.name, format=m.format, sha256="-", characters=len(m.text))
+    report = check_read(
+        m, info, sources=copy.parent, offline=True, references=False, retraction=False
+    )
+    return {_squash(q.text): q.finding for q in report.quotations}
+
+
+def quotation_verdict(
+    m: Manuscript, planted: Planted, article: Article, checked: dict[str, str] | None
+) -> str | None:
+    """The checking half's verdict for a planted quotation: ``ok`` when its check found the
+    words (EXACT), ``misquote`` when it found them altered or not at all (a near quote or a
+    misquote), else the finding (unchecked: the copy was not matched or not read), or
+    ``not read`` when the reader did not find the quotation; None without checks."""
+    if checked is None:
+        return None
+    want = _squash(planted.text if m.format != "pdf" else _pdf(planted.text))
+    finding = checked.get(want)
+    if finding is None:
+        return "not read"
+    return {"ok": "ok", "near_quote": "misquote", "misquote": "misquote"}.get(finding, finding)
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -779,17 +835,17 @@ def table(totals: dict[str, Score]) -> list[str]:
         "quotations found with citation",
         "quotation verdicts right",
         "read s/article",
+        "check s/article",
     )
     rows = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for fmt, t in totals.items():
-        verdicts = (
-            _pct(t.verdicts, t.verdicts_checked) if t.verdicts_checked else "n/a (checking half)"
-        )
+        verdicts = _pct(t.verdicts, t.verdicts_checked) if t.verdicts_checked else "n/a"
         quotations = _pct(t.quotations, t.quotations_expected) if t.quotations_expected else "n/a"
+        checking = f"{t.checking / max(t.articles, 1):.2f}" if t.verdicts_checked else "n/a"
         rows.append(
             f"| {fmt} | {t.articles} | {_pct(t.entries, t.entries_expected)} | "
             f"{_pct(t.citations, t.citations_expected)} | {quotations} | {verdicts} | "
-            f"{t.seconds / max(t.articles, 1):.2f} |"
+            f"{t.seconds / max(t.articles, 1):.2f} | {checking} |"
         )
     return rows
 
@@ -808,7 +864,13 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="at most this many articles")
     parser.add_argument("--readme", action="store_true", help="append the table to bench/README.md")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument(
+        "--no-check", action="store_true", help="the reading half only: no quotation verdicts"
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
+    # The checks run offline in a home of their own: no cache, log or key of the user's.
+    scratch = Path(tempfile.mkdtemp(prefix="bench-manuscripts-"))
+    os.environ["CITEPROOF_HOME"] = str(scratch / "home")
     formats = [f for f in args.formats.split(",") if f]
     paths = sorted((args.shared / "corpus" / "pmc-jats").glob("*.nxml"))
     for folder in args.jats:
@@ -834,8 +896,13 @@ def main(argv: Iterable[str] | None = None) -> int:
                 totals[fmt].failures.append(f"{article.name} {fmt}: {type(exc).__name__}: {exc}")
                 totals[fmt].articles += 1
                 continue
-            result = score(article, fmt, m)
+            checked = None
+            started = time.perf_counter()
+            if not args.no_check and fmt not in ("jats", "jats-text"):
+                checked = check_quotations(m, article, scratch / "sources" / article.name)
+            result = score(article, fmt, m, checked)
             result.seconds = seconds
+            result.checking = time.perf_counter() - started
             totals[fmt].add(result)
     load_after = os.getloadavg()
     digest = hashlib.sha256(b"".join(sorted(a.data for a in articles))).hexdigest()[:12]
@@ -857,6 +924,7 @@ def main(argv: Iterable[str] | None = None) -> int:
             (t.entries, t.entries_expected),
             (t.citations, t.citations_expected),
             (t.quotations, t.quotations_expected),
+            (t.verdicts, t.verdicts_checked),
         ):
             failing |= bool(d) and n / d < TARGET
         if args.verbose or t.failures:
@@ -865,6 +933,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     if args.readme:
         with README.open("a", encoding="utf-8") as out:
             out.write(f"\n{header}\n\n" + "\n".join(rows) + "\n")
+    shutil.rmtree(scratch, ignore_errors=True)
     return 1 if failing else 0
 
 

@@ -4,6 +4,7 @@ quotation checked against another work's text, so each rule is pinned here."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,42 @@ def test_a_wrong_stated_doi_loses_to_the_title_when_refs_was_not_asked(tmp_path:
     copies = match_copies(list_files(tmp_path), works)
     assert copies.files == {"ref1": "a.txt", "ref2": "b.txt"}
     assert copies.matched_by == {"ref1": "doi", "ref2": "title_author"}
+
+
+def test_an_entry_the_reader_could_not_split_is_found_by_the_files_own_title(
+    tmp_path: Path,
+) -> None:
+    jats = (
+        "<article><front><article-meta><title-group><article-title>Pollinator visits to "
+        "invented rooftop meadows</article-title></title-group></article-meta></front><body>"
+        "<p>INVENTED. Adeyemi F, Novak L.</p></body></article>"
+    )
+    write(tmp_path, "copy.xml", jats)
+    unsplit = from_fields(title=None, authors=[], year=None)  # no title, no author
+    unsplit = replace(
+        unsplit, text="Adeyemi, F, Novak, L. Pollinator visits to invented rooftop meadows. 2022."
+    )
+    copies = match_copies(list_files(tmp_path), {"ref1": work_ids(unsplit, None)})
+    assert copies.matched_by == {"ref1": "title_author"}
+
+
+def test_a_short_title_needs_the_year_and_a_near_title_is_enough(tmp_path: Path) -> None:
+    short = from_fields(title="Bad medicine", authors=["Smith, Richard"], year=2012)
+    write(tmp_path, "a.txt", "INVENTED. Bad medicine. Richard Smith. A review.")
+    assert match_copies(list_files(tmp_path), {"r": work_ids(short, None)}).files == {}
+    write(tmp_path, "a.txt", "INVENTED. Bad medicine. Richard Smith. 2012. A review.")
+    assert match_copies(list_files(tmp_path), {"r": work_ids(short, None)}).files == {"r": "a.txt"}
+    # a character a PDF could not draw does not stop the title
+    greek = from_fields(title="Lysis time in invented bacteriophage λ", authors=["Dennehy, J"])
+    write(tmp_path, "b.txt", "INVENTED. Lysis time in invented bacteriophage ? by J Dennehy")
+    copies = match_copies(list_files(tmp_path), {"g": work_ids(greek, None)})
+    assert copies.files == {"g": "b.txt"}
+
+
+def test_a_reference_managers_doi_counts_as_stated(tmp_path: Path) -> None:
+    printed = from_fields(title="Worm counts", authors=["Halloway, W"], year=None)
+    write(tmp_path, "w.txt", "INVENTED paper. doi:10.5555/invented.world.9")
+    csl = {"DOI": "10.5555/INVENTED.WORLD.9", "PMID": 99930009}
+    ids = work_ids(printed, None, csl)
+    assert ids.keys == ("doi:10.5555/invented.world.9", "pmid:99930009")
+    assert match_copies(list_files(tmp_path), {"w": ids}).matched_by == {"w": "doi"}

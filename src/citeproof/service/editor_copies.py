@@ -12,21 +12,27 @@ are whatever a download gave:
    ``citation_doi``), equal to one the entry's work goes by: the work ``refs`` verified (or
    found with differing fields), else the work the stated metadata describes when the
    entry's identifier names another (a mismatch: the stated identifier is then known to be
-   wrong and never matches), else the entry's own identifier;
-2. else **the title and the first author**: the entry's title (its stated title, else its
-   work's; of three words or more) and its first author's surname both in the file's first
-   :data:`HEAD_CHARS` characters, case, accents and punctuation aside; not when the file
-   names a DOI and the entry's work has another.
+   wrong and never matches), else the entry's own identifier (and a reference manager's
+   item's, for an entry of a Word file's field: many styles print no DOI);
+2. else **the title and the first author**: the entry's first author's surname (for an
+   entry the reader could not split, its first word) in the file's first
+   :data:`HEAD_CHARS` characters, and the title one way or the other: the entry's title (of
+   three words or more; a shorter one only with the entry's year there too) in those
+   characters, or the file's own title (from its metadata: a
+   JATS or HTML title) inside the entry as printed, since the reader may have cut the
+   entry's title wrongly or not at all; case, accents and punctuation aside, the title whole
+   or at 0.90 of rapidfuzz's ``partial_ratio`` (as ``refs`` finds a title in a printed
+   string: a character a PDF could not draw, a line-end hyphen); never when the file names
+   a DOI and the entry's work another.
 
 An entry takes the file that says so best: an identifier and the title with the first
 author, then the title with the first author, then an identifier alone (an identifier the
 entry states can be wrong, as a mismatch's is, and ``refs`` may not have been asked: the
 title then decides), the first by name among equals; a file may be the copy of several
-entries (a work listed twice).  A file matched to
-nothing, or that could not be read, is reported with the reason.  Files are read as
-``citeproof check`` reads a file (PDF, JATS/XML, HTML, plain text), at most
-:data:`MAX_FILES` of them, the folder's own files and those of its subfolders, links not
-followed.
+entries (a work listed twice).  A file matched to nothing, or that could not be read, is
+reported with the reason.  Files are read as ``citeproof check`` reads a file (PDF,
+JATS/XML, HTML, plain text), at most :data:`MAX_FILES` of them, the folder's own files and
+those of its subfolders, links and hidden files passed over.
 """
 
 from __future__ import annotations
@@ -35,7 +41,9 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
+
+from rapidfuzz import fuzz
 
 from citeproof.documents.model import Document
 from citeproof.errors import BadInputError, CiteproofError, SourceNotFoundError
@@ -63,6 +71,8 @@ HEAD_CHARS: Final = 5_000
 MAX_FILES: Final = 1_000
 FILE_SUFFIXES: Final = (".pdf", ".xml", ".nxml", ".html", ".htm", ".txt", ".md", ".text")
 _MIN_TITLE_WORDS: Final = 3
+#: How close a title must stand in a file's head (refs' threshold for a title: 0.90).
+_TITLE_SCORE: Final = 0.90
 
 MatchedBy = Literal["doi", "pmid", "pmcid", "title_author"]
 Basis = Literal["verified", "partial", "suggested", "stated"]
@@ -77,6 +87,10 @@ class WorkIds:
     basis: Basis | None
     title: str | None
     first_author: str | None
+    text: str = ""
+    """The entry as printed, folded: where a file's own title is looked for when the reader
+    could not tell the entry's title (a style it does not know)."""
+    year: int | None = None
 
 
 @dataclass(slots=True)
@@ -103,22 +117,39 @@ def _ids(doi: str | None, pmid: str | None, pmcid: str | None) -> list[str]:
     return out
 
 
-def work_ids(stated: StatedReference, result: ReferenceResult | None) -> WorkIds:
-    """What the work an entry cites goes by (module rules, 1)."""
+def work_ids(
+    stated: StatedReference,
+    result: ReferenceResult | None,
+    csl: Mapping[str, Any] | None = None,
+) -> WorkIds:
+    """What the work an entry cites goes by (module rules, 1); ``csl`` is the item a
+    reference manager stored for the entry (its DOI and PMID count as stated: many styles
+    print no DOI)."""
     first = stated.authors[0] if stated.authors else None
+    printed = f" {fold(stated.text)} "
+    own = _ids(stated.doi, stated.pmid, stated.pmcid)
+    if csl is not None:
+        own += _ids(_str(csl.get("DOI")), _str(csl.get("PMID")), _str(csl.get("PMCID")))
+    keys: list[str]
+    basis: Basis | None
+    title = stated.title
     if result is not None and result.verdict in ("verified", "partial") and result.work:
         w = result.work
-        keys = _ids(w.doi, w.pmid, w.pmcid) + _ids(stated.doi, stated.pmid, stated.pmcid)
-        basis: Basis = "verified" if result.verdict == "verified" else "partial"
-        title = stated.title or w.title
+        keys = _ids(w.doi, w.pmid, w.pmcid) + own
+        basis = "verified" if result.verdict == "verified" else "partial"
+        title = title or w.title
         first = first or (w.authors[0] if w.authors else None)
-        return WorkIds(tuple(dict.fromkeys(keys)), basis, title, first)
-    if result is not None and result.verdict == "mismatch":
+    elif result is not None and result.verdict == "mismatch":
         s = result.suggested
         keys = _ids(s.doi, s.pmid, s.pmcid) if s is not None else []
-        return WorkIds(tuple(keys), "suggested" if keys else None, stated.title, first)
-    keys = _ids(stated.doi, stated.pmid, stated.pmcid)
-    return WorkIds(tuple(keys), "stated" if keys else None, stated.title, first)
+        basis = "suggested" if keys else None
+    else:
+        keys, basis = own, "stated" if own else None
+    return WorkIds(tuple(dict.fromkeys(keys)), basis, title, first, printed, stated.year)
+
+
+def _str(value: object) -> str | None:
+    return str(value) if isinstance(value, str | int) and str(value).strip() else None
 
 
 def list_files(folder: str | os.PathLike[str]) -> list[tuple[str, Path]]:
@@ -160,6 +191,8 @@ class _Head:
     dois: frozenset[str]
     words: str
     """The folded first characters, padded with spaces so whole words can be found."""
+    title: str | None
+    """The file's own title (its metadata's: JATS, HTML), folded."""
 
 
 def _head(document: Document) -> _Head:
@@ -170,7 +203,8 @@ def _head(document: Document) -> _Head:
         if ident.kind in ("doi", "pmid", "pmcid"):
             keys.update(_ids(*_one(ident.kind, ident.value)))
     dois = frozenset(k for k in keys if k.startswith("doi:"))
-    return _Head(frozenset(keys), dois, f" {fold(head)} ")
+    title = fold(meta.title) if meta.title else None
+    return _Head(frozenset(keys), dois, f" {fold(head)} ", title)
 
 
 def _one(kind: str, value: str) -> tuple[str | None, str | None, str | None]:
@@ -182,16 +216,34 @@ def _one(kind: str, value: str) -> tuple[str | None, str | None, str | None]:
 
 
 def _by_title(work: WorkIds, head: _Head) -> bool:
-    if not work.title or not work.first_author:
-        return False
-    title = fold(work.title)
-    name = surname(work.first_author)
-    if len(title.split()) < _MIN_TITLE_WORDS or not name:
-        return False
+    """Module rules, 2: the first author in the file's head, and the title one way or the
+    other (the entry's in the file's head, or the file's own inside the entry as printed:
+    the reader may have cut the entry's title wrongly, or not at all)."""
     stated_dois = {k for k in work.keys if k.startswith("doi:")}
     if head.dois and stated_dois and not head.dois & stated_dois:
         return False  # the file says it is another work
-    return f" {title} " in head.words and f" {name} " in head.words
+    if work.first_author:
+        name = surname(work.first_author)
+    else:  # the entry's first word, which is its first author's name in most styles
+        name = next((w for w in work.text.split() if len(w) > 1 and w.isalpha()), "")
+    if not name or f" {name} " not in head.words:
+        return False
+    # a title of one or two words ("Bad medicine") identifies a work only with its year
+    least = 1 if work.year is not None and f" {work.year} " in head.words else _MIN_TITLE_WORDS
+    title = fold(work.title) if work.title else ""
+    if len(title.split()) >= least and _within(title, head.words):
+        return True
+    own = head.title or ""
+    return len(own.split()) >= least and _within(own, work.text)
+
+
+def _within(title: str, text: str) -> bool:
+    """Whether the folded ``title`` stands in the folded ``text``, whole or nearly (as
+    ``refs`` finds a record's title in a printed string: a character a PDF could not draw,
+    a typo, a line-end hyphen do not break it)."""
+    if f" {title} " in text:
+        return True
+    return fuzz.partial_ratio(title, text) >= _TITLE_SCORE * 100
 
 
 def read_copy(path: Path) -> Document:

@@ -191,7 +191,7 @@ def check_read(
                 f"{len(entries) - MAX_REFERENCES:,} references past the first "
                 f"{MAX_REFERENCES:,} were not verified."
             )
-    works = {e.id: work_ids(e.reference, results.get(e.id)) for e in entries}
+    works = {e.id: work_ids(e.reference, results.get(e.id), e.csl) for e in entries}
     cache = open_cache_for(offline=offline)
     try:
         copies = Copies()
