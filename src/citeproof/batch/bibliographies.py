@@ -25,7 +25,15 @@ report still holds each of them as ``unavailable``.
 
 A JSONL file of references is read line by line under batch's strict rules
 (:func:`citeproof.batch.jsonl.decode_line`: UTF-8, JSON, at most 1 MiB and 32 levels a
-line), and a line they refuse is one ``ReferenceListError`` naming the file and the line.
+line), and a line they refuse is one ``ReferenceListError`` naming the file and the line;
+so is a line that is no reference: an object whose ``reference`` is not text, or that has
+neither ``reference`` nor a CSL-JSON field (``{}``), a number, a list, an empty string.
+
+A file none of whose entries names anything to look up (only names, years, citation keys,
+``doi:10.``) is refused too (:func:`~citeproof.service.references.check_something_to_look_up`),
+and what reading found wrong with a list (numbers it skips or uses twice, text of a PDF's
+list not read as entries) goes into the report's ``reading``, one line per problem, naming
+the file.
 """
 
 from __future__ import annotations
@@ -42,13 +50,16 @@ from citeproof.batch.executors import Executor, Runner
 from citeproof.batch.jsonl import LineProblem, decode_line, read_lines
 from citeproof.errors import ReferenceListError
 from citeproof.models.references import ReferenceResult, ReferencesReport
+from citeproof.refs.csl import csl_problem
 from citeproof.refs.formats import Format
 from citeproof.refs.stated import StatedReference
 from citeproof.refs.verification import Reachability, counts_of, not_asked, was_asked
 from citeproof.service.logbook import open_log
 from citeproof.service.references import (
     REFERENCE_KIND,
-    read_reference_file,
+    check_something_to_look_up,
+    read_list_file,
+    reading_lines,
     stated_reference,
     verify_stated,
 )
@@ -103,6 +114,11 @@ class RefsOutcome:
     reach: Reachability | None = None
 
 
+_ONE_PER_LINE = (
+    'give one reference per line, as a string or {"reference": "..."} or a CSL-JSON object.'
+)
+
+
 def _jsonl_jobs(path: str) -> Iterator[Job]:
     with open(path, "rb") as fh:
         for number, raw in enumerate(read_lines(fh), 1):
@@ -112,14 +128,23 @@ def _jsonl_jobs(path: str) -> Iterator[Job]:
                 value: Any = decode_line(raw)
             except LineProblem as problem:
                 raise ReferenceListError(
-                    f"{path}, line {number}: {problem}; give one reference per line, as a "
-                    'string or {"reference": "..."} or a CSL-JSON object.'
+                    f"{path}, line {number}: {problem}; {_ONE_PER_LINE}"
                 ) from None
             ident = f"{path}#{number}"
             if isinstance(value, dict):
                 ident = str(value.pop("id", ident))
-                if isinstance(value.get("reference"), str):
+                if "reference" in value:
                     value = value["reference"]
+                    if not isinstance(value, str):
+                        raise ReferenceListError(
+                            f'{path}, line {number}: "reference" is {_a(value)}, not the '
+                            f"reference's text; {_ONE_PER_LINE}"
+                        )
+                elif (unread := csl_problem(value)) is not None:
+                    raise ReferenceListError(
+                        f"{path}, line {number}: the object is no reference: it has no "
+                        f'"reference" and {unread}; {_ONE_PER_LINE}'
+                    )
             try:
                 stated = stated_reference(value, number)
             except ReferenceListError as err:
@@ -127,8 +152,20 @@ def _jsonl_jobs(path: str) -> Iterator[Job]:
             yield Job(ident, path, number, stated)
 
 
-def read_jobs(paths: Sequence[str], fmt: Format | None = None) -> tuple[list[Job], dict[str, str]]:
-    """Every reference of every file, in order, and the format each file was read as.
+def _a(value: object) -> str:
+    """ "a number", "null", "an object": what a JSON value is, in words."""
+    if value is None:
+        return "null"
+    names = {bool: "a boolean", dict: "an object", list: "an array", str: "a string"}
+    return names.get(type(value), "a number")
+
+
+def read_jobs(
+    paths: Sequence[str], fmt: Format | None = None, *, reading: list[str] | None = None
+) -> tuple[list[Job], dict[str, str]]:
+    """Every reference of every file, in order, and the format each file was read as;
+    ``reading``, when given, gets one line for each thing reading a file found wrong with
+    it (the report's ``reading``).
 
     At most :data:`MAX_RUN` references in all: a longer list is refused (one line, exit 2)
     as soon as reading passes the cap, before anything is asked.
@@ -141,15 +178,19 @@ def read_jobs(paths: Sequence[str], fmt: Format | None = None) -> tuple[list[Job
             found = list(islice(_jsonl_jobs(path), left + 1))
             formats[path] = "jsonl"
         else:
-            kind, refs = read_reference_file(path, fmt, limit=left)
-            formats[path] = kind
-            found = [Job(f"{path}#{i}", path, i, s) for i, s in enumerate(refs, 1)]
+            read = read_list_file(path, fmt, limit=left)
+            formats[path] = read.format
+            found = [Job(f"{path}#{i}", path, i, s) for i, s in enumerate(read.references, 1)]
+            if reading is not None:
+                reading.extend(reading_lines(path, read.problems))
         if len(found) > left:
             raise ReferenceListError(
                 f"{'the files hold' if len(paths) > 1 else f'{path} holds'} more than "
                 f"{MAX_RUN:,} references; citeproof refs verifies at most {MAX_RUN:,} in one "
                 "run: split the list, and give each part its own -o FILE."
             )
+        if formats[path] == "jsonl":
+            check_something_to_look_up([job.stated for job in found], path)
         jobs.extend(found)
     seen: set[str] = set()
     for job in jobs:
@@ -185,8 +226,10 @@ def run_refs(
     keep: bool = True,
     outcome: RefsOutcome | None = None,
     on_not_asked: Callable[[str, ReferenceResult], None] | None = None,
+    reading: Sequence[str] = (),
 ) -> ReferencesReport:
     """Verify every job not in ``skip``; ``on_result(id, result)`` for each, in input order.
+    ``reading`` is what reading the files found wrong (:func:`read_jobs`), for the report.
 
     Results are written (and logged) in the input's order, whatever order they finish in,
     so the output and the log are the same on every executor and every run.  A reference
@@ -256,6 +299,7 @@ def run_refs(
         references=ordered,
         counts=counts_of(tally),
         offline=options.offline,
+        reading=list(reading),
     )
 
 

@@ -7,7 +7,10 @@ Module level imports click only, and the options and files are checked before an
 else is imported, so a mistyped name is answered at once.
 
 Before the work starts one line says how many references were read; when no service can be
-reached the run stops asking and one line says so, with what to do (exit 3).
+reached the run stops asking and one line says so, with what to do (exit 3).  What reading
+found wrong with a list (numbers it skips or uses twice, text not read as entries) is the
+report's ``reading``: printed under the table, and on stderr when the results go to a file
+(``-o``: its lines are results only) or to stdout as JSON.
 """
 
 from __future__ import annotations
@@ -149,7 +152,8 @@ def refs(
         # Parsing runs at roughly 6 MB a second: a long list is not left to look stuck.
         where = files[0] if len(files) == 1 else f"{len(files)} files"
         click.echo(f"citeproof: reading {where} ({size / 1e6:,.0f} MB)...", err=True)
-    jobs, formats = read_jobs(list(files), fmt)  # type: ignore[arg-type]  # a click.Choice
+    reading: list[str] = []
+    jobs, formats = read_jobs(list(files), fmt, reading=reading)  # type: ignore[arg-type]
     options = RefsOptions(
         offline=offline, replay=replay, retraction=not no_retraction,
         log=False if no_log else (log_path or True), executor=executor,  # type: ignore[arg-type]
@@ -174,6 +178,10 @@ def refs(
     )
     if not quiet:
         click.echo(_count_line(len(jobs), files, len(done), output), err=True)
+    if output is not None or (stream is not None and not quiet):
+        # Nowhere else to read them: -o holds one result a line, JSON on stdout is for a program.
+        for line in reading:
+            click.echo(f"citeproof: {line}", err=True)
     try:
         with progress(quiet, len(jobs), len(done), "references") as advance:
 
@@ -193,6 +201,7 @@ def refs(
             report = run_refs(
                 jobs, options, skip=done, on_result=arrived, outcome=outcome,
                 keep=output is None and stream is None, on_not_asked=not_asked,
+                reading=reading,
             )  # fmt: skip
     except KeyboardInterrupt:
         # As `citeproof batch`: say how far it got and how to go on, never "Aborted!".
@@ -344,10 +353,13 @@ def _render(report: ReferencesReport) -> None:
     c = report.counts
     console.print(
         f"{c.total} references: {c.verified} verified, {c.ambiguous} ambiguous, "
-        f"{c.partial} partial, {c.not_found} not found, {c.unavailable} unavailable, "
+        f"{c.partial} partial, {c.not_found} not found, {c.unchecked} unchecked, "
+        f"{c.unavailable} unavailable, "
         f"{c.mismatch} mismatch, {c.unresolvable} unresolvable, {c.retracted} retracted.",
         highlight=False,
     )
+    for line in report.reading:
+        console.print(line, highlight=False, markup=False)
 
 
 def _short(text: str, limit: int) -> str:

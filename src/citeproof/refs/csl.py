@@ -27,7 +27,7 @@ from typing import Any
 from citeproof.refs.listed import from_fields
 from citeproof.refs.stated import StatedReference, year_in
 
-__all__ = ["from_csl_item", "read_csl"]
+__all__ = ["csl_problem", "from_csl_item", "read_csl"]
 
 _MARKS = frozenset({"title", "author", "doi", "pmid", "pmcid"})
 
@@ -57,15 +57,23 @@ def read_csl(data: str | list[Any] | dict[str, Any]) -> list[StatedReference]:
                 f"Item {number} of the JSON array is a {_kind(item)}, not a CSL-JSON "
                 "reference object."
             )
-        if not _MARKS & {str(k).lower() for k in item}:
-            keys = ", ".join(sorted(str(k) for k in item)[:8]) or "no keys"
+        problem = csl_problem(item)
+        if problem is not None:
             what = "The JSON object" if single else f"Item {number}"
-            raise ValueError(
-                f"{what} has none of the CSL-JSON fields title, author, DOI, PMID or "
-                f"PMCID (it has {keys}), so the JSON is not a CSL-JSON bibliography."
-            )
+            raise ValueError(f"{what} {problem}, so the JSON is not a CSL-JSON bibliography.")
         out.append(replace(from_csl_item(item), where=f"item {number}"))
     return out
+
+
+def csl_problem(item: Mapping[Any, Any]) -> str | None:
+    """Why an object is no CSL-JSON reference (``has none of the CSL-JSON fields ...``), or
+    None: an object with none of title, author, DOI, PMID or PMCID (``{}``, a search answer,
+    a settings file) states nothing of a work, and read leniently it would be a reference
+    that names nothing."""
+    if _MARKS & {str(k).lower() for k in item}:
+        return None
+    keys = ", ".join(sorted(str(k) for k in item)[:8]) or "no keys"
+    return f"has none of the CSL-JSON fields title, author, DOI, PMID or PMCID (it has {keys})"
 
 
 def from_csl_item(item: Mapping[str, Any]) -> StatedReference:

@@ -17,7 +17,10 @@ rule (:func:`sniff`):
    ``TY  - `` is RIS, text with a line starting ``@type{`` is BibTeX, and other text is
    an answer or a list as in rule 2.
 
-:func:`read_references` reads with the format given or sniffed.  Whatever cannot be read
+:func:`read_reference_list` reads with the format given or sniffed, and says what reading
+found wrong with the list (``ReadReferences.problems``: numbers a numbered list skips or
+uses twice, text of a PDF's list not read as entries), so the report can carry it;
+:func:`read_references` is the same without the problems.  Whatever cannot be read
 raises a ValueError whose message is one sentence saying why (not valid UTF-8, not JSON,
 an HTML page, a PDF without a text layer, no reference found), which the caller reports as
 bad input; the readers' own errors (:class:`~citeproof.errors.CiteproofError`) become such
@@ -34,6 +37,7 @@ import json
 import posixpath
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from itertools import islice
 from typing import Literal, get_args
 
@@ -44,12 +48,12 @@ from citeproof.errors import CiteproofError
 from citeproof.refs.bibtex import iter_bibtex, read_bibtex
 from citeproof.refs.csl import read_csl
 from citeproof.refs.jats_list import read_jats_references
-from citeproof.refs.listed import read_answer_references, read_list
-from citeproof.refs.pdf_list import read_document_references
+from citeproof.refs.listed import read_answer_list, read_answer_references, read_plain_list
+from citeproof.refs.pdf_list import read_document_reference_list
 from citeproof.refs.ris import iter_ris, read_ris
 from citeproof.refs.stated import StatedReference
 
-__all__ = ["FORMATS", "Format", "read_references", "sniff"]
+__all__ = ["FORMATS", "Format", "ReadReferences", "read_reference_list", "read_references", "sniff"]
 
 Format = Literal["bibtex", "ris", "csl", "jats", "pdf", "answer", "list"]
 FORMATS: tuple[Format, ...] = get_args(Format)
@@ -91,10 +95,32 @@ def sniff(name: str, data: bytes) -> Format:
     return _by_content(data)
 
 
+@dataclass(frozen=True, slots=True)
+class ReadReferences:
+    """A list as read: its format, its references, and what reading found wrong with it."""
+
+    format: Format
+    references: list[StatedReference]
+    problems: tuple[str, ...] = ()
+    """One sentence each: numbers skipped or used twice, text not read as entries."""
+
+
+_Read = tuple[list[StatedReference], tuple[str, ...]]
+
+
 def read_references(
     data: bytes, name: str, fmt: Format | None = None, *, limit: int | None = None
 ) -> tuple[Format, list[StatedReference]]:
-    """The format (given or sniffed) and every reference of the list in ``data``.
+    """The format (given or sniffed) and every reference of the list in ``data``."""
+    read = read_reference_list(data, name, fmt, limit=limit)
+    return read.format, read.references
+
+
+def read_reference_list(
+    data: bytes, name: str, fmt: Format | None = None, *, limit: int | None = None
+) -> ReadReferences:
+    """The format (given or sniffed), every reference of the list in ``data``, and what
+    reading found wrong with the list.
 
     With ``limit``, a BibTeX or RIS file stops being read one reference past it (the
     caller refuses the list), so a file of a million tiny entries costs no more than that.
@@ -105,26 +131,28 @@ def read_references(
         # does) does not hold a 100 MB list twice while it is parsed.
         text = _decode(data)
         del data
+        read: _Read
         try:
             if chosen in _STREAMED and limit is not None:
-                references = list(islice(_STREAMED[chosen](text), limit + 1))
+                read = list(islice(_STREAMED[chosen](text), limit + 1)), ()
             else:
-                references = _TEXT_READERS[chosen](text)
+                read = _TEXT_READERS[chosen](text)
         except CiteproofError as exc:
             raise ValueError(str(exc)) from None
+        references, problems = read
         if not references:
             raise ValueError(_EMPTY[chosen])
-        return chosen, references
+        return ReadReferences(chosen, references, problems)
     try:
-        references = _read(chosen, data)
+        references, found = _read(chosen, data)
     except CiteproofError as exc:
         raise ValueError(str(exc)) from None
     if not references:
         raise ValueError(_empty(chosen, data))
-    return chosen, references
+    return ReadReferences(chosen, references, found)
 
 
-def _read(fmt: Format, data: bytes) -> list[StatedReference]:
+def _read(fmt: Format, data: bytes) -> _Read:
     """A list that is not plain text: a PDF or a JATS article."""
     if fmt == "pdf":
         if b"%PDF-" not in data[:1024]:
@@ -135,20 +163,33 @@ def _read(fmt: Format, data: bytes) -> list[StatedReference]:
                 "The PDF has no text layer (it may be a scan), so its references cannot be "
                 "read; run OCR on it or supply the list as text."
             )
-        return read_document_references(document)
-    return read_jats_references(data)
+        listed = read_document_reference_list(document)
+        return listed.references, listed.problems
+    return read_jats_references(data), ()
 
 
 _STREAMED: dict[Format, Callable[[str], Iterator[StatedReference]]] = {
     "bibtex": iter_bibtex,
     "ris": iter_ris,
 }
-_TEXT_READERS: dict[Format, Callable[[str], list[StatedReference]]] = {
-    "bibtex": read_bibtex,
-    "ris": read_ris,
-    "csl": read_csl,
-    "answer": lambda text: read_answer_references(text) or [],
-    "list": read_list,
+
+
+def _answer(text: str) -> _Read:
+    listed = read_answer_list(text)
+    return (listed.references, listed.problems) if listed is not None else ([], ())
+
+
+def _plain(text: str) -> _Read:
+    listed = read_plain_list(text)
+    return listed.references, listed.problems
+
+
+_TEXT_READERS: dict[Format, Callable[[str], _Read]] = {
+    "bibtex": lambda text: (read_bibtex(text), ()),
+    "ris": lambda text: (read_ris(text), ()),
+    "csl": lambda text: (read_csl(text), ()),
+    "answer": _answer,
+    "list": _plain,
 }
 
 

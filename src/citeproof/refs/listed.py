@@ -45,15 +45,27 @@ tables, paragraphs), which is all that finding the list needs.
   least half of them carry an identifier.
 * Entries (:func:`entry_spans`): an entry starts at a numbered marker or a bullet and runs to
   the next marker or blank line; other lines continue it.  Reading a list (not the audit's
-  answer), a marker whose number does not follow the one before (:func:`follows`: up by
-  one to three, or ``1``; at most ``10`` for the first) is not a marker but a year or page
-  that a wrapped line starts with (``2017. Title``), and the line continues the entry.
+  answer), every numbered line starts an entry whatever its number: ``3.``, ``7.``,
+  ``12.`` are three entries, never one.  Only a number of :data:`ENTRY_NUMBERS` (1,000) or
+  more that does not :func:`follows` the one before is no entry number but a year that a
+  wrapped line starts with (``2017. Title``), and its line continues the entry.
+* Never silently: :func:`read_plain_list` and :func:`read_answer_list` return a
+  :class:`ReferenceList`, whose ``problems`` say in sentences which numbers no entry has
+  (from 1 to the highest; a list may start again at 1), which open more than one entry,
+  and which come after a higher one.  An entry that is only its number is not read, so its
+  number shows as skipped.
 * A list without any marker or bullet (:func:`read_list`, and a reference section written
   that way) has one entry per line, except that a line continues the entry above when it is
   indented further than the entry's first line (a hanging indent) or :func:`continues` it
   (it starts in lower case, with a digit or with ``In``; the line above ends in ``,``
-  ``;`` ``:`` ``&``, a hyphen, ``and`` or an initial).  A blank line always ends an entry;
-  a first line that is only a reference heading is not an entry.
+  ``;`` ``:`` ``&``, a hyphen, ``and`` or an initial; or the line end breaks a DOI).  A
+  blank line always ends an entry; a first line that is only a reference heading is not an
+  entry.
+* A DOI that a line end broke (``10.1016/j`` then ``.cell.2019.01.001``) is joined again
+  before the entry is read (:func:`citeproof.identifiers.mend_line_breaks`); where the
+  break leaves a doubt, the other reading is the entry's ``doi_alternatives``.  What is
+  written as an identifier but is none (``doi:10.``, ``PMID: 0``) is the entry's
+  ``malformed_ids``, never looked up.
 
 Each entry's ``where`` is ``line N`` (1-based) of its first line.  Pure: no I/O.
 """
@@ -70,6 +82,8 @@ from citeproof.identifiers import (
     Identifier,
     UnknownIdentifierError,
     find_identifiers,
+    find_malformed_identifiers,
+    mend_line_breaks,
     parse_identifier,
 )
 from citeproof.refs.stated import StatedReference, year_in
@@ -78,20 +92,26 @@ __all__ = [
     "BULLET",
     "CITED_NUMBER",
     "ENTRY_MARKER",
+    "ENTRY_NUMBERS",
     "MAX_FIELD",
     "REFERENCE_HEADING",
     "BlockStart",
     "EntrySpan",
     "ListSpan",
+    "ReferenceList",
     "continues",
     "entry_spans",
     "follows",
     "from_fields",
+    "gaps",
     "line_start",
     "locate_reference_list",
+    "numbering",
     "parse_reference_string",
+    "read_answer_list",
     "read_answer_references",
     "read_list",
+    "read_plain_list",
 ]
 
 REFERENCE_HEADING = re.compile(
@@ -271,26 +291,107 @@ def _trailing_list(text: str, blocks: Sequence[BlockStart]) -> ListSpan | None:
 
 # --- lists ----------------------------------------------------------------------------------
 
+_LISTED = 3
+"""Left-out blocks quoted in a problem; the rest are counted."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceList:
+    """The entries read from a reference list, and how they were read: what a reader should
+    check, since nothing is dropped or merged silently."""
+
+    references: list[StatedReference]
+    numbered: bool
+    """Whether the list's entries carry numbers (``[3]``, ``3.``)."""
+    first: int | None = None
+    last: int | None = None
+    """The first and last entry numbers read, in reading order (None: not numbered)."""
+    gaps: tuple[tuple[int, int], ...] = ()
+    """Numbers no entry was read for, as ``(first, last)`` ranges: from 1 to the first
+    number read, and wherever the numbering skips."""
+    repeated: tuple[int, ...] = ()
+    """Numbers that open more than one entry."""
+    absorbed: tuple[tuple[int, int], ...] = ()
+    """``(n, into)``: a line opening with number ``n``, lower than the entry ``into`` it
+    was taken into, read as part of that entry."""
+    left_out: tuple[str, ...] = ()
+    """The start of each block of the region that was not read as (part of) an entry."""
+    out_of_order: tuple[tuple[int, int], ...] = ()
+    """``(n, after)``: an entry numbered ``n`` right after the entry numbered ``after``,
+    higher, and no entry numbered ``n`` before it: read as an entry of its own."""
+    check: str = "the PDF's reference list"
+    """What a reader compares the entries with."""
+
+    @property
+    def count(self) -> int:
+        """How many entries were read."""
+        return len(self.references)
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """One sentence for each thing a reader should check against the list."""
+        out: list[str] = []
+        if self.gaps:
+            missing = sum(b - a + 1 for a, b in self.gaps)
+            spans = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in self.gaps)
+            out.append(
+                f"The numbering skips {spans}: no entry was read for {missing} "
+                f"number{'s' if missing != 1 else ''}; check {self.check}."
+            )
+        if self.repeated:
+            numbers = ", ".join(str(n) for n in self.repeated)
+            out.append(f"More than one entry is numbered {numbers}; each is read apart.")
+        for n, after in self.out_of_order:
+            out.append(
+                f"Entry {n} comes after entry {after} (the numbers go back); it is read as an "
+                "entry of its own."
+            )
+        for n, into in self.absorbed:
+            out.append(
+                f"A line starting with the number {n} was read as part of entry {into} "
+                "(the numbers had gone past it); check whether it is an entry of its own."
+            )
+        if self.left_out:
+            quoted = ", ".join(f"'{text}'" for text in self.left_out[:_LISTED])
+            more = len(self.left_out) - _LISTED
+            out.append(
+                f"Text in the reference list was not read as entries (a publisher's box, "
+                f"a note?): {quoted}" + (f" and {more} more." if more > 0 else ".")
+            )
+        return tuple(out)
+
 
 def read_list(text: str) -> list[StatedReference]:
     """Every reference of a plain list (numbered, bulleted, or one per line)."""
+    return read_plain_list(text).references
+
+
+def read_plain_list(text: str) -> ReferenceList:
+    """Every reference of a plain list, and what reading it found wrong with its numbers."""
     start = 0
     for ls, le in split_lines(text, 0, len(text)):
         if text[ls:le].strip():
             if REFERENCE_HEADING.fullmatch(text, ls, le) is not None:
                 start = le
             break
-    return _references(text, _split(text, start, len(text)))
+    return _listed(text, _split(text, start, len(text)))
 
 
 def read_answer_references(text: str) -> list[StatedReference] | None:
     """The reference list of a Markdown or plain-text answer; None when it has none."""
+    found = read_answer_list(text)
+    return found.references if found is not None else None
+
+
+def read_answer_list(text: str) -> ReferenceList | None:
+    """The reference list of an answer and what reading it found wrong; None when it has
+    none."""
     found = locate_reference_list(text, _answer_blocks(text))
     if found is None:
         return None
     if found.heading is None:
-        return _references(text, _in_sequence(found.entries))
-    return _references(text, _split(text, found.heading[1], found.end))
+        return _listed(text, _in_sequence(found.entries))
+    return _listed(text, _split(text, found.heading[1], found.end))
 
 
 _Span = tuple[int, int, int, int | None]
@@ -334,14 +435,20 @@ def follows(number: int, previous: int | None) -> bool:
     return previous < number <= previous + 3
 
 
+ENTRY_NUMBERS: Final = 1000
+"""Numbers from here on at a line start are years (``2017. Title``), not entry numbers,
+unless they :func:`follows` the entry before."""
+
+
 def _in_sequence(spans: Sequence[EntrySpan]) -> list[_Span]:
-    """Entries whose number does not :func:`follows` the one before are not entries: the
-    number is a year or a page that a wrapped line starts with, and the line goes on with
-    the entry above."""
+    """Every numbered line starts an entry, whatever its number (a gap or a repeat is
+    reported, never merged away); only a number of :data:`ENTRY_NUMBERS` or more that does
+    not follow the one before is no entry number but a year that a wrapped line starts
+    with (``2017. Title``), and its line goes on with the entry above."""
     out: list[_Span] = []
     previous: int | None = None
     for e in spans:
-        if e.number is None or follows(e.number, previous):
+        if e.number is None or follows(e.number, previous) or e.number < ENTRY_NUMBERS:
             previous = e.number if e.number is not None else previous
             out.append((e.start, e.end, e.body, e.number))
         elif out:
@@ -352,17 +459,83 @@ def _in_sequence(spans: Sequence[EntrySpan]) -> list[_Span]:
     return out
 
 
+def _listed(text: str, spans: Iterable[_Span]) -> ReferenceList:
+    """The references of ``spans`` and what their numbers say about the list."""
+    kept = [span for span in spans if text[span[2] : span[1]].strip()]
+    numbers = [number for _, _, _, number in kept if number is not None]
+    repeated, out_of_order = numbering(numbers)
+    return ReferenceList(
+        references=_references(text, kept),
+        numbered=bool(numbers),
+        first=numbers[0] if numbers else None,
+        last=numbers[-1] if numbers else None,
+        gaps=gaps(numbers),
+        repeated=repeated,
+        out_of_order=out_of_order,
+        check="the list",
+    )
+
+
+def gaps(numbers: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """Ranges of numbers no entry has, from 1 to the highest, as ``(first, last)``; a ``1``
+    after other numbers starts the list again (a second list, an appendix's)."""
+    out: list[tuple[int, int]] = []
+    run: list[int] = []
+    for number in [*numbers, 1]:  # the last 1 ends the last run
+        if number == 1 and run:
+            present = set(run)
+            out.extend(_ranges([n for n in range(1, max(run) + 1) if n not in present]))
+            run = []
+        run.append(number)
+    return tuple(out)
+
+
+def _ranges(numbers: Sequence[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for n in numbers:
+        if out and out[-1][1] == n - 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return out
+
+
+def numbering(numbers: Sequence[int]) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The numbers that open more than one entry, and ``(n, after)`` for each number lower
+    than the one before it that no entry had yet (``5`` after ``9``); a ``1`` after other
+    numbers starts the list again and is neither."""
+    repeated: list[int] = []
+    out_of_order: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    previous: int | None = None
+    for number in numbers:
+        if previous is not None and number != previous and number == 1:
+            seen = set()
+        elif previous is not None and number in seen:
+            if number not in repeated:
+                repeated.append(number)
+        elif previous is not None and number < previous:
+            out_of_order.append((number, previous))
+        seen.add(number)
+        previous = number
+    return tuple(sorted(repeated)), tuple(out_of_order)
+
+
 def continues(previous: str, line: str) -> bool:
     """Whether ``line`` goes on with an entry whose text so far is ``previous``: the line
     starts in lower case, with a digit, or with ``In`` (a chapter's book, a paper's
     proceedings), or the entry so far ends in ``,`` ``;`` ``:`` ``&``, a hyphen, ``and``,
-    or an initial (``Christopher D.``), which no reference ends with."""
+    or an initial (``Christopher D.``), which no reference ends with, or in a DOI that goes
+    on in ``line`` (``10.1016/j`` then ``.cell.2019``)."""
     previous, line = previous.rstrip(), line.lstrip()
     if not previous or not line:
         return False
     if line[0].islower() or line[0].isdigit() or line.startswith(("In ", "In:")):
         return True
-    return previous.endswith(_CONTINUES_AFTER) or _ENDS_UNFINISHED.search(previous) is not None
+    if previous.endswith(_CONTINUES_AFTER) or _ENDS_UNFINISHED.search(previous) is not None:
+        return True
+    last = previous.rsplit(None, 1)[-1]
+    return "\n" not in mend_line_breaks(f"{last}\n{line}")[0]  # a DOI the line end broke
 
 
 def _references(text: str, spans: Iterable[_Span]) -> list[StatedReference]:
@@ -473,7 +646,8 @@ def parse_reference_string(
     label, unless one is given) and not part of its text; a reader that has split a list
     already passes False, so an entry that starts with ``2017.`` keeps it.
     """
-    flat = " ".join(text[: 4 * MAX_FIELD].split())[:MAX_FIELD]
+    mended, readings = mend_line_breaks(text[: 4 * MAX_FIELD])
+    flat = " ".join(mended.split())[:MAX_FIELD]
     marker = ENTRY_MARKER.match(flat) if numbered else None
     if marker is not None:
         label = label or marker.group("b") or marker.group("d") or marker.group("p")
@@ -493,18 +667,21 @@ def parse_reference_string(
     if year is None:
         year = year_in(after) if after is not None else None
         year = year if year is not None else year_in(bare)
+    doi = picked.get("doi")
     return StatedReference(
         text=flat,
         title=title,
         authors=authors,
         year=year,
         venue=venue,
-        doi=picked.get("doi"),
+        doi=doi,
         pmid=picked.get("pmid"),
         pmcid=picked.get("pmcid"),
         label=label,
         where=where,
         extra_ids=tuple(extra),
+        doi_alternatives=readings.get(doi, ()) if doi else (),
+        malformed_ids=tuple(raw for raw, _ in find_malformed_identifiers(flat)),
     )
 
 
@@ -612,17 +789,20 @@ def from_fields(
     Identifiers are canonicalised by :func:`citeproof.identifiers.parse_identifier`, so
     ``https://doi.org/10.1000/X`` and ``10.1000/x`` are one DOI; a value that is not the
     identifier its field names is kept in ``extra_ids`` as ``kind:value`` (reported, not
-    looked up), never dropped.  A URL that names a DOI, PMID or PMCID (``doi.org``,
-    PubMed, PMC) fills that field when the entry gives none; other URLs go to
-    ``extra_ids``.  Without ``text``, a readable "Authors. Title. Venue. Year."
+    looked up), never dropped, and in ``malformed_ids``.  A URL that names a DOI, PMID or
+    PMCID (``doi.org``, PubMed, PMC) fills that field when the entry gives none; other URLs
+    go to ``extra_ids``.  Without ``text``, a readable "Authors. Title. Venue. Year."
     is written, so every reference has a string to search by.
     """
     extra = [e for e in extra_ids if e]
+    malformed: list[str] = []
     ids: dict[str, str | None] = {}
     for name, value in (("doi", doi), ("pmid", pmid), ("pmcid", pmcid)):
         ids[name], wrong = _identifier(name, value)
         if wrong and wrong not in extra:
             extra.append(wrong)
+        if wrong:
+            malformed.append(wrong)
     for url in urls:
         _url(_flat(url), ids, extra)
     names = tuple(n for n in (_flat(a) for a in authors) if n)
@@ -643,6 +823,7 @@ def from_fields(
         where=where,
         kind=_flat(kind) or None,
         extra_ids=tuple(extra),
+        malformed_ids=tuple(malformed),
     )
 
 

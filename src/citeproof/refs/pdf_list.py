@@ -27,7 +27,9 @@ whole column of them, and an entry may run on to the next page.  So:
   entry (a hanging indent made it a block).
 * Each entry is read by :func:`citeproof.refs.listed.parse_reference_string`, its number
   as the label; ``where`` is ``page N`` of its first line, or ``entry N`` for a Document
-  without pages.  Soft hyphens, which PDF text may keep inside a word, are removed.
+  without pages.  Soft hyphens, which PDF text may keep inside a word, are removed.  An
+  entry's pieces meet at line ends, so a DOI that a line, column or page break cut is
+  read whole (:func:`citeproof.identifiers.mend_line_breaks`).
 
 Never silently: :func:`read_document_reference_list` says how many entries were read, which
 numbers the list skips or repeats, and what was left out or taken into another entry, each
@@ -40,14 +42,16 @@ Pure: no I/O.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
 from citeproof.documents.model import Document
 from citeproof.refs.listed import (
+    ENTRY_NUMBERS,
     EntrySpan,
+    ReferenceList,
     continues,
     entry_spans,
     follows,
+    gaps,
     parse_reference_string,
 )
 from citeproof.refs.stated import StatedReference
@@ -55,68 +59,8 @@ from citeproof.refs.stated import StatedReference
 __all__ = ["ReferenceList", "read_document_reference_list", "read_document_references"]
 
 _SOFT_HYPHEN = "\u00ad"
-_ENTRY_NUMBERS = 1000
-"""Numbers from here on at a line start are years (``2017. Title``), not entry numbers,
-unless they follow the entry before one by one."""
 _QUOTED = 60
 """Characters of a left-out block quoted in a problem."""
-_LISTED = 3
-"""Left-out blocks quoted in a problem; the rest are counted."""
-
-
-@dataclass(frozen=True, slots=True)
-class ReferenceList:
-    """The entries read from a Document's references region, and how they were read."""
-
-    references: list[StatedReference]
-    numbered: bool
-    """Whether the list's entries carry numbers (``[3]``, ``3.``)."""
-    first: int | None = None
-    last: int | None = None
-    """The first and last entry numbers read, in reading order (None: not numbered)."""
-    gaps: tuple[tuple[int, int], ...] = ()
-    """Numbers no entry was read for, as ``(first, last)`` ranges: from 1 to the first
-    number read, and wherever the numbering skips."""
-    repeated: tuple[int, ...] = ()
-    """Numbers that open more than one entry."""
-    absorbed: tuple[tuple[int, int], ...] = ()
-    """``(n, into)``: a line opening with number ``n``, lower than the entry ``into`` it
-    was taken into, read as part of that entry."""
-    left_out: tuple[str, ...] = ()
-    """The start of each block of the region that was not read as (part of) an entry."""
-
-    @property
-    def count(self) -> int:
-        """How many entries were read."""
-        return len(self.references)
-
-    @property
-    def problems(self) -> tuple[str, ...]:
-        """One sentence for each thing a reader should check against the PDF."""
-        out: list[str] = []
-        if self.gaps:
-            missing = sum(b - a + 1 for a, b in self.gaps)
-            spans = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in self.gaps)
-            out.append(
-                f"The numbering skips {spans}: no entry was read for {missing} "
-                f"number{'s' if missing != 1 else ''}; check the PDF's reference list."
-            )
-        if self.repeated:
-            numbers = ", ".join(str(n) for n in self.repeated)
-            out.append(f"More than one entry is numbered {numbers}; each is read apart.")
-        for n, into in self.absorbed:
-            out.append(
-                f"A line starting with the number {n} was read as part of entry {into} "
-                "(the numbers had gone past it); check whether it is an entry of its own."
-            )
-        if self.left_out:
-            quoted = ", ".join(f"'{text}'" for text in self.left_out[:_LISTED])
-            more = len(self.left_out) - _LISTED
-            out.append(
-                f"Text in the reference list was not read as entries (a publisher's box, "
-                f"a note?): {quoted}" + (f" and {more} more." if more > 0 else ".")
-            )
-        return tuple(out)
 
 
 def read_document_references(document: Document) -> list[StatedReference]:
@@ -155,7 +99,9 @@ def read_document_reference_list(document: Document) -> ReferenceList:
             left_out.append(piece)  # after the last numbered entry, not the rest of it
     out: list[StatedReference] = []
     for n, (number, page, texts) in enumerate(pieces, start=1):
-        entry_text = " ".join(texts).replace(_SOFT_HYPHEN, "")
+        # Pieces from different blocks meet at a line end, so a DOI that a page or column
+        # break cut is joined again as one cut by a line end is.
+        entry_text = "\n".join(texts).replace(_SOFT_HYPHEN, "")
         if not entry_text.strip():
             continue
         where = f"page {page}" if page is not None else f"entry {n}"
@@ -167,7 +113,7 @@ def read_document_reference_list(document: Document) -> ReferenceList:
         numbered=bool(numbers),
         first=numbers[0] if numbers else None,
         last=numbers[-1] if numbers else None,
-        gaps=_gaps(numbers),
+        gaps=gaps(numbers),
         repeated=tuple(sorted({b for a, b in itertools.pairwise(numbers) if a == b})),
         absorbed=tuple(absorbed),
         left_out=tuple(_quote(piece) for piece in left_out),
@@ -190,7 +136,7 @@ def _markers(
             ended = _ended(text, entry)
             continue
         starts = follows(number, previous) or (
-            number < _ENTRY_NUMBERS
+            number < ENTRY_NUMBERS
             and (previous is None or number >= previous)
             and (i == 0 or ended)
         )
@@ -204,19 +150,6 @@ def _markers(
 
 def _ended(text: str, entry: EntrySpan) -> bool:
     return text[entry.start : entry.end].rstrip().endswith((".", "?", "!"))
-
-
-def _gaps(numbers: list[int]) -> tuple[tuple[int, int], ...]:
-    """Ranges of numbers skipped, from 1 on, as the numbers were read."""
-    out: list[tuple[int, int]] = []
-    expected = 1
-    for number in numbers:
-        if number == 1:
-            expected = 1  # a list that starts again (a second list, an appendix's)
-        if number > expected:
-            out.append((expected, number - 1))
-        expected = max(expected, number + 1)
-    return tuple(out)
 
 
 def _quote(piece: str) -> str:

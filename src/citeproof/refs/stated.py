@@ -17,7 +17,17 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-__all__ = ["StatedReference", "fold", "surname", "year_in", "years_in"]
+from citeproof.refs.numbers import coordinates
+
+__all__ = [
+    "SEARCH_WORDS",
+    "StatedReference",
+    "fold",
+    "searchable",
+    "surname",
+    "year_in",
+    "years_in",
+]
 
 _YEAR = re.compile(r"(?<![0-9])(1[6-9][0-9]{2}|20[0-9]{2})(?![0-9])")
 _PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "da", "di", "le", "la"})
@@ -50,6 +60,14 @@ class StatedReference:
     issue: str | None = None
     pages: str | None = None
     """As stated: ``844-852``, ``e0102``; a string's numbers are read when compared."""
+    doi_alternatives: tuple[str, ...] = ()
+    """Other readings of ``doi`` where a line end broke it and left a doubt (a hyphen or a
+    full stop at the end of the line: ``citeproof.identifiers.mend_line_breaks``), likelier
+    first: a look-up that finds no record for ``doi`` tries these before calling it
+    unresolvable."""
+    malformed_ids: tuple[str, ...] = ()
+    """What the entry writes as an identifier that is none (``doi:10.``, ``PMID: 0``), as
+    written: not looked up, and said in the verdict's reason."""
 
     @property
     def identifiers(self) -> tuple[tuple[str, str], ...]:
@@ -67,8 +85,45 @@ class StatedReference:
 
     @property
     def is_empty(self) -> bool:
-        """Nothing to look for: no identifier, no title, and no text worth a search."""
-        return not self.identifiers and not self.title and len(self.text.split()) < 3
+        """Nothing to look up: no identifier, no title, and no text a search could find a
+        work by (:func:`searchable`).  Such an entry ("Smith", "Nature, 2019", a citation
+        key, ``doi:10.``) is not asked about at all: a search for it would find nothing that
+        validates, and "no database holds it" would accuse a reference of being fabricated
+        for saying too little."""
+        return not self.identifiers and not self.title and not searchable(self.text)
+
+
+#: Words that say nothing about which work is meant: labels, "et al.", the small words of a
+#: title or a venue.
+_NOT_NAMING = frozenset(
+    "doi pmid pmcid pmc isbn issn url http https www et al and eds ed edn vol pp no nr in "
+    "the of a an for on to at from available online retrieved accessed epub ahead print".split()
+)
+_STRIP = ".,;:()[]{}<>\"'“”‘’«»!?&*+=/|~`"
+_WORD = re.compile(r"[^\W\d_]{2,}(?:['’\-][^\W\d_]+)*")
+#: Scripts written without spaces between words: a token is a phrase, not one word.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u0e00-\u0e7f]")
+#: Words a search needs when the entry prints no title it could be read by.
+SEARCH_WORDS = 3
+
+
+def searchable(text: str) -> bool:
+    """Whether a printed reference without identifier or title gives a search something to
+    find a work by: at least :data:`SEARCH_WORDS` words that could be a title's, an
+    author's or a venue's (a year, a page, an initial, "et al.", an identifier's label,
+    a citation key like ``Halloway2021`` are none of those), or one such word and the
+    volume and first page (``Nature 2019;571:1-10``, which PubMed and Crossref can match).
+    """
+    words = 0
+    for token in text.split():
+        bare = token.strip(_STRIP)
+        if _UNSPACED.search(bare):
+            words += max(1, len(bare) // 2)
+        elif _WORD.fullmatch(bare) and bare.casefold() not in _NOT_NAMING:
+            words += 1
+        if words >= SEARCH_WORDS:
+            return True
+    return words > 0 and coordinates(text) is not None
 
 
 def fold(text: str) -> str:

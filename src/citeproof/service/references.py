@@ -21,15 +21,17 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from citeproof.errors import ReferenceListError
+from citeproof.errors import ReferenceListError, UnknownIdentifierError
+from citeproof.identifiers import parse_identifier
 from citeproof.loading.files import read_bytes
 from citeproof.loading.pins import open_cache_for
 from citeproof.models.references import ReferenceResult, ReferencesReport
 from citeproof.net.client import make_client
 from citeproof.net.ratelimit import RateLimiter
 from citeproof.net.session import mode_from, open_session
-from citeproof.refs.csl import from_csl_item
-from citeproof.refs.formats import Format, read_references
+from citeproof.refs.csl import csl_problem, from_csl_item
+from citeproof.refs.formats import Format, ReadReferences, read_reference_list
+from citeproof.refs.kinds import isbns_in
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.pinning import PinnedTransport, Pinner
 from citeproof.refs.stated import StatedReference
@@ -42,7 +44,10 @@ __all__ = [
     "MAX_REFERENCES",
     "REFERENCE_KIND",
     "ReferenceInput",
+    "check_something_to_look_up",
+    "read_list_file",
     "read_reference_file",
+    "reading_lines",
     "stated_reference",
     "verify_references",
     "verify_stated",
@@ -85,6 +90,9 @@ def stated_reference(item: ReferenceInput, index: int = 1) -> StatedReference:
             raise ReferenceListError(f"Reference {index} is empty; give its text.")
         return parse_reference_string(item.strip(), label=None, where=f"entry {index}")
     if isinstance(item, Mapping):
+        problem = csl_problem(item)
+        if problem is not None:
+            raise ReferenceListError(f"Reference {index} is an object that {problem}.")
         try:
             return from_csl_item(dict(item))
         except ValueError as exc:
@@ -99,16 +107,80 @@ def read_reference_file(
 ) -> tuple[Format, list[StatedReference]]:
     """The references of a file (BibTeX, RIS, CSL-JSON, JATS, PDF, an answer, a list);
     with ``limit``, at most one more than that (the caller refuses a longer list)."""
+    read = read_list_file(path, fmt, limit=limit)
+    return read.format, read.references
+
+
+def read_list_file(
+    path: str | os.PathLike[str], fmt: Format | None = None, *, limit: int | None = None
+) -> ReadReferences:
+    """:func:`read_reference_file`, with what reading found wrong with the list.
+
+    A file none of whose entries names anything to look up is refused
+    (:func:`check_something_to_look_up`): it is the wrong file, or a list of citation keys.
+    """
+    name = os.fspath(path)
     try:  # the bytes handed over, not kept: the reader lets them go once decoded
-        found_fmt, refs = read_references(read_bytes(path), os.fspath(path), fmt, limit=limit)
+        read = read_reference_list(read_bytes(path), name, fmt, limit=limit)
     except ValueError as exc:
-        raise ReferenceListError(f"{os.fspath(path)}: {exc}") from None
-    if not refs:
+        raise ReferenceListError(f"{name}: {exc}") from None
+    if not read.references:
         raise ReferenceListError(
-            f"{os.fspath(path)} holds no references (read as {found_fmt}); give a "
+            f"{name} holds no references (read as {read.format}); give a "
             "bibliography, a reference list or a document with a references section."
         )
-    return found_fmt, refs
+    if limit is None or len(read.references) <= limit:  # past it the caller refuses the list
+        check_something_to_look_up(read.references, name)
+    return read
+
+
+def reading_lines(name: str, problems: Iterable[str]) -> list[str]:
+    """What reading ``name`` found wrong, one line each, naming the file (a run may read
+    several)."""
+    return [f"{name}: {problem}" for problem in problems]
+
+
+#: Entries quoted when a list names nothing to look up.
+_SHOWN = 2
+
+
+def check_something_to_look_up(refs: Sequence[StatedReference], what: str) -> None:
+    """Refuse a list in which no entry names anything to look up (bad input, one line).
+
+    Why: each such entry would be ``unchecked``, and a run that checks nothing would end in
+    exit 0, as if the list had been verified.  An entry names something when it has an
+    identifier, a title or words to search for (``StatedReference.is_empty``), or a URL, an
+    ISBN or another identifier a person can look up.  An empty list is not refused here.
+    """
+    if not refs or any(_names_something(r) for r in refs):
+        return
+    shown = "; ".join(_only(r, n) for n, r in enumerate(refs[:_SHOWN], 1))
+    more = f" (and {len(refs) - _SHOWN:,} more like them)" if len(refs) > _SHOWN else ""
+    raise ReferenceListError(
+        f"no entry of {what} names anything to look up: {shown}{more}; give each reference's "
+        "DOI, PMID or PMCID, or its authors, title and year."
+    )
+
+
+def _names_something(ref: StatedReference) -> bool:
+    others = [key for key in ref.extra_ids if key not in ref.malformed_ids]
+    return not ref.is_empty or bool(others) or bool(isbns_in(ref.text))
+
+
+def _only(ref: StatedReference, n: int) -> str:
+    where = ref.where or f"entry {n}"
+    text = " ".join(ref.text.split())
+    said = f"{where} is only {text[:60]!r}" if text else f"{where} is empty"
+    why = [_malformed(raw) for raw in ref.malformed_ids]
+    return said + (f" ({'; '.join(why)})" if why else "")
+
+
+def _malformed(raw: str) -> str:
+    try:
+        parse_identifier(raw)
+    except UnknownIdentifierError as err:
+        return err.reason.rstrip(".")
+    return f"{raw!r} is not an identifier citeproof looks up"
 
 
 async def _run(
@@ -164,8 +236,11 @@ def verify_stated(
     fmt: str | None = None,
     rate_share: float = 1.0,
     reach: Reachability | None = None,
+    reading: Sequence[str] = (),
 ) -> ReferencesReport:
     """Verify already-read references; the ``citeproof.references/1`` report.
+
+    ``reading`` is what reading the list found wrong with it (the report's ``reading``).
 
     ``rate_share`` is this process's part of every service's rate limit, when several
     processes verify at once (a Dask cluster): 0.5 for one of two.  ``reach`` is shared by
@@ -195,8 +270,9 @@ def verify_stated(
             r.model_copy(update={"log_seq": e.seq}) for r, e in zip(results, entries, strict=True)
         ]
     return ReferencesReport(
-        source=source, format=fmt, references=results, counts=count(results), offline=offline
-    )
+        source=source, format=fmt, references=results, counts=count(results), offline=offline,
+        reading=list(reading),
+    )  # fmt: skip
 
 
 def verify_references(
@@ -211,25 +287,33 @@ def verify_references(
 ) -> ReferencesReport:
     """Verify every reference: strings, CSL-JSON items, or the path of a reference list.
 
-    Each gets one verdict (``unresolvable``, ``mismatch``, ``unavailable``, ``not_found``,
-    ``partial``, ``ambiguous``, ``verified``) with the record compared, every field's score,
-    the work the stated metadata describes when the identifier names another, and the
-    retraction status of the matched work.  ``offline`` answers from pins only; ``log``
-    records one evidence-log line per reference (``True``: the default log).
+    Each gets one verdict (``unresolvable``, ``mismatch``, ``unavailable``, ``unchecked``,
+    ``not_found``, ``partial``, ``ambiguous``, ``verified``) with the record compared, every
+    field's score, the work the stated metadata describes when the identifier names another,
+    and the retraction status of the matched work.  ``offline`` answers from pins only; ``log``
+    records one evidence-log line per reference (``True``: the default log).  A list none
+    of whose entries names anything to look up is refused (``ReferenceListError``); an
+    entry that names nothing among others that do is ``unchecked``.
     """
+    reading: list[str] = []
     if isinstance(references, str | os.PathLike) and (
         not isinstance(references, str) or Path(references).is_file()
     ):
-        fmt, refs = read_reference_file(references)
-        source: str | None = os.fspath(references)
+        name = os.fspath(references)
+        read = read_list_file(name)
+        source: str | None = name
+        fmt: str | None = read.format
+        refs = read.references
+        reading = reading_lines(name, read.problems)
     elif isinstance(references, str):
         raise ReferenceListError(
             f"{references[:60]!r} is not a file; pass a list of references or a file's path."
         )
     else:
         refs = [stated_reference(item, i) for i, item in enumerate(references, 1)]
+        check_something_to_look_up(refs, "the list")
         fmt, source = None, None
     return verify_stated(
         refs, offline=offline, replay=replay, retraction=retraction, log=log,
-        concurrency=concurrency, today=today, source=source, fmt=fmt,
+        concurrency=concurrency, today=today, source=source, fmt=fmt, reading=reading,
     )  # fmt: skip
