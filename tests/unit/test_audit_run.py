@@ -326,7 +326,10 @@ def test_a_number_missing_from_the_list_names_the_number() -> None:
 
 
 def test_an_entry_without_an_identifier_names_what_is_missing() -> None:
-    answer = "Drug X works [1].\n\n## References\n\n1. A study in a journal, 2020.\n"
+    answer = (
+        "Drug X works [1].\n\n## References\n\n"
+        "1. Smith J. A study of drug X in adults. J Drug Res. 2020;3:1-9.\n"
+    )
     code, message = only_citation_error(answer)
     assert code == "reference_without_identifier"
     assert "Reference 1" in message and "DOI, PMID, PMCID or URL" in message

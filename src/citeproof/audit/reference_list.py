@@ -18,7 +18,8 @@ Rules:
   marker or blank line; other lines continue it.  Each entry's identifiers come from
   :func:`citeproof.identifiers.find_identifiers`.  Bullets without numbers are entries with no
   number (numbered citations never resolve to them by position).  A repeated number is
-  reported on the later entry, and citations resolve to the first.
+  reported on the later entry, and citations resolve to the first.  An entry without an
+  identifier that names nothing to search for either (``Halloway2021``) says so.
 
 The heading, marker and entry rules live in :mod:`citeproof.refs.listed`, one copy shared
 with ``citeproof refs``, which reads an answer's reference list the same way; this module
@@ -53,6 +54,7 @@ from citeproof.refs.listed import (
     entry_spans,
     line_start,
     locate_reference_list,
+    parse_reference_string,
 )
 
 __all__ = ["RawEntry", "ReferenceSection", "find_reference_section"]
@@ -93,11 +95,11 @@ def find_reference_section(text: str, blocks: Sequence[Block]) -> ReferenceSecti
         start = line_start(text, place.heading[0]) if place.heading else place.start
         listed = entry_spans(text, place.start, place.end)
         read = _numbered(text, listed, start, place.end, by_position=True)
-        return ReferenceSection(start, place.end, place.heading, _entries(read))
+        return ReferenceSection(start, place.end, place.heading, _entries(text, read))
     if found is None:
         return None
     read = _numbered(text, found.entries, found.start, found.end)
-    return ReferenceSection(found.start, found.end, found.heading, _entries(read))
+    return ReferenceSection(found.start, found.end, found.heading, _entries(text, read))
 
 
 def _reads_as_references(text: str, spans: Sequence[EntrySpan]) -> bool:
@@ -133,7 +135,7 @@ def _numbered(
     return out
 
 
-def _entries(spans: Sequence[EntrySpan]) -> tuple[RawEntry, ...]:
+def _entries(text: str, spans: Sequence[EntrySpan]) -> tuple[RawEntry, ...]:
     entries: list[RawEntry] = []
     seen: set[int] = set()
     for span in spans:
@@ -143,6 +145,12 @@ def _entries(spans: Sequence[EntrySpan]) -> tuple[RawEntry, ...]:
             error = ItemError(
                 "duplicate_reference_number",
                 f"Reference {number} is listed twice; citations use the first entry.",
+            )
+        elif not span.identifiers and parse_reference_string(text[span.body : span.end]).is_empty:
+            error = ItemError(
+                "reference_without_identifier",
+                "This reference names nothing that can be looked up: no DOI, PMID, PMCID or "
+                "URL, and no title or other words to search for; add one.",
             )
         elif not span.identifiers:
             error = ItemError(

@@ -40,6 +40,7 @@ from citeproof.audit.verdicts import (
     Outcome,
     acknowledges_retraction,
     from_check,
+    from_entry_without_identifier,
     from_failure,
     from_handle,
     from_item_error,
@@ -243,6 +244,10 @@ def _audit_citation(
     if entry is not None and entry.verdict == "partial":
         extra = ("reference_partial",)
     if error is not None and error.code == "reference_without_identifier":
+        assert c.reference is not None  # the parser names the entry it found no identifier in
+        empty = from_entry_without_identifier(parsed.references[c.reference].raw)
+        if empty is not None:
+            return _Item(c, empty)
         searched = _entry_without_identifier(entry)
         if isinstance(searched, Outcome):
             return _Item(c, searched)

@@ -17,7 +17,11 @@ Per citation, the FIRST that applies (DESIGN.md, "The audit contract"):
 ``unresolvable``
     it names nothing that exists: a number with no reference entry (or no reference list),
     an entry without an identifier, or an identifier for which every service that was asked
-    answered and none knew the work (no other identifier of it was learnt on the way).
+    answered and none knew the work (no other identifier of it was learnt on the way).  An
+    entry that names nothing that can be looked up at all (``Halloway2021``, "Smith
+    2019", ``doi:10.``: no identifier, and no title or words to search for) is not one:
+    nothing could be checked, so the citation is ``unavailable``
+    (:func:`from_entry_without_identifier`), never counted as fabricated.
 ``mismatch``
     the identifier exists but names another work than the citation states: the reference
     entry's title (and authors, year) are another work's (see ``citeproof.refs``), or the
@@ -62,6 +66,7 @@ from typing import TYPE_CHECKING, Final
 
 from citeproof.errors import BadInputError
 from citeproof.models.audit import VERDICTS, CitationVerdict, OverallVerdict, SentenceStatus
+from citeproof.refs.listed import parse_reference_string
 
 if TYPE_CHECKING:
     from citeproof.audit.answer import ItemError
@@ -72,6 +77,7 @@ __all__ = [
     "DEFAULT_FAIL_ON",
     "FAIL_ON_CHOICES",
     "FLAGS",
+    "NOTHING_TO_LOOK_UP",
     "RISK_FLAGS",
     "VERDICTS",
     "CitationVerdict",
@@ -81,10 +87,12 @@ __all__ = [
     "acknowledges_retraction",
     "because",
     "from_check",
+    "from_entry_without_identifier",
     "from_failure",
     "from_handle",
     "from_item_error",
     "handle_flags",
+    "names_nothing",
     "overall_verdict",
     "parse_fail_on",
     "rate",
@@ -183,6 +191,30 @@ def from_item_error(error: ItemError) -> Outcome:
     """The verdict for a citation the parser already found a problem with."""
     verdict: CitationVerdict = "unresolvable" if error.code in _UNRESOLVABLE_ERRORS else "malformed"
     return Outcome(verdict, (), error.message)
+
+
+#: Why a citation whose reference entry names nothing that can be looked up is unavailable.
+NOTHING_TO_LOOK_UP: Final = (
+    "the reference names nothing that can be looked up: no DOI, PMID, PMCID or URL, and no "
+    "title or other words to search for; add its DOI, or its authors, title and year"
+)
+
+
+def names_nothing(entry: str) -> bool:
+    """Whether a reference entry, as written (its list marker included), names nothing that
+    can be looked up: no identifier, no title, no words a search could find a work by
+    (``citeproof.refs.stated.StatedReference.is_empty``)."""
+    return parse_reference_string(entry).is_empty
+
+
+def from_entry_without_identifier(entry: str) -> Outcome | None:
+    """The verdict for a citation of an entry without an identifier that names nothing that
+    can be looked up (``Halloway2021``): ``unavailable``, since nothing could be checked and
+    saying it names nothing that exists would accuse the answer of a fabrication it may not
+    have made; None for an entry that states something (it is searched, or unresolvable)."""
+    if not names_nothing(entry):
+        return None
+    return Outcome("unavailable", (), _full_stop(NOTHING_TO_LOOK_UP))
 
 
 def from_handle(status: HandleStatus) -> Outcome | None:
