@@ -307,3 +307,19 @@ def test_a_book_title_read_as_the_title_is_no_title_that_differs() -> None:
     got = score(stated, record)
     assert got.field("title").agreement == "not_stated"
     assert got.fit != "partial"
+
+
+def test_an_entry_that_opens_with_its_year_keeps_it() -> None:
+    """Chicago prints an entry without authors as "1990. “Title.” Journal ..."; the year was
+    taken for the entry's list number and lost."""
+    stated = _string("1990. “New Books.” Owl of Minerva 21 (2): 209–218.")
+    assert stated.label is None
+    assert stated.text.startswith("1990.")
+    assert cited_year(stated.text) == 1990
+
+
+def test_a_malformed_identifier_is_named_in_the_reason() -> None:
+    stated = _string("Smith. doi:10.")
+    got = decide(stated, [], [])
+    assert got.verdict == "unchecked"
+    assert "'doi:10.' is not a valid DOI" in got.reason

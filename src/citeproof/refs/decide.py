@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from citeproof.errors import UnknownIdentifierError
+from citeproof.identifiers import parse_identifier
 from citeproof.models.references import WorkRecord
 from citeproof.refs.kinds import isbn_problem, isbns_in, outside_kind
 from citeproof.refs.scoring import Scored, score
@@ -303,6 +305,22 @@ def _from_identifiers(
     return Decision("mismatch", f"{reason} {LEAD}", work=best, suggested=suggested, differs=differs)
 
 
+def _nothing_to_look_up(stated: StatedReference) -> str:
+    """Why an entry was not looked up: no identifier (naming the malformed ones it gives,
+    which are no identifiers) and nothing to search for."""
+    if not stated.malformed_ids:
+        return "The entry names no identifier and nothing to search for."
+    why = []
+    for raw in stated.malformed_ids[:3]:
+        try:
+            parse_identifier(raw)
+        except UnknownIdentifierError as err:
+            why.append(err.reason.rstrip("."))
+        else:
+            why.append(f"{raw!r} is not an identifier its field can hold")
+    return f"The entry names no identifier ({'; '.join(why)}) and nothing to search for."
+
+
 def _consistent(scored: Scored) -> bool:
     """A record that contradicts nothing the entry states and shares its year and its first
     author, venue or title words, without enough to identify it (no author and year with
@@ -395,7 +413,7 @@ def decide(
             work_kind=outside.kind,
         )
     if not searches:
-        return Decision("unchecked", "The entry names no identifier and nothing to search for.")
+        return Decision("unchecked", _nothing_to_look_up(stated))
     asked = ", ".join(s.service for s in searches)
     return Decision(
         "not_found",

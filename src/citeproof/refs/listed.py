@@ -637,6 +637,12 @@ _SPLIT_IEEE = re.compile(r",? and |, ")
 _ET_AL = re.compile(r",? et al\.?$")
 
 
+def _year_first(number: str | None) -> bool:
+    """Whether a ``1990.`` that opens an entry is its year (Chicago's author-less entries),
+    not its number: a list of over 1,500 entries is rarer than a year."""
+    return number is not None and len(number) == 4 and 1500 <= int(number) <= 2099
+
+
 def parse_reference_string(
     text: str, *, label: str | None = None, where: str | None = None, numbered: bool = True
 ) -> StatedReference:
@@ -649,6 +655,8 @@ def parse_reference_string(
     mended, readings = mend_line_breaks(text[: 4 * MAX_FIELD])
     flat = " ".join(mended.split())[:MAX_FIELD]
     marker = ENTRY_MARKER.match(flat) if numbered else None
+    if marker is not None and _year_first(marker.group("d")):
+        marker = None  # "1990. “New Books.” ...": a style that opens with the year
     if marker is not None:
         label = label or marker.group("b") or marker.group("d") or marker.group("p")
         flat = flat[marker.end() :].strip()

@@ -345,13 +345,43 @@ async def check_identifiers(
     parts = [Looked() for _ in stated.identifiers]
     jobs = []
     for (kind, value), part in zip(stated.identifiers, parts, strict=True):
-        jobs.append(_identifier_evidence(client, kind, value, part, where))
+        others = stated.doi_alternatives if kind == "doi" else ()
+        jobs.append(_identifier_evidence(client, kind, value, part, where, others))
     await asyncio.gather(*jobs)
     for part in parts:
         looked.merge(part)
 
 
 async def _identifier_evidence(
+    client: httpx2.AsyncClient,
+    kind: str,
+    value: str,
+    looked: Looked,
+    where: Sources,
+    alternatives: Sequence[str] = (),
+) -> None:
+    """The evidence for one identifier; for a DOI a line end broke with a doubt (a hyphen
+    or a full stop there), each other reading in turn when this one does not exist."""
+    await _one_identifier(client, kind, value, looked, where)
+    for other in alternatives:
+        if not looked.ids or looked.ids[-1].exists is not False:
+            return
+        tried = Looked()
+        await _one_identifier(client, kind, other, tried, where)
+        looked.asked.extend(tried.asked)
+        looked.unreachable += tried.unreachable
+        if tried.ids and tried.ids[-1].exists is not False:
+            found = tried.ids[-1]
+            reason = (
+                f"read as {other}: the DOI was broken by a line end, and {value} does not exist"
+            )
+            looked.ids[-1] = IdentifierEvidence(
+                found.key, found.exists, found.records, found.registered_with,
+                found.reason or reason,
+            )  # fmt: skip
+
+
+async def _one_identifier(
     client: httpx2.AsyncClient, kind: str, value: str, looked: Looked, where: Sources
 ) -> None:
     key = f"{kind}:{value.lower() if kind == 'doi' else value}"

@@ -1,0 +1,59 @@
+"""A DOI a line end broke with a doubt is tried in its other reading before it is called
+unresolvable (the reader keeps both: ``StatedReference.doi_alternatives``).
+
+Answered by an INVENTED emulated world (``tests/scholarly_world.py``): it holds the DOI
+without the hyphen, and knows nothing of the reading with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx2
+
+from citeproof.models.references import ReferenceResult
+from citeproof.refs.listed import parse_reference_string
+from citeproof.refs.verification import verify_all
+from scholarly_world import Person, Work, World
+
+CELLS = Work(
+    doi="10.5555/invented.cell2019.7",
+    title="Invented cells divide in invented dishes",
+    authors=(Person("Halloway", "Wren"),),
+    year=2019,
+    venue="Journal of Invented Cells",
+    volume="1",
+    first_page="2",
+)
+
+
+def _verify(text: str) -> ReferenceResult:
+    world = World([CELLS])
+    stated = parse_reference_string(text)
+
+    async def run() -> list[ReferenceResult]:
+        async with httpx2.AsyncClient(transport=httpx2.MockTransport(world.handler)) as client:
+            return await verify_all(client, [stated], retraction=None)
+
+    (result,) = asyncio.run(run())
+    return result
+
+
+def test_the_other_reading_of_a_broken_doi_is_tried_before_unresolvable() -> None:
+    text = (
+        "Halloway W. Invented cells divide in invented dishes. J Invent Cells. 2019;1:2. "
+        "doi:10.5555/invented.cell-\n2019.7"
+    )
+    r = _verify(text)
+    assert r.verdict == "verified", r.reason
+    assert r.work is not None and r.work.identifier == "doi:10.5555/invented.cell2019.7"
+    assert r.identifiers[0].identifier == "doi:10.5555/invented.cell2019.7"
+    assert "line end" in (r.identifiers[0].reason or "")
+
+
+def test_a_doi_that_does_not_exist_in_any_reading_is_still_unresolvable() -> None:
+    text = (
+        "Halloway W. Invented cells divide in invented dishes. J Invent Cells. 2019;1:2. "
+        "doi:10.5555/invented.nope-\n2019.7"
+    )
+    assert _verify(text).verdict == "unresolvable"
