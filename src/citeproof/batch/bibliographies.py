@@ -103,6 +103,8 @@ class RefsOptions:
     executor: Executor = "local"
     workers: int | None = None
     scheduler: str | None = None
+    index: str | None = None
+    """A local index (its folder), asked before the web services; each worker opens it."""
 
 
 @dataclass(slots=True)
@@ -206,7 +208,7 @@ def _verify_chunk(
     """A Dask task: verify ``refs`` (no log: the parent writes it), numbered as given."""
     report = verify_stated(
         refs, offline=options.offline, replay=options.replay, retraction=options.retraction,
-        rate_share=share,
+        rate_share=share, index=options.index,
     )  # fmt: skip
     return [
         r.model_copy(update={"index": i}) for r, i in zip(report.references, starts, strict=True)
@@ -290,7 +292,7 @@ def run_refs(
                 [j.stated for j in part], offline=options.offline,
                 replay=options.replay, retraction=options.retraction,
                 concurrency=options.workers or 8, on_result=arrived, start=first + 1,
-                reach=reach,
+                reach=reach, index=options.index,
             )  # fmt: skip
     ordered = [results[j.id] for j in todo if j.id in results]
     sources = {j.source for j in jobs}

@@ -78,8 +78,24 @@ _STYLE = {
     help="Write one JSON line per reference to FILE instead of printing the report.",
 )
 @click.option("--resume", is_flag=True, help="Skip the references already in --output.")
-@click.option("--overwrite", is_flag=True, help="Replace what --output holds (a file with results "
-              "in it is refused without --resume or --overwrite).")  # fmt: skip
+@click.option(
+    "--html",
+    "html_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Also write the results as one self-contained HTML page to FILE, the entries to check "
+    "by hand first (an earlier page there is replaced; another file only with --overwrite).",
+)
+@click.option("--overwrite", is_flag=True, help="Replace what --output or --html holds (a file "
+              "with results in it is refused without --resume or --overwrite).")  # fmt: skip
+@click.option(
+    "--index",
+    "index_dir",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="A local index (citeproof index build) asked before the web services, and instead "
+    "of them with --offline (env CITEPROOF_INDEX).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
 @click.option("--offline", is_flag=True, help="Answer from pinned records only; ask no service.")
 @click.option(
@@ -106,7 +122,9 @@ def refs(
     as_json: bool,
     output: str | None,
     resume: bool,
+    html_path: str | None,
     overwrite: bool,
+    index_dir: str | None,
     quiet: bool,
     offline: bool,
     no_retraction: bool,
@@ -135,6 +153,18 @@ def refs(
         raise BadInputError("--scheduler is for --executor dask.")
     for path in files:
         _check_file(path)
+    if html_path is not None:  # before any work: a run must not be made only to be refused
+        _check_page_path(html_path, files, output, resume, log_path, overwrite)
+    from citeproof.service.references import index_path, open_local_index
+
+    index = index_path(index_dir)
+    if index is not None:
+        if not Path(index).is_dir():
+            raise BadInputError(
+                f"there is no local index at {index} (no such folder); give the folder "
+                "'citeproof index build' made, with --index or CITEPROOF_INDEX."
+            )
+        open_local_index(index)  # one line now if it is no index, not one a reference later
 
     from citeproof.batch.bibliographies import (
         RefsOptions,
@@ -157,7 +187,7 @@ def refs(
     options = RefsOptions(
         offline=offline, replay=replay, retraction=not no_retraction,
         log=False if no_log else (log_path or True), executor=executor,  # type: ignore[arg-type]
-        workers=workers, scheduler=scheduler,
+        workers=workers, scheduler=scheduler, index=index,
     )  # fmt: skip
     # The sink refuses an output that is one of the files, or holds results (see its rules).
     sink = (
@@ -200,8 +230,8 @@ def refs(
 
             report = run_refs(
                 jobs, options, skip=done, on_result=arrived, outcome=outcome,
-                keep=output is None and stream is None, on_not_asked=not_asked,
-                reading=reading,
+                keep=(output is None and stream is None) or html_path is not None,
+                on_not_asked=not_asked, reading=reading,
             )  # fmt: skip
     except KeyboardInterrupt:
         # As `citeproof batch`: say how far it got and how to go on, never "Aborted!".
@@ -234,9 +264,54 @@ def refs(
     elif not quiet and not outcome.not_asked:
         shown = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
         click.echo(f"citeproof: {sum(tally.values())} references ({shown}) -> {output}", err=True)
+    if html_path is not None:
+        from citeproof.report.page import write_references_html
+
+        page = write_references_html(report, html_path)
+        click.echo(f"citeproof: references page written to {page}.", err=True)
     # A resumed run answers for the whole output, as the uninterrupted run would.
     counts = before + Counter(report.counts.model_dump())
     click.get_current_context().exit(references_exit_code(counts))
+
+
+def _check_page_path(
+    path: str,
+    files: tuple[str, ...],
+    output: str | None,
+    resume: bool,
+    log_path: str | None,
+    overwrite: bool,
+) -> None:
+    """Refuse a --html path the page must not be written to, before anything is read: one of
+    the FILEs, the -o file or the evidence log (by any name), a folder, a folder that is not
+    there, or a file citeproof did not write (an earlier references page is the run's own and
+    is replaced; an audit page is not).  With --resume the page would show this run's
+    references only, the earlier ones being in --output alone, so the two do not go together.
+    """
+    import os
+
+    from citeproof.audit.run import audit_log_path
+    from citeproof.cli._common import refuse_to_replace
+    from citeproof.errors import BadInputError
+    from citeproof.report.page import is_references_page
+
+    if resume:
+        raise BadInputError(
+            "--html shows the references one run checks; with --resume the earlier ones are "
+            "only in --output. Leave out --resume (or --html)."
+        )
+    if output is not None and os.path.abspath(output) == os.path.abspath(path):
+        raise BadInputError(f"--html and --output both name {path}; give each its own file.")
+    inputs = [*files, os.fspath(audit_log_path(log_path)), *([output] if output else [])]
+    refuse_to_replace(
+        path, inputs=inputs, overwrite=overwrite, ours=is_references_page, what="the --html page"
+    )
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise BadInputError(
+            f"the folder of the --html page, {folder}, does not exist; create it or give "
+            "another path."
+        )
 
 
 class _JsonStream:

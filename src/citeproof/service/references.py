@@ -33,6 +33,7 @@ from citeproof.refs.csl import csl_problem, from_csl_item
 from citeproof.refs.formats import Format, ReadReferences, read_reference_list
 from citeproof.refs.kinds import isbns_in
 from citeproof.refs.listed import parse_reference_string
+from citeproof.refs.lookup import LocalCatalogue, Sources
 from citeproof.refs.pinning import PinnedTransport, Pinner
 from citeproof.refs.stated import StatedReference
 from citeproof.refs.verification import Reachability, Retraction, count, verify_all
@@ -41,10 +42,13 @@ from citeproof.sources.retractionwatch import default_db_path
 from citeproof.store.cache import Cache
 
 __all__ = [
+    "INDEX_ENV",
     "MAX_REFERENCES",
     "REFERENCE_KIND",
     "ReferenceInput",
     "check_something_to_look_up",
+    "index_path",
+    "open_local_index",
     "read_list_file",
     "read_reference_file",
     "reading_lines",
@@ -196,8 +200,10 @@ async def _run(
     today: date,
     rate_share: float,
     reach: Reachability | None,
+    index: str | os.PathLike[str] | None = None,
 ) -> list[ReferenceResult]:
     ask = Retraction(rw_db=default_db_path(), today=today) if retraction else None
+    sources = Sources(index=open_local_index(index), network=not offline) if index else None
     async with AsyncExitStack() as stack:
         if offline:
             # No contact address: nothing is sent, and adding it to each URL costs time.
@@ -217,8 +223,27 @@ async def _run(
         client.event_hooks = {**hooks, "response": [*hooks.get("response", []), pinner.hook]}
         return await verify_all(
             client, refs, retraction=ask, start=start, concurrency=concurrency,
-            on_result=on_result, reach=reach,
+            on_result=on_result, reach=reach, sources=sources,
         )  # fmt: skip
+
+
+#: The variable that names a local index when no ``--index`` does.
+INDEX_ENV = "CITEPROOF_INDEX"
+
+
+def index_path(given: str | os.PathLike[str] | None) -> str | None:
+    """The local index to use: the one given, else ``CITEPROOF_INDEX``, else none."""
+    if given is not None:
+        return os.fspath(given)
+    return os.environ.get(INDEX_ENV, "").strip() or None
+
+
+def open_local_index(path: str | os.PathLike[str]) -> LocalCatalogue:
+    """The index at ``path``, opened read-only (a one-line error when it is not an index or
+    the ``index`` extra is not installed)."""
+    from citeproof.index.query import open_index  # start-up: tantivy only when asked
+
+    return open_index(os.fspath(path))
 
 
 def verify_stated(
@@ -237,6 +262,7 @@ def verify_stated(
     rate_share: float = 1.0,
     reach: Reachability | None = None,
     reading: Sequence[str] = (),
+    index: str | os.PathLike[str] | None = None,
 ) -> ReferencesReport:
     """Verify already-read references; the ``citeproof.references/1`` report.
 
@@ -258,6 +284,7 @@ def verify_stated(
                 refs, offline=offline, replay=replay, retraction=retraction, cache=cache,
                 concurrency=concurrency, on_result=on_result, start=start,
                 today=today or datetime.now(UTC).date(), rate_share=rate_share, reach=reach,
+                index=index_path(index),
             )
         )  # fmt: skip
     finally:
@@ -284,6 +311,7 @@ def verify_references(
     log: bool | str | os.PathLike[str] = False,
     concurrency: int = 8,
     today: date | None = None,
+    index: str | os.PathLike[str] | None = None,
 ) -> ReferencesReport:
     """Verify every reference: strings, CSL-JSON items, or the path of a reference list.
 
@@ -293,7 +321,9 @@ def verify_references(
     and the retraction status of the matched work.  ``offline`` answers from pins only; ``log``
     records one evidence-log line per reference (``True``: the default log).  A list none
     of whose entries names anything to look up is refused (``ReferenceListError``); an
-    entry that names nothing among others that do is ``unchecked``.
+    entry that names nothing among others that do is ``unchecked``.  ``index`` (else
+    ``CITEPROOF_INDEX``) is a local index asked before the web services, and instead of
+    them with ``offline`` (docs/index.md).
     """
     reading: list[str] = []
     if isinstance(references, str | os.PathLike) and (
@@ -316,4 +346,5 @@ def verify_references(
     return verify_stated(
         refs, offline=offline, replay=replay, retraction=retraction, log=log,
         concurrency=concurrency, today=today, source=source, fmt=fmt, reading=reading,
+        index=index,
     )  # fmt: skip
