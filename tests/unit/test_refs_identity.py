@@ -323,3 +323,18 @@ def test_a_malformed_identifier_is_named_in_the_reason() -> None:
     got = decide(stated, [], [])
     assert got.verdict == "unchecked"
     assert "'doi:10.' is not a valid DOI" in got.reason
+
+
+def test_a_long_author_list_is_not_a_printed_title() -> None:
+    """A record that lists the first authors only: the entry's other names are names, not a
+    title the record lacks (they made the coordinates "partial: the title differs")."""
+    record = WorkRecord(
+        source="crossref", doi="10.5555/invented.many", title="Invented liver grafts",
+        authors=("Zhang, Wei", "Kim, Ryu", "Quintini, Cristiano"), year=2016,
+        venue="Liver Transplantation", volume="22", pages="1089-1096",
+    )  # fmt: skip
+    text = (
+        "(1) Zhang, W.; Kim, R.; Quintini, C.; Hashimoto, K.; Fujiki, M.; Diago, T.; "
+        "Eghtesad, B.; Miller, C.; Fung, J. Liver Transplantation 2016, 22, 1089–1096."
+    )
+    assert score(_string(text), record).fit == "match"

@@ -221,8 +221,17 @@ class _Entry:
     squeezed: str
     """The folded string without spaces: what OCR and PDF extraction glue or split ("Journ
     al ofB CrystalyGrowth") is compared here, fuzzily, when the words do not match."""
+    names: frozenset[str]
+    """The folded words printed next to initials ("Zhang, W.", "K.V.N. Menon"): authors'
+    names, which a record that lists only the first few authors does not account for."""
 
 
+_INITIALS = r"(?:[A-Z]\.(?:\s?-?[A-Z]\.){0,3})"
+#: A name beside its initials, either way round ("W. Zhang" / "Zhang, W." / "Zhang W").
+_NAMED = (
+    re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+)"),
+    re.compile(rf"([A-Z][\w'’-]+),?\s+(?:{_INITIALS}|[A-Z]{{1,3}}\b)"),
+)
 #: A list number glued to the entry ("1Anaesthesia 32, 84 (1977)."), which a reader that
 #: splits lists at "1 " or "[1]" leaves in place.
 _GLUED_NUMBER = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}(?=[A-Z][a-z]))\s*")
@@ -246,6 +255,7 @@ def _entry(stated: StatedReference) -> _Entry:
         surnames=stated.surnames[:MAX_AUTHORS],
         coordinates=coordinates(raw),
         squeezed=text.replace(" ", ""),
+        names=frozenset(fold(n) for pattern in _NAMED for n in pattern.findall(raw)),
     )
 
 
@@ -547,11 +557,12 @@ def _venue_words_of(record: WorkRecord) -> tuple[str, ...]:
 def _residue(entry: _Entry, record: WorkRecord) -> int:
     """How many words of a string no field of the record accounts for: a title the record
     does not have, when there are several."""
-    known: set[str] = set()
+    known: set[str] = set(entry.names)  # every printed name, listed by the record or not
     for name in record.authors[:MAX_AUTHORS]:
         known.update(fold(name).split())
     for name in _venue_names(record):
         known.update(venue_words(name))
+        known.update(fold(name).split())  # "für", "und": words ISO 4 drops, printed all the same
     for t in _titles(record):
         known.update(t.split())
     venue = [w for n in _venue_names(record) for w in venue_words(n)]
