@@ -15,7 +15,7 @@ does)::
     citeproof.citing_papers("10.1371/journal.pone.0340378")         # a SearchRecord
     citeproof.verify_references(["Smith J. Title. Journal. 2019."])   # a ReferencesReport
 
-The audit's entry point is ``audit_answer``, not ``audit`` as DESIGN once sketched:
+The audit's entry point is ``audit_answer``, not ``audit`` as an early sketch had it:
 ``citeproof.audit`` is the package, and a function of that name would be shadowed as soon as
 the package is imported.  For the same reason the searches are ``search_literature`` and
 ``citing_papers`` (the MCP tools' names), not ``search``.  Every expected failure is a

@@ -27,6 +27,7 @@ STARTUP_LATE_IMPORTS = {
     "loading/describe.py",  # the result models, for callers that want a model, not plain data
     "loading/load.py",  # the pins, and with them the HTTP stack, for identifiers only
     "service/pipeline.py",  # the network and log steps, when they run
+    "service/references.py",  # the local index (tantivy, an extra) only when one is given
 }
 
 #: Packages whose modules are named after what they front or publish, so a module may share

@@ -5,7 +5,7 @@ gated on, so they take plain data (the parser's items, a handle status, a fetch 
 check result) and return plain data, and are tested exhaustively on their own.  The run
 (:mod:`citeproof.audit.run`) only gathers those inputs.
 
-Per citation, the FIRST that applies (DESIGN.md, "The audit contract"):
+Per citation, the FIRST that applies (docs/audit.md, the audit contract):
 
 ``malformed``
     the citation as written is broken: a handle that does not parse, a JSON citation that is

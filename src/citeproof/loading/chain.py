@@ -5,7 +5,7 @@ question the same way -- *which* text was checked, *how much* of the work it was
 a landing page, an abstract), and *why* every better source was passed over. So the chain lives
 here once, and every source that was asked leaves a :class:`Step` behind.
 
-The chain (DESIGN.md, "Identifiers and the best-available text"):
+The chain (docs/principles.md, "The best text that can legally be read"):
 
 * DOI / PMID / PMCID: the PMC ID converter (Europe PMC's search as the fallback for a DOI the
   converter has no PMCID for) learns the other identifiers; then, stopping at the first source

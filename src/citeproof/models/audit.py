@@ -2,7 +2,7 @@
 
 Why pydantic models: the CLI's JSON, the MCP tool's structured output, the HTML view and the
 conformance suite all read the same object, and ``citeproof schema audit`` prints its JSON
-schema from these classes, so the contract (DESIGN.md, "The audit contract") is written once.
+schema from these classes, so the contract (docs/audit.md) is written once.
 The contract's fields keep their names; citeproof adds fields the HTML view needs (spans into
 the answer, the handle's passage as issued, the source record, the retraction report, one
 entry per quote when a citation carries several).  A field is never renamed without bumping

@@ -94,8 +94,8 @@ def _fragments(found: QuoteMatch) -> list[Fragment] | None:
 
 
 def _reason(found: QuoteMatch, document: Document, options: MatchOptions) -> str | None:
-    """DESIGN.md: ``reason`` is always set for TOO_SHORT, and a NOT_FOUND against an
-    abstract says that the full text was not checked."""
+    """The contract (docs/verdicts.md): ``reason`` is always set for TOO_SHORT, and a
+    NOT_FOUND against an abstract says that the full text was not checked."""
     reason = found.reason
     if reason is None and found.verdict == "TOO_SHORT":
         reason = (
