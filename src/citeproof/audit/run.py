@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Literal
 
 from citeproof._version import distribution_version
-from citeproof.audit.answer import CLAIM_KINDS, Citation, ParsedAnswer, Quote
+from citeproof.audit.answer import CLAIM_KINDS, Citation, ItemError, ParsedAnswer, Quote
 from citeproof.audit.mentions import stated_in_sentence
 from citeproof.audit.metrics import compute_metrics
 from citeproof.audit.parse import parse_answer
@@ -234,21 +234,15 @@ def _entry_without_identifier(result: ReferenceResult | None) -> Outcome | str |
 def _audit_citation(
     c: Citation, parsed: ParsedAnswer, sources: CitedWorks, checked: _Checked
 ) -> _Item:
+    """One citation's verdict: what the parser found wrong, else what the reference check
+    decided, else what its source says of its quotes.  Each step is one function below, in
+    the order the contract decides verdicts (docs/audit.md), so a rule is read in one place."""
     quotes = [parsed.quotes[i] for i in c.quotes]
-    sentence = parsed.sentences[c.sentence] if c.sentence >= 0 else None
-    error = c.error or (sentence.error if sentence is not None else None)
-    error = error or next((q.error for q in quotes if q.error is not None), None)
-    found: str | None = None
     entry = checked.entries.get(c.reference) if c.reference is not None else None
-    extra: tuple[str, ...] = ()
-    if entry is not None and entry.verdict == "partial":
-        extra = ("reference_partial",)
+    error = _item_error(c, parsed, quotes)
+    found: str | None = None
     if error is not None and error.code == "reference_without_identifier":
-        assert c.reference is not None  # the parser names the entry it found no identifier in
-        empty = from_entry_without_identifier(parsed.references[c.reference].raw)
-        if empty is not None:
-            return _Item(c, empty)
-        searched = _entry_without_identifier(entry)
+        searched = _searched_entry(c, parsed, entry)
         if isinstance(searched, Outcome):
             return _Item(c, searched)
         if searched is not None:
@@ -256,41 +250,91 @@ def _audit_citation(
     if error is not None:
         return _Item(c, from_item_error(error))
     if c.kind == "handle":
-        status = sources.resolve_handle(c.target)
-        item = _Item(c, Outcome("ok"), resolved_to=status.source, handle=status)
-        decided = from_handle(status)
-        if decided is not None:
-            item.outcome = decided
-            return item
-        loaded = sources.load(status.source or "")
-        if isinstance(loaded, Document):
-            item.source = sources.source_info(loaded)
-        extra = handle_flags(status)
-        item.outcome = Outcome("ok", extra)
-        passage = sources.text_document(status.as_issued_text or "")
-        reports = []
-        for q in quotes:
-            got = sources.check(q.text, passage)
-            if not isinstance(got, Outcome):
-                source = got.source.model_copy(
-                    update={"input": c.target, "identifier": status.source}
-                )
-                got = got.model_copy(update={"source": source})
-            reports.append(_quote_report(q, got, extra))
-        _with_quotes(item, reports)
+        return _audit_handle(c, quotes, sources)
+    decided = _reference_says(c, parsed, checked, entry, found)
+    if decided is not None:
+        return decided
+    extra = ("reference_partial",) if entry is not None and entry.verdict == "partial" else ()
+    return _audit_work(c, _cited_key(c, parsed, found), quotes, sources, extra)
+
+
+def _item_error(c: Citation, parsed: ParsedAnswer, quotes: list[Quote]) -> ItemError | None:
+    """The first problem the parser found: the citation's own, its sentence's, a quote's."""
+    sentence = parsed.sentences[c.sentence] if c.sentence >= 0 else None
+    error = c.error or (sentence.error if sentence is not None else None)
+    return error or next((q.error for q in quotes if q.error is not None), None)
+
+
+def _searched_entry(
+    c: Citation, parsed: ParsedAnswer, entry: ReferenceResult | None
+) -> Outcome | str | None:
+    """For an entry without an identifier: unavailable when it names nothing to look up,
+    else what searching for it found (the work's identifier, or the verdict)."""
+    assert c.reference is not None  # the parser names the entry it found no identifier in
+    empty = from_entry_without_identifier(parsed.references[c.reference].raw)
+    return empty if empty is not None else _entry_without_identifier(entry)
+
+
+def _audit_handle(c: Citation, quotes: list[Quote], sources: CitedWorks) -> _Item:
+    """A handle: resolved first (forged, withdrawn ... decide), then each quote checked
+    against the passage as issued, not as the document reads now."""
+    status = sources.resolve_handle(c.target)
+    item = _Item(c, Outcome("ok"), resolved_to=status.source, handle=status)
+    decided = from_handle(status)
+    if decided is not None:
+        item.outcome = decided
         return item
+    loaded = sources.load(status.source or "")
+    if isinstance(loaded, Document):
+        item.source = sources.source_info(loaded)
+    extra = handle_flags(status)
+    item.outcome = Outcome("ok", extra)
+    passage = sources.text_document(status.as_issued_text or "")
+    reports = []
+    for q in quotes:
+        got = sources.check(q.text, passage)
+        if not isinstance(got, Outcome):
+            source = got.source.model_copy(update={"input": c.target, "identifier": status.source})
+            got = got.model_copy(update={"source": source})
+        reports.append(_quote_report(q, got, extra))
+    _with_quotes(item, reports)
+    return item
+
+
+def _reference_says(
+    c: Citation,
+    parsed: ParsedAnswer,
+    checked: _Checked,
+    entry: ReferenceResult | None,
+    found: str | None,
+) -> _Item | None:
+    """A mismatch the reference check found (the entry's identifier names another work, or
+    the sentence names authors or a year the work lacks), which decides before any text is
+    read; None when it decides nothing."""
     if c.kind == "numbered":
         assert c.reference is not None  # the parser sets an error otherwise
         said = _from_reference(entry) if entry is not None and found is None else None
         if isinstance(said, Outcome):
             return _Item(c, said, resolved_to=_first_key(parsed, c.reference))
-        key = found or parsed.references[c.reference].identifiers[0].key
-    else:
-        assert c.identifier is not None  # only handles, numbers and unknown have none
-        key = c.identifier.key
-        wrong = _mention_mismatch(checked.mentions.get(c.index))
-        if wrong is not None:
-            return _Item(c, wrong, resolved_to=key)
+        return None
+    wrong = _mention_mismatch(checked.mentions.get(c.index))
+    return None if wrong is None else _Item(c, wrong, resolved_to=_cited_key(c, parsed, found))
+
+
+def _cited_key(c: Citation, parsed: ParsedAnswer, found: str | None) -> str:
+    """The identifier a citation is checked against: a number's entry's (or the work its
+    search found), else the citation's own."""
+    if c.kind == "numbered":
+        assert c.reference is not None  # the parser sets an error otherwise
+        return found or parsed.references[c.reference].identifiers[0].key
+    assert c.identifier is not None  # only handles, numbers and unknown have none
+    return c.identifier.key
+
+
+def _audit_work(
+    c: Citation, key: str, quotes: list[Quote], sources: CitedWorks, extra: tuple[str, ...]
+) -> _Item:
+    """A work named by an identifier: read (or why not), then each quote checked in it."""
     item = _Item(c, Outcome("ok", extra), resolved_to=key)
     loaded = sources.load(key)
     if isinstance(loaded, Outcome):

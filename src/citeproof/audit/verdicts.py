@@ -270,68 +270,93 @@ def from_failure(kind: str, reason: str, ids: Mapping[str, str], *, has_quote: b
 
 def from_check(result: CheckResult) -> Outcome:
     """The quote verdict from a check object (EXACT, NEAR, NOT_FOUND, NOT_CHECKABLE,
-    UNAVAILABLE; TOO_SHORT is decided by :func:`short_quote` before the matcher)."""
+    UNAVAILABLE; TOO_SHORT is decided by :func:`short_quote` before the matcher).
+
+    One small rule per matcher verdict, as sigstore's Merkle verifiers are one check each:
+    a new matcher verdict is a new rule, never another branch inside an old one."""
+    flags = _check_flags(result)
+    if result.verdict == "EXACT":
+        return _from_exact(result, flags)
+    if result.verdict == "NEAR":
+        return _from_near(result, flags)
+    if result.verdict == "NOT_FOUND":
+        return _from_not_found(result, flags)
+    return Outcome("unavailable", _tuple(flags), result.reason or "the quote could not be checked.")
+
+
+def _check_flags(result: CheckResult) -> list[str]:
+    """The audit flags a check carries: its own, ``found_elsewhere``, its fragments'."""
     flags = [f for f in result.flags if f in FLAGS]
     if result.found_elsewhere:
         flags.append("found_elsewhere")
-    if result.fragments:
-        for fragment in result.fragments:
-            flags.extend(f for f in fragment.flags if f in FLAGS and f not in flags)
-    verdict = result.verdict
-    if verdict == "EXACT":
-        bounds = result.word_boundaries
-        mid_word = bounds is not None and (bounds.starts_mid_word or bounds.ends_mid_word)
-        if mid_word and "partial_word" not in flags:
-            flags.append("partial_word")
-        if "partial_word" in flags:
-            return Outcome(
-                "misquote",
-                _tuple(flags),
-                "the quote matches only part of a word in the source (it starts or ends "
-                "mid-word), so it changes what the source says.",
-            )
-        if "ellipsis_hides_negation" in flags:
-            return Outcome(
-                "misquote",
-                _tuple(flags),
-                "the ellipsis skips a negation ('not', 'no', 'never' ...), so the quote can "
-                "reverse what the source says.",
-            )
-        return Outcome("ok", _tuple(flags), None)
-    if verdict == "NEAR":
-        near_flags = list(result.near.flags) if result.near is not None else []
-        flags = [*near_flags, *(f for f in flags if f not in near_flags)]
-        risky = sorted(RISK_FLAGS.intersection(near_flags))
-        similarity = result.near.similarity if result.near is not None else None
-        shown = f" (similarity {similarity:.2f})" if similarity is not None else ""
-        if risky or "ellipsis_hides_negation" in flags or "partial_word" in flags:
-            why = ", ".join(risky) or ", ".join(
-                f for f in ("ellipsis_hides_negation", "partial_word") if f in flags
-            )
-            return Outcome(
-                "misquote",
-                _tuple(flags),
-                f"the source's closest wording{shown} differs in a way that changes meaning "
-                f"({why}); it must not be presented as a quote.",
-            )
+    for fragment in result.fragments or ():
+        flags.extend(f for f in fragment.flags if f in FLAGS and f not in flags)
+    return flags
+
+
+def _from_exact(result: CheckResult, flags: list[str]) -> Outcome:
+    """EXACT holds unless the match cuts a word or its ellipsis hides a negation."""
+    bounds = result.word_boundaries
+    mid_word = bounds is not None and (bounds.starts_mid_word or bounds.ends_mid_word)
+    if mid_word and "partial_word" not in flags:
+        flags = [*flags, "partial_word"]
+    if "partial_word" in flags:
         return Outcome(
-            "near_quote",
+            "misquote",
             _tuple(flags),
-            f"the source's wording differs slightly{shown}; quote it exactly.",
+            "the quote matches only part of a word in the source (it starts or ends "
+            "mid-word), so it changes what the source says.",
         )
-    if verdict == "NOT_FOUND":
-        if result.source.coverage in _PARTIAL_COVERAGE:
-            flags.append("not_full_text")
-            return Outcome(
-                "unavailable",
-                _tuple(flags),
-                f"the quote is not in the {result.source.coverage} that could be read, and the "
-                "full text could not be: nothing is concluded about it.",
-            )
+    if "ellipsis_hides_negation" in flags:
         return Outcome(
-            "misquote", _tuple(flags), result.reason or "the quote is not in the cited source."
+            "misquote",
+            _tuple(flags),
+            "the ellipsis skips a negation ('not', 'no', 'never' ...), so the quote can "
+            "reverse what the source says.",
         )
-    return Outcome("unavailable", _tuple(flags), result.reason or "the quote could not be checked.")
+    return Outcome("ok", _tuple(flags), None)
+
+
+def _from_near(result: CheckResult, flags: list[str]) -> Outcome:
+    """NEAR is a misquote when the difference can change the meaning (a risk flag, a
+    hidden negation, a cut word), else a near quote; the near passage's flags come first."""
+    near_flags = list(result.near.flags) if result.near is not None else []
+    flags = [*near_flags, *(f for f in flags if f not in near_flags)]
+    risky = sorted(RISK_FLAGS.intersection(near_flags))
+    similarity = result.near.similarity if result.near is not None else None
+    shown = f" (similarity {similarity:.2f})" if similarity is not None else ""
+    if risky or "ellipsis_hides_negation" in flags or "partial_word" in flags:
+        why = ", ".join(risky) or ", ".join(
+            f for f in ("ellipsis_hides_negation", "partial_word") if f in flags
+        )
+        return Outcome(
+            "misquote",
+            _tuple(flags),
+            f"the source's closest wording{shown} differs in a way that changes meaning "
+            f"({why}); it must not be presented as a quote.",
+        )
+    return Outcome(
+        "near_quote",
+        _tuple(flags),
+        f"the source's wording differs slightly{shown}; quote it exactly.",
+    )
+
+
+def _from_not_found(result: CheckResult, flags: list[str]) -> Outcome:
+    """NOT_FOUND is a misquote only against the full text: a quote missing from an abstract
+    or a landing page may be in the text that could not be read (principles: a fallback
+    text can confirm a quote, never deny it)."""
+    coverage = result.source.coverage
+    if coverage in _PARTIAL_COVERAGE:
+        return Outcome(
+            "unavailable",
+            _tuple([*flags, "not_full_text"]),
+            f"the quote is not in the {coverage} that could be read, and the "
+            "full text could not be: nothing is concluded about it.",
+        )
+    return Outcome(
+        "misquote", _tuple(flags), result.reason or "the quote is not in the cited source."
+    )
 
 
 def short_quote(found: bool) -> Outcome:
