@@ -288,6 +288,7 @@ def test_the_terminal_report_puts_problems_first() -> None:
         (EXAMPLE, "a LaTeX manuscript's folder"),
         (FORMS["latex-file"], "a LaTeX source"),
         (REPO / "examples" / "example-article.nxml", "a JATS XML article"),
+        (REPO / "examples" / "example-page.html", "an HTML page"),
     ],
 )
 def test_audit_refuses_a_manuscript_naming_the_command(given: Path, kind: str) -> None:

@@ -216,7 +216,7 @@ def render_manuscript(report: ManuscriptReport, console: Any = None) -> None:
         if res is not None and res.verdict not in ("verified", "unchecked", "ambiguous"):
             problems.append((res.verdict, _REFERENCE_STYLE.get(res.verdict, "bold red"),
                              f"reference {entry(r.id)}: {res.verdict}",
-                             f"{_short(r.text, 70)} — {_short(res.reason, 240)}"))  # fmt: skip
+                             f"{_short(r.text, 70)} — {_short(res.reason, 320)}"))  # fmt: skip
     for w in report.retracted:
         said = " (the manuscript says so)" if w.acknowledged else ""
         name = "" if w.acknowledged else ("retracted" if w.status == "RETRACTED" else "concern")

@@ -109,8 +109,6 @@ _NO_WARNING: Final = frozenset({"ambiguous"})
 
 # ---------------------------------------------------------------------------------- fail-on
 
-# ---------------------------------------------------------------------------------- fail-on
-
 
 def parse_fail_on(value: str | Iterable[str] | None) -> tuple[str, ...]:
     """The names that fail the manuscript (comma list or names); default
