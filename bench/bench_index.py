@@ -277,7 +277,7 @@ def compare(index_dir: Path, work: Path, queries_path: Path) -> dict[str, Any]:
             values = tuple(
                 fields.get(f, () if f in _TUPLE_FIELDS else None) for f in records.FIELDS
             )
-            bib = records.search_texts(records.Parsed("", 0, ids, values))[0]
+            bib = records.search_text(records.Parsed("", 0, ids, values))
             handle.write(f"{rid}\t{' '.join(bib.split())}\n")
             count += 1
     connection.close()
@@ -345,7 +345,7 @@ def compare(index_dir: Path, work: Path, queries_path: Path) -> dict[str, Any]:
 
     local = open_index(index_dir)
     queries = [json.loads(line) for line in queries_path.read_text(encoding="utf-8").splitlines()]
-    term_lists = [local._terms("bib", q["text"]) for q in queries]
+    term_lists = [local._terms(q["text"]) for q in queries]
     bare = tantivy.Index.open(str(tdir))
     searcher, schema = bare.searcher(), bare.schema
     for name, ask in (

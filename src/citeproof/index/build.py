@@ -473,7 +473,7 @@ class _Run:
         for row in rows:
             tag = row[0]
             if tag == "r":
-                _t, position, version, rkey, ids, blob, bib, title, authors, notices = row
+                _t, position, version, rkey, ids, blob, bib, notices = row
                 rid = self.next_rid
                 self.next_rid += 1
                 records.append((rid, rkey, version, base | position, rid, blob))
@@ -482,10 +482,6 @@ class _Run:
                 doc = document()
                 doc.add_unsigned("rid", rid)
                 doc.add_text("bib", bib)
-                if title:
-                    doc.add_text("title", title)
-                if authors:
-                    doc.add_text("authors", authors)
                 add(doc)
             elif tag == "d":
                 _t, position, rkey, alias = row

@@ -9,16 +9,18 @@ stays light; without it every door says so in one line.
 The schema, per stored record (not per merged work: each database's title and author list
 is matched as that database wrote it, and a hit is mapped to its work afterwards):
 
-* ``rid``: the record's row in the identifier tables (indexed, to delete it; fast, to read
-  it from a hit without loading a stored document);
+* ``rid``: the record's row in the identifier tables (indexed, to delete it; stored, to read
+  it from a hit: a stored document costs microseconds where a fast-field read opens every
+  segment's column, 0.4 ms a search at 10 million records; fast, to delete a range);
 * ``bib``: title, other titles, authors, venue and its other names, year, volume, issue and
-  pages: what Crossref's ``query.bibliographic`` matches a whole reference string against;
-* ``title`` and ``authors``: for a search by fields.
+  pages: what Crossref's ``query.bibliographic`` matches a whole reference string against,
+  and what a search by fields asks too.  One field, because tantivy's block-max WAND prunes
+  a union of plain term queries only: per-field boosts made a search by fields four times
+  slower (bench/README.md, "Issue 23").
 
-Text fields keep term frequencies but no positions (no phrase queries are asked, and
+The text keeps term frequencies but no positions (no phrase queries are asked, and
 positions would double the index).  Tokens are folded to ASCII lower case, so "Müller"
-finds "Muller"; :data:`~citeproof.index.records.STOPWORDS` are not indexed in ``bib`` and
-``title``.
+finds "Muller"; :data:`~citeproof.index.records.STOPWORDS` are not indexed.
 """
 
 from __future__ import annotations
@@ -55,14 +57,7 @@ def require_tantivy() -> ModuleType:
 
 
 def analyzers(tantivy: ModuleType) -> dict[str, Any]:
-    """The text analysers by tokenizer name: ``bib`` (stopwords out) and ``names``."""
-    names = (
-        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.remove_long(_LONGEST_TOKEN))
-        .filter(tantivy.Filter.lowercase())
-        .filter(tantivy.Filter.ascii_fold())
-        .build()
-    )
+    """The text analysers by tokenizer name: ``bib`` (folded, stopwords out)."""
     bib = (
         tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
         .filter(tantivy.Filter.remove_long(_LONGEST_TOKEN))
@@ -71,15 +66,13 @@ def analyzers(tantivy: ModuleType) -> dict[str, Any]:
         .filter(tantivy.Filter.custom_stopword(list(STOPWORDS)))
         .build()
     )
-    return {"bib": bib, "names": names}
+    return {"bib": bib}
 
 
 def _schema(tantivy: ModuleType) -> Any:
     builder = tantivy.SchemaBuilder()
-    builder.add_unsigned_field("rid", stored=False, indexed=True, fast=True)
+    builder.add_unsigned_field("rid", stored=True, indexed=True, fast=True)
     builder.add_text_field("bib", tokenizer_name="bib", index_option="freq")
-    builder.add_text_field("title", tokenizer_name="bib", index_option="freq")
-    builder.add_text_field("authors", tokenizer_name="names", index_option="freq")
     return builder.build()
 
 

@@ -11,12 +11,15 @@ reports as ``unavailable``, never as "not found"; a question the index cannot as
 unknown identifier kind, an empty search) raises :class:`~citeproof.errors.BadInputError`.
 
 How a search is ranked: BM25 over the records' text, as Crossref's ``query.bibliographic``
-ranks a whole reference string against title, authors, venue and numbers.  Before asking,
-the words of the question are cut to the most selective ones: a word in more than
-:data:`COMMON_FRACTION` of the records (``journal``, ``study``, a single initial) scores
-almost nothing in BM25 and costs the most to score, so at most :data:`MAX_TERMS` of the rarest
-words are asked (the most common words are kept only when nothing rarer is left).  tantivy
-then finds the top hits with block-max WAND.  Hits are mapped to their merged works; each work
+ranks a whole reference string against title, authors, venue and numbers (a search by
+fields asks the same text with the fields' words).  Before asking, the words of the
+question are cut to the most selective ones: a word in more than :data:`COMMON_FRACTION` of
+the records (``journal``, ``study``, a single initial) scores almost nothing in BM25 and
+costs the most to score, so at most :data:`MAX_TERMS` of the rarest words are asked (the most
+common words are kept only when nothing rarer is left).  tantivy finds the top hits with
+block-max WAND, whose cost grows with each word asked, so the search asks in two steps: the
+:data:`FIRST_TERMS` rarest words, and all of them only when the best record found does not
+hold those first words (all but one).  Hits are mapped to their merged works; each work
 appears once, as the record that scored best.
 """
 
@@ -32,11 +35,21 @@ from typing import Any, TypeVar
 from citeproof.errors import BadInputError, UnavailableError
 from citeproof.index import engine, tables
 from citeproof.index.manifest import MANIFEST_NAME, Manifest, read_manifest
-from citeproof.index.records import ID_KINDS, SOURCES, decode_blob, normalise_id
+from citeproof.index.records import (
+    FIELDS,
+    ID_KINDS,
+    SOURCES,
+    TUPLE_FIELDS,
+    Parsed,
+    decode_blob,
+    normalise_id,
+    search_text,
+)
 from citeproof.models.references import WorkRecord
 
 __all__ = [
     "COMMON_FRACTION",
+    "FIRST_TERMS",
     "MAX_TERMS",
     "IndexNotice",
     "LocalIndex",
@@ -45,8 +58,10 @@ __all__ = [
 
 #: A word in more than this share of the records is too common to search by alone.
 COMMON_FRACTION = 0.02
-#: The most words one field of a search asks.
+#: The most words a search asks.
 MAX_TERMS = 10
+#: The words asked first: when the best record holds them, the rest are not asked.
+FIRST_TERMS = 6
 _SOURCE_ORDER = {s: i for i, s in enumerate(SOURCES)}
 T = TypeVar("T")
 _RETRACTED = frozenset({"retraction", "withdrawal", "removal", "partial_retraction"})
@@ -128,7 +143,7 @@ class LocalIndex:
         self._index = index
         self._searcher = searcher
         self._schema = index.schema
-        self._analyzers = engine.analyzers(self._tantivy)
+        self._analyzer = engine.analyzers(self._tantivy)["bib"]
         self._docs = max(int(searcher.num_docs), 1)
         self._stamp = self._manifest_stamp()
 
@@ -297,83 +312,90 @@ class LocalIndex:
         both.  An empty list when nothing matches."""
         if not 1 <= limit <= 100:
             raise BadInputError(f"limit must be between 1 and 100, not {limit}.")
-        numbers = " ".join(str(n) for n in (year, volume, first_page) if n not in (None, ""))
-        asked = {
-            "bib": " ".join(t for t in (text, venue, numbers) if t),
-            "title": title or "",
-            "authors": " ".join(a for a in authors if a),
-        }
-        if not any(v.strip() for v in asked.values()):
+        parts = (text, title, *authors, venue, year, volume, first_page)
+        asked = " ".join(str(p) for p in parts if p not in (None, ""))
+        if not asked.strip():
             raise BadInputError("a search of the local index needs a reference or its fields.")
-        return self._ask(self._search, asked, year, limit)
+        return self._ask(self._search, asked, limit)
 
-    def _terms(self, field: str, text: str) -> list[str]:
-        analyzer = self._analyzers["names" if field == "authors" else "bib"]
-        words = [w for w in dict.fromkeys(analyzer.analyze(text)) if len(w) > 1 or w.isdigit()]
+    def _terms(self, text: str) -> list[str]:
+        """The words of ``text`` worth asking, rarest first (see the module docstring)."""
+        words = [
+            w for w in dict.fromkeys(self._analyzer.analyze(text)) if len(w) > 1 or w.isdigit()
+        ]
         if not words:
             return []
-        counted = sorted((self._searcher.doc_freq(field, w), w) for w in words)
+        counted = sorted((self._searcher.doc_freq("bib", w), w) for w in words)
         present = [(df, w) for df, w in counted if df > 0]
         selective = [w for df, w in present if df <= COMMON_FRACTION * self._docs]
         if not selective:
             selective = [w for _df, w in present[:2]]
         return selective[:MAX_TERMS]
 
-    def _search(
-        self, asked: dict[str, str], year: int | None, limit: int
-    ) -> list[tuple[WorkRecord, float]]:
+    def _search(self, asked: str, limit: int) -> list[tuple[WorkRecord, float]]:
+        terms = self._terms(asked)
+        if not terms:
+            return []
+        found = self._ranked(terms[:FIRST_TERMS], limit)
+        if len(terms) > FIRST_TERMS and not self._confident(found, terms[:FIRST_TERMS]):
+            found = self._ranked(terms, limit)
+        return [(record, score) for record, score, _bib in found]
+
+    def _confident(self, found: list[tuple[WorkRecord, float, str]], terms: list[str]) -> bool:
+        """Whether the best record holds all the words asked, or all but one: then the words
+        left out (commoner ones) would not change who is first."""
+        if not found:
+            return False
+        held = set(self._analyzer.analyze(found[0][2]))
+        return sum(t in held for t in terms) >= len(terms) - 1
+
+    def _ranked(self, terms: list[str], limit: int) -> list[tuple[WorkRecord, float, str]]:
+        """BM25 over ``bib`` for ``terms``: the best record of each of the first ``limit``
+        works, with its score and its searched text."""
         tantivy = self._tantivy
-        clauses = []
-        boosts = {"bib": 1.0, "title": 2.0, "authors": 1.5}
-        for field, text in asked.items():
-            for word in self._terms(field, text) if text.strip() else []:
-                query = tantivy.Query.term_query(self._schema, field, word, index_option="freq")
-                if boosts[field] != 1.0:
-                    query = tantivy.Query.boost_query(query, boosts[field])
-                clauses.append((tantivy.Occur.Should, query))
-        if year is not None:
-            for near in (year - 1, year + 1):
-                query = tantivy.Query.term_query(
-                    self._schema, "bib", str(near), index_option="freq"
+        query = tantivy.Query.boolean_query(
+            [
+                (
+                    tantivy.Occur.Should,
+                    tantivy.Query.term_query(self._schema, "bib", t, index_option="freq"),
                 )
-                clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(query, 0.3)))
-        if not clauses:
-            return []
-        query = tantivy.Query.boolean_query(clauses)
-        hits = self._searcher.search(query, min(4 * limit + 10, 400), count=False).hits
-        if not hits:
-            return []
-        rids = self._searcher.fast_field_values("rid", [address for _score, address in hits])
-        db = self._db()
-        scored: list[tuple[float, int]] = [
-            (float(score), int(rid))
-            for (score, _address), rid in zip(hits, rids, strict=True)
-            if rid is not None
+                for t in terms
+            ]
+        )
+        hits = self._searcher.search(query, 3 * limit + 6, count=False).hits
+        # The stored rid: reading a fast field costs a column open per call, a stored
+        # document a few microseconds.
+        scored = [
+            (float(score), int(self._searcher.doc(address)["rid"][0])) for score, address in hits
         ]
+        if not scored:
+            return []
         marks = ",".join("?" * len(scored))
         rows = {
             rid: (work, blob)
-            for rid, work, blob in db.execute(
+            for rid, work, blob in self._db().execute(
                 f"SELECT rid, work, data FROM records WHERE live = 1 AND rid IN ({marks})",
                 [rid for _score, rid in scored],
             )
         }
-        out: list[tuple[WorkRecord, float]] = []
+        out: list[tuple[WorkRecord, float, str]] = []
         works: set[int] = set()
         for score, rid in scored:
-            found = rows.get(rid)
-            if found is None or found[0] in works:
+            row = rows.get(rid)
+            if row is None or row[0] in works:
                 continue
-            works.add(found[0])
-            out.append((_record(found[1]), score))
+            works.add(row[0])
+            ids, fields = decode_blob(row[1])
+            record = WorkRecord(**fields)
+            out.append((record, score, _searched_text(ids, fields)))
             if len(out) == limit:
                 break
         return out
 
 
-def _record(blob: bytes) -> WorkRecord:
-    _ids, fields = decode_blob(blob)
-    return WorkRecord(**fields)
+def _searched_text(ids: tuple[str, ...], fields: dict[str, Any]) -> str:
+    values = tuple(fields.get(f, () if f in TUPLE_FIELDS else None) for f in FIELDS)
+    return search_text(Parsed("", 0, ids, values))
 
 
 def _category(kind: str) -> str:

@@ -15,7 +15,7 @@ A task's output is a sequence of **units** (a line, an item, an XML record, a CS
 at a fixed position in its file; a resumed task skips the units already committed, without
 parsing them.  Each unit becomes rows the writer inserts as they are:
 
-* ``("r", position, version, rkey, ids, blob, bib, title, authors, notices)`` a record;
+* ``("r", position, version, rkey, ids, blob, bib, notices)`` a record;
 * ``("d", position, rkey, alias)`` a deletion;
 * ``("n", position, notice)`` a notice that belongs to no record (Retraction Watch).
 """
@@ -179,11 +179,11 @@ def _record_row(position: int, item: records.Parsed, stats: TaskStats) -> Row:
     stats.records += 1
     if item.date and (stats.newest is None or item.date > stats.newest):
         stats.newest = item.date
-    bib, title, authors = records.search_texts(item)
+    bib = records.search_text(item)
     notices = tuple(_notice_row(n) for n in item.notices) if item.notices else ()
     stats.notices += len(notices)
-    return ("r", position, item.version, item.rkey, item.ids, records.encode_blob(item),
-            bib, title, authors, notices)  # fmt: skip
+    blob = records.encode_blob(item)
+    return ("r", position, item.version, item.rkey, item.ids, blob, bib, notices)
 
 
 def _other_row(position: int, item: Any, stats: TaskStats) -> Row:

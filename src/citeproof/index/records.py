@@ -46,6 +46,7 @@ __all__ = [
     "ID_KINDS",
     "MAX_AUTHORS",
     "SOURCES",
+    "TUPLE_FIELDS",
     "Deletion",
     "Notice",
     "Parsed",
@@ -63,7 +64,7 @@ __all__ = [
     "pubmed_article",
     "pubmed_deletions",
     "retraction_watch_row",
-    "search_texts",
+    "search_text",
 ]
 
 #: The databases whose records the index holds, in the order a work's records are listed.
@@ -94,7 +95,9 @@ FIELDS: tuple[str, ...] = (
     "types",
     "related",
 )
-_TUPLES = frozenset({"authors", "other_titles", "venue_names", "issn", "types", "related"})
+#: The fields that hold a tuple (the others hold one value or None).
+TUPLE_FIELDS = frozenset({"authors", "other_titles", "venue_names", "issn", "types", "related"})
+_TUPLES = TUPLE_FIELDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -969,15 +972,16 @@ STOPWORDS: tuple[str, ...] = (
 )  # fmt: skip
 
 
-def search_texts(parsed: Parsed) -> tuple[str, str, str]:
-    """(the whole bibliographic text, the titles, the authors) a record is searched by:
-    what Crossref's ``query.bibliographic`` matches a reference against."""
+def search_text(parsed: Parsed) -> str:
+    """The text a record is searched by: titles, authors, venue and its other names,
+    year, volume, issue and pages, what Crossref's ``query.bibliographic`` matches a
+    reference against."""
     v = dict(zip(FIELDS, parsed.values, strict=True))
     titles = " ".join(t for t in (v["title"], *v["other_titles"]) if t)
     authors = " ; ".join(v["authors"][:50])
     numbers = [str(v["year"]) if v["year"] else None, v["volume"], v["issue"], v["pages"]]
     bib = " ".join(t for t in (titles, authors, v["venue"], *v["venue_names"], *numbers) if t)
-    return bib, titles, authors
+    return bib
 
 
 def encode_blob(parsed: Parsed) -> bytes:

@@ -48,7 +48,7 @@ __all__ = [
 DB_NAME = "index.sqlite3"
 #: Bumped when the tables or the stored record change shape; an index of another format
 #: is refused, not misread.
-FORMAT = "1"
+FORMAT = "2"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -134,8 +134,10 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
             f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
         )
         connection.execute("PRAGMA query_only=1")
+        # Pages are read into a small private cache, not mapped: a long-serving process
+        # keeps its resident memory to what it uses, and the OS page cache serves the rest.
         connection.execute("PRAGMA cache_size=-16384")
-        connection.execute("PRAGMA mmap_size=268435456")
+        connection.execute("PRAGMA mmap_size=0")
     except sqlite3.Error as exc:
         raise UnavailableError(f"the local index {path} cannot be read ({exc}).") from exc
     return connection
