@@ -143,7 +143,11 @@ def _report() -> tuple[dict[str, Any], str]:
                         "check": exact,
                         "start": h,
                         "end": ANSWER.index("]", h) + 1,
-                        "passage": "In the trial, sleep onset latency fell by 12 minutes.",
+                        # The passage as issued, where the contract keeps it.
+                        "handle": {
+                            "as_issued_text": "In the trial, sleep onset latency fell "
+                            "by 12 minutes."
+                        },
                     }
                 ],
             },

@@ -133,6 +133,11 @@ def cit(verdict: str, **extra: Any) -> dict[str, Any]:
     return base
 
 
+def issued(passage: str) -> dict[str, Any]:
+    """A handle's status with its passage as issued: where a report keeps the passage."""
+    return {"as_issued_text": passage}
+
+
 def sample() -> tuple[dict[str, Any], str]:
     exact = _check(
         matches=[
@@ -189,7 +194,7 @@ def sample() -> tuple[dict[str, Any], str]:
                             kind="handle",
                             target="pmcid:PMC1/body.results.p3~ABCDEFGH",
                             check=exact,
-                            passage="In the trial, sleep onset latency fell by 12 minutes.",
+                            handle=issued("In the trial, sleep onset latency fell by 12 minutes."),
                         ),
                     )
                 ],
@@ -279,7 +284,7 @@ def hostile() -> tuple[dict[str, Any], str]:
                 flags=[BAD],
                 reason=BAD,
                 check=check,
-                passage=BAD,
+                handle=issued(BAD),
             ),
         )
         for h in HOSTILE

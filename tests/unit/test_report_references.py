@@ -23,7 +23,9 @@ from citeproof.models.references import (
 )
 from citeproof.models.search import ResponseDigest
 from citeproof.report import render_audit_html
-from citeproof.report.view import _CITATION_VERDICTS, _REFERENCE_VERDICTS, build_view
+from citeproof.report.citation_card import CITATION_VERDICTS
+from citeproof.report.reference_card import REFERENCE_VERDICT_STYLES
+from citeproof.report.view import build_view
 
 THRESHOLD = "same title at >= 0.90, another work below 0.75"
 HOSTILE = '<script>alert("ref")</script><img src=x onerror=alert(2)>'
@@ -241,7 +243,7 @@ def cards(doc: Any) -> list[Any]:
 
 
 def test_every_reference_verdict_has_a_badge() -> None:
-    assert set(EXPECTED) == set(REFERENCE_VERDICTS) == set(_REFERENCE_VERDICTS)
+    assert set(EXPECTED) == set(REFERENCE_VERDICTS) == set(REFERENCE_VERDICT_STYLES)
     doc = parse(render_audit_html(report()))
     section = doc.get_element_by_id("references")
     assert section.cssselect("h2")[0].text_content() == "References"
@@ -407,8 +409,8 @@ def test_a_report_without_references_has_no_section() -> None:
 
 
 def test_mismatch_citation_chip() -> None:
-    assert _CITATION_VERDICTS["mismatch"] == ("Wrong work", "\u2717", "v-bad")
-    assert set(VERDICTS) <= set(_CITATION_VERDICTS)
+    assert CITATION_VERDICTS["mismatch"] == ("Wrong work", "\u2717", "v-bad")
+    assert set(VERDICTS) <= set(CITATION_VERDICTS)
     answer = "Salt shortens sleep [2]."
     data = report()
     data["sentences"] = [

@@ -37,8 +37,8 @@ from citeproof.report.page import (
     is_audit_page,
     is_references_page,
 )
+from citeproof.report.reference_card import REFERENCE_VERDICT_STYLES
 from citeproof.report.references_view import build_references_view
-from citeproof.report.view import _REFERENCE_VERDICTS
 
 WHEN = "2026-01-02T03:04:05+00:00"
 
@@ -137,7 +137,7 @@ def by_index(doc: Any) -> dict[int, Any]:
 
 
 def test_every_verdict_has_its_badge() -> None:
-    assert set(EXPECTED) == set(REFERENCE_VERDICTS) == set(_REFERENCE_VERDICTS)
+    assert set(EXPECTED) == set(REFERENCE_VERDICTS) == set(REFERENCE_VERDICT_STYLES)
     doc = parse(render())
     found: dict[str, list[Any]] = {}
     for card in cards(doc):

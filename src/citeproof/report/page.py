@@ -10,15 +10,15 @@ Why it is built this way:
   JSON goes through ``|tojson`` (safe inside ``<script>``), and URLs from the report are shown
   as text, never as links.  The only links are the References section's identifiers, which the
   view builds itself from a DOI or PMID of the expected shape, to ``https://doi.org/`` or
-  ``https://pubmed.ncbi.nlm.nih.gov/`` only (:func:`citeproof.report.view._link`).  A strict
-  Content-Security-Policy forbids every load, so even a mistake here could not make the page
-  fetch anything.  Its ``script-src`` is the SHA-256 of the page's one inline script (the
+  ``https://pubmed.ncbi.nlm.nih.gov/`` only (:func:`citeproof.report.reference_card._link`).
+  A strict Content-Security-Policy forbids every load, so even a mistake here could not make
+  the page fetch anything.  Its ``script-src`` is the SHA-256 of the page's one inline script (the
   rendered ``audit.js``, hashed when this module is imported), not ``'unsafe-inline'``: a
   script that got into the page any other way would not run.  ``base-uri 'none'`` and
   ``form-action 'none'`` close the two doors ``default-src`` leaves open.
 * What the page shows is built from the report by the pure :mod:`citeproof.report.view`
-  (invisible characters made visible, tolerant lookups, sentence placement); this module only
-  renders it and writes the file.
+  (invisible characters made visible, the report read through the models, sentence
+  placement); this module only renders it and writes the file.
 * A re-run replaces its own page, never a file of the user's: the page names its generator
   in its head (``<meta name="generator" content="citeproof">``), which :func:`is_audit_page`
   looks for in the first few KB, and :func:`write_audit_html` writes beside the target and
