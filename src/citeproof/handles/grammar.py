@@ -9,7 +9,9 @@ Grammar (``scheme:id[.vN]/path~code``):
 
 * ``scheme`` is one of :data:`SCHEMES` (any case; canonical lower case).
 * ``id`` is the identifier in the form :mod:`citeproof.identifiers` gives it: PMID digits,
-  ``PMC123``, a DOI (lower-cased; it contains ``/``), ``PPR123``, ``NCT01234567``, a UUID.
+  ``PMC123``, a DOI (lower-cased; it contains ``/``), ``PPR123``, an NCT number, a UUID.  Each
+  scheme is a kind that :data:`~citeproof.identifiers.KINDS` declares with ``handles``, and its
+  id is read by that kind's own canonical form.
 * ``.vN`` pins a PMC article version and is accepted for ``pmcid`` only: a DOI may itself
   end in ``.v2``, so reading a version off any other scheme would be ambiguous.
 * ``path`` is what follows the **last** ``/``: dot-separated segments of ``a-z``, ``0-9`` and
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
 from citeproof.errors import MalformedHandleError
-from citeproof.identifiers import Identifier, UnknownIdentifierError, parse_identifier
+from citeproof.identifiers import KINDS, Identifier, UnknownIdentifierError, parse_identifier
 
 __all__ = [
     "CODE_LENGTH",
@@ -63,13 +65,6 @@ _ALIASES: Final = {"O": "0", "I": "1", "L": "1"}
 _PATH_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*")
 _SCHEME_RE = re.compile(r"[A-Za-z]+")
 _VERSION_RE = re.compile(r"(.+)\.[vV](\d{1,4})")
-_DIGITS_RE = re.compile(r"\d{1,10}")
-_PMCID_RE = re.compile(r"(?:PMC)?(\d{1,10})", re.IGNORECASE)
-_NCT_RE = re.compile(r"NCT\d{8}", re.IGNORECASE)
-_PPR_RE = re.compile(r"PPR(\d{1,10})", re.IGNORECASE)
-_UUID_RE = re.compile(
-    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE
-)
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -227,34 +222,16 @@ def _split_version(text: str, scheme: Scheme, head: str) -> tuple[str, int | Non
 
 def _canonical_id(text: str, scheme: Scheme, ident: str) -> str:
     """The identifier in the form :mod:`citeproof.identifiers` gives it."""
-    bad = MalformedHandleError(text, f"{ident!r} is not a valid {scheme} identifier")
-    if scheme == "pmid":
-        if not _DIGITS_RE.fullmatch(ident) or not ident.strip("0"):
-            raise bad
-        return ident.lstrip("0")
-    if scheme == "pmcid":
-        m = _PMCID_RE.fullmatch(ident)
-        if m is None or not m.group(1).strip("0"):
-            if "." in ident:
-                raise MalformedHandleError(
-                    text, f"{ident!r} is not a PMCID (a version is written .vN, e.g. .v2)"
-                )
-            raise bad
-        return "PMC" + m.group(1).lstrip("0")
-    if scheme == "nct":
-        if not _NCT_RE.fullmatch(ident):
-            raise bad
-        return ident.upper()
-    if scheme == "ppr":
-        m = _PPR_RE.fullmatch(ident)
-        if m is None:
-            raise bad
-        return "PPR" + m.group(1)
-    if scheme == "setid":
-        if not _UUID_RE.fullmatch(ident):
-            raise bad
-        return ident.lower()
-    return _canonical_doi(text, ident)
+    if scheme == "doi":
+        return _canonical_doi(text, ident)
+    value = KINDS[scheme].canonical(ident)
+    if value is None:
+        if scheme == "pmcid" and "." in ident:
+            raise MalformedHandleError(
+                text, f"{ident!r} is not a PMCID (a version is written .vN, e.g. .v2)"
+            )
+        raise MalformedHandleError(text, f"{ident!r} is not a valid {scheme} identifier")
+    return value
 
 
 def _canonical_doi(text: str, ident: str) -> str:

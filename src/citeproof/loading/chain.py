@@ -16,6 +16,10 @@ The chain (docs/principles.md, "The best text that can legally be read"):
 * NCT -> ClinicalTrials.gov; openFDA set id -> openFDA; PPR -> Europe PMC full-text XML;
   URL -> the web page through the SSRF guard.
 
+Each kind's loader is one entry of :data:`LOADERS`, keyed by the kinds
+:data:`citeproof.identifiers.KINDS` declares: a kind without a loader fails the tests, not a
+user's check.
+
 Decisions:
 
 * A link of the chain that could not be tried because an identifier it needs is unknown is
@@ -49,18 +53,19 @@ Decisions:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any, Final, Literal
 
 import httpx2
 
 from citeproof.errors import BadInputError, NetworkError
-from citeproof.identifiers import Identifier
+from citeproof.identifiers import Identifier, IdentifierKind
 from citeproof.sources import ctgov, doi, europepmc, idconv, openfda, pmc, pubmed, web
 from citeproof.sources.base import Fetched, SourceOutcome
 
-__all__ = ["Resolution", "Step", "VerdictHint", "resolve"]
+__all__ = ["LOADERS", "Loader", "Resolution", "Step", "VerdictHint", "resolve"]
 
 VerdictHint = Literal["ok", "not_checkable", "unavailable"]
 
@@ -249,6 +254,41 @@ async def _literature(
     chain.take("pubmed", abstract)
 
 
+async def _trial(chain: _Chain, client: httpx2.AsyncClient, _options: dict[str, Any]) -> None:
+    await chain.ask("ctgov", ctgov.fetch_study(client, chain.identifier.value))
+
+
+async def _label(chain: _Chain, client: httpx2.AsyncClient, _options: dict[str, Any]) -> None:
+    await chain.ask("openfda", openfda.fetch_label(client, chain.identifier.value))
+
+
+async def _preprint(chain: _Chain, client: httpx2.AsyncClient, _options: dict[str, Any]) -> None:
+    await chain.ask("europepmc", europepmc.full_text_xml(client, chain.identifier.value))
+
+
+async def _page(chain: _Chain, _client: httpx2.AsyncClient, options: dict[str, Any]) -> None:
+    await chain.ask("web", web.fetch_page(chain.identifier.value, **options))
+
+
+#: What reads one kind's text: the chain so far, the API client, the SSRF-guarded fetchers'
+#: options.  A loader records every source it asked (:meth:`_Chain.ask`, :meth:`_Chain.note`).
+Loader = Callable[[_Chain, httpx2.AsyncClient, dict[str, Any]], Awaitable[None]]
+
+#: The loader of each kind :data:`~citeproof.identifiers.KINDS` declares (the "fetch" half of a
+#: kind, which the pure identifiers package may not hold).
+LOADERS: Final[Mapping[IdentifierKind, Loader]] = MappingProxyType(
+    {
+        "doi": _literature,
+        "pmid": _literature,
+        "pmcid": _literature,
+        "nct": _trial,
+        "setid": _label,
+        "ppr": _preprint,
+        "url": _page,
+    }
+)
+
+
 async def resolve(
     identifier: Identifier,
     client: httpx2.AsyncClient,
@@ -263,19 +303,9 @@ async def resolve(
     Never raises for a source that failed (that is a step); raises
     :class:`~citeproof.net.ssrf.UnsafeURLError` for an unsafe URL the user gave.
     """
-    options = dict(web_options or {})
+    loader = LOADERS.get(identifier.kind)
+    if loader is None:  # pragma: no cover - tests/unit/test_identifier_kinds.py
+        raise ValueError(f"no source serves identifiers of kind {identifier.kind!r}")
     chain = _Chain(identifier)
-    kind = identifier.kind
-    if kind in ("doi", "pmid", "pmcid"):
-        await _literature(chain, client, options)
-    elif kind == "nct":
-        await chain.ask("ctgov", ctgov.fetch_study(client, identifier.value))
-    elif kind == "setid":
-        await chain.ask("openfda", openfda.fetch_label(client, identifier.value))
-    elif kind == "ppr":
-        await chain.ask("europepmc", europepmc.full_text_xml(client, identifier.value))
-    elif kind == "url":
-        await chain.ask("web", web.fetch_page(identifier.value, **options))
-    else:  # pragma: no cover - IdentifierKind is closed
-        raise ValueError(f"no source serves identifiers of kind {kind!r}")
+    await loader(chain, client, dict(web_options or {}))
     return chain.result()

@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING
 
 from citeproof.documents.model import Document, Origin
 from citeproof.errors import BadInputError, UnknownIdentifierError
-from citeproof.identifiers import is_labelled, looks_like_identifier, parse_identifier
+from citeproof.identifiers import is_labelled, kind_names, looks_like_identifier, parse_identifier
 from citeproof.loading.failure import FetchFailure
 from citeproof.loading.files import (
     STDIN,
@@ -40,8 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["SourceBytes", "load_bytes", "load_source"]
 
 _FILES_REFUSED = (
-    "{shown!r} is not an identifier, and local files are not read here; give a DOI, PMID, "
-    "PMCID, NCT number, openFDA set id, PPR id or URL."
+    "{shown!r} is not an identifier, and local files are not read here; give " + kind_names() + "."
 )
 
 

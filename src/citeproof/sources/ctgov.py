@@ -26,6 +26,7 @@ import httpx2
 
 from citeproof.documents.ctgov import study_of
 from citeproof.errors import BadInputError, CiteproofError
+from citeproof.identifiers import KINDS
 from citeproof.net.client import redact_url
 from citeproof.sources.base import (
     Fetched,
@@ -47,12 +48,11 @@ __all__ = [
 ]
 
 STUDIES_URL = "https://clinicaltrials.gov/api/v2/studies/"
-_NCT = re.compile(r"NCT[0-9]{8}", re.ASCII)
 
 
 def _checked_nct(nct: str) -> str:
-    value = nct.strip().upper()
-    if not _NCT.fullmatch(value):
+    value = KINDS["nct"].canonical(nct.strip())
+    if value is None:
         raise BadInputError(f"{nct!r} is not an NCT number (NCT and 8 digits, e.g. NCT04363697).")
     return value
 

@@ -33,6 +33,7 @@ from typing import Any
 
 import httpx2
 
+from citeproof.identifiers import KINDS
 from citeproof.models.references import WorkRecord
 from citeproof.sources.base import json_object, plain_text, upstream_failure
 
@@ -57,7 +58,7 @@ SUMMARY_BATCH = 200
 
 _SERVICE = "NCBI E-utilities"
 _HOST = "eutils.ncbi.nlm.nih.gov"
-_PMID = re.compile(r"[1-9][0-9]{0,9}", re.ASCII)
+_PMID = KINDS["pmid"]
 _EUTILS_DATE = re.compile(r"[0-9]{4}(/[0-9]{2}(/[0-9]{2})?)?", re.ASCII)
 #: Publication types of a record that is a notice about another work.
 _NOTICE_TYPES = frozenset(
@@ -192,7 +193,7 @@ async def esearch(client: httpx2.AsyncClient, params: dict[str, str]) -> Esearch
     raw_ids = result.get("idlist")
     if not isinstance(raw_ids, list):
         raise _fail("answered a search without an idlist")
-    ids = [str(i) for i in raw_ids if isinstance(i, str | int) and _PMID.fullmatch(str(i))]
+    ids = [str(i) for i in raw_ids if isinstance(i, str | int) and _PMID.is_canonical(str(i))]
     return EsearchPage(count=count, ids=ids, retstart=retstart)
 
 
@@ -277,7 +278,7 @@ async def esummary_answers(
         raise ValueError(f"batch_size must be between 1 and 500, not {batch_size}")
     wanted = list(dict.fromkeys(p.strip() for p in pmids))
     for pmid in wanted:
-        if not _PMID.fullmatch(pmid):
+        if not _PMID.is_canonical(pmid):
             raise ValueError(f"{pmid!r} is not a PMID")
     out: dict[str, PubmedSummary] = {}
     refused: dict[str, str] = {}

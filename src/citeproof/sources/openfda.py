@@ -25,6 +25,7 @@ import httpx2
 
 from citeproof.documents.openfda import label_of, parse_openfda
 from citeproof.errors import BadInputError, CiteproofError
+from citeproof.identifiers import KINDS
 from citeproof.net.client import redact_url
 from citeproof.sources.base import (
     Fetched,
@@ -46,12 +47,11 @@ __all__ = [
 ]
 
 LABEL_URL = "https://api.fda.gov/drug/label.json"
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.ASCII)
 
 
 def _checked_set_id(set_id: str) -> str:
-    value = set_id.strip().lower()
-    if not _UUID.fullmatch(value):
+    value = KINDS["setid"].canonical(set_id.strip())
+    if value is None:
         raise BadInputError(
             f"{set_id!r} is not an SPL set id (a UUID such as "
             "7c4deb97-9966-4c8e-9ba6-bb260b71e130)."

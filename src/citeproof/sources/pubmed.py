@@ -26,7 +26,6 @@ Decisions:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import httpx2
@@ -34,6 +33,7 @@ import httpx2
 from citeproof.documents.pubmed import PubmedRecord, parse_pubmed, pubmed_records
 from citeproof.documents.safe_xml import parse_xml_safely
 from citeproof.errors import BadInputError, CiteproofError, UpstreamUnavailable
+from citeproof.identifiers import KINDS
 from citeproof.net.client import redact_url
 from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, missing, unavailable
 
@@ -45,13 +45,12 @@ MAX_BATCH = 200
 
 _SERVICE = "NCBI E-utilities"
 _HOST = "eutils.ncbi.nlm.nih.gov"
-_PMID = re.compile(r"[1-9][0-9]{0,9}", re.ASCII)
 
 
 def _checked_pmid(pmid: str) -> str:
     """The PMID's digits; anything else is refused before it can reach a URL."""
     value = pmid.strip()
-    if not _PMID.fullmatch(value):
+    if not KINDS["pmid"].is_canonical(value):
         raise BadInputError(f"{pmid!r} is not a PMID (a positive number such as 27355798).")
     return value
 
