@@ -8,10 +8,10 @@ citeproof issued from one a model made up, without a database.  The store of iss
 Grammar (``scheme:id[.vN]/path~code``):
 
 * ``scheme`` is one of :data:`SCHEMES` (any case; canonical lower case).
-* ``id`` is the identifier in the form :mod:`citeproof.identifiers` gives it: PMID digits,
-  ``PMC123``, a DOI (lower-cased; it contains ``/``), ``PPR123``, an NCT number, a UUID.  Each
-  scheme is a kind that :data:`~citeproof.identifiers.KINDS` declares with ``handles``, and its
-  id is read by that kind's own canonical form.
+* ``id`` is the identifier in the form :mod:`citeproof.identifiers` gives it (PMID digits,
+  ``PMC123``, a DOI lower-cased, which contains ``/``): each scheme is a kind that
+  :data:`~citeproof.identifiers.KINDS` declares with ``handles``, and its id is read by that
+  kind's own canonical form.
 * ``.vN`` pins a PMC article version and is accepted for ``pmcid`` only: a DOI may itself
   end in ``.v2``, so reading a version off any other scheme would be ambiguous.
 * ``path`` is what follows the **last** ``/``: dot-separated segments of ``a-z``, ``0-9`` and

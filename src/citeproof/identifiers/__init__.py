@@ -7,29 +7,10 @@ around an identifier (a sentence's full stop, a closing bracket, a URL's ``?utm_
 never become part of it.
 
 Each kind is declared once, in :data:`~citeproof.identifiers.specs.KINDS`
-(:mod:`citeproof.identifiers.specs`): its labels, forms, record URLs, canonical value and
-the page a person reads it on.  A new kind is one declaration there and one loader in
-:data:`citeproof.loading.chain.LOADERS`.
-
-Accepted forms (see :data:`ACCEPTED_FORMS`, which error messages quote):
-
-* DOI -- bare ``10.1371/journal.pone.0340378``, ``doi:10.1371/...`` / ``DOI: 10.1371/...``, or a
-  ``doi.org`` / ``dx.doi.org`` URL (http or https, percent-decoded; ``doi.org/...`` without a
-  scheme works too).  The value is ASCII-lower-cased, because DOIs are case-insensitive for ASCII
-  letters only (DOI Handbook 2.4); other letters are left alone.
-* PMCID -- ``PMC12829825``, ``pmcid:PMC12829825``; ``PMC10496602.1`` pins version 1.
-* PMID -- ``PMID 27355798``, ``PMID: 27355798``, ``pmid:27355798`` or a PubMed URL.  A bare
-  number is refused: it could be a PMID, a PMCID without its prefix or a page number, and
-  guessing would silently check the wrong paper.
-* NCT number -- ``NCT04363697`` (any case) or a ClinicalTrials.gov study URL.
-* openFDA set id -- a UUID, optionally ``setid:``-prefixed, or a DailyMed ``drugInfo.cfm?setid=``
-  URL (DailyMed and openFDA share the SPL set id).
-* Europe PMC preprint -- ``PPR1021553``, or any europepmc.org article/abstract URL (``MED``,
-  ``PMC`` and ``PPR`` sources map to PMID, PMCID and PPR).
-* Any other http(s) URL -- kind ``url``, value as given (validated, not rewritten) except that
-  trailing sentence punctuation and unbalanced closing brackets are dropped, as for DOIs.
-  ``url:https://...`` forces kind ``url`` even for a doi.org address (fetch that page, not the DOI);
-  it is also what :attr:`Identifier.key` produces for URLs, so keys round-trip.
+(:mod:`citeproof.identifiers.specs`): the forms it is accepted in (with examples, and why
+each rule is so), its record URLs, its canonical value and the page a person reads it on;
+:data:`ACCEPTED_FORMS`, which error messages quote, sums them up in one line.  A new kind is
+one declaration there and one loader in :data:`citeproof.loading.chain.LOADERS`.
 
 Where a DOI or URL ends is decided in :mod:`~citeproof.identifiers._context`; a string on its
 own is parsed by :mod:`~citeproof.identifiers.parsing`, running text read by

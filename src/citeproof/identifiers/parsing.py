@@ -1,18 +1,14 @@
 """One identifier given on its own (a CLI argument, an API field): parse it, or say exactly
 why it is none.  Pure: no I/O.
 
-Why the rules are strict: a wrong guess checks the wrong paper silently.
-
-* A bare number is refused: it could be a PMID, a PMCID without its prefix or a page number.
-* ``url:https://...`` forces kind ``url`` even for a doi.org address (fetch that page, not the
-  DOI); it is also what :attr:`~citeproof.identifiers.Identifier.key` produces for URLs, so keys
-  round-trip.  Any other http(s) URL is kind ``url``, value as given (validated, not
-  rewritten) except that trailing sentence punctuation and unbalanced closing brackets are
-  dropped, unless it is a record page a kind declares
-  (:attr:`~citeproof.identifiers.specs.KindSpec.record_urls`).
-* A string that starts like an identifier but is malformed (``pmid:``, ``PMC``, ``NCT123``)
-  is still meant as one (:func:`looks_like_identifier`): refusing it names the form its kind
-  takes, which helps more than "file not found".
+Why the rules are strict: a wrong guess checks the wrong paper silently.  So a bare number is
+refused (which kind would it be?); a URL names an identifier only when it is a record page a
+kind declares (:attr:`~citeproof.identifiers.specs.KindSpec.record_urls`), and is otherwise
+read as the page it is; and a string that starts like an identifier but is malformed
+(``pmid:``, ``PMC``) is still meant as one (:func:`looks_like_identifier`): refusing it names
+the form its kind takes, which helps more than "file not found".  The forms themselves are the
+kinds' (:mod:`citeproof.identifiers.specs`); DOIs and URLs, whose end only the text around
+them decides, are parsed here.
 """
 
 from __future__ import annotations

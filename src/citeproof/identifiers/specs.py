@@ -187,6 +187,10 @@ _VERSION = r"(?:\.(?P<version>\d{1,4}))?"
 # A PMID in a path: not zero, which names no record (the address is then a plain URL).
 _PATH_PMID = r"(?=0*[1-9])(?P<value>\d{1,10})"
 
+# A DOI: bare ``10.1371/journal.pone.0340378``, ``doi:10.1371/...`` / ``DOI: 10.1371/...``,
+# or a ``doi.org`` / ``dx.doi.org`` URL (http or https, percent-decoded; ``doi.org/...`` without
+# a scheme works too).  The value is ASCII-lower-cased, because DOIs are case-insensitive for
+# ASCII letters only (DOI Handbook 2.4); other letters are left alone.
 DOI = KindSpec(
     kind="doi",
     name="DOI",
@@ -203,13 +207,15 @@ DOI = KindSpec(
     ),
 )
 
+# A PMID: ``PMID 27355798``, ``PMID: 27355798``, ``pmid:27355798`` or a PubMed URL.  A bare
+# number is refused: it could be a PMID, a PMCID without its prefix or a page number, and
+# guessing would silently check the wrong paper.
 PMID = KindSpec(
     kind="pmid",
     name="PMID",
     canonical=_with_canonical(r"\d{1,10}", lambda m: positive_int(m.group())),
     link="https://pubmed.ncbi.nlm.nih.gov/{value}/",
     labels=("pmid",),
-    # A bare number is not a PMID: it could be a PMCID without its prefix or a page number.
     written=(_compile(r"pmid\s*:?\s*(?P<value>\d{1,10})"),),
     in_text=r"pmid\s*:?\s*(?P<value>\d{1,10})",
     record_urls=(
@@ -239,6 +245,7 @@ def _pmcid_value(m: re.Match[str]) -> str | None:
     return "PMC" + number if number is not None else None
 
 
+# A PMCID: ``PMC12829825``, ``pmcid:PMC12829825``; ``PMC10496602.1`` pins version 1.
 PMCID = KindSpec(
     kind="pmcid",
     name="PMCID",
@@ -281,6 +288,7 @@ PMCID = KindSpec(
     ),
 )
 
+# A ClinicalTrials.gov number, in any case, or the registry's study URL.
 NCT = KindSpec(
     kind="nct",
     name="NCT number",
@@ -307,6 +315,8 @@ NCT = KindSpec(
     ),
 )
 
+# An SPL set id: a UUID, optionally ``setid:``-prefixed, or a DailyMed ``drugInfo.cfm?setid=``
+# URL (DailyMed and openFDA share the SPL set id).
 SETID = KindSpec(
     kind="setid",
     name="openFDA set id",
@@ -340,6 +350,8 @@ SETID = KindSpec(
     ),
 )
 
+# A Europe PMC preprint: ``PPR1021553``, or its europepmc.org article/abstract URL (the
+# ``MED`` and ``PMC`` sources of the same URLs map to PMID and PMCID above).
 PPR = KindSpec(
     kind="ppr",
     name="PPR id",
@@ -364,6 +376,10 @@ PPR = KindSpec(
     ),
 )
 
+# Any other http(s) URL: value as given (validated, not rewritten) except that trailing
+# sentence punctuation and unbalanced closing brackets are dropped, as for DOIs.
+# ``url:https://...`` forces kind ``url`` even for a doi.org address (fetch that page, not the
+# DOI); it is also what ``Identifier.key`` produces for URLs, so keys round-trip.
 URL = KindSpec(
     kind="url",
     name="URL",
