@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 from urllib.parse import parse_qs, quote
@@ -149,7 +149,7 @@ class KindSpec:
     #: URL is its own link, already quoted as it must be.
     quoted: bool = True
     #: ``(as written, key)``: forms it is accepted in, each with the key it parses to.
-    examples: tuple[tuple[str, str], ...] = field(default=())
+    examples: tuple[tuple[str, str], ...] = ()
 
     def is_canonical(self, value: str) -> bool:
         """Whether ``value`` is this kind's canonical value exactly (``PMC123``, not
