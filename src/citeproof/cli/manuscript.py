@@ -17,6 +17,7 @@ Module level imports click only: ``citeproof --help`` imports this module.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -58,7 +59,8 @@ def manuscript() -> None:
     "\b\nExamples:\n"
     "  citeproof manuscript paper.docx\n"
     "  citeproof manuscript paper.pdf --sources cited-pdfs/ --json > report.json\n"
-    "  citeproof manuscript latex-folder/ --fail-on misquote,mismatch",
+    "  citeproof manuscript latex-folder/ --fail-on misquote,mismatch\n"
+    "  citeproof manuscript paper.docx --html report.html    # the web page, problems first",
 )
 @click.argument("source", metavar="FILE|DIR")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (the default "
@@ -77,6 +79,17 @@ def manuscript() -> None:
 @click.option("--no-retraction", is_flag=True, help="Do not ask for the cited works' "
               "retraction status.")  # fmt: skip
 @click.option(
+    "--html",
+    "html_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Also write the report as one self-contained web page to FILE, problems first (an "
+    "earlier page there is replaced; another file only with --overwrite).",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing file at --html FILE "
+              "(never the manuscript, a file of its folder or of --sources, or the "
+              "log).")  # fmt: skip
+@click.option(
     "--fail-on",
     metavar="LIST",
     help="Comma list of findings that fail the manuscript: misquote, near_quote, "
@@ -92,6 +105,8 @@ def run(
     offline: bool,
     replay: str | None,
     no_retraction: bool,
+    html_path: str | None,
+    overwrite: bool,
     fail_on: str | None,
     no_log: bool,
     log_path: str | None,
@@ -113,6 +128,12 @@ def run(
     from citeproof.service.manuscripts import check_manuscript, log_manuscript, parse_fail_on
 
     failing = parse_fail_on(fail_on)
+    if html_path is not None:  # before any work: a run must not be made only to be refused
+        _check_page_path(html_path, source, sources, log_path, overwrite)
+    elif overwrite:
+        from citeproof.errors import BadInputError
+
+        raise BadInputError("--overwrite replaces the file --html FILE names; give --html too.")
     shown = "standard input" if source == "-" else source
 
     def said(m: Manuscript) -> None:
@@ -140,9 +161,82 @@ def run(
         render_manuscript(report)
     if seq is not None:
         click.echo(f"citeproof: check recorded as log entry {seq}.", err=True)
+    if html_path is not None:
+        from citeproof.report.page import write_manuscript_html
+
+        page = write_manuscript_html(report, html_path)
+        click.echo(f"citeproof: manuscript page written to {page}.", err=True)
     if log_error is not None:
         raise log_error
     click.get_current_context().exit(audit_exit_code(report.verdict))
+
+
+def _inside(path: str, folder: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is in ``folder`` or below it, links and ``..`` resolved."""
+    where, root = os.path.realpath(path), os.path.realpath(folder)
+    return os.path.commonpath([where, root]) == root
+
+
+def _check_page_path(
+    path: str, source: str, sources: str | None, log_path: str | None, overwrite: bool
+) -> None:
+    """Refuse a --html path the page must not be written to, before the manuscript is read.
+
+    The rule every command that writes a file follows (``refuse_to_replace``): never over
+    the manuscript or the evidence log (by any name), never over a folder or into one that
+    is not there, over an existing file only with --overwrite unless it is an earlier
+    manuscript page.  A manuscript can be a folder too, so its inputs are folders' files:
+    a file of the LaTeX folder the run reads (a ``.tex`` file's own folder included) is
+    never replaced, even with --overwrite, and nothing is written into --sources, whose
+    every file is read as a copy of a cited work (the page would be one on the next run).
+    """
+    from citeproof.audit.run import audit_log_path
+    from citeproof.cli._common import refuse_to_replace
+    from citeproof.errors import BadInputError
+    from citeproof.report.page import is_manuscript_page
+
+    if sources is not None and _inside(path, sources):
+        raise BadInputError(
+            f"the --html page {path} is inside the --sources folder {sources}, whose files are "
+            "read as copies of the cited works; write it elsewhere."
+        )
+    folder = _folder_read(source)
+    if (
+        folder is not None
+        and _inside(path, folder)
+        and os.path.isfile(path)
+        and os.path.getsize(path) > 0
+        and not is_manuscript_page(path)
+    ):
+        raise BadInputError(
+            f"the --html page {path} is a file of the manuscript's folder {folder}: writing "
+            "there could erase a source; give another file name."
+        )
+    log = os.fspath(audit_log_path(log_path))  # kept off even with --no-log: it is a record
+    refuse_to_replace(
+        path,
+        inputs=(source, log),
+        overwrite=overwrite,
+        ours=is_manuscript_page,
+        what="the --html page",
+    )
+    parent = os.path.dirname(path) or "."
+    if not os.path.isdir(parent):
+        raise BadInputError(
+            f"the folder of the --html page, {parent}, does not exist; create it or give "
+            "another path."
+        )
+
+
+def _folder_read(source: str) -> str | None:
+    """The folder whose files the run reads: a LaTeX folder, or a ``.tex`` file's own."""
+    if source == "-":
+        return None
+    if os.path.isdir(source):
+        return source
+    if source.lower().endswith((".tex", ".ltx", ".latex")):
+        return os.path.dirname(source) or "."
+    return None
 
 
 @manuscript.command(

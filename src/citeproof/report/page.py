@@ -32,6 +32,10 @@ Why it is built this way:
   reference cards and styles, so an entry reads the same on both.  It names its kind in its
   head too (``<meta name="citeproof-page" content="references">``): ``refs --html`` replaces
   its own earlier page and ``audit --html`` its own, never each other's without asking.
+* The manuscript page (``citeproof manuscript --html``) is built the same way, from the
+  references page's cards and the audit page's quote evidence
+  (:mod:`citeproof.report.manuscript_view`), with no script either; it names its kind
+  (``content="manuscript"``), so each command replaces only its own kind of page.
 """
 
 from __future__ import annotations
@@ -48,22 +52,28 @@ from typing import Any, Final
 import jinja2
 
 from citeproof.errors import HtmlWriteError
+from citeproof.models.manuscript import ManuscriptReport
 from citeproof.models.references import ReferencesReport
+from citeproof.report.manuscript_view import build_manuscript_view
 from citeproof.report.references_view import build_references_view
 from citeproof.report.view import answer_text, build_view
 
 __all__ = [
     "CSP",
     "GENERATOR_TAG",
+    "MANUSCRIPT_TAG",
     "REFERENCES_CSP",
     "REFERENCES_TAG",
     "SCRIPT_HASH",
     "HtmlWriteError",
     "is_audit_page",
+    "is_manuscript_page",
     "is_references_page",
     "render_audit_html",
+    "render_manuscript_html",
     "render_references_html",
     "write_audit_html",
+    "write_manuscript_html",
     "write_references_html",
 ]
 
@@ -71,6 +81,10 @@ __all__ = [
 GENERATOR_TAG: Final = b'<meta name="generator" content="citeproof">'
 #: What the references page carries besides, so each command knows its own kind of page.
 REFERENCES_TAG: Final = b'<meta name="citeproof-page" content="references">'
+#: And the manuscript page.
+MANUSCRIPT_TAG: Final = b'<meta name="citeproof-page" content="manuscript">'
+#: What every page but the audit's names in its head: its kind.
+_KIND_TAG: Final = b'<meta name="citeproof-page"'
 #: How far into a file the tag is looked for: the page's head puts it within the first KB.
 _HEAD_BYTES: Final = 4096
 
@@ -134,10 +148,11 @@ def _head(path: str | os.PathLike[str]) -> bytes:
 
 def is_audit_page(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` holds a page citeproof wrote (an earlier audit page), which a new
-    ``--html`` to the same path may replace without ``--overwrite``.  A references page is
-    not one: ``audit --html`` asks before replacing it, as any file it did not write."""
+    ``--html`` to the same path may replace without ``--overwrite``.  A references or
+    manuscript page is not one: ``audit --html`` asks before replacing it, as any file it
+    did not write."""
     head = _head(path)
-    return GENERATOR_TAG in head and REFERENCES_TAG not in head
+    return GENERATOR_TAG in head and _KIND_TAG not in head
 
 
 def is_references_page(path: str | os.PathLike[str]) -> bool:
@@ -145,6 +160,13 @@ def is_references_page(path: str | os.PathLike[str]) -> bool:
     path may replace without ``--overwrite`` (an audit page it may not)."""
     head = _head(path)
     return GENERATOR_TAG in head and REFERENCES_TAG in head
+
+
+def is_manuscript_page(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` holds an earlier manuscript page, which ``manuscript --html`` to the
+    same path may replace without ``--overwrite`` (an audit or references page it may not)."""
+    head = _head(path)
+    return GENERATOR_TAG in head and MANUSCRIPT_TAG in head
 
 
 def _as_data(report: ReferencesData) -> Mapping[str, Any]:
@@ -185,6 +207,37 @@ def write_references_html(
     first (``is_references_page`` says which existing file is an earlier page)."""
     page = render_references_html(reports, source_names=source_names, generated_at=generated_at)
     return _write(Path(path), page, "the references page")
+
+
+def render_manuscript_html(
+    report: Mapping[str, Any] | ManuscriptReport,
+    *,
+    generated_at: str | None = None,
+    source_name: str | None = None,
+) -> str:
+    """The manuscript page for ``report`` (``citeproof.manuscript/1``, as the model or its
+    JSON): the problems first, then what was not checked, then what matched.
+
+    ``source_name`` names the manuscript in the banner (default: the report's own name);
+    ``generated_at`` defaults to the report's time (``created_at``).
+    """
+    view = build_manuscript_view(report, generated_at=generated_at, source_name=source_name)
+    template = _ENV.get_template("manuscript.html.j2")
+    return template.render(csp=REFERENCES_CSP, ref_level=4, **view)
+
+
+def write_manuscript_html(
+    report: Mapping[str, Any] | ManuscriptReport,
+    path: str | Path,
+    *,
+    generated_at: str | None = None,
+    source_name: str | None = None,
+) -> Path:
+    """Render the manuscript page and write it to ``path`` (UTF-8), whole or not at all;
+    return the path written.  Whether ``path`` may be written is the caller's to decide
+    first (``is_manuscript_page`` says which existing file is an earlier page)."""
+    page = render_manuscript_html(report, generated_at=generated_at, source_name=source_name)
+    return _write(Path(path), page, "the manuscript page")
 
 
 def _write(target: Path, page: str, what: str) -> Path:
