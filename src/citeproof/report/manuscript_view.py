@@ -422,8 +422,8 @@ def _reference_card(
             {
                 "index": position + 1,
                 "verdict": "unchecked",
-                "reason": "Not verified: the run verifies at most so many references (see the "
-                "notes under Not checked).",
+                "reason": "Not verified: past the most references one run verifies (see Left "
+                "unchecked, under Not checked).",
                 "stated": stated,
             },
             full=True,
@@ -441,6 +441,8 @@ def _reference_card(
 
 
 def _reference_group(card: ReferenceView, acknowledged: bool) -> str:
+    """Where the card goes: a flag or a retracted work the manuscript does not say is
+    retracted is a lead; what could not be checked accuses nothing; the rest matched."""
     if card.verdict in PROBLEM_VERDICTS or (card.retracted and not acknowledged):
         return "check"
     if card.verdict in ("verified", "ambiguous"):
@@ -449,6 +451,8 @@ def _reference_group(card: ReferenceView, acknowledged: bool) -> str:
 
 
 def _retracted(report: ManuscriptReport, entries: _Entries) -> list[RetractedView]:
+    """Every cited work retracted or under concern; one the manuscript says is retracted is
+    grey, since citing it so fails nothing."""
     citations = {integer(c.index): c for c in report.citations}
     out = []
     for w in report.retracted:
@@ -502,7 +506,7 @@ def _tally(
             add("verified")
     for w in retracted:
         if not w.acknowledged:
-            add("concern" if w.css == "v-near" else "retracted")
+            add("retracted" if w.status == "Retracted" else "concern")
     add("unlinked", unlinked)
     add("uncited", uncited)
     return tally
@@ -527,17 +531,24 @@ def _cards(
     verified = tally.get("verified", 0)
     found = sum(1 for q in quotations if q.finding == "ok")
     misquoted = tally.get("misquote", 0)
-    differ = misquoted + tally.get("near_quote", 0)
+    near = tally.get("near_quote", 0)
+    differ = misquoted + near
     faults = tally.get("unlinked", 0) + tally.get("uncited", 0)
     failing = sum(1 for w in retracted if not w.acknowledged)
     said = len(retracted) - failing
     not_checked = tally.get("quotation_unchecked", 0) + tally.get("reference_unchecked", 0)
+    if found == len(quotations):
+        found_css = "v-ok"
+    elif misquoted:
+        found_css = "v-bad"
+    else:  # near quotes or quotations without a citation warn; quotations not checked do not
+        found_css = "v-near" if near or tally.get("unattributed") else "v-gone"
     return [
         MetricCard(
             "References verified",
             f"{verified} of {references}",
             "",
-            "v-ok" if verified == references else "v-near",
+            "v-ok" if verified == references else "v-near" if flagged else "v-gone",
         ),
         MetricCard(
             "To check by hand", str(flagged), "leads, not findings", "v-bad" if flagged else "v-ok"
@@ -546,7 +557,7 @@ def _cards(
             "Quotations found as written",
             f"{found} of {len(quotations)}",
             "",
-            "v-ok" if found == len(quotations) else "v-bad" if misquoted else "v-near",
+            found_css,
         ),
         MetricCard(
             "Quotations that differ",
