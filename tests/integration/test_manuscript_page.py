@@ -80,10 +80,15 @@ def test_the_example_manuscripts_page(tmp_path: Path) -> None:
     assert wrong.get("data-verdict") == "mismatch" and wrong.get("id") == "ref-1"
     assert wrong.cssselect("table.cmp tr.cmp-differs")
     assert "The stated metadata describes" in _text(wrong)
-    # The retracted work is listed, and said to be acknowledged by the manuscript.
-    (retracted,) = doc.get_element_by_id("g-retracted").cssselect("li")
+    assert [_text(h) for h in problems.cssselect("section > h3")] == [
+        "Quotations that differ from the work they cite (1)",
+        "References to check by hand (1)",
+    ]
+    # The retracted work the manuscript says is retracted is listed with what matched.
+    (retracted,) = doc.get_element_by_id("g-retracted-stated").cssselect("li")
+    assert retracted.xpath("ancestor::section[@id='matched']")
     assert "doi:10.5555/invented.world.7" in _text(retracted)
-    assert "fails nothing" in _text(retracted)
+    assert "The manuscript says so where it cites it." in _text(retracted)
     # What matched: the exact quotation (its evidence folded) and the verified entries.
     matched = doc.get_element_by_id("matched")
     (exact,) = matched.cssselect("article.quote-card")

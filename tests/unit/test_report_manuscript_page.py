@@ -387,6 +387,7 @@ def test_problems_come_first_then_what_was_not_checked_then_what_matched() -> No
         'id="g-references-matched"',
         'id="g-copies-matched"',
     ]
+    assert 'id="g-retracted-stated"' not in html
     places = [html.index(marker) for marker in order]
     assert places == sorted(places)
     doc = lxml.html.fromstring(html)
@@ -426,7 +427,7 @@ def test_a_retracted_work_cited_is_a_problem() -> None:
     said = _text(item)
     assert "Retracted" in said and "doi:10.5555/invented.3" in said
     assert "The cited work has been retracted, according to crossref." in said
-    assert "Cited as [3]" in said and "fails nothing" not in said
+    assert "Cited as [3]" in said and "says so" not in said
     card = doc.get_element_by_id("ref-2")
     assert card.xpath("ancestor::section[@id='problems']")
     assert _text(card.cssselect(".ref-retracted")[0]) == "\u26a0 Retracted"
@@ -437,8 +438,10 @@ def test_a_retraction_the_manuscript_states_is_listed_neutrally() -> None:
     data = report_data()
     data["retracted"][0]["acknowledged"] = True
     doc = page(data)
-    (item,) = doc.get_element_by_id("g-retracted").cssselect("li")
-    assert "v-gone-item" in item.get("class") and "fails nothing" in _text(item)
+    assert "g-retracted" not in doc.get_element_by_id("problems").xpath(".//@id")
+    (item,) = doc.get_element_by_id("g-retracted-stated").cssselect("li")
+    assert item.xpath("ancestor::section[@id='matched']")
+    assert "v-gone-item" in item.get("class") and "says so where it cites it" in _text(item)
     card = doc.get_element_by_id("ref-2")
     assert card.xpath("ancestor::section[@id='matched']")
     assert "The manuscript says the work is retracted where it cites it." in _text(card)

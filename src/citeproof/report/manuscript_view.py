@@ -24,7 +24,7 @@ What is decided here:
 * **The words.**  What could not be checked accuses nothing: it is grey, in a part of its
   own, and said as "could not be checked", never as a failure.  A flagged reference is a
   lead to check by hand, as on the references page.  A retracted work the manuscript says
-  is retracted is listed, but neutrally: citing it so fails nothing.
+  is retracted is listed with what matched, in grey: citing it so fails nothing.
 * **The banner.**  The report's own verdict (the exit code's), and what it comes to,
   counted from what the page shows, the problems first.
 """
@@ -602,9 +602,7 @@ def _problems(
             "quotations-differ",
             "Quotations that differ from the work they cite",
             "Misquotes first: words not in the cited text, or changed in a way that can change "
-            "the meaning (a number, a negation); then near quotes, worded slightly otherwise. "
-            "Each shows what differs: struck through, the source's wording; underlined, the "
-            "quotation's.",
+            "the meaning (a number, a negation); then near quotes, worded slightly otherwise.",
             quotations=altered,
         ),
         _group(
@@ -619,10 +617,9 @@ def _problems(
         _group(
             "retracted",
             "Retracted works cited",
-            "A work retracted (or under an expression of concern) cited without saying so. One "
-            "the manuscript says is retracted, where it cites it, is listed too, in grey: it "
-            "fails nothing.",
-            retracted=retracted,
+            "A work retracted (or under an expression of concern) that the manuscript cites "
+            "without saying so where it cites it.",
+            retracted=[w for w in retracted if not w.acknowledged],
         ),
         _group(
             "unlinked",
@@ -775,6 +772,13 @@ def build_manuscript_view(
                 "Verified: the entry names a real work whose record agrees with it. Ambiguous: "
                 "several works match it equally well, often versions of one work.",
                 references=by_group["matched"],
+            ),
+            _group(
+                "retracted-stated",
+                "Retracted works the manuscript says are retracted",
+                "Where it cites each one, the manuscript says the work is retracted: citing it "
+                "so fails nothing.",
+                retracted=[w for w in retracted if w.acknowledged],
             ),
             _group(
                 "copies-matched",
