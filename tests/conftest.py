@@ -1,7 +1,13 @@
-"""Shared test settings.
+"""Shared test settings and fixtures.
 
-Hypothesis runs a moderate number of examples by default, so the whole suite stays fast
-on CI; ``HYPOTHESIS_PROFILE=thorough`` runs many more for a deliberate search.
+* Hypothesis: one profile sets every property test's example count (no test sets its own).
+  ``default`` keeps the README's run quick; ``ci`` (``--hypothesis-profile=ci``, what
+  ``.ci/run`` uses) searches more; ``thorough`` searches much more, by hand.
+  ``HYPOTHESIS_PROFILE=NAME`` chooses one too.
+* No test reaches the network (the socket guard below).
+* Every test runs in its own ``CITEPROOF_HOME`` (``_private_home``); a test that looks into
+  its home asks for ``home``, and one that runs the command line asks for ``run_cli``.
+* ``--require-corpus`` turns a skip for want of ``../shared`` into a failure (CI).
 """
 
 from __future__ import annotations
@@ -11,16 +17,19 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile(
-    "default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.register_profile(
-    "thorough", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+if TYPE_CHECKING:
+    import click
+    from click.testing import Result
+
+_HYPOTHESIS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("default", max_examples=150, **_HYPOTHESIS)
+settings.register_profile("ci", max_examples=300, **_HYPOTHESIS)
+settings.register_profile("thorough", max_examples=3000, **_HYPOTHESIS)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
@@ -76,6 +85,65 @@ def _private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         for name in [k for k in os.environ if k.startswith("CITEPROOF_")]:
             del os.environ[name]
         os.environ.update(saved)
+
+
+@pytest.fixture
+def home(_private_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An isolated citeproof home, ``tmp_path / "home"``, not yet created.
+
+    ``CITEPROOF_HOME`` points at it (the cache, the evidence log and the keys live under it)
+    and no other ``CITEPROOF_*`` setting is set (``_private_home`` removed them).  A test
+    that needs something more (a filled cache, a contact address) adds it in its module.
+    """
+    root = tmp_path / "home"
+    monkeypatch.setenv("CITEPROOF_HOME", str(root))
+    return root
+
+
+class CliRun:
+    """Runs a citeproof command in-process, as a user types it: ``run_cli("check", ...)``.
+
+    Arguments are turned into strings (paths may be given as they are).  An exception the
+    command raises propagates, so a traceback fails the test as the bug it is; a test about
+    crashes passes ``catch_exceptions=True`` and reads ``result.exception``.  ``command``
+    runs one command group alone (``citeproof.cli.log.log``) instead of ``citeproof``; the
+    rest goes to ``click.testing.CliRunner.invoke`` (``input``, ``env``, ``terminal_width``).
+    """
+
+    def __call__(
+        self,
+        *args: str | Path,
+        input: str | bytes | None = None,
+        env: dict[str, str] | None = None,
+        catch_exceptions: bool = False,
+        command: click.Command | None = None,
+        **invoke: Any,
+    ) -> Result:
+        from click.testing import CliRunner
+
+        from citeproof.cli import cli
+
+        return CliRunner().invoke(
+            command or cli,
+            [str(a) for a in args],
+            input=input,
+            env=env,
+            catch_exceptions=catch_exceptions,
+            **invoke,
+        )
+
+    def json(self, *args: str | Path, **options: Any) -> tuple[int, Any]:
+        """The exit code and the JSON the command printed on stdout."""
+        import json
+
+        result = self(*args, **options)
+        return result.exit_code, json.loads(result.stdout)
+
+
+@pytest.fixture(scope="session")
+def run_cli() -> CliRun:
+    """citeproof's command line, run in-process (:class:`CliRun`; it holds no state)."""
+    return CliRun()
 
 
 # --require-corpus: CI runs with ../shared beside the repository, where a test that skips for

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from click.testing import CliRunner, Result
-
-from citeproof.cli import cli
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 ANSWER = (REPO / "examples" / "example-answer.md").read_text(encoding="utf-8")
 CACHE = REPO / "examples" / "example-cache.zip"
-
-
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
 
 
 def answers(tmp_path: Path) -> Path:
@@ -31,14 +27,16 @@ def answers(tmp_path: Path) -> Path:
     return path
 
 
-def test_every_answer_gets_its_report_line_in_order(tmp_path: Path) -> None:
-    assert run("cache", "import", CACHE).exit_code == 0
+def test_every_answer_gets_its_report_line_in_order(run_cli: CliRun, tmp_path: Path) -> None:
+    assert run_cli("cache", "import", CACHE).exit_code == 0
     out = tmp_path / "reports.jsonl"
-    result = run("audit", "--batch", answers(tmp_path), "-o", out, "--offline", "--workers", "1")
+    result = run_cli(
+        "audit", "--batch", answers(tmp_path), "-o", out, "--offline", "--workers", "1"
+    )
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["id"] for r in lines] == ["a", "b", 3, "d", "e"]  # line 3's id was unreadable
-    single = run("audit", ANSWER_FILE(tmp_path), "--offline", "--json", "--no-log")
+    single = run_cli("audit", ANSWER_FILE(tmp_path), "--offline", "--json", "--no-log")
     assert lines[0]["verdict"] == json.loads(single.stdout)["verdict"] == "fail"
     assert lines[0]["schema"] == "citeproof.audit/1" and lines[0]["signature"]
     assert lines[1]["verdict"] == "warn"  # an uncited claim
@@ -54,12 +52,12 @@ def ANSWER_FILE(tmp_path: Path) -> Path:
     return path
 
 
-def test_resume_and_workers_give_the_same_lines(tmp_path: Path) -> None:
-    assert run("cache", "import", CACHE).exit_code == 0
+def test_resume_and_workers_give_the_same_lines(run_cli: CliRun, tmp_path: Path) -> None:
+    assert run_cli("cache", "import", CACHE).exit_code == 0
     inp = answers(tmp_path)
     whole, parallel, resumed = (tmp_path / n for n in ("whole.jsonl", "par.jsonl", "res.jsonl"))
     for out, workers in ((whole, "1"), (parallel, "2")):
-        done = run("audit", "--batch", inp, "-o", out, "--offline", "--workers", workers)
+        done = run_cli("audit", "--batch", inp, "-o", out, "--offline", "--workers", workers)
         assert done.exit_code == 0
 
     def verdicts(path: Path) -> list[tuple[object, object]]:
@@ -68,14 +66,16 @@ def test_resume_and_workers_give_the_same_lines(tmp_path: Path) -> None:
     assert verdicts(parallel) == verdicts(whole)
     first = whole.read_text().splitlines()[0]
     resumed.write_text(first + "\n" + '{"id": "b", "schem')  # killed mid-line
-    result = run("audit", "--batch", inp, "-o", resumed, "--offline", "--resume", "--workers", "1")
+    result = run_cli(
+        "audit", "--batch", inp, "-o", resumed, "--offline", "--resume", "--workers", "1"
+    )
     assert result.exit_code == 0
     assert verdicts(resumed) == verdicts(whole)
     assert "4 answers audited" in result.stderr
 
 
-def test_batch_bad_usage(tmp_path: Path) -> None:
-    assert run("audit", "--batch", tmp_path / "none.jsonl").exit_code == 2
+def test_batch_bad_usage(run_cli: CliRun, tmp_path: Path) -> None:
+    assert run_cli("audit", "--batch", tmp_path / "none.jsonl").exit_code == 2
     inp = answers(tmp_path)
-    assert run("audit", "--batch", inp, "--resume").exit_code == 2
-    assert run("audit", "--batch", inp, "--html", tmp_path / "x.html").exit_code == 2
+    assert run_cli("audit", "--batch", inp, "--resume").exit_code == 2
+    assert run_cli("audit", "--batch", inp, "--html", tmp_path / "x.html").exit_code == 2

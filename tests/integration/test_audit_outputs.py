@@ -15,20 +15,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 import citeproof.report.page as page_module
-from citeproof.cli import cli
 from citeproof.errors import HtmlWriteError
 from citeproof.report.page import GENERATOR_TAG, is_audit_page, render_audit_html, write_audit_html
 
+if TYPE_CHECKING:
+    from conftest import CliRun
+
 ANSWER = "# Sleep\n\nA morning walk helps older adults sleep.\n"
-
-
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def answer_file(tmp_path: Path) -> Path:
@@ -49,12 +48,12 @@ def one_error_line(result: Result) -> str:
 # --------------------------------------------------------------------- --html over an input
 
 
-def test_the_page_is_never_written_over_the_answer(tmp_path: Path) -> None:
+def test_the_page_is_never_written_over_the_answer(run_cli: CliRun, tmp_path: Path) -> None:
     """``audit ans.md --html ans.md`` overwrote the answer with the page (exit 1)."""
     answer = answer_file(tmp_path)
     log = tmp_path / "log.jsonl"
     for extra in ((), ("--overwrite",)):
-        result = run("audit", answer, "--html", answer, "--log", log, *extra)
+        result = run_cli("audit", answer, "--html", answer, "--log", log, *extra)
         line = one_error_line(result)
         assert f"the --html page {answer} is the input {answer}" in line
         assert answer.read_text(encoding="utf-8") == ANSWER
@@ -62,23 +61,23 @@ def test_the_page_is_never_written_over_the_answer(tmp_path: Path) -> None:
 
 
 def test_the_answer_by_another_name_and_the_log_are_inputs_too(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     answer = answer_file(tmp_path)
     link = tmp_path / "link.md"
     link.symlink_to(answer)
-    refused = run("audit", answer, "--html", link, "--no-log", "--overwrite")
+    refused = run_cli("audit", answer, "--html", link, "--no-log", "--overwrite")
     assert "is the input" in one_error_line(refused)
     assert answer.read_text(encoding="utf-8") == ANSWER
     log = tmp_path / "log.jsonl"
-    assert run("audit", answer, "--html", tmp_path / "first.html", "--log", log).exit_code == 0
+    assert run_cli("audit", answer, "--html", tmp_path / "first.html", "--log", log).exit_code == 0
     before = log.read_bytes()
-    refused = run("audit", answer, "--html", log, "--log", log, "--overwrite")
+    refused = run_cli("audit", answer, "--html", log, "--log", log, "--overwrite")
     assert "is the input" in one_error_line(refused)
     assert log.read_bytes() == before
     # The log in use by default (CITEPROOF_LOG here), even when this run does not write to it.
     monkeypatch.setenv("CITEPROOF_LOG", str(log))
-    refused = run("audit", answer, "--html", log, "--no-log", "--overwrite")
+    refused = run_cli("audit", answer, "--html", log, "--no-log", "--overwrite")
     assert "is the input" in one_error_line(refused)
     assert log.read_bytes() == before
 
@@ -86,41 +85,43 @@ def test_the_answer_by_another_name_and_the_log_are_inputs_too(
 # --------------------------------------------------------------- --html over an existing file
 
 
-def test_an_unrelated_file_is_replaced_only_with_overwrite(tmp_path: Path) -> None:
+def test_an_unrelated_file_is_replaced_only_with_overwrite(run_cli: CliRun, tmp_path: Path) -> None:
     """``audit --html notes.txt`` silently replaced the user's notes."""
     answer = answer_file(tmp_path)
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n", encoding="utf-8")
-    refused = run("audit", answer, "--html", notes, "--no-log")
+    refused = run_cli("audit", answer, "--html", notes, "--no-log")
     line = one_error_line(refused)
     assert "already exists and citeproof did not write it" in line and "--overwrite" in line
     assert notes.read_text(encoding="utf-8") == "my notes\n"
-    replaced = run("audit", answer, "--html", notes, "--no-log", "--overwrite")
+    replaced = run_cli("audit", answer, "--html", notes, "--no-log", "--overwrite")
     assert replaced.exit_code == 0, replaced.output
     assert is_audit_page(notes)
 
 
-def test_a_rerun_replaces_its_own_page_without_overwrite(tmp_path: Path) -> None:
+def test_a_rerun_replaces_its_own_page_without_overwrite(run_cli: CliRun, tmp_path: Path) -> None:
     answer = answer_file(tmp_path)
     page = tmp_path / "audit.html"
-    assert run("audit", answer, "--html", page, "--no-log").exit_code == 0
+    assert run_cli("audit", answer, "--html", page, "--no-log").exit_code == 0
     first = page.read_text(encoding="utf-8")
     assert first.index(GENERATOR_TAG.decode()) < 4096
     answer.write_text(ANSWER + "\nAnother uncited claim about naps.\n", encoding="utf-8")
-    again = run("audit", answer, "--html", page, "--no-log")
+    again = run_cli("audit", answer, "--html", page, "--no-log")
     assert again.exit_code == 0, again.output
     assert "naps" in page.read_text(encoding="utf-8") and "naps" not in first
     empty = tmp_path / "empty.html"
     empty.touch()  # an empty file holds nothing to lose
-    assert run("audit", answer, "--html", empty, "--no-log").exit_code == 0
+    assert run_cli("audit", answer, "--html", empty, "--no-log").exit_code == 0
 
 
-def test_a_page_path_that_cannot_be_written_is_refused_before_the_audit(tmp_path: Path) -> None:
+def test_a_page_path_that_cannot_be_written_is_refused_before_the_audit(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     answer = answer_file(tmp_path)
     log = tmp_path / "log.jsonl"
-    missing = run("audit", answer, "--html", tmp_path / "no" / "page.html", "--log", log)
+    missing = run_cli("audit", answer, "--html", tmp_path / "no" / "page.html", "--log", log)
     assert "does not exist" in one_error_line(missing)
-    folder = run("audit", answer, "--html", tmp_path, "--log", log)
+    folder = run_cli("audit", answer, "--html", tmp_path, "--log", log)
     assert "directory" in one_error_line(folder)
     assert not log.exists()
 
@@ -187,12 +188,16 @@ def test_only_a_citeproof_page_is_recognised(tmp_path: Path) -> None:
     ],
 )
 def test_a_batch_option_without_batch_is_a_usage_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], named: str
+    run_cli: CliRun,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    named: str,
 ) -> None:
     """``audit x.md -o out.jsonl`` audited to the terminal and wrote no out.jsonl."""
     answer = answer_file(tmp_path)
     monkeypatch.chdir(tmp_path)
-    line = one_error_line(run("audit", answer, "--no-log", *args))
+    line = one_error_line(run_cli("audit", answer, "--no-log", *args))
     assert named in line and "'citeproof audit --help'" in line
     assert not (tmp_path / "out.jsonl").exists()
 
@@ -208,16 +213,16 @@ def test_a_batch_option_without_batch_is_a_usage_error(
     ],
 )
 def test_an_option_a_batch_ignores_is_a_usage_error(
-    tmp_path: Path, args: tuple[str, ...], named: str
+    run_cli: CliRun, tmp_path: Path, args: tuple[str, ...], named: str
 ) -> None:
     lines = tmp_path / "answers.jsonl"
     lines.write_text('{"id": 1, "answer": "A claim."}\n')
     out = tmp_path / "reports.jsonl"
-    line = one_error_line(run("audit", "--batch", lines, "-o", out, "--offline", *args))
+    line = one_error_line(run_cli("audit", "--batch", lines, "-o", out, "--offline", *args))
     assert named in line
     assert not out.exists()
 
 
-def test_overwrite_is_documented_for_html(tmp_path: Path) -> None:
-    shown = " ".join(run("audit", "--help").stdout.split())
+def test_overwrite_is_documented_for_html(run_cli: CliRun, tmp_path: Path) -> None:
+    shown = " ".join(run_cli("audit", "--help").stdout.split())
     assert "--overwrite Replace an existing file at --html FILE, or with --batch" in shown

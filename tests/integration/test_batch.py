@@ -14,28 +14,25 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 import citeproof
 from citeproof import batch
-from citeproof.cli import cli
 from citeproof.evidence.log import EvidenceLog
 from citeproof.match.normalize import normalize
 from citeproof.match.types import MIN_QUOTE_CHARS
 from citeproof.store.paths import default_dirs
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 BENCH = REPO.parent / "shared" / "bench"
 EXAMPLES = REPO / "examples"
 NO_BENCH = "../shared/bench not found: this test needs the shared benchmark kit"
 ARTICLE_QUOTE = "fell asleep faster than those in the control group"
-
-
-def run(*args: str | Path, input: bytes | None = None) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
@@ -55,12 +52,14 @@ def bench_rows() -> tuple[Path, list[dict[str, Any]]]:
     return text, [json.loads(line) for line in quotes.read_text().splitlines()]
 
 
-def test_a_batch_gives_the_expected_verdicts_in_input_order(tmp_path: Path) -> None:
+def test_a_batch_gives_the_expected_verdicts_in_input_order(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     text, rows = bench_rows()
     items = [{"id": r["id"], "quote": r["quote"], "source": str(text)} for r in rows]
     inp = write_jsonl(tmp_path / "in.jsonl", items)
     out = tmp_path / "out.jsonl"
-    result = run("batch", inp, "-o", out, "--workers", "2", "--quiet")
+    result = run_cli("batch", inp, "-o", out, "--workers", "2", "--quiet")
     assert result.exit_code == 0, result.output
     records = read_jsonl(out)
     assert [r["id"] for r in records] == [r["id"] for r in rows]
@@ -77,7 +76,9 @@ def test_a_batch_gives_the_expected_verdicts_in_input_order(tmp_path: Path) -> N
         assert {k: v for k, v in record.items() if k != "id"} == single
 
 
-def test_bad_lines_unknown_and_unavailable_sources_are_reported_per_line(tmp_path: Path) -> None:
+def test_bad_lines_unknown_and_unavailable_sources_are_reported_per_line(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     article = str(EXAMPLES / "example-article.nxml")
     inp = tmp_path / "in.jsonl"
     inp.write_text(
@@ -94,7 +95,7 @@ def test_bad_lines_unknown_and_unavailable_sources_are_reported_per_line(tmp_pat
         + "\n"
     )
     out = tmp_path / "out.jsonl"
-    result = run("batch", inp, "-o", out, "--offline", "--workers", "1")
+    result = run_cli("batch", inp, "-o", out, "--offline", "--workers", "1")
     assert result.exit_code == 0
     by_id = {r["id"]: r for r in read_jsonl(out)}
     assert list(by_id) == ["ok", 2, "nofile", "pinless", "empty", "last"]
@@ -106,7 +107,9 @@ def test_bad_lines_unknown_and_unavailable_sources_are_reported_per_line(tmp_pat
     assert "6 checked" in result.stderr and "UNAVAILABLE 1" in result.stderr
 
 
-def test_resume_after_sigkill_gives_the_uninterrupted_output(tmp_path: Path) -> None:
+def test_resume_after_sigkill_gives_the_uninterrupted_output(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     text, rows = bench_rows()
     items = [
         {"id": f"{r['id']}-{n}", "quote": r["quote"], "source": str(text)}
@@ -115,7 +118,7 @@ def test_resume_after_sigkill_gives_the_uninterrupted_output(tmp_path: Path) -> 
     ]
     inp = write_jsonl(tmp_path / "in.jsonl", items)
     whole = tmp_path / "whole.jsonl"
-    assert run("batch", inp, "-o", whole, "--workers", "1", "--quiet").exit_code == 0
+    assert run_cli("batch", inp, "-o", whole, "--workers", "1", "--quiet").exit_code == 0
 
     out = tmp_path / "out.jsonl"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -141,12 +144,12 @@ def test_resume_after_sigkill_gives_the_uninterrupted_output(tmp_path: Path) -> 
     assert 0 < partial.count(b"\n") < len(items), "the batch should have been cut short"
     with out.open("ab") as fh:
         fh.write(b'{"id": "torn')  # as if killed in the middle of a line
-    result = run("batch", inp, "-o", out, "--resume", "--workers", "1", "--quiet")
+    result = run_cli("batch", inp, "-o", out, "--resume", "--workers", "1", "--quiet")
     assert result.exit_code == 0, result.output
     assert out.read_bytes() == whole.read_bytes()
 
 
-def test_the_dask_executor_gives_the_same_output(tmp_path: Path) -> None:
+def test_the_dask_executor_gives_the_same_output(run_cli: CliRun, tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     text, rows = bench_rows()
     article = str(EXAMPLES / "example-article.nxml")
@@ -154,8 +157,8 @@ def test_the_dask_executor_gives_the_same_output(tmp_path: Path) -> None:
     items += [{"id": f"a{n}", "quote": ARTICLE_QUOTE, "source": article} for n in range(5)]
     inp = write_jsonl(tmp_path / "in.jsonl", items)
     local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
-    assert run("batch", inp, "-o", local, "--workers", "2", "--quiet").exit_code == 0
-    result = run("batch", inp, "-o", dask, "--executor", "dask", "--workers", "2", "--quiet")
+    assert run_cli("batch", inp, "-o", local, "--workers", "2", "--quiet").exit_code == 0
+    result = run_cli("batch", inp, "-o", dask, "--executor", "dask", "--workers", "2", "--quiet")
     assert result.exit_code == 0, result.output
     assert dask.read_bytes() == local.read_bytes()
 
@@ -202,7 +205,9 @@ def test_the_output_is_the_same_for_any_executor_worker_count_and_chunking(
         assert got == expected, "Dask"
 
 
-def test_the_command_writes_the_same_bytes_with_one_worker_two_and_dask(tmp_path: Path) -> None:
+def test_the_command_writes_the_same_bytes_with_one_worker_two_and_dask(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     """2,300 lines: the chunk boundary at line 2,000 falls inside many sources' lines."""
     inp = write_jsonl(tmp_path / "in.jsonl", many_sources(tmp_path, 60, 2300))
     outputs = {}
@@ -211,7 +216,7 @@ def test_the_command_writes_the_same_bytes_with_one_worker_two_and_dask(tmp_path
         if name == "dask" and importlib.util.find_spec("distributed") is None:
             continue
         out = tmp_path / f"{name}.jsonl"
-        result = run("batch", inp, "-o", out, "--quiet", *extra)
+        result = run_cli("batch", inp, "-o", out, "--quiet", *extra)
         assert result.exit_code == 0, result.output
         outputs[name] = out.read_bytes()
     assert outputs["two"] == outputs["one"]
@@ -257,7 +262,7 @@ def test_on_dask_each_source_is_parsed_by_one_worker(
     assert sorted(held[0] + held[1]) == sorted(Path(s).name for s in sources)
 
 
-def test_unordered_has_the_same_records(tmp_path: Path) -> None:
+def test_unordered_has_the_same_records(run_cli: CliRun, tmp_path: Path) -> None:
     article = str(EXAMPLES / "example-article.nxml")
     notes = str(EXAMPLES / "example-notes.txt")
     items = [
@@ -265,20 +270,20 @@ def test_unordered_has_the_same_records(tmp_path: Path) -> None:
     ]
     inp = write_jsonl(tmp_path / "in.jsonl", items)
     ordered, unordered = tmp_path / "o.jsonl", tmp_path / "u.jsonl"
-    assert run("batch", inp, "-o", ordered, "--quiet").exit_code == 0
-    assert run("batch", inp, "-o", unordered, "--unordered", "--quiet").exit_code == 0
+    assert run_cli("batch", inp, "-o", ordered, "--quiet").exit_code == 0
+    assert run_cli("batch", inp, "-o", unordered, "--unordered", "--quiet").exit_code == 0
     key = lambda r: r["id"]  # noqa: E731
     assert sorted(read_jsonl(unordered), key=key) == sorted(read_jsonl(ordered), key=key)
 
 
-def test_log_records_every_check_in_batched_appends(tmp_path: Path) -> None:
+def test_log_records_every_check_in_batched_appends(run_cli: CliRun, tmp_path: Path) -> None:
     article = str(EXAMPLES / "example-article.nxml")
     items = [
         {"id": n, "quote": ARTICLE_QUOTE, "source": article, "claim": f"claim {n}"}
         for n in range(250)
     ]
     inp = write_jsonl(tmp_path / "in.jsonl", items)
-    assert run("batch", inp, "-o", tmp_path / "out.jsonl", "--log", "--quiet").exit_code == 0
+    assert run_cli("batch", inp, "-o", tmp_path / "out.jsonl", "--log", "--quiet").exit_code == 0
     log = EvidenceLog(default_dirs().log)
     entries = list(log.entries())
     assert len(entries) == 250
@@ -286,14 +291,14 @@ def test_log_records_every_check_in_batched_appends(tmp_path: Path) -> None:
     assert log.verify().ok
 
 
-def test_stdin_and_stdout(tmp_path: Path) -> None:
+def test_stdin_and_stdout(run_cli: CliRun, tmp_path: Path) -> None:
     article = str(EXAMPLES / "example-article.nxml")
     line = json.dumps({"id": "x", "quote": ARTICLE_QUOTE, "source": article}) + "\n"
-    result = run("batch", "-", "--quiet", input=line.encode())
+    result = run_cli("batch", "-", "--quiet", input=line.encode())
     assert result.exit_code == 0
     assert json.loads(result.stdout)["verdict"] == "EXACT"
-    assert run("batch", "-", "--resume", input=b"").exit_code == 2
-    assert run("batch", tmp_path / "nope.jsonl").exit_code == 2
+    assert run_cli("batch", "-", "--resume", input=b"").exit_code == 2
+    assert run_cli("batch", tmp_path / "nope.jsonl").exit_code == 2
 
 
 def test_the_library_yields_outcomes() -> None:
@@ -305,17 +310,17 @@ def test_the_library_yields_outcomes() -> None:
     assert outcomes[0].verdict == "EXACT" and outcomes[1].verdict is None
 
 
-def test_an_existing_dask_scheduler_is_used(tmp_path: Path) -> None:
+def test_an_existing_dask_scheduler_is_used(run_cli: CliRun, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     article = str(EXAMPLES / "example-article.nxml")
     items = [{"id": n, "quote": ARTICLE_QUOTE, "source": article} for n in range(20)]
     inp = write_jsonl(tmp_path / "in.jsonl", items)
     local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
-    assert run("batch", inp, "-o", local, "--workers", "1", "--quiet").exit_code == 0
+    assert run_cli("batch", inp, "-o", local, "--workers", "1", "--quiet").exit_code == 0
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        result = run(
+        result = run_cli(
             "batch",
             inp,
             "-o",
@@ -329,7 +334,7 @@ def test_an_existing_dask_scheduler_is_used(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert cluster.scheduler_address.startswith("tcp://")
     assert remote.read_bytes() == local.read_bytes()
-    assert run("batch", inp, "--scheduler", "tcp://127.0.0.1:1").exit_code == 2  # needs dask
+    assert run_cli("batch", inp, "--scheduler", "tcp://127.0.0.1:1").exit_code == 2  # needs dask
 
 
 def test_the_progress_bar_counts_checks_and_verdicts() -> None:

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from citeproof.cli import cli
 from citeproof.store.cache import Cache
 from citeproof.store.paths import default_dirs
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 SNAPSHOT = REPO / "examples" / "retraction-watch-invented.csv"
@@ -31,17 +34,13 @@ TEXT = (
 WORDS = "mulch kept the beds moist through the dry summer months"
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
-
-
 @pytest.fixture(autouse=True)
 def _no_replay(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CITEPROOF_REPLAY", raising=False)
 
 
 @pytest.fixture
-def retracted() -> str:
+def retracted(run_cli: CliRun) -> str:
     """The invented retracted DOI, pinned, with the snapshot that lists it imported."""
     with Cache(default_dirs().cache_db) as cache:
         cache.pin(
@@ -52,29 +51,33 @@ def retracted() -> str:
             media_type="text/plain",
             meta={"coverage": "page"},
         )
-    assert run("retractions", "import", SNAPSHOT, "--as-of", "2025-03-01").exit_code == 0
+    assert run_cli("retractions", "import", SNAPSHOT, "--as-of", "2025-03-01").exit_code == 0
     return RETRACTED_DOI
 
 
-def test_fail_on_retracted_exits_1_on_an_exact_quote_of_a_retracted_work(retracted: str) -> None:
-    plain = run("check", "--json", "--offline", WORDS, retracted)
+def test_fail_on_retracted_exits_1_on_an_exact_quote_of_a_retracted_work(
+    run_cli: CliRun, retracted: str
+) -> None:
+    plain = run_cli("check", "--json", "--offline", WORDS, retracted)
     assert plain.exit_code == 0  # the verdict alone: EXACT
-    result = run("check", "--json", "--offline", "--fail-on-retracted", WORDS, retracted)
+    result = run_cli("check", "--json", "--offline", "--fail-on-retracted", WORDS, retracted)
     assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)
     assert data["verdict"] == "EXACT" and data["retraction"]["status"] == "RETRACTED"
 
 
-def test_fail_on_retracted_changes_nothing_for_a_work_that_is_not(tmp_path: Path) -> None:
+def test_fail_on_retracted_changes_nothing_for_a_work_that_is_not(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
-    assert run("check", "--json", "--fail-on-retracted", WORDS, notes).exit_code == 0
+    assert run_cli("check", "--json", "--fail-on-retracted", WORDS, notes).exit_code == 0
 
 
-def test_fail_on_retracted_needs_the_retraction_status(tmp_path: Path) -> None:
+def test_fail_on_retracted_needs_the_retraction_status(run_cli: CliRun, tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
-    result = run("check", "--fail-on-retracted", "--no-retraction", WORDS, notes)
+    result = run_cli("check", "--fail-on-retracted", "--no-retraction", WORDS, notes)
     assert result.exit_code == 2
     (line,) = result.stderr.splitlines()
     assert line.startswith("citeproof: error: --fail-on-retracted needs")
@@ -83,34 +86,38 @@ def test_fail_on_retracted_needs_the_retraction_status(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- terminal report
 
 
-def report(monkeypatch: pytest.MonkeyPatch, *args: str | Path) -> Result:
+def report(run_cli: CliRun, monkeypatch: pytest.MonkeyPatch, *args: str | Path) -> Result:
     """Run `check` as if stdout were a terminal (rich writes plain text to CliRunner)."""
     import citeproof.cli._common as common
 
     monkeypatch.setattr(common, "want_json", lambda flag: flag)
     monkeypatch.setenv("COLUMNS", "200")
-    return run("check", "--no-log", *args)
+    return run_cli("check", "--no-log", *args)
 
 
-def test_a_near_says_what_the_source_says(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_near_says_what_the_source_says(
+    run_cli: CliRun, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
-    result = report(monkeypatch, "the tomatoes planted in May gave three times the harvest", notes)
+    result = report(
+        run_cli, monkeypatch, "the tomatoes planted in May gave three times the harvest", notes
+    )
     assert result.exit_code == 1
     assert "source says" in result.stdout
     assert "“the tomatoes planted in May gave twice the harvest" in result.stdout
 
 
 def test_a_not_found_shows_the_closest_passage_below_the_threshold(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    run_cli: CliRun, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
     quote = "the tomatoes planted in April gave a far smaller harvest than the June ones"
-    as_json = run("check", "--no-log", "--json", quote, notes)
+    as_json = run_cli("check", "--no-log", "--json", quote, notes)
     assert json.loads(as_json.stdout)["verdict"] == "NOT_FOUND"
     assert json.loads(as_json.stdout)["near"] is None  # the contract is unchanged
-    result = report(monkeypatch, quote, notes)
+    result = report(run_cli, monkeypatch, quote, notes)
     assert result.exit_code == 1
     assert "closest passage (below the NEAR threshold)" in result.stdout
     assert "source says" in result.stdout and "tomatoes planted in May" in result.stdout
@@ -118,18 +125,22 @@ def test_a_not_found_shows_the_closest_passage_below_the_threshold(
 
 
 def test_a_not_found_with_nothing_close_says_so(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    run_cli: CliRun, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
-    result = report(monkeypatch, "quantum chromodynamics predicts asymptotic freedom", notes)
+    result = report(
+        run_cli, monkeypatch, "quantum chromodynamics predicts asymptotic freedom", notes
+    )
     assert result.exit_code == 1
     assert "no passage of the source comes close" in result.stdout
     assert "source says" not in result.stdout
 
 
-def test_the_report_shows_a_retraction(monkeypatch: pytest.MonkeyPatch, retracted: str) -> None:
-    result = report(monkeypatch, "--offline", WORDS, retracted)
+def test_the_report_shows_a_retraction(
+    run_cli: CliRun, monkeypatch: pytest.MonkeyPatch, retracted: str
+) -> None:
+    result = report(run_cli, monkeypatch, "--offline", WORDS, retracted)
     assert result.exit_code == 0
     assert "RETRACTED" in result.stdout
     assert "warning: the cited work is retracted" in result.stdout

@@ -9,41 +9,27 @@ Each test has its own ``CITEPROOF_HOME``, so the cache starts empty.
 from __future__ import annotations
 
 import hashlib
-import json
 from io import StringIO
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
 from rich.console import Console
 
-from citeproof.cli import cli
 from citeproof.cli.render import render_check
 from citeproof.models import CheckResult
 from pmc_replay import JSON, QUOTE, jats, pmc_replay, record
 
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "home"
-    monkeypatch.setenv("CITEPROOF_HOME", str(root))
-    monkeypatch.delenv("CITEPROOF_REPLAY", raising=False)
-    return root
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+pytestmark = pytest.mark.usefixtures("home")
 
 
-def check_json(*args: str | Path) -> tuple[int, dict[str, Any]]:
-    result = run("check", "--json", *args)
-    return result.exit_code, json.loads(result.stdout)
-
-
-def test_pmcid_is_fetched_pinned_and_then_checked_offline(tmp_path: Path) -> None:
+def test_pmcid_is_fetched_pinned_and_then_checked_offline(run_cli: CliRun, tmp_path: Path) -> None:
     replay = pmc_replay(tmp_path / "replay")
-    code, data = check_json(QUOTE, "PMC3166277", "--replay", replay)
+    code, data = run_cli.json("check", "--json", QUOTE, "PMC3166277", "--replay", replay)
     assert (code, data["verdict"]) == (0, "EXACT"), data
     source = data["source"]
     assert source["served_by"] == "pmc"
@@ -55,7 +41,7 @@ def test_pmcid_is_fetched_pinned_and_then_checked_offline(tmp_path: Path) -> Non
     assert source["fingerprint_ok"] is None
 
     # The same check again, with no network and no replay: the pinned bytes answer.
-    code, again = check_json(QUOTE, "PMC3166277", "--offline")
+    code, again = run_cli.json("check", "--json", QUOTE, "PMC3166277", "--offline")
     assert (code, again["verdict"]) == (0, "EXACT"), again
     assert again["source"]["sha256"] == source["sha256"]
     assert again["source"]["served_by"] == "pmc"
@@ -65,14 +51,18 @@ def test_pmcid_is_fetched_pinned_and_then_checked_offline(tmp_path: Path) -> Non
     assert again["matches"] == data["matches"]
 
     # --expect-sha256 with the right hash passes and says so.
-    code, pinned = check_json(QUOTE, "PMC3166277", "--offline", "--expect-sha256", source["sha256"])
+    code, pinned = run_cli.json(
+        "check", "--json", QUOTE, "PMC3166277", "--offline", "--expect-sha256", source["sha256"]
+    )
     assert (code, pinned["source"]["fingerprint_ok"]) == (0, True)
 
 
-def test_expect_sha256_mismatch_exits_1_naming_both_hashes(tmp_path: Path) -> None:
+def test_expect_sha256_mismatch_exits_1_naming_both_hashes(run_cli: CliRun, tmp_path: Path) -> None:
     replay = pmc_replay(tmp_path / "replay")
     wrong = "0" * 64
-    code, data = check_json(QUOTE, "PMC3166277", "--replay", replay, "--expect-sha256", wrong)
+    code, data = run_cli.json(
+        "check", "--json", QUOTE, "PMC3166277", "--replay", replay, "--expect-sha256", wrong
+    )
     actual = hashlib.sha256(jats()).hexdigest()
     assert code == 1
     assert data["verdict"] == "NOT_CHECKABLE"
@@ -81,8 +71,8 @@ def test_expect_sha256_mismatch_exits_1_naming_both_hashes(tmp_path: Path) -> No
     assert data["matches"] == []
 
 
-def test_offline_and_not_pinned_is_unavailable() -> None:
-    code, data = check_json(QUOTE, "PMC3166277", "--offline")
+def test_offline_and_not_pinned_is_unavailable(run_cli: CliRun) -> None:
+    code, data = run_cli.json("check", "--json", QUOTE, "PMC3166277", "--offline")
     assert code == 3
     assert data["verdict"] == "UNAVAILABLE"
     assert "offline" in data["reason"]
@@ -91,7 +81,7 @@ def test_offline_and_not_pinned_is_unavailable() -> None:
     assert data["source"]["sha256"] is None
 
 
-def test_a_source_answering_503_is_unavailable(tmp_path: Path) -> None:
+def test_a_source_answering_503_is_unavailable(run_cli: CliRun, tmp_path: Path) -> None:
     replay = tmp_path / "replay"
     record(
         replay,
@@ -101,7 +91,7 @@ def test_a_source_answering_503_is_unavailable(tmp_path: Path) -> None:
         status=503,
         **JSON,
     )
-    code, data = check_json(QUOTE, "NCT04363697", "--replay", replay)
+    code, data = run_cli.json("check", "--json", QUOTE, "NCT04363697", "--replay", replay)
     assert code == 3, data
     assert data["verdict"] == "UNAVAILABLE"
     assert data["reason"].startswith("ctgov:")
@@ -109,20 +99,20 @@ def test_a_source_answering_503_is_unavailable(tmp_path: Path) -> None:
 
 
 def test_replay_folder_from_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replay = pmc_replay(tmp_path / "replay")
     monkeypatch.setenv("CITEPROOF_REPLAY", str(replay))
-    code, data = check_json(QUOTE, "PMC3166277")
+    code, data = run_cli.json("check", "--json", QUOTE, "PMC3166277")
     assert (code, data["verdict"]) == (0, "EXACT"), data
 
 
 @pytest.mark.parametrize("source", ["pmid:abc", "12345", "doi:10.1", "NCT123"])
 def test_malformed_identifier_is_bad_input_with_the_accepted_forms(
-    source: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, source: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    result = run("check", QUOTE, source, "--offline")
+    result = run_cli("check", QUOTE, source, "--offline")
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert "Accepted sources" in result.stderr
@@ -130,17 +120,17 @@ def test_malformed_identifier_is_bad_input_with_the_accepted_forms(
 
 
 def test_a_bare_word_that_is_no_file_is_still_file_not_found(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # "PMID" alone could be a file name; looks_like_identifier leaves it to the file reader.
     monkeypatch.chdir(tmp_path)
-    result = run("check", QUOTE, "PMID")
+    result = run_cli("check", QUOTE, "PMID")
     assert result.exit_code == 2
     assert "does not exist" in result.stderr
 
 
 def test_a_labelled_identifier_is_never_shadowed_by_a_file_of_that_name(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A folder ``doi:10.1371`` holding ``journal.pone.0000001`` (which holds the quote) once
     answered EXACT from the file; ``doi:`` says it is the work."""
@@ -149,55 +139,59 @@ def test_a_labelled_identifier_is_never_shadowed_by_a_file_of_that_name(
     (tmp_path / "doi:10.1371" / "journal.pone.0000001").write_text(QUOTE, encoding="utf-8")
     (tmp_path / "pmcid:PMC3166277").write_text(QUOTE, encoding="utf-8")
     for labelled in ("doi:10.1371/journal.pone.0000001", "pmcid:PMC3166277"):
-        code, data = check_json(QUOTE, labelled, "--offline")
+        code, data = run_cli.json("check", "--json", QUOTE, labelled, "--offline")
         assert (code, data["verdict"]) == (3, "UNAVAILABLE"), data
         assert data["source"]["identifier"] == labelled
 
 
 def test_a_bare_identifier_that_is_also_a_file_is_refused_naming_both_forms(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "PMC3166277").write_text(QUOTE, encoding="utf-8")
-    result = run("check", QUOTE, "PMC3166277", "--offline")
+    result = run_cli("check", QUOTE, "PMC3166277", "--offline")
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     (line,) = result.stderr.strip().splitlines()
     assert "./PMC3166277" in line and "pmcid:PMC3166277" in line
     assert "Traceback" not in result.stderr
     # Each way of writing it then means one thing.
-    code, data = check_json(QUOTE, "./PMC3166277")
+    code, data = run_cli.json("check", "--json", QUOTE, "./PMC3166277")
     assert (code, data["verdict"]) == (0, "EXACT"), data
-    code, data = check_json(QUOTE, "pmcid:PMC3166277", "--offline")
+    code, data = run_cli.json("check", "--json", QUOTE, "pmcid:PMC3166277", "--offline")
     assert (code, data["verdict"]) == (3, "UNAVAILABLE"), data
 
 
-def test_refresh_fetches_again_and_contradicts_offline(tmp_path: Path) -> None:
+def test_refresh_fetches_again_and_contradicts_offline(run_cli: CliRun, tmp_path: Path) -> None:
     replay = pmc_replay(tmp_path / "replay")
-    code, first = check_json(QUOTE, "PMC3166277", "--replay", replay)
+    code, first = run_cli.json("check", "--json", QUOTE, "PMC3166277", "--replay", replay)
     assert code == 0
     assert first["source"]["refresh"] is None  # a first fetch has nothing to compare with
-    code, again = check_json(QUOTE, "PMC3166277", "--replay", replay, "--refresh")
+    code, again = run_cli.json(
+        "check", "--json", QUOTE, "PMC3166277", "--replay", replay, "--refresh"
+    )
     assert (code, again["verdict"]) == (0, "EXACT")
     assert again["source"]["sha256"] == first["source"]["sha256"]
     assert again["source"]["refresh"] == {
         "previous_sha256": first["source"]["sha256"],
         "changed": False,
     }
-    result = run("check", QUOTE, "PMC3166277", "--offline", "--refresh")
+    result = run_cli("check", QUOTE, "PMC3166277", "--offline", "--refresh")
     assert result.exit_code == 2
     assert "contradict" in result.stderr
 
 
-def test_refresh_reports_changed_bytes_and_repins(tmp_path: Path) -> None:
+def test_refresh_reports_changed_bytes_and_repins(run_cli: CliRun, tmp_path: Path) -> None:
     replay = pmc_replay(tmp_path / "replay")
-    code, first = check_json(QUOTE, "PMC3166277", "--replay", replay)
+    code, first = run_cli.json("check", "--json", QUOTE, "PMC3166277", "--replay", replay)
     assert code == 0
     # Upstream now serves a corrected version: the quoted sentence was reworded.
     changed = jats().replace(b"timing of host lysis", b"timing of cell lysis", 1)
     assert changed != jats()
     newer = pmc_replay(tmp_path / "newer", changed)
-    code, again = check_json(QUOTE, "PMC3166277", "--replay", newer, "--refresh")
+    code, again = run_cli.json(
+        "check", "--json", QUOTE, "PMC3166277", "--replay", newer, "--refresh"
+    )
     assert again["verdict"] == "NEAR" and code == 1
     assert again["source"]["sha256"] == hashlib.sha256(changed).hexdigest()
     assert again["source"]["refresh"] == {
@@ -205,7 +199,7 @@ def test_refresh_reports_changed_bytes_and_repins(tmp_path: Path) -> None:
         "changed": True,
     }
     # The new bytes are now the pin: an offline check reads them, with no refresh to report.
-    code, offline = check_json(QUOTE, "PMC3166277", "--offline")
+    code, offline = run_cli.json("check", "--json", QUOTE, "PMC3166277", "--offline")
     assert offline["source"]["sha256"] == again["source"]["sha256"]
     assert offline["source"]["refresh"] is None
     shown = StringIO()
@@ -213,14 +207,14 @@ def test_refresh_reports_changed_bytes_and_repins(tmp_path: Path) -> None:
     assert f"bytes changed since the earlier pin ({first['source']['sha256']})" in shown.getvalue()
 
 
-def test_text_of_an_identifier_is_the_text_its_check_read(tmp_path: Path) -> None:
+def test_text_of_an_identifier_is_the_text_its_check_read(run_cli: CliRun, tmp_path: Path) -> None:
     replay = pmc_replay(tmp_path / "replay")
-    printed = run("text", "PMC3166277", "--replay", replay)
+    printed = run_cli("text", "PMC3166277", "--replay", replay)
     assert printed.exit_code == 0
-    code, data = check_json(QUOTE, "PMC3166277", "--offline")
+    code, data = run_cli.json("check", "--json", QUOTE, "PMC3166277", "--offline")
     assert code == 0
     start, end = data["matches"][0]["start"], data["matches"][0]["end"]
     assert printed.stdout[start:end] == data["matches"][0]["text"]
-    missing = run("text", "PMC1234567", "--offline")
+    missing = run_cli("text", "PMC1234567", "--offline")
     assert missing.exit_code == 3
     assert "not in the cache" in missing.stderr

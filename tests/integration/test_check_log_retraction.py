@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
 
 import citeproof
-from citeproof.cli import cli
 from citeproof.evidence.log import EvidenceLog
 from citeproof.store.cache import Cache
 from citeproof.store.paths import default_dirs
 from pmc_replay import QUOTE, pmc_replay
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 SNAPSHOT = REPO / "examples" / "retraction-watch-invented.csv"
@@ -40,21 +41,12 @@ def pin_text(key: str, text: str) -> None:
         )
 
 
-def run(*args: str | Path, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
-
-
-def check_json(*args: str | Path) -> tuple[int, dict[str, Any]]:
-    result = run("check", "--json", *args)
-    return result.exit_code, json.loads(result.stdout)
-
-
-def test_a_check_is_logged_and_the_log_verifies(tmp_path: Path) -> None:
+def test_a_check_is_logged_and_the_log_verifies(run_cli: CliRun, tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
-    code, first = check_json(WORDS, notes)
+    code, first = run_cli.json("check", "--json", WORDS, notes)
     assert code == 0 and first["log_seq"] == 1
-    _, second = check_json("mulch kept the beds dry", notes)
+    _, second = run_cli.json("check", "--json", "mulch kept the beds dry", notes)
     assert second["log_seq"] == 2
     log = EvidenceLog(default_dirs().log)
     entry = log.get(2)
@@ -64,29 +56,31 @@ def test_a_check_is_logged_and_the_log_verifies(tmp_path: Path) -> None:
     assert entry.payload["source"]["sha256"] == second["source"]["sha256"]
     assert entry.payload["options"] == {"profile": "t1", "near_threshold": 0.9, "max_gap": 3000}
     assert log.verify().ok
-    assert run("log", "verify").exit_code == 0
+    assert run_cli("log", "verify").exit_code == 0
 
 
-def test_no_log_and_an_explicit_log_file(tmp_path: Path) -> None:
+def test_no_log_and_an_explicit_log_file(run_cli: CliRun, tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
-    _, data = check_json("--no-log", WORDS, notes)
+    _, data = run_cli.json("check", "--json", "--no-log", WORDS, notes)
     assert data["log_seq"] is None
     assert not default_dirs().log.exists()
     chosen = tmp_path / "project.jsonl"
-    _, data = check_json("--log", chosen, WORDS, notes)
+    _, data = run_cli.json("check", "--json", "--log", chosen, WORDS, notes)
     assert data["log_seq"] == 1
     assert EvidenceLog(chosen).get(1).payload["quote"] == WORDS
     assert not default_dirs().log.exists()
 
 
-def test_a_damaged_log_still_shows_the_result_then_says_what_to_do(tmp_path: Path) -> None:
+def test_a_damaged_log_still_shows_the_result_then_says_what_to_do(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
-    assert check_json(WORDS, notes)[0] == 0
+    assert run_cli.json("check", "--json", WORDS, notes)[0] == 0
     with default_dirs().log.open("ab") as fh:
         fh.write(b'{"torn": ')  # a write cut short
-    result = run("check", "--json", WORDS, notes)
+    result = run_cli("check", "--json", WORDS, notes)
     assert json.loads(result.stdout)["verdict"] == "EXACT"
     assert result.exit_code == 2
     assert "citeproof log repair" in result.stderr
@@ -99,10 +93,10 @@ def test_the_library_logs_only_when_asked(tmp_path: Path) -> None:
     assert citeproof.check(WORDS, citeproof.load(text=TEXT), log=tmp_path / "x.jsonl").log_seq == 1
 
 
-def test_retraction_status_of_a_cited_identifier() -> None:
+def test_retraction_status_of_a_cited_identifier(run_cli: CliRun) -> None:
     pin_text(f"doi:{RETRACTED_DOI}", TEXT)
-    assert run("retractions", "import", SNAPSHOT, "--as-of", "2025-03-01").exit_code == 0
-    code, data = check_json("--offline", WORDS, RETRACTED_DOI)
+    assert run_cli("retractions", "import", SNAPSHOT, "--as-of", "2025-03-01").exit_code == 0
+    code, data = run_cli.json("check", "--json", "--offline", WORDS, RETRACTED_DOI)
     assert code == 0  # the verdict is about the quote; the retraction is reported beside it
     report = data["retraction"]
     assert report["status"] == "RETRACTED"
@@ -114,20 +108,21 @@ def test_retraction_status_of_a_cited_identifier() -> None:
         "as_of": None,
         "by": ["retractionwatch"],
     }
-    _, quiet = check_json("--offline", "--no-retraction", WORDS, RETRACTED_DOI)
+    _, quiet = run_cli.json("check", "--json", "--offline", "--no-retraction", WORDS, RETRACTED_DOI)
     assert quiet["retraction"] is None
 
 
 def test_no_retraction_status_for_files_and_unverifiable_when_sources_fail(
+    run_cli: CliRun,
     tmp_path: Path,
 ) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
-    assert check_json(WORDS, notes)[1]["retraction"] is None
+    assert run_cli.json("check", "--json", WORDS, notes)[1]["retraction"] is None
     # The PMC replay folder holds no Crossref, PubMed or Europe PMC answers: those sources
     # fail, and the status is UNVERIFIABLE with the reason, never NOT_RETRACTED.
     replay = pmc_replay(tmp_path / "replay")
-    _, data = check_json(QUOTE, "PMC3166277", "--replay", replay)
+    _, data = run_cli.json("check", "--json", QUOTE, "PMC3166277", "--replay", replay)
     assert data["verdict"] == "EXACT"
     report = data["retraction"]
     assert report["status"] == "UNVERIFIABLE"

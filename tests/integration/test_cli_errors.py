@@ -14,19 +14,17 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from citeproof.cli import cli
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 NOTES = REPO / "examples" / "example-notes.txt"
 QUOTE = "a garden that is fed from below needs less watering"
-
-
-def run(*args: str | Path, env: dict[str, str] | None = None) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], env=env, catch_exceptions=False)
 
 
 def one_error_line(result: Result) -> str:
@@ -60,45 +58,45 @@ def one_error_line(result: Result) -> str:
     ],
 )  # fmt: skip
 def test_an_option_error_is_one_line_naming_the_help_to_read(
-    args: list[str | Path], words: list[str], help_of: str
+    run_cli: CliRun, args: list[str | Path], words: list[str], help_of: str
 ) -> None:
-    line = one_error_line(run(*args))
+    line = one_error_line(run_cli(*args))
     for word in words:
         assert word in line, line
     assert f"'citeproof {help_of} --help'".replace("citeproof  ", "citeproof ") in line, line
     assert "Usage:" not in line  # an option error does not need the synopsis
 
 
-def test_an_argument_error_repeats_the_usage_on_the_same_line() -> None:
-    line = one_error_line(run("check", QUOTE))
+def test_an_argument_error_repeats_the_usage_on_the_same_line(run_cli: CliRun) -> None:
+    line = one_error_line(run_cli("check", QUOTE))
     assert "missing SOURCE" in line
     assert "Usage: citeproof check [OPTIONS] QUOTE SOURCE" in line
-    line = one_error_line(run("check", QUOTE, NOTES, "extra"))
+    line = one_error_line(run_cli("check", QUOTE, NOTES, "extra"))
     assert "got 3 arguments" in line  # not "missing SOURCE" when there is one too many
 
 
-def test_a_bad_audit_option_names_the_command_the_user_typed() -> None:
+def test_a_bad_audit_option_names_the_command_the_user_typed(run_cli: CliRun) -> None:
     """``audit ANSWER`` runs a hidden ``run`` command nobody types; its help is ``audit``'s."""
-    line = one_error_line(run("audit", "--bogus", "answer.md"))
+    line = one_error_line(run_cli("audit", "--bogus", "answer.md"))
     assert "'citeproof audit --help'" in line
     assert "audit run" not in line
-    line = one_error_line(run("audit"))
+    line = one_error_line(run_cli("audit"))
     assert "ANSWER" in line and "audit run" not in line
 
 
-def test_an_unknown_command_is_one_line_and_suggests_the_near_one() -> None:
-    line = one_error_line(run("nosuch"))
+def test_an_unknown_command_is_one_line_and_suggests_the_near_one(run_cli: CliRun) -> None:
+    line = one_error_line(run_cli("nosuch"))
     assert "No such command 'nosuch'" in line and "'citeproof --help'" in line
-    line = one_error_line(run("chek", QUOTE, NOTES))
+    line = one_error_line(run_cli("chek", QUOTE, NOTES))
     assert "Did you mean 'check'?" in line
 
 
-def test_help_is_intact() -> None:
+def test_help_is_intact(run_cli: CliRun) -> None:
     for args in (["--help"], ["check", "--help"], ["audit", "--help"], ["log", "verify", "-h"]):
-        result = run(*args)
+        result = run_cli(*args)
         assert result.exit_code == 0, (args, result.output)
         assert result.stdout.startswith("Usage: citeproof"), result.stdout
-    assert run().output.startswith("Usage: citeproof")  # no arguments: the help page
+    assert run_cli().output.startswith("Usage: citeproof")  # no arguments: the help page
 
 
 def test_a_real_process_prints_one_line_too() -> None:
@@ -118,41 +116,45 @@ def test_a_real_process_prints_one_line_too() -> None:
 # ---------------------------------------------------------------------------- the log
 
 
-def test_verify_on_a_named_log_that_is_not_there_is_an_error(tmp_path: Path) -> None:
+def test_verify_on_a_named_log_that_is_not_there_is_an_error(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     typo = tmp_path / "typo.jsonl"
-    line = one_error_line(run("log", "--log", typo, "verify"))
+    line = one_error_line(run_cli("log", "--log", typo, "verify"))
     assert f"there is no evidence log at {typo}" in line
-    line = one_error_line(run("log", "verify", env={"CITEPROOF_LOG": str(typo)}))
+    line = one_error_line(run_cli("log", "verify", env={"CITEPROOF_LOG": str(typo)}))
     assert "there is no evidence log" in line
     for command in (["show"], ["export"], ["prove", "1"], ["checkpoint"], ["repair"]):
-        assert "no evidence log" in one_error_line(run("log", "--log", typo, *command))
+        assert "no evidence log" in one_error_line(run_cli("log", "--log", typo, *command))
     assert not typo.exists()
 
 
-def test_verify_on_a_fresh_install_creates_no_key(_private_home: Path) -> None:
-    result = run("log", "verify", "--json")
+def test_verify_on_a_fresh_install_creates_no_key(run_cli: CliRun, _private_home: Path) -> None:
+    result = run_cli("log", "verify", "--json")
     assert result.exit_code == 0, result.output
     assert '"entries": 0' in result.stdout
     assert not list(_private_home.rglob("*.pem")), "log verify created a signing key"
     assert not list(_private_home.rglob("evidence.jsonl*"))
 
 
-def test_prove_on_a_fresh_log_says_it_has_no_entry(_private_home: Path) -> None:
-    line = one_error_line(run("log", "prove", "1"))
+def test_prove_on_a_fresh_log_says_it_has_no_entry(run_cli: CliRun, _private_home: Path) -> None:
+    line = one_error_line(run_cli("log", "prove", "1"))
     assert "has no entry 1" in line and "no entries yet" in line
     assert "repair" not in line
-    result = run("log", "repair", "--json")  # and repair has nothing to do, and makes nothing
+    result = run_cli("log", "repair", "--json")  # and repair has nothing to do, and makes nothing
     assert result.exit_code == 0 and "the log is empty" in result.stdout
     assert not list(_private_home.rglob("evidence.jsonl*"))
 
 
-def test_a_log_without_its_key_says_where_the_key_belongs(tmp_path: Path) -> None:
+def test_a_log_without_its_key_says_where_the_key_belongs(run_cli: CliRun, tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(f"Notes. {QUOTE}, as every gardener knows.\n")
     log = tmp_path / "project.jsonl"
-    assert run("check", "--log", log, "--json", QUOTE, notes).exit_code == 0
+    assert run_cli("check", "--log", log, "--json", QUOTE, notes).exit_code == 0
     other_home = tmp_path / "other-home"  # a data directory without that log's key
-    result = run("log", "--log", log, "verify", "--json", env={"CITEPROOF_HOME": str(other_home)})
+    result = run_cli(
+        "log", "--log", log, "verify", "--json", env={"CITEPROOF_HOME": str(other_home)}
+    )
     assert result.exit_code == 1
     assert "no log key here" in result.stdout
     assert not list(other_home.rglob("*.pem"))

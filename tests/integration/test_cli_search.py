@@ -9,12 +9,15 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import pytest
-from click.testing import CliRunner, Result
 
 from citeproof.cli import LazyGroup
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 MISSING = "../shared/corpus not found: corpus tests need the shared corpus beside the repository"
@@ -55,12 +58,8 @@ def replay(tmp_path: Path) -> Path:
     return folder
 
 
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-def test_search_pubmed_json(replay: Path) -> None:
-    result = invoke(
+def test_search_pubmed_json(run_cli: CliRun, replay: Path) -> None:
+    result = run_cli(
         "search",
         "pubmed",
         "ELSA-Brasil coronary artery calcium",
@@ -82,11 +81,13 @@ def test_search_pubmed_json(replay: Path) -> None:
     assert record["params"]["mindate"] == "2015"
 
 
-def test_search_europepmc_table(replay: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_search_europepmc_table(
+    run_cli: CliRun, replay: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from citeproof.cli import _common
 
     monkeypatch.setattr(_common, "want_json", lambda flag: flag)
-    result = invoke(
+    result = run_cli(
         "search", "europepmc", "arteriosclerosis large-artery elasticity", "--replay", str(replay)
     )
     assert result.exit_code == 0, result.output
@@ -94,24 +95,26 @@ def test_search_europepmc_table(replay: Path, monkeypatch: pytest.MonkeyPatch) -
     assert "pmid:" in result.stdout
 
 
-def test_search_empty_openfda_exits_0(replay: Path) -> None:
-    result = invoke(
+def test_search_empty_openfda_exits_0(run_cli: CliRun, replay: Path) -> None:
+    result = run_cli(
         "search", "openfda", "zzzqqq not a drug", "--limit", "10", "--replay", str(replay)
     )
     assert result.exit_code == 0
     assert json.loads(result.stdout)["status"] == "empty"  # stdout is not a terminal: JSON
 
 
-def test_citing_json(replay: Path) -> None:
-    result = invoke("citing", "W2474002222", "--json", "--replay", str(replay))
+def test_citing_json(run_cli: CliRun, replay: Path) -> None:
+    result = run_cli("citing", "W2474002222", "--json", "--replay", str(replay))
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout)
     assert record["engine"] == "openalex" and record["hit_count"] == 5
 
 
-def test_replay_via_environment(replay: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_replay_via_environment(
+    run_cli: CliRun, replay: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CITEPROOF_REPLAY", str(replay))
-    result = invoke(
+    result = run_cli(
         "search",
         "litsense",
         "arteriosclerosis functional depletion of large-artery elasticity",
@@ -122,8 +125,8 @@ def test_replay_via_environment(replay: Path, monkeypatch: pytest.MonkeyPatch) -
     assert len(json.loads(result.stdout)["items"]) == 3
 
 
-def test_bad_engine_exits_2() -> None:
-    result = invoke("search", "google", "aspirin")
+def test_bad_engine_exits_2(run_cli: CliRun) -> None:
+    result = run_cli("search", "google", "aspirin")
     assert result.exit_code == 2
     assert "google" in result.output
 
@@ -138,15 +141,15 @@ def test_bad_engine_exits_2() -> None:
         ("citing", "NCT04363697"),
     ],
 )
-def test_bad_input_exits_2_with_one_line(args: tuple[str, ...]) -> None:
-    result = invoke(*args)
+def test_bad_input_exits_2_with_one_line(run_cli: CliRun, args: tuple[str, ...]) -> None:
+    result = run_cli(*args)
     assert result.exit_code == 2
     assert result.stderr.startswith("citeproof: error: ")
     assert result.stderr.count("\n") == 1
 
 
-def test_offline_exits_3() -> None:
-    result = invoke("search", "pubmed", "aspirin", "--offline")
+def test_offline_exits_3(run_cli: CliRun) -> None:
+    result = run_cli("search", "pubmed", "aspirin", "--offline")
     assert result.exit_code == 3 and "--offline" in result.stderr
 
 
@@ -171,19 +174,21 @@ def gone_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def test_failed_search_exits_3(tmp_path: Path) -> None:
+def test_failed_search_exits_3(run_cli: CliRun, tmp_path: Path) -> None:
     folder = gone_folder(tmp_path)
-    result = invoke("search", "openalex", "aspirin", "--json", "--replay", str(folder))
+    result = run_cli("search", "openalex", "aspirin", "--json", "--replay", str(folder))
     assert result.exit_code == 3
     record = json.loads(result.stdout)
     assert record["status"] == "failed" and "404" in record["reason"]
 
 
-def test_every_search_is_recorded_in_the_log_failed_ones_too(replay: Path, tmp_path: Path) -> None:
+def test_every_search_is_recorded_in_the_log_failed_ones_too(
+    run_cli: CliRun, replay: Path, tmp_path: Path
+) -> None:
     from citeproof.evidence.log import EvidenceLog
     from citeproof.store.paths import default_dirs
 
-    done = invoke("citing", "W2474002222", "--json", "--replay", str(replay))
+    done = run_cli("citing", "W2474002222", "--json", "--replay", str(replay))
     record = json.loads(done.stdout)
     assert record["log_seq"] == 1
     log = EvidenceLog(default_dirs().log)
@@ -193,7 +198,7 @@ def test_every_search_is_recorded_in_the_log_failed_ones_too(replay: Path, tmp_p
     assert entry.payload["ids"] == [item["id"] for item in record["items"]]
     assert entry.payload["responses"] == [r["sha256"] for r in record["responses"]]
 
-    failed = invoke(
+    failed = run_cli(
         "search", "openalex", "aspirin", "--json", "--replay", str(gone_folder(tmp_path))
     )
     assert failed.exit_code == 3
@@ -201,9 +206,9 @@ def test_every_search_is_recorded_in_the_log_failed_ones_too(replay: Path, tmp_p
     assert log.get(2).payload["status"] == "failed"
     assert log.get(2).payload["reason"]
 
-    quiet = invoke("citing", "W2474002222", "--json", "--replay", str(replay), "--no-log")
+    quiet = run_cli("citing", "W2474002222", "--json", "--replay", str(replay), "--no-log")
     assert json.loads(quiet.stdout)["log_seq"] is None
     other = tmp_path / "searches.jsonl"
-    invoke("citing", "W2474002222", "--json", "--replay", str(replay), "--log", str(other))
+    run_cli("citing", "W2474002222", "--json", "--replay", str(replay), "--log", str(other))
     assert EvidenceLog(other).get(1).kind == "search"
     assert log.verify().ok and log.size == 2

@@ -9,16 +9,13 @@ the network.
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 import pytest
-from click.testing import CliRunner, Result
 
 from citeproof import service
-from citeproof.cli import cli
 from citeproof.net.client import make_client
 from citeproof.net.recordings import load_litcheck
 from citeproof.net.replay import ReplayTransport
@@ -28,6 +25,9 @@ from citeproof.search.finder import Candidates, find_elsewhere
 from citeproof.store.cache import Cache
 from citeproof.store.paths import default_dirs
 from pmc_replay import CORPUS, MISSING, QUOTE, pmc_replay
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 WHEN = "2026-01-02T03:04:05Z"
 REAL = (
@@ -39,12 +39,7 @@ MISQUOTE = "daily walking reduced the risk of stroke by a third over ten years o
 CLOSE = "daily walking reduced the risk of stroke by a half over ten years of follow-up"
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "home"
-    monkeypatch.setenv("CITEPROOF_HOME", str(root))
-    monkeypatch.delenv("CITEPROOF_REPLAY", raising=False)
-    return root
+pytestmark = pytest.mark.usefixtures("home")
 
 
 def pin_text(key: str, text: str) -> None:
@@ -59,21 +54,12 @@ def pin_text(key: str, text: str) -> None:
         )
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
-
-
-def check_json(*args: str | Path) -> tuple[int, dict[str, Any]]:
-    result = run("check", "--json", *args)
-    return result.exit_code, json.loads(result.stdout)
-
-
-def test_a_misquote_is_traced_to_a_cached_document(tmp_path: Path) -> None:
+def test_a_misquote_is_traced_to_a_cached_document(run_cli: CliRun, tmp_path: Path) -> None:
     pin_text("pmcid:PMC9000001", REAL)
     pin_text("pmcid:PMC9000002", "An unrelated example text about rainfall and maize yields.")
     cited = tmp_path / "cited.txt"
     cited.write_text(CITED)
-    code, data = check_json("--find-source", "--offline", MISQUOTE, cited)
+    code, data = run_cli.json("check", "--json", "--find-source", "--offline", MISQUOTE, cited)
     assert (code, data["verdict"]) == (1, "NOT_FOUND")
     (hit,) = data["found_elsewhere"]
     assert hit["identifier"] == "pmcid:PMC9000001"
@@ -91,22 +77,22 @@ def test_a_misquote_is_traced_to_a_cached_document(tmp_path: Path) -> None:
     assert places["europepmc"]["state"] == places["litsense"]["state"] == "not_asked"
 
 
-def test_without_the_flag_or_on_exact_nothing_is_searched(tmp_path: Path) -> None:
+def test_without_the_flag_or_on_exact_nothing_is_searched(run_cli: CliRun, tmp_path: Path) -> None:
     pin_text("pmcid:PMC9000001", REAL)
     cited = tmp_path / "cited.txt"
     cited.write_text(CITED)
-    _, plain = check_json("--offline", MISQUOTE, cited)
+    _, plain = run_cli.json("check", "--json", "--offline", MISQUOTE, cited)
     assert plain["found_elsewhere"] is None and plain["searched_elsewhere"] is None
     cited.write_text(REAL)
-    code, exact = check_json("--offline", "--find-source", MISQUOTE, cited)
+    code, exact = run_cli.json("check", "--json", "--offline", "--find-source", MISQUOTE, cited)
     assert code == 0
     assert exact["found_elsewhere"] is None and exact["searched_elsewhere"] is None
 
 
-def test_offline_without_a_cache_looks_but_creates_none(tmp_path: Path) -> None:
+def test_offline_without_a_cache_looks_but_creates_none(run_cli: CliRun, tmp_path: Path) -> None:
     cited = tmp_path / "cited.txt"
     cited.write_text(CITED)
-    code, result = check_json("--offline", "--find-source", MISQUOTE, cited)
+    code, result = run_cli.json("check", "--json", "--offline", "--find-source", MISQUOTE, cited)
     assert code == 1 and result["verdict"] == "NOT_FOUND"
     assert result["found_elsewhere"] == []
     cache_place, *engines = result["searched_elsewhere"]
@@ -117,23 +103,24 @@ def test_offline_without_a_cache_looks_but_creates_none(tmp_path: Path) -> None:
 
 
 def test_a_near_elsewhere_is_reported_only_when_closer_than_the_cited_one(
+    run_cli: CliRun,
     tmp_path: Path,
 ) -> None:
     cited = tmp_path / "cited.txt"
     cited.write_text(REAL)  # the cited paper says "a third"; the quote says "a half"
     pin_text("pmcid:PMC9000003", REAL.replace("walking", "running"))  # farther than the cited
-    _, data = check_json("--find-source", "--offline", CLOSE, cited)
+    _, data = run_cli.json("check", "--json", "--find-source", "--offline", CLOSE, cited)
     assert data["verdict"] == "NEAR"
     assert data["found_elsewhere"] == []
     pin_text("pmcid:PMC9000004", REAL.replace("a third", "a half"))  # the words, verbatim
-    _, data = check_json("--find-source", "--offline", CLOSE, cited)
+    _, data = run_cli.json("check", "--json", "--find-source", "--offline", CLOSE, cited)
     assert [h["identifier"] for h in data["found_elsewhere"]] == ["pmcid:PMC9000004"]
 
 
-def test_the_cited_source_itself_is_never_found_elsewhere() -> None:
+def test_the_cited_source_itself_is_never_found_elsewhere(run_cli: CliRun) -> None:
     pin_text("pmcid:PMC9000001", CITED)
     pin_text("pmcid:PMC9000005", CITED)  # the same bytes under another key
-    _, data = check_json("--find-source", "--offline", MISQUOTE, "PMC9000001")
+    _, data = run_cli.json("check", "--json", "--find-source", "--offline", MISQUOTE, "PMC9000001")
     assert data["verdict"] == "NOT_FOUND"
     assert data["found_elsewhere"] == []
     # The same bytes under another key are the cited source too: nothing else was read.
@@ -158,7 +145,7 @@ def _run_finder(tmp_path: Path, providers: list[tuple[str, Any]], replay: Path |
         )
 
 
-def test_remote_candidates_are_fetched_pinned_and_verified(tmp_path: Path) -> None:
+def test_remote_candidates_are_fetched_pinned_and_verified(run_cli: CliRun, tmp_path: Path) -> None:
     replay = pmc_replay(tmp_path / "replay")
 
     async def suggests(quote: str, session: Session) -> Candidates:
@@ -178,7 +165,7 @@ def test_remote_candidates_are_fetched_pinned_and_verified(tmp_path: Path) -> No
     assert litsense.state == "failed"
     assert litsense.reason == "LitSense sentence search failed: HTTP 503"
     # The candidate was pinned: a later offline check reads it without any request.
-    _, again = check_json("--offline", QUOTE, "PMC3166277")
+    _, again = run_cli.json("check", "--json", "--offline", QUOTE, "PMC3166277")
     assert again["verdict"] == "EXACT"
 
 

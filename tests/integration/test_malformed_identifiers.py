@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
 
-from citeproof.cli import cli
 from citeproof.errors import UnknownIdentifierError
 from citeproof.identifiers import looks_like_identifier, parse_identifier
 from citeproof.service.pipeline import CheckOptions, Pipeline
 from citeproof.service.reading import resolve_identifier
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 QUOTE = "a garden that is fed from below needs less watering"
 MALFORMED = ["PMCabc", "PMC", "pmid:", "doi:not a doi", "https://doi.org/", "doi.org/"]
@@ -38,13 +40,9 @@ def _nothing_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
-
-
 @pytest.mark.parametrize("source", MALFORMED)
-def test_the_command_line_says_malformed_and_lists_the_forms(source: str) -> None:
-    result = run("check", "--no-log", QUOTE, source)
+def test_the_command_line_says_malformed_and_lists_the_forms(run_cli: CliRun, source: str) -> None:
+    result = run_cli("check", "--no-log", QUOTE, source)
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     (line,) = result.stderr.splitlines()
@@ -54,8 +52,10 @@ def test_the_command_line_says_malformed_and_lists_the_forms(source: str) -> Non
 
 
 @pytest.mark.parametrize("source", ["PMCabc", "PMC", "PMC12x"])
-def test_a_bare_form_that_could_be_a_file_name_says_there_is_none(source: str) -> None:
-    (line,) = run("check", "--no-log", QUOTE, source).stderr.splitlines()
+def test_a_bare_form_that_could_be_a_file_name_says_there_is_none(
+    run_cli: CliRun, source: str
+) -> None:
+    (line,) = run_cli("check", "--no-log", QUOTE, source).stderr.splitlines()
     assert "malformed" in line and "no file of that name" in line
 
 
@@ -66,14 +66,16 @@ def test_a_doi_org_address_without_a_doi_is_not_fetched() -> None:
     assert parse_identifier("url:https://doi.org/").kind == "url"
 
 
-def test_a_file_whose_name_only_looks_like_an_identifier_is_read(tmp_path: Path) -> None:
+def test_a_file_whose_name_only_looks_like_an_identifier_is_read(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     notes = tmp_path / "PMC123.pdf"  # not a PMCID (".pdf"), and it exists: a file
     notes.write_text(f"Notes: {QUOTE}.\n")
-    result = run("check", "--no-log", "--json", QUOTE, "PMC123.pdf")
+    result = run_cli("check", "--no-log", "--json", QUOTE, "PMC123.pdf")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["source"]["kind"] == "text"
     (tmp_path / "PMCabc").write_text(f"Notes: {QUOTE}.\n")
-    assert run("check", "--no-log", QUOTE, "PMCabc").exit_code == 0
+    assert run_cli("check", "--no-log", QUOTE, "PMCabc").exit_code == 0
 
 
 @pytest.mark.parametrize("source", MALFORMED)

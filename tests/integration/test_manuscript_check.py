@@ -18,13 +18,13 @@ import io
 import json
 import tarfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner, Result
 from jsonschema import Draft202012Validator
 
-from citeproof.cli import cli
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "manuscript"
@@ -47,12 +47,8 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def run(*args: str | Path, stdin: bytes | str | None = None) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], input=stdin)
-
-
-def check(source: str | Path, *args: str | Path) -> tuple[int, dict[str, Any]]:
-    result = run(
+def check(run_cli: CliRun, source: str | Path, *args: str | Path) -> tuple[int, dict[str, Any]]:
+    result = run_cli(
         "manuscript", source, "--replay", RECORDINGS, "--sources", SOURCES, "--json", *args
     )
     assert result.exit_code in (0, 1, 3), result.output
@@ -69,8 +65,8 @@ def _world_retractions() -> None:
 
 
 @pytest.fixture(scope="module")
-def schema() -> Draft202012Validator:
-    result = run("schema", "manuscript")
+def schema(run_cli: CliRun) -> Draft202012Validator:
+    result = run_cli("schema", "manuscript")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["$id"] == "citeproof.manuscript/1" and data["title"] == "ManuscriptReport"
@@ -83,9 +79,9 @@ def schema() -> Draft202012Validator:
 
 @pytest.mark.parametrize("form", list(FORMS))
 def test_every_form_of_the_example_gives_the_same_verdicts(
-    form: str, schema: Draft202012Validator
+    run_cli: CliRun, form: str, schema: Draft202012Validator
 ) -> None:
-    code, report = check(FORMS[form], "--no-log")
+    code, report = check(run_cli, FORMS[form], "--no-log")
     assert code == 1 and report["verdict"] == "fail"  # the second entry's DOI is another work's
     assert report["schema"] == "citeproof.manuscript/1"
     assert sorted(schema.iter_errors(report), key=str) == []
@@ -129,13 +125,13 @@ def test_every_form_of_the_example_gives_the_same_verdicts(
     assert report["signature"]["algorithm"] == "ed25519"
 
 
-def test_a_latex_archive_reads_as_its_folder(tmp_path: Path) -> None:
+def test_a_latex_archive_reads_as_its_folder(run_cli: CliRun, tmp_path: Path) -> None:
     archive = tmp_path / "paper.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
         for name in ("paper.tex", "refs.bib"):
             tar.add(EXAMPLE / name, arcname=f"paper/{name}")
-    _, folder = check(EXAMPLE, "--no-log")
-    _, packed = check(archive, "--no-log")
+    _, folder = check(run_cli, EXAMPLE, "--no-log")
+    _, packed = check(run_cli, archive, "--no-log")
     assert packed["manuscript"]["format"] == "latex"
     assert packed["manuscript"]["sha256"] == hashlib.sha256(archive.read_bytes()).hexdigest()
     for key in ("quotations", "citations", "unlinked", "uncited", "retracted"):
@@ -144,8 +140,8 @@ def test_a_latex_archive_reads_as_its_folder(tmp_path: Path) -> None:
     assert verdicts == [r["result"]["verdict"] for r in folder["references"]]
 
 
-def test_a_folder_is_named_by_the_digest_of_its_sources() -> None:
-    _, report = check(EXAMPLE, "--no-log")
+def test_a_folder_is_named_by_the_digest_of_its_sources(run_cli: CliRun) -> None:
+    _, report = check(run_cli, EXAMPLE, "--no-log")
     lines = "".join(
         f"{hashlib.sha256((EXAMPLE / n).read_bytes()).hexdigest()}  {n}\n"
         for n in ("paper.tex", "refs.bib")
@@ -154,29 +150,31 @@ def test_a_folder_is_named_by_the_digest_of_its_sources() -> None:
     assert report["manuscript"]["members"] == ["paper.tex"]
 
 
-def test_the_signature_verifies_and_any_change_breaks_it(tmp_path: Path) -> None:
-    _, report = check(FORMS["docx"], "--no-log")
+def test_the_signature_verifies_and_any_change_breaks_it(run_cli: CliRun, tmp_path: Path) -> None:
+    _, report = check(run_cli, FORMS["docx"], "--no-log")
     path = tmp_path / "report.json"
     path.write_text(json.dumps(report), encoding="utf-8")
-    ok = run("manuscript", "verify", path)
+    ok = run_cli("manuscript", "verify", path)
     assert ok.exit_code == 0, ok.output
     assert "valid: the signature is valid." in ok.stdout and "manuscript verdict: fail" in ok.stdout
     changed = dict(report, verdict="pass")
     path.write_text(json.dumps(changed), encoding="utf-8")
-    bad = run("manuscript", "verify", path, "--json")
+    bad = run_cli("manuscript", "verify", path, "--json")
     assert bad.exit_code == 1 and json.loads(bad.stdout)["valid"] is False
     # An audit report is not a manuscript report, and the other way round.
-    wrong = run("audit", "verify", "-", stdin=json.dumps(report))
+    wrong = run_cli("audit", "verify", "-", input=json.dumps(report))
     assert wrong.exit_code == 2 and "not an audit report" in wrong.stderr
-    wrong = run("manuscript", "verify", "-", stdin='{"schema": "citeproof.audit/1"}')
+    wrong = run_cli("manuscript", "verify", "-", input='{"schema": "citeproof.audit/1"}')
     assert wrong.exit_code == 2 and "not a manuscript report" in wrong.stderr
 
 
-def test_the_check_is_one_evidence_line_naming_the_signed_report() -> None:
+def test_the_check_is_one_evidence_line_naming_the_signed_report(run_cli: CliRun) -> None:
     from citeproof.evidence.log import EvidenceLog, default_log_path
     from citeproof.service.signatures import report_bytes
 
-    result = run("manuscript", FORMS["pdf"], "--replay", RECORDINGS, "--sources", SOURCES, "--json")
+    result = run_cli(
+        "manuscript", FORMS["pdf"], "--replay", RECORDINGS, "--sources", SOURCES, "--json"
+    )
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
     (entry,) = list(EvidenceLog(default_log_path()).entries())
@@ -190,18 +188,20 @@ def test_the_check_is_one_evidence_line_naming_the_signed_report() -> None:
     assert payload["counts"] == report["counts"]
 
 
-def test_fail_on_chooses_what_fails() -> None:
-    code, report = check(FORMS["docx"], "--no-log", "--fail-on", "misquote")
+def test_fail_on_chooses_what_fails(run_cli: CliRun) -> None:
+    code, report = check(run_cli, FORMS["docx"], "--no-log", "--fail-on", "misquote")
     assert (code, report["verdict"]) == (0, "warn")  # a mismatch and a near quote only warn
-    code, report = check(FORMS["docx"], "--no-log", "--fail-on", "near_quote")
+    code, report = check(run_cli, FORMS["docx"], "--no-log", "--fail-on", "near_quote")
     assert (code, report["verdict"]) == (1, "fail")
-    bad = run("manuscript", FORMS["docx"], "--fail-on", "bogus", "--no-log")
+    bad = run_cli("manuscript", FORMS["docx"], "--fail-on", "bogus", "--no-log")
     assert bad.exit_code == 2
     assert bad.stderr.count("\n") == 1 and "'bogus'" in bad.stderr and "misquote" in bad.stderr
 
 
-def test_without_the_editors_copies_a_quotation_is_checked_against_the_cited_work() -> None:
-    result = run("manuscript", FORMS["docx"], "--replay", RECORDINGS, "--json", "--no-log")
+def test_without_the_editors_copies_a_quotation_is_checked_against_the_cited_work(
+    run_cli: CliRun,
+) -> None:
+    result = run_cli("manuscript", FORMS["docx"], "--replay", RECORDINGS, "--json", "--no-log")
     report = json.loads(result.stdout)
     exact, altered = report["quotations"]
     # The works' texts were never recorded: nothing is concluded, never NOT_FOUND.
@@ -214,7 +214,9 @@ def test_without_the_editors_copies_a_quotation_is_checked_against_the_cited_wor
     assert report["sources"] == []
 
 
-def test_citations_with_no_entry_and_entries_never_cited_are_listed(tmp_path: Path) -> None:
+def test_citations_with_no_entry_and_entries_never_cited_are_listed(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     world = (EXAMPLE / "paper.tex").read_text(encoding="utf-8")
     assert "INVENTED" in world
     entries = [
@@ -232,7 +234,7 @@ def test_citations_with_no_entry_and_entries_never_cited_are_listed(tmp_path: Pa
         + "\n",
         encoding="utf-8",
     )
-    code, report = check(paper, "--no-log")
+    code, report = check(run_cli, paper, "--no-log")
     assert report["manuscript"]["format"] == "markdown"
     (unlinked,) = report["unlinked"]
     assert unlinked["target"] == "5" and unlinked["marker"] == "[5]"
@@ -243,7 +245,7 @@ def test_citations_with_no_entry_and_entries_never_cited_are_listed(tmp_path: Pa
     assert (code, report["verdict"]) == (0, "warn")
 
 
-def test_bad_input_is_one_line(tmp_path: Path) -> None:
+def test_bad_input_is_one_line(run_cli: CliRun, tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("A note that cites nothing and quotes nothing.\n", encoding="utf-8")
     for args in (
@@ -252,7 +254,7 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
         ("manuscript", notes),  # nothing to check
         ("manuscript", REPO / "examples" / "example-cache.zip"),  # an archive of no sources
     ):
-        result = run(*args, "--no-log")
+        result = run_cli(*args, "--no-log")
         assert result.exit_code == 2, (args, result.output)
         assert result.stderr.startswith("citeproof: error: ")
         assert result.stderr.count("\n") == 1, result.stderr
@@ -291,8 +293,10 @@ def test_the_terminal_report_puts_problems_first() -> None:
         (REPO / "examples" / "example-page.html", "an HTML page"),
     ],
 )
-def test_audit_refuses_a_manuscript_naming_the_command(given: Path, kind: str) -> None:
-    result = run("audit", given, "--offline", "--no-log")
+def test_audit_refuses_a_manuscript_naming_the_command(
+    run_cli: CliRun, given: Path, kind: str
+) -> None:
+    result = run_cli("audit", given, "--offline", "--no-log")
     assert result.exit_code == 2
     assert result.stderr == (
         f"citeproof: error: {given} is {kind}, not an AI answer; check a manuscript with "
@@ -300,24 +304,26 @@ def test_audit_refuses_a_manuscript_naming_the_command(given: Path, kind: str) -
     )
 
 
-def test_audit_refuses_a_piped_pdf() -> None:
-    result = run("audit", "-", "--offline", "--no-log", stdin=FORMS["pdf"].read_bytes())
+def test_audit_refuses_a_piped_pdf(run_cli: CliRun) -> None:
+    result = run_cli("audit", "-", "--offline", "--no-log", input=FORMS["pdf"].read_bytes())
     assert result.exit_code == 2
     assert "standard input holds a PDF" in result.stderr and "citeproof manuscript" in result.stderr
     assert "UTF-8" not in result.stderr and result.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize("article", ["PMC1790863", "PMC3166277", "PMC7417471"])
-def test_a_papers_text_piped_into_audit_has_no_fabricated_citations(article: str) -> None:
+def test_a_papers_text_piped_into_audit_has_no_fabricated_citations(
+    run_cli: CliRun, article: str
+) -> None:
     """``citeproof text paper | citeproof audit -`` once said every ``[n]`` had no entry:
     the list was not found in text that is not Markdown, or its bare numbers were not read.
     PMC3166277's list has neither a heading nor numbers."""
     path = CORPUS / f"{article}.nxml"
     if not path.is_file():
         pytest.skip(f"../shared/corpus not found: needs {path.name} from the shared corpus")
-    text = run("text", path)
+    text = run_cli("text", path)
     assert text.exit_code == 0, text.output
-    result = run("audit", "-", "--offline", "--no-log", "--json", stdin=text.stdout)
+    result = run_cli("audit", "-", "--offline", "--no-log", "--json", input=text.stdout)
     assert result.exit_code in (0, 1, 3), result.output
     report = json.loads(result.stdout)
     numbered = [c for s in report["sentences"] for c in s["citations"] if c["kind"] == "numbered"]

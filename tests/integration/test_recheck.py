@@ -10,16 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from click.testing import CliRunner, Result
-
-from citeproof.cli import cli
 from citeproof.evidence.log import EvidenceLog
 from citeproof.evidence.recheck import since_time
 from citeproof.store.cache import Cache
 from citeproof.store.paths import default_dirs
 from pmc_replay import QUOTE, jats, pmc_replay
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 SNAPSHOT = REPO / "examples" / "retraction-watch-invented.csv"
@@ -27,19 +27,12 @@ TEXT = "An invented example text: mulch kept the beds moist through the dry summ
 WORDS = "mulch kept the beds moist through the dry summer months"
 
 
-def run(*args: str | Path, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
-
-
-def recheck_json(*args: str | Path) -> tuple[int, dict[str, Any]]:
-    result = run("recheck", "--json", *args)
-    return result.exit_code, json.loads(result.stdout)
-
-
-def test_a_reworded_source_is_reported_and_the_rerun_logged(tmp_path: Path) -> None:
+def test_a_reworded_source_is_reported_and_the_rerun_logged(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     replay = pmc_replay(tmp_path / "replay")
-    assert run("check", "--json", QUOTE, "PMC3166277", "--replay", replay).exit_code == 0
-    code, same = recheck_json("--replay", replay)
+    assert run_cli("check", "--json", QUOTE, "PMC3166277", "--replay", replay).exit_code == 0
+    code, same = run_cli.json("recheck", "--json", "--replay", replay)
     assert code == 0
     (item,) = same["items"]
     assert (item["state"], item["bytes_changed"], item["verdict_changed"]) == (
@@ -49,7 +42,7 @@ def test_a_reworded_source_is_reported_and_the_rerun_logged(tmp_path: Path) -> N
     )
     changed = jats().replace(b"timing of host lysis", b"timing of cell lysis", 1)
     newer = pmc_replay(tmp_path / "newer", changed)
-    code, report = recheck_json("--replay", newer)
+    code, report = run_cli.json("recheck", "--json", "--replay", newer)
     assert code == 1
     (item,) = report["items"]  # the re-run logged above is the same check: re-run once
     assert item["seq"] == 2
@@ -63,7 +56,7 @@ def test_a_reworded_source_is_reported_and_the_rerun_logged(tmp_path: Path) -> N
     assert rerun.payload["verdict"] == "NEAR"
 
 
-def test_a_retraction_that_appeared_since_is_reported() -> None:
+def test_a_retraction_that_appeared_since_is_reported(run_cli: CliRun) -> None:
     doi = "10.5555/invented.retracted.1"
     with Cache(default_dirs().cache_db) as cache:
         cache.pin(
@@ -74,10 +67,10 @@ def test_a_retraction_that_appeared_since_is_reported() -> None:
             media_type="text/plain",
             meta={"coverage": "page"},
         )
-    before = run("check", "--json", "--offline", WORDS, doi)
+    before = run_cli("check", "--json", "--offline", WORDS, doi)
     assert json.loads(before.stdout)["retraction"]["status"] == "UNVERIFIABLE"
-    assert run("retractions", "import", SNAPSHOT, "--as-of", "2025-03-01").exit_code == 0
-    code, report = recheck_json("--offline")
+    assert run_cli("retractions", "import", SNAPSHOT, "--as-of", "2025-03-01").exit_code == 0
+    code, report = run_cli.json("recheck", "--json", "--offline")
     assert code == 1
     (item,) = report["items"]
     assert item["newly_retracted"] is True
@@ -85,28 +78,30 @@ def test_a_retraction_that_appeared_since_is_reported() -> None:
     assert item["bytes_changed"] is False and item["verdict_changed"] is False
 
 
-def test_text_on_stdin_cannot_be_rechecked_and_since_filters(tmp_path: Path) -> None:
-    assert run("check", "--json", WORDS, "-", input=TEXT).exit_code == 0
-    code, report = recheck_json()
+def test_text_on_stdin_cannot_be_rechecked_and_since_filters(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
+    assert run_cli("check", "--json", WORDS, "-", input=TEXT).exit_code == 0
+    code, report = run_cli.json("recheck", "--json")
     assert code == 3
     (item,) = report["items"]
     assert item["state"] == "not_rechecked"
     assert "cannot be read again" in item["reason"]
-    code, later = recheck_json("--since", "2999-01-01")
+    code, later = run_cli.json("recheck", "--json", "--since", "2999-01-01")
     assert (code, later["items"]) == (0, [])
-    assert run("recheck", "--since", "last tuesday").exit_code == 2
+    assert run_cli("recheck", "--since", "last tuesday").exit_code == 2
 
 
-def test_a_moved_quote_and_a_deleted_file(tmp_path: Path) -> None:
+def test_a_moved_quote_and_a_deleted_file(run_cli: CliRun, tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text(TEXT)
     gone = tmp_path / "gone.txt"
     gone.write_text(TEXT)
     for source in (notes, gone):
-        assert run("check", "--json", WORDS, source).exit_code == 0
+        assert run_cli("check", "--json", WORDS, source).exit_code == 0
     notes.write_text("A new first sentence. " + TEXT)
     gone.unlink()
-    code, report = recheck_json("--no-log")
+    code, report = run_cli.json("recheck", "--json", "--no-log")
     assert code == 1
     moved, deleted = report["items"]
     assert moved["moved"] is True and moved["bytes_changed"] is True
@@ -116,8 +111,8 @@ def test_a_moved_quote_and_a_deleted_file(tmp_path: Path) -> None:
     assert EvidenceLog(default_dirs().log).size == 2  # --no-log: nothing appended
 
 
-def test_no_log_yet_is_bad_input() -> None:
-    result = run("recheck")
+def test_no_log_yet_is_bad_input(run_cli: CliRun) -> None:
+    result = run_cli("recheck")
     assert result.exit_code == 2
     assert "no evidence log" in result.stderr
 

@@ -12,35 +12,34 @@ import gzip
 import hashlib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx2
 import pytest
-from click.testing import CliRunner, Result
 
-from citeproof.cli import cli
 from citeproof.net import record as record_module
 from citeproof.net import ssrf
 from citeproof.net.recordings import load_folder
 from citeproof.net.replay import ReplayTransport
 from pmc_replay import QUOTE, jats, pmc_replay
 
+if TYPE_CHECKING:
+    from conftest import CliRun
+
 CONTACT = "maintainer@example.org"
 PAGE = b"<html><body><p>The quick brown fox jumps over the lazy dog, said the page.</p></body>"
 
 
 @pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "home"
-    monkeypatch.setenv("CITEPROOF_HOME", str(root))
+def _contact_and_a_public_resolver(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the shared ``home``, with a contact address, every host resolving to a public
+    address (the SSRF guard lets it through; the transport never leaves the process)."""
     monkeypatch.setenv("CITEPROOF_CONTACT", CONTACT)
-    monkeypatch.delenv("CITEPROOF_REPLAY", raising=False)
-    monkeypatch.delenv("CITEPROOF_RECORD", raising=False)
 
     async def public(host: str, port: int) -> list[str]:
         return ["93.184.215.14"]
 
     monkeypatch.setattr(ssrf, "default_resolver", public)
-    return root
 
 
 def serve_from(folder: Path, monkeypatch: pytest.MonkeyPatch, seen: list[str]) -> None:
@@ -55,15 +54,13 @@ def serve_from(folder: Path, monkeypatch: pytest.MonkeyPatch, seen: list[str]) -
     monkeypatch.setattr(record_module, "live_transport", lambda host: Live())
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
-
-
-def test_record_a_check_then_replay_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_record_a_check_then_replay_it(
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen: list[str] = []
     serve_from(pmc_replay(tmp_path / "live"), monkeypatch, seen)
     out = tmp_path / "fixtures"
-    result = run("record", out, "check", "--json", "--no-retraction", QUOTE, "PMC3166277")
+    result = run_cli("record", out, "check", "--json", "--no-retraction", QUOTE, "PMC3166277")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["verdict"] == "EXACT"
     assert "recorded 4 response(s)" in result.stderr
@@ -78,17 +75,19 @@ def test_record_a_check_then_replay_it(tmp_path: Path, monkeypatch: pytest.Monke
 
     # The recording alone answers the same check, with no "live" transport at all.
     monkeypatch.setattr(record_module, "live_transport", None)
-    again = run("check", "--json", QUOTE, "PMC3166277", "--replay", out, "--refresh")
+    again = run_cli("check", "--json", QUOTE, "PMC3166277", "--replay", out, "--refresh")
     assert again.exit_code == 0, again.output
     assert json.loads(again.stdout)["source"]["sha256"] == hashlib.sha256(jats()).hexdigest()
 
 
-def test_recording_ignores_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recording_ignores_the_cache(
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen: list[str] = []
     live = pmc_replay(tmp_path / "live")
-    assert run("check", "--json", QUOTE, "PMC3166277", "--replay", live).exit_code == 0
+    assert run_cli("check", "--json", QUOTE, "PMC3166277", "--replay", live).exit_code == 0
     serve_from(live, monkeypatch, seen)
-    result = run(
+    result = run_cli(
         "record", tmp_path / "fixtures", "check", "--json", "--no-retraction", QUOTE, "PMC3166277"
     )
     assert result.exit_code == 0
@@ -96,7 +95,7 @@ def test_recording_ignores_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_a_page_is_recorded_under_its_host_name(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[httpx2.Request] = []
 
@@ -109,7 +108,9 @@ def test_a_page_is_recorded_under_its_host_name(
     monkeypatch.setattr(record_module, "live_transport", lambda host: httpx2.MockTransport(answer))
     out = tmp_path / "fixtures"
     url = "https://example.org/article?id=7"
-    result = run("record", out, "check", "--json", "quick brown fox jumps over the lazy dog", url)
+    result = run_cli(
+        "record", out, "check", "--json", "quick brown fox jumps over the lazy dog", url
+    )
     assert result.exit_code == 0, result.output
     # The SSRF guard connected to the checked address; the record names the host.
     assert sent[0].url.host == "93.184.215.14"
@@ -120,11 +121,13 @@ def test_a_page_is_recorded_under_its_host_name(
 
     monkeypatch.setattr(record_module, "live_transport", None)
     quote = "quick brown fox jumps over the lazy dog"
-    again = run("check", "--json", quote, url, "--replay", out, "--refresh")
+    again = run_cli("check", "--json", quote, url, "--replay", out, "--refresh")
     assert json.loads(again.stdout)["verdict"] == "EXACT"
 
 
-def test_a_failed_answer_is_recorded_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_answer_is_recorded_too(
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def unavailable(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(503, headers={"retry-after": "0"}, content=b"busy")
 
@@ -132,12 +135,12 @@ def test_a_failed_answer_is_recorded_too(tmp_path: Path, monkeypatch: pytest.Mon
         record_module, "live_transport", lambda host: httpx2.MockTransport(unavailable)
     )
     out = tmp_path / "fixtures"
-    result = run("record", out, "check", "--json", "words", "https://example.org/x")
+    result = run_cli("record", out, "check", "--json", "words", "https://example.org/x")
     assert result.exit_code == 3
     assert json.loads(result.stdout)["verdict"] == "UNAVAILABLE"
     (recording,) = load_folder(out)  # three attempts, one request: one file
     assert recording.status == 503
-    replayed = run("check", "--json", "words", "https://example.org/x", "--replay", out)
+    replayed = run_cli("check", "--json", "words", "https://example.org/x", "--replay", out)
     assert json.loads(replayed.stdout)["verdict"] == "UNAVAILABLE"
 
 
@@ -151,25 +154,25 @@ def test_a_failed_answer_is_recorded_too(tmp_path: Path, monkeypatch: pytest.Mon
     ],
 )
 def test_commands_that_cannot_be_recorded_are_refused(
-    tmp_path: Path, args: list[str], message: str
+    run_cli: CliRun, tmp_path: Path, args: list[str], message: str
 ) -> None:
-    result = run("record", tmp_path / "fixtures", *args)
+    result = run_cli("record", tmp_path / "fixtures", *args)
     assert result.exit_code == 2
     assert message in result.stderr
     assert not (tmp_path / "fixtures").exists()
 
 
 def test_replay_in_the_environment_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CITEPROOF_REPLAY", str(tmp_path))
-    result = run("record", tmp_path / "fixtures", "check", "q", "PMC1")
+    result = run_cli("record", tmp_path / "fixtures", "check", "q", "PMC1")
     assert result.exit_code == 2
     assert "CITEPROOF_REPLAY" in result.stderr
 
 
 def test_a_run_recorded_without_network_replays_as_unavailable(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Recorded while nothing answered, a check replayed as exit 2 "was not recorded; fix
     the request the code builds"; docs/cli.md promised the same UNAVAILABLE."""
@@ -180,14 +183,16 @@ def test_a_run_recorded_without_network_replays_as_unavailable(
 
     monkeypatch.setattr(record_module, "live_transport", lambda host: Unreachable())
     out = tmp_path / "fixtures"
-    live = run("record", out, "check", "--json", "--no-retraction", "--no-log", QUOTE, "PMC3166277")
+    live = run_cli(
+        "record", out, "check", "--json", "--no-retraction", "--no-log", QUOTE, "PMC3166277"
+    )
     assert live.exit_code == 3, live.output
     failures = load_folder(out)
     assert failures and all(r.error is not None and r.status == 0 for r in failures)
     assert {r.error[0] for r in failures if r.error} == {"ConnectError"}
 
     monkeypatch.setattr(record_module, "live_transport", None)  # the replay needs nothing live
-    again = run("check", "--json", "--no-retraction", "--no-log", "--replay", out, QUOTE,
+    again = run_cli("check", "--json", "--no-retraction", "--no-log", "--replay", out, QUOTE,
                 "PMC3166277")  # fmt: skip
     assert again.exit_code == 3, again.output
     result = json.loads(again.stdout)

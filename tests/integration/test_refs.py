@@ -21,14 +21,13 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import jsonschema
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from citeproof.cli import cli
 from citeproof.models.references import ReferenceResult, ReferencesReport, ServiceAnswer
 from citeproof.net.recordings import RequestKey, load_folder, request_key
 from refs_world import (
@@ -46,6 +45,9 @@ from refs_world import (
     jsonl_text,
     record,
 )
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 WORLD = {str(n): f"doi:{PREFIX}{n}" for n in range(1, 12)}
 ANSWERED = ("ok", "empty", "missing")
@@ -96,10 +98,6 @@ def _asked(result: ReferenceResult) -> list[tuple[str, str, str]]:
 
 def _comparisons(result: ReferenceResult) -> dict[str, Any]:
     return {c.field: c for c in result.comparisons}
-
-
-def _cli(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, ["refs", *(str(a) for a in args)], catch_exceptions=False)
 
 
 def _json(result: Result) -> dict[str, Any]:
@@ -325,11 +323,11 @@ def test_the_counts_add_up(report: ReferencesReport) -> None:
     ids=["all-verified", "a-problem", "unavailable"],
 )
 def test_a_bibtex_file_end_to_end_with_the_exit_code_of_its_verdicts(
-    tmp_path: Path, bib: str, verdicts: list[str], code: int
+    run_cli: CliRun, tmp_path: Path, bib: str, verdicts: list[str], code: int
 ) -> None:
     path = tmp_path / "world.bib"
     path.write_text(bib, encoding="utf-8")
-    result = _cli(path, "--replay", RECORDINGS, "--json", "--no-retraction")
+    result = run_cli("refs", path, "--replay", RECORDINGS, "--json", "--no-retraction")
     assert result.exit_code == code, result.output
     data = _json(result)
     assert data["schema"] == "citeproof.references/1" and data["format"] == "bibtex"
@@ -349,10 +347,10 @@ def test_a_bibtex_file_end_to_end_with_the_exit_code_of_its_verdicts(
         assert entry.kind == "reference" and entry.payload["verdict"] == ref["verdict"]
 
 
-def test_bibtex_braces_urls_and_a_search_entry(tmp_path: Path) -> None:
+def test_bibtex_braces_urls_and_a_search_entry(run_cli: CliRun, tmp_path: Path) -> None:
     path = tmp_path / "world.bib"
     path.write_text(BIB_VERIFIED, encoding="utf-8")
-    data = _json(_cli(path, "--replay", RECORDINGS, "--json", "--no-retraction"))
+    data = _json(run_cli("refs", path, "--replay", RECORDINGS, "--json", "--no-retraction"))
     _, searched, by_url = data["references"]
     assert searched["stated"]["title"] == "Pollinator visits to invented rooftop meadows"
     assert searched["stated"]["doi"] is None and searched["work"]["identifier"] == WORLD["3"]
@@ -417,11 +415,11 @@ def test_offline_with_an_empty_home_is_unavailable_never_not_found(
     assert "--offline" in (offline.references[0].asked[0].reason or "")
 
 
-def test_cli_offline_after_a_replayed_run(tmp_path: Path) -> None:
+def test_cli_offline_after_a_replayed_run(run_cli: CliRun, tmp_path: Path) -> None:
     path = tmp_path / "world.bib"
     path.write_text(BIB_PROBLEM, encoding="utf-8")
-    first = _cli(path, "--replay", RECORDINGS, "--json", "--no-retraction")
-    again = _cli(path, "--offline", "--json", "--no-retraction")
+    first = run_cli("refs", path, "--replay", RECORDINGS, "--json", "--no-retraction")
+    again = run_cli("refs", path, "--offline", "--json", "--no-retraction")
     assert (first.exit_code, again.exit_code) == (1, 1)
     strip = [{k: v for k, v in r.items() if k not in ("asked", "log_seq")}
              for r in _json(first)["references"]]  # fmt: skip
@@ -471,7 +469,9 @@ def test_each_reference_has_an_evidence_line_naming_every_answer_by_its_sha256()
 # ------------------------------------------------------------------------------ retraction
 
 
-def test_a_retracted_work_is_flagged_from_the_retraction_watch_snapshot(tmp_path: Path) -> None:
+def test_a_retracted_work_is_flagged_from_the_retraction_watch_snapshot(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     from citeproof.sources.retractionwatch import import_csv
 
     import_csv(RW_CSV)  # the private home's default snapshot
@@ -488,7 +488,7 @@ def test_a_retracted_work_is_flagged_from_the_retraction_watch_snapshot(tmp_path
 
     listed = tmp_path / "refs.jsonl"
     listed.write_text(json.dumps(REFERENCES["retracted"]) + "\n", encoding="utf-8")
-    result = _cli(listed, "--replay", RECORDINGS, "--json")
+    result = run_cli("refs", listed, "--replay", RECORDINGS, "--json")
     assert result.exit_code == 1, result.output
     (line,) = _json(result)["references"]
     assert line["verdict"] == "verified" and line["retracted"] is True
@@ -506,12 +506,14 @@ def test_without_a_snapshot_the_same_work_is_not_flagged(tmp_path: Path) -> None
 
 
 def test_files_and_a_jsonl_of_references_to_output_then_resume_asks_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     Path("a.bib").write_text(BIB_VERIFIED, encoding="utf-8")
     Path("b.jsonl").write_text(jsonl_text(), encoding="utf-8")
-    first = _cli("a.bib", "b.jsonl", "-o", "out.jsonl", "--replay", RECORDINGS, "--no-retraction")
+    first = run_cli(
+        "refs", "a.bib", "b.jsonl", "-o", "out.jsonl", "--replay", RECORDINGS, "--no-retraction"
+    )
     assert first.exit_code == 0, first.output
     assert first.stdout == ""
     assert "6 references (6 verified) -> out.jsonl" in first.stderr
@@ -531,8 +533,16 @@ def test_files_and_a_jsonl_of_references_to_output_then_resume_asks_nothing(
     # empty, so a request would have been answered "unavailable" and appended a line.
     empty = tmp_path / "no-recordings"
     empty.mkdir()
-    again = _cli(
-        "a.bib", "b.jsonl", "-o", "out.jsonl", "--resume", "--replay", empty, "--no-retraction"
+    again = run_cli(
+        "refs",
+        "a.bib",
+        "b.jsonl",
+        "-o",
+        "out.jsonl",
+        "--resume",
+        "--replay",
+        empty,
+        "--no-retraction",
     )
     assert again.exit_code == 0, again.output
     assert "0 references () -> out.jsonl" in again.stderr
@@ -540,17 +550,17 @@ def test_files_and_a_jsonl_of_references_to_output_then_resume_asks_nothing(
 
 
 def test_resume_verifies_only_the_lines_not_yet_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     Path("b.jsonl").write_text(jsonl_text(), encoding="utf-8")
-    first = _cli("b.jsonl", "-o", "out.jsonl", "--replay", RECORDINGS, "--no-retraction")
+    first = run_cli("refs", "b.jsonl", "-o", "out.jsonl", "--replay", RECORDINGS, "--no-retraction")
     assert first.exit_code == 0, first.output
     lines = Path("out.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     kept = [line for line in lines if json.loads(line)["id"] != "j-rain"]
     Path("out.jsonl").write_text("".join(kept), encoding="utf-8")
-    again = _cli(
-        "b.jsonl", "-o", "out.jsonl", "--resume", "--replay", RECORDINGS, "--no-retraction"
+    again = run_cli(
+        "refs", "b.jsonl", "-o", "out.jsonl", "--resume", "--replay", RECORDINGS, "--no-retraction"
     )
     assert again.exit_code == 0, again.output
     assert "1 references (1 verified) -> out.jsonl" in again.stderr
@@ -559,7 +569,7 @@ def test_resume_verifies_only_the_lines_not_yet_written(
 
 
 def test_a_resumed_run_exits_as_the_uninterrupted_run_would(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A run stopped after writing the unresolvable entry, then resumed, leaves the same
     output as one uninterrupted run, which exits 1; the resumed run must not report 0 for
@@ -567,12 +577,12 @@ def test_a_resumed_run_exits_as_the_uninterrupted_run_would(
     monkeypatch.chdir(tmp_path)
     Path("a.bib").write_text(BIB_PROBLEM, encoding="utf-8")
     quiet = ("--replay", RECORDINGS, "--no-retraction", "--no-log")
-    whole = _cli("a.bib", "-o", "out.jsonl", *quiet)
+    whole = run_cli("refs", "a.bib", "-o", "out.jsonl", *quiet)
     assert whole.exit_code == 1, whole.output
     lines = Path("out.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     stopped = [line for line in lines if json.loads(line)["verdict"] == "unresolvable"]
     Path("out.jsonl").write_text("".join(stopped), encoding="utf-8")  # as if killed here
-    resumed = _cli("a.bib", "-o", "out.jsonl", "--resume", *quiet)
+    resumed = run_cli("refs", "a.bib", "-o", "out.jsonl", "--resume", *quiet)
     assert sorted(Path("out.jsonl").read_text(encoding="utf-8").splitlines()) == sorted(
         line.rstrip("\n") for line in lines
     )

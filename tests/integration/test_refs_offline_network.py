@@ -19,19 +19,20 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 import pytest
-from click.testing import CliRunner, Result
 
 import citeproof.service.references as references
-from citeproof.cli import cli
 from citeproof.errors import UpstreamUnavailable
 from citeproof.net.session import Session
 from citeproof.refs.verification import NOT_ASKED, Reachability
 from refs_world import RECORDINGS, REFERENCES, handler
 from replay_clients import fake_client, run
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 # Eighteen references of the invented world, each named apart (the JSONL ids must differ).
 NAMES = ("verified", "mismatch", "found_by_search", "not_found", "partial", "ambiguous")
@@ -70,20 +71,18 @@ def _jsonl(path: Path, items: list[tuple[str, str]] = EIGHTEEN) -> Path:
     return path
 
 
-def _refs(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, ["refs", *map(str, args)])
-
-
 # ------------------------------------------------------------------------------ no network
 
 
 def test_without_a_network_refs_stops_asking_and_says_so_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     refusing = Refusing()
     _through(monkeypatch, refusing)
     out = tmp_path / "out.jsonl"
-    result = _refs(_jsonl(tmp_path / "in.jsonl"), "-o", out, "--no-retraction", "--no-log")
+    result = run_cli(
+        "refs", _jsonl(tmp_path / "in.jsonl"), "-o", out, "--no-retraction", "--no-log"
+    )
     assert result.exit_code == 3, result.output
     said = [line for line in result.stderr.splitlines() if "could be reached" in line]
     assert len(said) == 1, result.stderr
@@ -98,10 +97,10 @@ def test_without_a_network_refs_stops_asking_and_says_so_in_one_line(
 
 
 def test_the_references_not_asked_are_unavailable_in_the_json(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _through(monkeypatch, Refusing())
-    result = _refs(_jsonl(tmp_path / "in.jsonl"), "--json", "--no-retraction", "--no-log")
+    result = run_cli("refs", _jsonl(tmp_path / "in.jsonl"), "--json", "--no-retraction", "--no-log")
     assert result.exit_code == 3
     report = json.loads(result.stdout)
     assert len(report["references"]) == len(EIGHTEEN)
@@ -111,13 +110,17 @@ def test_the_references_not_asked_are_unavailable_in_the_json(
     assert report["counts"]["unavailable"] == len(EIGHTEEN)
 
 
-def test_resume_asks_what_was_not_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_resume_asks_what_was_not_asked(
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     inp, out = _jsonl(tmp_path / "in.jsonl"), tmp_path / "out.jsonl"
     with monkeypatch.context() as offline:
         _through(offline, Refusing())
-        assert _refs(inp, "-o", out, "--no-retraction", "--no-log", "--quiet").exit_code == 3
+        assert (
+            run_cli("refs", inp, "-o", out, "--no-retraction", "--no-log", "--quiet").exit_code == 3
+        )
     first = len(out.read_text().splitlines())
-    result = _refs(inp, "-o", out, "--resume", "--replay", RECORDINGS, "--no-retraction",
+    result = run_cli("refs", inp, "-o", out, "--resume", "--replay", RECORDINGS, "--no-retraction",
                    "--no-log", "--quiet")  # fmt: skip
     assert result.exit_code == 1, result.output  # the world's mismatches and not_founds
     ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
@@ -168,8 +171,8 @@ def test_the_client_tells_no_connection_from_an_outage(
 # ------------------------------------------------------------------------ what it says first
 
 
-def test_the_count_comes_before_the_work(tmp_path: Path) -> None:
-    result = _refs(_jsonl(tmp_path / "in.jsonl", EIGHTEEN[:6]), "--replay", RECORDINGS,
+def test_the_count_comes_before_the_work(run_cli: CliRun, tmp_path: Path) -> None:
+    result = run_cli("refs", _jsonl(tmp_path / "in.jsonl", EIGHTEEN[:6]), "--replay", RECORDINGS,
                    "--no-retraction", "--no-log", "--json")  # fmt: skip
     assert result.stderr.splitlines()[0] == (
         f"citeproof: 6 references in {tmp_path / 'in.jsonl'}; checking..."
@@ -177,10 +180,10 @@ def test_the_count_comes_before_the_work(tmp_path: Path) -> None:
     json.loads(result.stdout)  # the JSON is untouched
 
 
-def test_a_folder_is_named_as_a_folder(tmp_path: Path) -> None:
+def test_a_folder_is_named_as_a_folder(run_cli: CliRun, tmp_path: Path) -> None:
     folder = tmp_path / "adir"
     folder.mkdir()
-    result = _refs(folder)
+    result = run_cli("refs", folder)
     assert result.exit_code == 2
     assert result.stderr.strip().startswith(f"citeproof: error: {folder} is a folder;")
     assert "*.bib" in result.stderr and len(result.stderr.strip().splitlines()) == 1
@@ -217,11 +220,13 @@ def test_the_table_does_not_repeat_why_for_each_reference_not_asked(
     assert "stopped asking" not in shown
 
 
-def test_a_long_list_says_it_is_being_read_before_the_count(tmp_path: Path) -> None:
+def test_a_long_list_says_it_is_being_read_before_the_count(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     big = tmp_path / "big.bib"
     abstract = "invented words " * 700_000
     big.write_text(f"@article{{k,\n  title = {{An invented title}},\n  abstract = {{{abstract}}}}}")
-    result = _refs(big, "--offline", "--no-log", "--no-retraction", "--json")
+    result = run_cli("refs", big, "--offline", "--no-log", "--no-retraction", "--json")
     assert result.stderr.splitlines()[:2] == [
         f"citeproof: reading {big} (11 MB)...",
         f"citeproof: 1 reference in {big}; checking...",
@@ -229,7 +234,7 @@ def test_a_long_list_says_it_is_being_read_before_the_count(tmp_path: Path) -> N
 
 
 def test_the_json_is_written_as_results_arrive_and_is_the_whole_report(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--json`` prints each result as it arrives (memory flat in the count, as with -o),
     and what it prints is byte for byte the report ``write_json`` prints whole."""
@@ -245,7 +250,7 @@ def test_the_json_is_written_as_results_arrive_and_is_the_whole_report(
 
     monkeypatch.setattr(_common, "write_json", whole)
     inp = _jsonl(tmp_path / "in.jsonl", EIGHTEEN[:6])
-    result = _refs(inp, "--replay", RECORDINGS, "--no-retraction", "--no-log", "--json")
+    result = run_cli("refs", inp, "--replay", RECORDINGS, "--no-retraction", "--no-log", "--json")
     assert result.exit_code == 1 and not kept  # streamed, not dumped at the end
     report = ReferencesReport.model_validate_json(result.stdout)
     assert len(report.references) == 6 and report.counts.total == 6
@@ -255,10 +260,10 @@ def test_the_json_is_written_as_results_arrive_and_is_the_whole_report(
 
 
 def test_the_json_of_nothing_asked_is_the_whole_report(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _through(monkeypatch, Refusing())
-    result = _refs(_jsonl(tmp_path / "in.jsonl"), "--json", "--no-retraction", "--no-log")
+    result = run_cli("refs", _jsonl(tmp_path / "in.jsonl"), "--json", "--no-retraction", "--no-log")
     report = json.loads(result.stdout)
     assert result.stdout == json.dumps(report, ensure_ascii=False, indent=2) + "\n"
     assert [r["index"] for r in report["references"]] == list(range(1, len(EIGHTEEN) + 1))
