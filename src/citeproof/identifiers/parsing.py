@@ -25,7 +25,7 @@ from citeproof.identifiers._context import (
     validate_url,
 )
 from citeproof.identifiers.identifier import Identifier
-from citeproof.identifiers.specs import DOI, FLAGS, KINDS
+from citeproof.identifiers.specs import DOI, FLAGS, KINDS, compiled
 
 __all__ = ["is_labelled", "looks_like_identifier", "parse_identifier", "parse_url"]
 
@@ -126,7 +126,7 @@ def _parse_short(short: str, raw: str) -> Identifier | None:
     """A kind written out in full (no URL, no DOI) as it declares; None if no kind is."""
     for spec in KINDS.values():
         for written in spec.written:
-            if m := written.fullmatch(short):
+            if m := compiled(written).fullmatch(short):
                 return spec.identifier(m.group("value"), m.groupdict().get("version"), raw)
     return None
 

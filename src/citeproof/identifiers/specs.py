@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Final
 from urllib.parse import parse_qs, quote
@@ -39,13 +40,16 @@ from citeproof.identifiers._context import (
 )
 from citeproof.identifiers.identifier import Identifier, IdentifierKind
 
-__all__ = ["FLAGS", "KINDS", "KindSpec", "RecordUrl", "kind_names", "record_url"]
+__all__ = ["FLAGS", "KINDS", "KindSpec", "RecordUrl", "compiled", "kind_names", "record_url"]
 
 #: The flags every pattern of a declaration is matched with.
 FLAGS: Final = re.IGNORECASE | re.ASCII
 
 
-def _compile(pattern: str) -> re.Pattern[str]:
+@cache
+def compiled(pattern: str) -> re.Pattern[str]:
+    """A declaration's pattern, compiled when it is first used: a check of a local file
+    never needs most of them, and start-up pays for every pattern compiled on import."""
     return re.compile(pattern, FLAGS)
 
 
@@ -61,7 +65,7 @@ class RecordUrl:
     hosts: frozenset[str]
     #: Matched against the whole path; group ``value`` (unless :attr:`query` names it),
     #: group ``version`` when the kind pins versions.
-    path: re.Pattern[str]
+    path: str
     #: The query parameter that holds the value, when the path does not (DailyMed's
     #: ``drugInfo.cfm?setid=``); exactly one, and a valid one, or the URL names nothing.
     query: str | None = None
@@ -70,7 +74,7 @@ class RecordUrl:
         self, path: str, query: str, canonical: Callable[[str], str | None]
     ) -> tuple[str, str | None] | None:
         """``(value as written, version as written)`` that this URL names, or None."""
-        m = self.path.fullmatch(path)
+        m = compiled(self.path).fullmatch(path)
         if m is None:
             return None
         if self.query is None:
@@ -85,10 +89,9 @@ def _with_canonical(
     pattern: str, make: Callable[[re.Match[str]], str | None]
 ) -> Callable[[str], str | None]:
     """The canonical value of a value written as ``pattern`` (whole), made by ``make``."""
-    compiled = _compile(pattern)
 
     def canonical(text: str) -> str | None:
-        m = compiled.fullmatch(text)
+        m = compiled(pattern).fullmatch(text)
         return make(m) if m is not None else None
 
     return canonical
@@ -121,7 +124,7 @@ class KindSpec:
     #: Words that name the kind before a colon (``nct:NCT04363697``, ``set_id: ...``).
     labels: tuple[str, ...] = ()
     #: The whole string, the kind written on its own (after the context is trimmed).
-    written: tuple[re.Pattern[str], ...] = ()
+    written: tuple[str, ...] = ()
     #: The kind in running text, between word boundaries (a regex source).
     in_text: str | None = None
     #: The services' record pages that name it.
@@ -216,14 +219,12 @@ PMID = KindSpec(
     canonical=_with_canonical(r"\d{1,10}", lambda m: positive_int(m.group())),
     link="https://pubmed.ncbi.nlm.nih.gov/{value}/",
     labels=("pmid",),
-    written=(_compile(r"pmid\s*:?\s*(?P<value>\d{1,10})"),),
+    written=(r"pmid\s*:?\s*(?P<value>\d{1,10})",),
     in_text=r"pmid\s*:?\s*(?P<value>\d{1,10})",
     record_urls=(
-        RecordUrl(frozenset({"pubmed.ncbi.nlm.nih.gov"}), _compile(rf"/{_PATH_PMID}/?")),
-        RecordUrl(frozenset({"ncbi.nlm.nih.gov"}), _compile(rf"/pubmed/{_PATH_PMID}/?")),
-        RecordUrl(
-            frozenset({"europepmc.org"}), _compile(rf"/(?:article|abstract)/med/{_PATH_PMID}/?")
-        ),
+        RecordUrl(frozenset({"pubmed.ncbi.nlm.nih.gov"}), rf"/{_PATH_PMID}/?"),
+        RecordUrl(frozenset({"ncbi.nlm.nih.gov"}), rf"/pubmed/{_PATH_PMID}/?"),
+        RecordUrl(frozenset({"europepmc.org"}), rf"/(?:article|abstract)/med/{_PATH_PMID}/?"),
     ),
     says_so=(r"pmid\s",),
     hints=(r"pmid\s",),
@@ -253,24 +254,24 @@ PMCID = KindSpec(
     link="https://pmc.ncbi.nlm.nih.gov/articles/{value}{suffix}/",
     labels=("pmcid",),
     written=(
-        _compile(r"(?:pmcid\s*:?\s*)?pmc(?P<value>\d{1,10})" + _VERSION),
-        _compile(r"pmcid\s*:?\s*(?P<value>\d{1,10})" + _VERSION),
+        r"(?:pmcid\s*:?\s*)?pmc(?P<value>\d{1,10})" + _VERSION,
+        r"pmcid\s*:?\s*(?P<value>\d{1,10})" + _VERSION,
     ),
     in_text=r"(?:pmcid\s*:?\s*)?pmc(?P<value>\d{1,10})" + _VERSION,
     record_urls=(
         RecordUrl(
             frozenset({"ncbi.nlm.nih.gov"}),
-            _compile(r"/pmc/articles/pmc(?P<value>\d{1,10})" + _VERSION + "/?"),
+            r"/pmc/articles/pmc(?P<value>\d{1,10})" + _VERSION + "/?",
         ),
         RecordUrl(
             frozenset({"pmc.ncbi.nlm.nih.gov"}),
-            _compile(r"/articles/pmc(?P<value>\d{1,10})" + _VERSION + "/?"),
+            r"/articles/pmc(?P<value>\d{1,10})" + _VERSION + "/?",
         ),
         RecordUrl(
             frozenset({"europepmc.org"}),
-            _compile(r"/(?:article|abstract)/pmc/(?:pmc)?(?P<value>\d{1,10})/?"),
+            r"/(?:article|abstract)/pmc/(?:pmc)?(?P<value>\d{1,10})/?",
         ),
-        RecordUrl(frozenset({"europepmc.org"}), _compile(r"/articles/pmc(?P<value>\d{1,10})/?")),
+        RecordUrl(frozenset({"europepmc.org"}), r"/articles/pmc(?P<value>\d{1,10})/?"),
     ),
     hints=(r"pmc\d",),
     # The label words alone ("PMID", "PMCID") may well be file names: left to the file reader.
@@ -295,12 +296,12 @@ NCT = KindSpec(
     canonical=_with_canonical(r"nct\d{8}", lambda m: m.group().upper()),
     link="https://clinicaltrials.gov/study/{value}",
     labels=("nct",),
-    written=(_compile(r"(?:nct\s*:\s*)?(?P<value>nct\d{8})"),),
+    written=(r"(?:nct\s*:\s*)?(?P<value>nct\d{8})",),
     in_text=r"(?P<value>nct\d{8})",
     record_urls=(
         RecordUrl(
             frozenset({"clinicaltrials.gov"}),
-            _compile(r"/(?:study|ct2/show)/(?P<value>nct\d{8})/?"),
+            r"/(?:study|ct2/show)/(?P<value>nct\d{8})/?",
         ),
     ),
     hints=(r"nct\d",),
@@ -324,12 +325,12 @@ SETID = KindSpec(
     # DailyMed and openFDA share the SPL set id, and DailyMed shows a label to a person.
     link="https://dailymed.nlm.nih.gov/dailymed/drugInfo.cfm?setid={value}",
     labels=("setid", "set_id"),
-    written=(_compile(r"(?:set[_ ]?id\s*:?\s*)?(?P<value>" + UUID + ")"),),
+    written=(r"(?:set[_ ]?id\s*:?\s*)?(?P<value>" + UUID + ")",),
     in_text=r"(?P<value>" + UUID + ")",
     record_urls=(
         RecordUrl(
             frozenset({"dailymed.nlm.nih.gov"}),
-            _compile(r"/dailymed/druginfo\.cfm"),
+            r"/dailymed/druginfo\.cfm",
             query="setid",
         ),
     ),
@@ -358,12 +359,12 @@ PPR = KindSpec(
     canonical=_with_canonical(r"ppr(\d{1,10})", lambda m: "PPR" + m.group(1)),
     link="https://europepmc.org/article/PPR/{value}",
     labels=("ppr",),
-    written=(_compile(r"(?:ppr\s*:\s*)?(?P<value>ppr\d{1,10})"),),
+    written=(r"(?:ppr\s*:\s*)?(?P<value>ppr\d{1,10})",),
     in_text=r"(?P<value>ppr\d{1,10})",
     record_urls=(
         RecordUrl(
             frozenset({"europepmc.org"}),
-            _compile(r"/(?:article|abstract)/ppr/(?P<value>ppr\d{1,10})/?"),
+            r"/(?:article|abstract)/ppr/(?P<value>ppr\d{1,10})/?",
         ),
     ),
     hints=(r"ppr\d",),
