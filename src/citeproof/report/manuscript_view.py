@@ -301,7 +301,7 @@ class _Entries:
             return shown(entry_id)
         position, ref = found
         number = integer(ref.result.index) if ref.result is not None else None
-        shown_label = text(ref.label)
+        shown_label = text(ref.label) or text(ref.key)  # a LaTeX entry has its key only
         if number is None:
             number = position + 1
         if shown_label and shown_label != str(number):
