@@ -537,6 +537,9 @@ def _cards(
     failing = sum(1 for w in retracted if not w.acknowledged)
     said = len(retracted) - failing
     not_checked = tally.get("quotation_unchecked", 0) + tally.get("reference_unchecked", 0)
+    said_note = ""
+    if said:
+        said_note = "the manuscript says so" + ("" if said == len(retracted) else f" of {said}")
     if found == len(quotations):
         found_css = "v-ok"
     elif misquoted:
@@ -574,7 +577,7 @@ def _cards(
         MetricCard(
             "Retracted works cited",
             str(len(retracted)),
-            f"{said} the manuscript says so" if said else "",
+            said_note,
             "v-bad" if failing else "v-gone" if said else "v-ok",
         ),
         MetricCard("Not checked", str(not_checked), "nothing concluded", "v-gone"),
