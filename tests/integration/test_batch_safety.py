@@ -7,6 +7,7 @@ could be checked (and an empty answer) instead of exiting 0.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -18,14 +19,17 @@ from collections import Counter
 from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from citeproof import batch
 from citeproof.batch.output import done_ids
-from citeproof.cli import cli
 from citeproof.errors import BadInputError
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 ARTICLE = str(REPO / "examples" / "example-article.nxml")
@@ -34,9 +38,10 @@ QUOTE = "fell asleep faster than those in the control group"
 NEAR = "fell asleep much faster than those in the other group"
 
 
-def run(*args: str | Path, input: bytes | None = None) -> Result:
+@pytest.fixture
+def run(run_cli: CliRun) -> Callable[..., Result]:
     """The command as a user runs it; an exception is a failure of the test, shown as one."""
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
+    return functools.partial(run_cli, catch_exceptions=True)
 
 
 def crashed(result: Result) -> bool:
@@ -85,7 +90,7 @@ COMMANDS: dict[str, tuple[Callable[[Path], tuple[str | Path, ...]], Callable[[Pa
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_an_output_that_is_the_input_is_refused_and_the_input_kept(
-    tmp_path: Path, name: str
+    run: Callable[..., Result], tmp_path: Path, name: str
 ) -> None:
     """``batch in.jsonl -o in.jsonl`` used to truncate the input and exit 0."""
     command, make = COMMANDS[name]
@@ -103,7 +108,9 @@ def test_an_output_that_is_the_input_is_refused_and_the_input_kept(
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_an_output_holding_results_needs_resume_or_overwrite(tmp_path: Path, name: str) -> None:
+def test_an_output_holding_results_needs_resume_or_overwrite(
+    run: Callable[..., Result], tmp_path: Path, name: str
+) -> None:
     """Rerunning without ``--resume`` used to erase the earlier results."""
     command, make = COMMANDS[name]
     inp = make(tmp_path)
@@ -122,7 +129,7 @@ def test_an_output_holding_results_needs_resume_or_overwrite(tmp_path: Path, nam
     assert len(out.read_bytes().splitlines()) == len(results.splitlines())
 
 
-def test_an_output_folder_is_one_line(tmp_path: Path) -> None:
+def test_an_output_folder_is_one_line(run: Callable[..., Result], tmp_path: Path) -> None:
     inp = checks(tmp_path)
     assert "is a folder" in one_error_line(run("batch", inp, "-o", tmp_path))
     assert "is a folder" in one_error_line(
@@ -131,7 +138,9 @@ def test_an_output_folder_is_one_line(tmp_path: Path) -> None:
     assert "cannot write" in one_error_line(run("batch", inp, "-o", tmp_path / "no" / "x.jsonl"))
 
 
-def test_an_unreachable_scheduler_is_one_line_and_fast(tmp_path: Path) -> None:
+def test_an_unreachable_scheduler_is_one_line_and_fast(
+    run: Callable[..., Result], tmp_path: Path
+) -> None:
     """It used to wait distributed's 30 s, then print a traceback."""
     pytest.importorskip("distributed")
     with socket.socket() as free:  # a loopback port nothing listens on
@@ -147,7 +156,7 @@ def test_an_unreachable_scheduler_is_one_line_and_fast(tmp_path: Path) -> None:
     assert "is not a scheduler address" in one_error_line(bad)
 
 
-def test_resume_refuses_a_line_nested_too_deep(tmp_path: Path) -> None:
+def test_resume_refuses_a_line_nested_too_deep(run: Callable[..., Result], tmp_path: Path) -> None:
     """A line nested 1,000 deep used to raise RecursionError out of ``--resume``."""
     inp = checks(tmp_path)
     out = tmp_path / "out.jsonl"
@@ -164,7 +173,9 @@ def test_resume_refuses_a_line_nested_too_deep(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------ Ctrl-C
 
 
-def test_ctrl_c_says_how_far_the_batch_got_and_resume_goes_on(tmp_path: Path) -> None:
+def test_ctrl_c_says_how_far_the_batch_got_and_resume_goes_on(
+    run: Callable[..., Result], tmp_path: Path
+) -> None:
     """Ctrl-C used to print ``Aborted!`` (and every worker's traceback) and exit 1."""
     rows = [
         {"id": n, "quote": QUOTE if n % 2 else NEAR, "source": ARTICLE if n % 3 else NOTES}
@@ -242,7 +253,9 @@ def test_the_time_left_comes_from_the_measured_rate() -> None:
 # ------------------------------------------------------------------------ nothing checked
 
 
-def test_a_batch_of_which_no_line_could_be_checked_fails(tmp_path: Path) -> None:
+def test_a_batch_of_which_no_line_could_be_checked_fails(
+    run: Callable[..., Result], tmp_path: Path
+) -> None:
     """``citeproof batch README.md`` wrote an error record per line and exited 0."""
     readme = REPO / "README.md"
     out = tmp_path / "out.jsonl"
@@ -261,7 +274,9 @@ def test_a_batch_of_which_no_line_could_be_checked_fails(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("text", [b"", b"  \n\t\n", b"\xef\xbb\xbf\n"])
-def test_an_empty_answer_is_bad_input_not_a_pass(tmp_path: Path, text: bytes) -> None:
+def test_an_empty_answer_is_bad_input_not_a_pass(
+    run: Callable[..., Result], tmp_path: Path, text: bytes
+) -> None:
     path = tmp_path / "answer.md"
     path.write_bytes(text)
     assert "is empty" in one_error_line(run("audit", path, "--offline", "--no-log"))
@@ -274,6 +289,6 @@ def test_an_empty_answer_is_bad_input_not_a_pass(tmp_path: Path, text: bytes) ->
 @pytest.mark.parametrize(
     "command", [("batch",), ("audit",), ("audit", "verify"), ("demo",), ("refs",)]
 )
-def test_the_help_shows_examples(command: tuple[str, ...]) -> None:
+def test_the_help_shows_examples(run: Callable[..., Result], command: tuple[str, ...]) -> None:
     shown = run(*command, "--help").output
     assert "\n  Examples:\n    citeproof " + command[0] in shown

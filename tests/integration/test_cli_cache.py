@@ -8,17 +8,22 @@ tampered export, and the path.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from citeproof.cli import cli
 from citeproof.store.cache import Cache
 from citeproof.store.paths import resolve_dirs
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 BLOBS = {
     "pmcid:PMC1": (b"first article text", "2026-01-01T10:00:00Z", "v1", "pmc"),
@@ -38,15 +43,16 @@ def _fill(home: Path) -> None:
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "home"
-    monkeypatch.setenv("CITEPROOF_HOME", str(root))
-    _fill(root)
-    return root
+def home(home: Path) -> Path:
+    """The shared home (``tests/conftest.py``) with three pins in its cache."""
+    _fill(home)
+    return home
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, ["cache", *args], catch_exceptions=False)
+@pytest.fixture
+def run(run_cli: CliRun) -> Callable[..., Result]:
+    """``citeproof cache ARGS``."""
+    return functools.partial(run_cli, "cache")
 
 
 def _one_line_error(result: Result) -> None:
@@ -68,26 +74,32 @@ def _corrupt(home: Path, key: str) -> str:
     return str(digest)
 
 
-def test_path_prints_the_database_under_citeproof_home(home: Path) -> None:
+def test_path_prints_the_database_under_citeproof_home(
+    run: Callable[..., Result], home: Path
+) -> None:
     result = run("path")
     assert result.exit_code == 0
     assert result.stdout.strip() == str(_db(home))
 
 
-def test_path_creates_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_path_creates_nothing(
+    run: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path / "fresh"))
     assert run("path").exit_code == 0
     assert not (tmp_path / "fresh").exists()
 
 
-def test_first_use_creates_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_first_use_creates_the_cache(
+    run: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path / "fresh"))
     result = run("ls", "--json")
     assert result.exit_code == 0 and json.loads(result.stdout) == []
     assert _db(tmp_path / "fresh").exists()
 
 
-def test_ls_json(home: Path) -> None:
+def test_ls_json(run: Callable[..., Result], home: Path) -> None:
     result = run("ls", "--json")
     assert result.exit_code == 0
     rows = json.loads(result.stdout)
@@ -98,12 +110,14 @@ def test_ls_json(home: Path) -> None:
     assert pmc2["served_by"] == "europepmc" and len(pmc2["sha256"]) == 64
 
 
-def test_ls_is_json_off_a_terminal(home: Path) -> None:
+def test_ls_is_json_off_a_terminal(run: Callable[..., Result], home: Path) -> None:
     """CliRunner's stdout is not a terminal, so JSON comes without --json."""
     assert len(json.loads(run("ls").stdout)) == 3
 
 
-def test_ls_text_on_a_terminal(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ls_text_on_a_terminal(
+    run: Callable[..., Result], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("citeproof.cli._common.want_json", lambda flag: flag)
     result = run("ls", "--prefix", "pmcid:")
     assert result.exit_code == 0
@@ -120,7 +134,7 @@ def test_ls_text_on_a_terminal(home: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert len(short) == 12
 
 
-def test_show_existing_key(home: Path) -> None:
+def test_show_existing_key(run: Callable[..., Result], home: Path) -> None:
     result = run("show", "pmcid:PMC1", "--json")
     assert result.exit_code == 0
     obj = json.loads(result.stdout)
@@ -128,13 +142,13 @@ def test_show_existing_key(home: Path) -> None:
     assert obj["verified"] is True and obj["problem"] is None
 
 
-def test_show_missing_key_is_a_one_line_error(home: Path) -> None:
+def test_show_missing_key_is_a_one_line_error(run: Callable[..., Result], home: Path) -> None:
     result = run("show", "pmcid:PMC404")
     _one_line_error(result)
     assert "pmcid:PMC404" in result.stderr
 
 
-def test_show_corrupt_blob_exits_1(home: Path) -> None:
+def test_show_corrupt_blob_exits_1(run: Callable[..., Result], home: Path) -> None:
     _corrupt(home, "pmcid:PMC1")
     result = run("show", "pmcid:PMC1", "--json")
     assert result.exit_code == 1
@@ -142,7 +156,7 @@ def test_show_corrupt_blob_exits_1(home: Path) -> None:
     assert obj["verified"] is False and "corrupt" in obj["problem"]
 
 
-def test_prune_by_key(home: Path) -> None:
+def test_prune_by_key(run: Callable[..., Result], home: Path) -> None:
     result = run("prune", "--key", "pmcid:PMC1", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
@@ -154,7 +168,7 @@ def test_prune_by_key(home: Path) -> None:
     assert keys == ["doi:10.5555/x", "pmcid:PMC2"]
 
 
-def test_prune_by_age(home: Path) -> None:
+def test_prune_by_age(run: Callable[..., Result], home: Path) -> None:
     result = run("prune", "--older-than", "2026-01-15T00:00:00Z", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["pins_removed"] == 2
@@ -162,11 +176,11 @@ def test_prune_by_age(home: Path) -> None:
     assert keys == ["pmcid:PMC2"]
 
 
-def test_prune_bad_timestamp_is_a_one_line_error(home: Path) -> None:
+def test_prune_bad_timestamp_is_a_one_line_error(run: Callable[..., Result], home: Path) -> None:
     _one_line_error(run("prune", "--older-than", "last tuesday"))
 
 
-def test_verify_healthy_then_corrupt(home: Path) -> None:
+def test_verify_healthy_then_corrupt(run: Callable[..., Result], home: Path) -> None:
     result = run("verify", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {"ok": True, "corrupt": []}
@@ -181,7 +195,7 @@ def test_verify_healthy_then_corrupt(home: Path) -> None:
 
 
 def test_export_import_round_trip(
-    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run: Callable[..., Result], home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bundle = tmp_path / "out" / "bundle.zip"
     result = run("export", str(bundle), "--json")
@@ -201,7 +215,7 @@ def test_export_import_round_trip(
     assert (again["pins_added"], again["pins_unchanged"]) == (0, 3)
 
 
-def test_export_selected_keys(home: Path, tmp_path: Path) -> None:
+def test_export_selected_keys(run: Callable[..., Result], home: Path, tmp_path: Path) -> None:
     bundle = tmp_path / "one.zip"
     result = run("export", str(bundle), "--key", "pmcid:PMC1", "--json")
     assert json.loads(result.stdout)["pins"] == 1
@@ -209,7 +223,7 @@ def test_export_selected_keys(home: Path, tmp_path: Path) -> None:
 
 
 def test_import_conflict_kept_exits_1_and_replace_exits_0(
-    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run: Callable[..., Result], home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bundle = tmp_path / "bundle.zip"
     assert run("export", str(bundle), "--key", "pmcid:PMC1").exit_code == 0
@@ -229,7 +243,7 @@ def test_import_conflict_kept_exits_1_and_replace_exits_0(
 
 
 def test_import_tampered_zip_is_refused(
-    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run: Callable[..., Result], home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bundle = tmp_path / "bundle.zip"
     assert run("export", str(bundle)).exit_code == 0
@@ -248,7 +262,9 @@ def test_import_tampered_zip_is_refused(
     assert json.loads(run("ls", "--json").stdout) == []
 
 
-def test_import_unreadable_files_are_one_line_errors(home: Path, tmp_path: Path) -> None:
+def test_import_unreadable_files_are_one_line_errors(
+    run: Callable[..., Result], home: Path, tmp_path: Path
+) -> None:
     _one_line_error(run("import", str(tmp_path / "missing.zip")))
     junk = tmp_path / "junk.zip"
     junk.write_bytes(b"not a zip at all")
@@ -256,7 +272,7 @@ def test_import_unreadable_files_are_one_line_errors(home: Path, tmp_path: Path)
 
 
 def test_corrupt_cache_database_is_a_one_line_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "broken"
     monkeypatch.setenv("CITEPROOF_HOME", str(root))
@@ -267,7 +283,9 @@ def test_corrupt_cache_database_is_a_one_line_error(
     assert "corrupt" in result.stderr or "not a usable" in result.stderr
 
 
-def test_export_never_replaces_a_file_it_did_not_write(home: Path, tmp_path: Path) -> None:
+def test_export_never_replaces_a_file_it_did_not_write(
+    run: Callable[..., Result], home: Path, tmp_path: Path
+) -> None:
     """``cache export notes.txt`` replaced the user's notes; now only with --overwrite."""
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")
@@ -280,7 +298,9 @@ def test_export_never_replaces_a_file_it_did_not_write(home: Path, tmp_path: Pat
     assert zipfile.is_zipfile(notes)
 
 
-def test_export_replaces_its_own_earlier_export(home: Path, tmp_path: Path) -> None:
+def test_export_replaces_its_own_earlier_export(
+    run: Callable[..., Result], home: Path, tmp_path: Path
+) -> None:
     target = tmp_path / "pins.zip"
     assert run("export", str(target), "--key", "pmcid:PMC1").exit_code == 0
     again = run("export", str(target))  # refreshing an export needs no flag

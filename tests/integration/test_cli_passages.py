@@ -12,10 +12,10 @@ import json
 import re
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from citeproof.cli import _common
 from citeproof.cli.passages import passages
@@ -24,16 +24,19 @@ from citeproof.handles.registry import passages_for, resolve_handle
 from citeproof.store.issued import PassageStore, default_store_path
 from pmc_replay import QUOTE, jats, pmc_replay
 
+if TYPE_CHECKING:
+    from conftest import CliRun
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "example-article.nxml"
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(passages, list(args))
+def run(run_cli: CliRun, *args: str) -> Result:
+    return run_cli(*list(args), command=passages)
 
 
-def run_json(*args: str) -> dict[str, Any]:
-    result = run(*args, "--json")
+def run_json(run_cli: CliRun, *args: str) -> dict[str, Any]:
+    result = run(run_cli, *args, "--json")
     assert result.exit_code == 0, result.output
     data: dict[str, Any] = json.loads(result.output)
     return data
@@ -45,9 +48,9 @@ def replay(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def issued(replay: Path) -> dict[str, Any]:
+def issued(run_cli: CliRun, replay: Path) -> dict[str, Any]:
     """Every passage of PMC3166277, issued through the command."""
-    return run_json("PMC3166277", "--replay", str(replay), "--limit", "1000")
+    return run_json(run_cli, "PMC3166277", "--replay", str(replay), "--limit", "1000")
 
 
 def by_path(listing: dict[str, Any], path: str) -> dict[str, Any]:
@@ -58,8 +61,8 @@ def by_path(listing: dict[str, Any], path: str) -> dict[str, Any]:
 # -------------------------------------------------------------------------- listing
 
 
-def test_a_local_file_gets_passages_without_handles() -> None:
-    data = run_json(str(EXAMPLE))
+def test_a_local_file_gets_passages_without_handles(run_cli: CliRun) -> None:
+    data = run_json(run_cli, str(EXAMPLE))
     assert data["schema"] == "citeproof.passages/1"
     assert data["source"]["identifier"] is None
     assert data["total"] == 20 and len(data["passages"]) == 20
@@ -68,8 +71,8 @@ def test_a_local_file_gets_passages_without_handles() -> None:
     assert not default_store_path().exists()  # nothing issued, nothing stored
 
 
-def test_query_and_limit_rank_with_bm25() -> None:
-    data = run_json(str(EXAMPLE), "--query", "Pittsburgh sleep quality", "--limit", "2")
+def test_query_and_limit_rank_with_bm25(run_cli: CliRun) -> None:
+    data = run_json(run_cli, str(EXAMPLE), "--query", "Pittsburgh sleep quality", "--limit", "2")
     assert data["query"] == "Pittsburgh sleep quality"
     assert data["passages"][0]["path"] == "table.t1.r4"
     assert data["passages"][0]["kind"] == "table-row"
@@ -95,8 +98,10 @@ def test_identifier_passages_get_handles_and_are_stored(issued: dict[str, Any]) 
         assert (row.start, row.end) == (first["start"], first["end"])
 
 
-def test_the_same_passage_gets_the_same_handle_again(issued: dict[str, Any]) -> None:
-    again = run_json("PMC3166277", "--offline", "--limit", "1000")
+def test_the_same_passage_gets_the_same_handle_again(
+    run_cli: CliRun, issued: dict[str, Any]
+) -> None:
+    again = run_json(run_cli, "PMC3166277", "--offline", "--limit", "1000")
     assert [p["handle"] for p in again["passages"]] == [p["handle"] for p in issued["passages"]]
 
 
@@ -111,30 +116,30 @@ def test_a_pinned_pmc_version_is_in_the_handle(tmp_path: Path) -> None:
 
 
 def test_human_rendering_shows_handles(
-    issued: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, issued: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(_common, "want_json", lambda flag: flag)
-    result = run("PMC3166277", "--offline", "--query", "holin", "--limit", "3")
+    result = run(run_cli, "PMC3166277", "--offline", "--query", "holin", "--limit", "3")
     assert result.exit_code == 0, result.output
     assert "pmcid:PMC3166277/" in result.output
     assert "3 of 112 passages matching the query" in result.output
-    plain = run(str(EXAMPLE), "--limit", "2")
+    plain = run(run_cli, str(EXAMPLE), "--limit", "2")
     assert "abstract.1" in plain.output and "no handles" in plain.output
 
 
-def test_unavailable_source_is_one_line_exit_3() -> None:
+def test_unavailable_source_is_one_line_exit_3(run_cli: CliRun) -> None:
     from citeproof.cli import LazyGroup
 
     group = LazyGroup(lazy_subcommands={"passages": "citeproof.cli.passages:passages"})
-    result = CliRunner().invoke(group, ["passages", "PMC3166277", "--offline"])
+    result = run_cli("passages", "PMC3166277", "--offline", command=group)
     assert result.exit_code == 3
     assert "not in the cache" in result.output
     assert "Traceback" not in result.output
 
 
-def test_bad_arguments_exit_2() -> None:
-    assert run(str(EXAMPLE), "--limit", "0").exit_code == 2
-    assert run("-").exit_code == 2
+def test_bad_arguments_exit_2(run_cli: CliRun) -> None:
+    assert run(run_cli, str(EXAMPLE), "--limit", "0").exit_code == 2
+    assert run(run_cli, "-").exit_code == 2
 
 
 # -------------------------------------------------------------------------- resolving

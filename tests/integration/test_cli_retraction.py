@@ -11,12 +11,16 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from citeproof.cli import LazyGroup
 from citeproof.net.recordings import load_litcheck, load_tekmeria, write_recording
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 INVENTED = REPO / "examples" / "retraction-watch-invented.csv"
@@ -33,14 +37,9 @@ cli = LazyGroup(
 )
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
-
-
-def invoke(home: Path, *args: str) -> Result:
+def invoke(run_cli: CliRun, home: Path, *args: str) -> Result:
     env = {"CITEPROOF_HOME": str(home), "CITEPROOF_REPLAY": "", "CITEPROOF_RECORD": ""}
-    return CliRunner().invoke(cli, list(args), env=env)
+    return run_cli(*list(args), env=env)
 
 
 @pytest.fixture
@@ -79,8 +78,8 @@ def replay_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def test_wakefield_replayed_is_retracted(home: Path, replay_dir: Path) -> None:
-    result = invoke(home, "retraction", WAKEFIELD, "--replay", str(replay_dir), "--json")
+def test_wakefield_replayed_is_retracted(run_cli: CliRun, home: Path, replay_dir: Path) -> None:
+    result = invoke(run_cli, home, "retraction", WAKEFIELD, "--replay", str(replay_dir), "--json")
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
     assert report["schema"] == "citeproof.retraction/1"
@@ -95,16 +94,18 @@ def test_wakefield_replayed_is_retracted(home: Path, replay_dir: Path) -> None:
     }
 
 
-def test_replay_from_the_environment_and_readable_output(home: Path, replay_dir: Path) -> None:
+def test_replay_from_the_environment_and_readable_output(
+    run_cli: CliRun, home: Path, replay_dir: Path
+) -> None:
     env = {"CITEPROOF_HOME": str(home), "CITEPROOF_REPLAY": str(replay_dir), "CITEPROOF_RECORD": ""}
-    result = CliRunner().invoke(cli, ["retraction", f"doi:{WAKEFIELD}"], env=env)
+    result = run_cli("retraction", f"doi:{WAKEFIELD}", env=env)
     assert result.exit_code == 1, result.output
     # CliRunner's stdout is not a terminal, so without --json the report is JSON as well.
     assert json.loads(result.stdout)["status"] == "RETRACTED"
 
 
-def test_offline_without_a_snapshot_is_unverifiable(home: Path) -> None:
-    result = invoke(home, "retraction", "PMID 9500320", "--offline", "--json")
+def test_offline_without_a_snapshot_is_unverifiable(run_cli: CliRun, home: Path) -> None:
+    result = invoke(run_cli, home, "retraction", "PMID 9500320", "--offline", "--json")
     assert result.exit_code == 3, result.output
     report = json.loads(result.stdout)
     assert report["status"] == "UNVERIFIABLE"
@@ -112,26 +113,28 @@ def test_offline_without_a_snapshot_is_unverifiable(home: Path) -> None:
     assert "offline" in report["reason"] and "snapshot" in report["reason"]
 
 
-def test_import_then_offline_lookup(home: Path) -> None:
-    result = invoke(home, "retractions", "import", str(INVENTED), "--as-of", "2025-03-01", "--json")
+def test_import_then_offline_lookup(run_cli: CliRun, home: Path) -> None:
+    result = invoke(
+        run_cli, home, "retractions", "import", str(INVENTED), "--as-of", "2025-03-01", "--json"
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["rows"] == 5
-    info = invoke(home, "retractions", "info", "--json")
+    info = invoke(run_cli, home, "retractions", "info", "--json")
     assert info.exit_code == 0
     assert json.loads(info.stdout)["as_of"] == "2025-03-01"
 
-    retracted = invoke(home, "retraction", "10.5555/Invented.Retracted.1", "--offline")
+    retracted = invoke(run_cli, home, "retraction", "10.5555/Invented.Retracted.1", "--offline")
     assert retracted.exit_code == 1, retracted.output
     report = json.loads(retracted.stdout)
     assert report["status"] == "RETRACTED"
     (rw,) = [s for s in report["sources"] if s["source"] == "retractionwatch"]
     assert rw["snapshot_date"] == "2025-03-01"
 
-    concern = invoke(home, "retraction", "10.5555/invented.concern.1", "--offline")
+    concern = invoke(run_cli, home, "retraction", "10.5555/invented.concern.1", "--offline")
     assert concern.exit_code == 1
     assert json.loads(concern.stdout)["status"] == "CONCERN"
 
-    unknown = invoke(home, "retraction", "10.5555/never.heard.of", "--offline")
+    unknown = invoke(run_cli, home, "retraction", "10.5555/never.heard.of", "--offline")
     assert unknown.exit_code == 3
     assert json.loads(unknown.stdout)["status"] == "UNVERIFIABLE"
 
@@ -151,8 +154,8 @@ def test_readable_rendering(home: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "- retraction 2024-03-01 10.5555/invented.notice.1 (retraction-watch)" in text
 
 
-def test_info_without_a_snapshot_exits_1(home: Path) -> None:
-    result = invoke(home, "retractions", "info", "--json")
+def test_info_without_a_snapshot_exits_1(run_cli: CliRun, home: Path) -> None:
+    result = invoke(run_cli, home, "retractions", "info", "--json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["as_of"] is None
 
@@ -160,29 +163,31 @@ def test_info_without_a_snapshot_exits_1(home: Path) -> None:
 @pytest.mark.parametrize(
     "content", ["Record ID,Title\n1,x\n", "just some words\n", "\x00\x01\x02binary"]
 )
-def test_bad_csv_is_a_one_line_error(home: Path, tmp_path: Path, content: str) -> None:
-    good = invoke(home, "retractions", "import", str(INVENTED), "--as-of", "2025-03-01")
+def test_bad_csv_is_a_one_line_error(
+    run_cli: CliRun, home: Path, tmp_path: Path, content: str
+) -> None:
+    good = invoke(run_cli, home, "retractions", "import", str(INVENTED), "--as-of", "2025-03-01")
     assert good.exit_code == 0
     bad = tmp_path / "bad.csv"
     bad.write_text(content, encoding="utf-8")
-    result = invoke(home, "retractions", "import", str(bad))
+    result = invoke(run_cli, home, "retractions", "import", str(bad))
     assert result.exit_code == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("citeproof: error: ")
     assert "Traceback" not in result.stderr
-    info = invoke(home, "retractions", "info", "--json")
+    info = invoke(run_cli, home, "retractions", "info", "--json")
     assert json.loads(info.stdout)["as_of"] == "2025-03-01"  # the old snapshot is intact
 
 
 @pytest.mark.parametrize("ident", ["12345", "NCT01234567", "pmid:abc"])
-def test_bad_identifier_exits_2(home: Path, ident: str) -> None:
-    result = invoke(home, "retraction", ident, "--offline")
+def test_bad_identifier_exits_2(run_cli: CliRun, home: Path, ident: str) -> None:
+    result = invoke(run_cli, home, "retraction", ident, "--offline")
     assert result.exit_code == 2
     assert result.stderr.startswith("citeproof: error: ")
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_bad_as_of_is_a_usage_error(home: Path) -> None:
-    result = invoke(home, "retractions", "import", str(INVENTED), "--as-of", "yesterday")
+def test_bad_as_of_is_a_usage_error(run_cli: CliRun, home: Path) -> None:
+    result = invoke(run_cli, home, "retractions", "import", str(INVENTED), "--as-of", "yesterday")
     assert result.exit_code == 2

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import lxml.html
 import pytest
-from click.testing import CliRunner
 
-from citeproof.cli import cli
 from citeproof.demo import run_demo
 from citeproof.errors import BadInputError
 from citeproof.store.paths import default_dirs
 
+if TYPE_CHECKING:
+    from conftest import CliRun
 
-def test_the_demo_runs_every_step_offline_in_its_own_folder(tmp_path: Path) -> None:
+
+def test_the_demo_runs_every_step_offline_in_its_own_folder(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     out = tmp_path / "demo"
-    result = CliRunner().invoke(cli, ["demo", "--out", str(out), "--json"], catch_exceptions=False)
+    result = run_cli("demo", "--out", out, "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     steps = {s["step"]: s["outcome"] for s in summary["steps"]}
@@ -87,7 +90,7 @@ def test_the_demo_page_counts_its_problems_and_names_its_answer(tmp_path: Path) 
     assert "Retracted" in retracted.text_content() and "v-bad" in retracted.get("class")
 
 
-def test_the_demo_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:
+def test_the_demo_refuses_a_folder_that_holds_anything(run_cli: CliRun, tmp_path: Path) -> None:
     out = tmp_path / "mine"
     out.mkdir()
     (out / "answer.md").write_text("my own answer", encoding="utf-8")
@@ -95,7 +98,7 @@ def test_the_demo_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:
         run_demo(out, say=lambda line: None)
     assert (out / "answer.md").read_text(encoding="utf-8") == "my own answer"
     assert sorted(p.name for p in out.iterdir()) == ["answer.md"]  # nothing else written
-    result = CliRunner().invoke(cli, ["demo", "--out", str(out)])
+    result = run_cli("demo", "--out", out)
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()
     assert "is not empty" in line and str(out) in line
@@ -112,12 +115,12 @@ def test_the_demo_writes_into_an_empty_folder(tmp_path: Path) -> None:
     assert result.audit_verdict == "fail" and (out / "answer.md").is_file()
 
 
-def test_the_demo_steps_line_up_at_any_width(tmp_path: Path) -> None:
+def test_the_demo_steps_line_up_at_any_width(run_cli: CliRun, tmp_path: Path) -> None:
     """The step column was 44 wide for names of up to 49 characters, and long outcomes ran
     under the names; every outcome now starts in one column and wraps under itself."""
     from citeproof.demo import step_row
 
-    result = CliRunner().invoke(cli, ["demo", "--out", str(tmp_path / "d"), "--json"])
+    result = run_cli("demo", "--out", tmp_path / "d", "--json")
     steps = json.loads(result.stdout)["steps"]
     column = 2 + max(len(s["step"]) for s in steps) + 1
     for columns in (80, 100, 140):

@@ -18,15 +18,16 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner
 
 from citeproof.audit.run import audit_answer
-from citeproof.cli import cli
 from citeproof.net.recordings import write_recording
 from pmc_replay import listing
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 PMCID, PMID, DOI = "PMC9993001", "99930001", "10.5555/invented.fallback.1"
 BUCKET = "https://pmc-oa-opendata.s3.amazonaws.com"
@@ -159,16 +160,18 @@ def not_open_access(folder: Path) -> Path:
     return folder
 
 
-def check(quote: str, *args: str | Path) -> tuple[int, dict[str, Any]]:
-    result = CliRunner().invoke(
-        cli, ["check", "--json", "--no-log", "--no-retraction", quote, PMCID, *map(str, args)]
+def check(run_cli: CliRun, quote: str, *args: str | Path) -> tuple[int, dict[str, Any]]:
+    result = run_cli(
+        "check", "--json", "--no-log", "--no-retraction", quote, PMCID, *map(str, args)
     )
     return result.exit_code, json.loads(result.stdout)
 
 
 @pytest.mark.parametrize("how", ["503", "garbage", "empty 200", "truncated", "md5 mismatch"])
-def test_a_quote_not_in_a_fallback_is_unavailable_not_not_found(tmp_path: Path, how: str) -> None:
-    code, data = check(IN_FULL_TEXT_ONLY, "--replay", pmc_down(tmp_path / "replay", how))
+def test_a_quote_not_in_a_fallback_is_unavailable_not_not_found(
+    run_cli: CliRun, tmp_path: Path, how: str
+) -> None:
+    code, data = check(run_cli, IN_FULL_TEXT_ONLY, "--replay", pmc_down(tmp_path / "replay", how))
     assert (code, data["verdict"]) == (3, "UNAVAILABLE"), data
     assert data["source"]["coverage"] == "abstract"
     assert data["source"]["served_by"] == "pubmed"
@@ -177,37 +180,42 @@ def test_a_quote_not_in_a_fallback_is_unavailable_not_not_found(tmp_path: Path, 
     assert data["matches"] == [] and data["near"] is None
 
 
-def test_a_quote_in_a_fallback_is_found_and_the_result_says_it_was_one(tmp_path: Path) -> None:
-    code, data = check(IN_ABSTRACT, "--replay", pmc_down(tmp_path / "replay", "503"))
+def test_a_quote_in_a_fallback_is_found_and_the_result_says_it_was_one(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
+    code, data = check(run_cli, IN_ABSTRACT, "--replay", pmc_down(tmp_path / "replay", "503"))
     assert (code, data["verdict"]) == (0, "EXACT"), data
     assert data["source"]["coverage"] == "abstract"
     assert data["source"]["degraded"].startswith("pmc: PMC Cloud Service")
 
 
-def test_a_fallback_pin_is_retried_and_replaced_once_pmc_answers(tmp_path: Path) -> None:
-    code, _ = check(IN_FULL_TEXT_ONLY, "--replay", pmc_down(tmp_path / "down", "503"))
+def test_a_fallback_pin_is_retried_and_replaced_once_pmc_answers(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
+    code, _ = check(run_cli, IN_FULL_TEXT_ONLY, "--replay", pmc_down(tmp_path / "down", "503"))
     assert code == 3
     # Offline, the pinned fallback is what there is: still marked, still not a NOT_FOUND.
-    code, data = check(IN_FULL_TEXT_ONLY, "--offline")
+    code, data = check(run_cli, IN_FULL_TEXT_ONLY, "--offline")
     assert (code, data["verdict"], data["source"]["coverage"]) == (3, "UNAVAILABLE", "abstract")
     # Still down: the fallback is retried, and kept, marked with the failure seen now.
-    code, data = check(IN_ABSTRACT, "--replay", pmc_down(tmp_path / "still", "garbage"))
+    code, data = check(run_cli, IN_ABSTRACT, "--replay", pmc_down(tmp_path / "still", "garbage"))
     assert (code, data["source"]["coverage"]) == (0, "abstract")
     assert "not safe, valid XML" in data["source"]["degraded"]
     # PMC recovered: no --refresh needed, the full text replaces the fallback.
-    code, data = check(IN_FULL_TEXT_ONLY, "--replay", pmc_up(tmp_path / "up"))
+    code, data = check(run_cli, IN_FULL_TEXT_ONLY, "--replay", pmc_up(tmp_path / "up"))
     assert (code, data["verdict"]) == (0, "EXACT"), data
     assert (data["source"]["coverage"], data["source"]["served_by"]) == ("full_text", "pmc")
     assert data["source"]["degraded"] is None
-    code, data = check(IN_FULL_TEXT_ONLY, "--offline")
+    code, data = check(run_cli, IN_FULL_TEXT_ONLY, "--offline")
     assert (code, data["source"]["coverage"], data["source"]["degraded"]) == (0, "full_text", None)
 
 
 def test_when_pmc_answers_that_it_has_no_copy_the_abstract_may_say_not_found(
+    run_cli: CliRun,
     tmp_path: Path,
 ) -> None:
     """Absent is not failed: then the abstract is the best text, and NOT_FOUND is an answer."""
-    code, data = check(IN_FULL_TEXT_ONLY, "--replay", not_open_access(tmp_path / "replay"))
+    code, data = check(run_cli, IN_FULL_TEXT_ONLY, "--replay", not_open_access(tmp_path / "replay"))
     assert (code, data["verdict"]) == (1, "NOT_FOUND"), data
     assert data["source"]["degraded"] is None
     assert "Only the abstract was checked" in data["reason"]
@@ -237,12 +245,12 @@ def test_the_documented_replay_folder_is_the_one_tested(tmp_path: Path) -> None:
 
 
 def test_the_log_line_of_a_fallback_check_names_the_failed_step(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = tmp_path / "evidence.jsonl"
     monkeypatch.setenv("CITEPROOF_LOG", str(log))
     replay = pmc_down(tmp_path / "replay", "503")
     args = ["check", "--json", "--no-retraction", IN_ABSTRACT, PMCID, "--replay", str(replay)]
-    assert CliRunner().invoke(cli, args).exit_code == 0
+    assert run_cli(*args).exit_code == 0
     (line,) = [json.loads(raw) for raw in log.read_text(encoding="utf-8").splitlines()]
     assert line["payload"]["source"]["degraded"].startswith("pmc: PMC Cloud Service")

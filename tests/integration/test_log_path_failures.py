@@ -14,13 +14,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner
 
-from citeproof.cli import cli
 from citeproof.errors import LogError
 from citeproof.evidence.log import EvidenceLog
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = str(ROOT / "examples" / "example-notes.txt")
@@ -76,14 +78,14 @@ def test_citeproof_log_a_folder_prints_the_result_then_one_line(tmp_path: Path) 
     assert list(folder.iterdir()) == []
 
 
-def test_a_users_file_named_as_the_log_is_left_alone(tmp_path: Path) -> None:
+def test_a_users_file_named_as_the_log_is_left_alone(run_cli: CliRun, tmp_path: Path) -> None:
     """A typo naming a user's notes: never "repaired" into a log, never locked or moved."""
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes, not a log\n")
     run = _check("--log", str(notes))
     _result_then_one_line(run, f"{notes} is not an evidence log")
     assert "repair" not in run.stderr.replace("neither appends to nor repairs", "")
-    repair = CliRunner().invoke(cli, ["log", "--log", str(notes), "repair"])
+    repair = run_cli("log", "--log", notes, "repair")
     assert repair.exit_code == 2, repair.output
     assert "is not an evidence log" in repair.stderr
     assert notes.read_text() == "my notes, not a log\n"
@@ -107,7 +109,7 @@ def test_an_unwritable_log_is_one_line(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_annotate_on_a_read_only_log_is_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "evidence.jsonl"
     monkeypatch.setenv("CITEPROOF_LOG", str(path))
@@ -120,7 +122,7 @@ def test_annotate_on_a_read_only_log_is_one_line(
         return real_open(p, flags, *args)
 
     monkeypatch.setattr(os, "open", read_only)
-    run = CliRunner().invoke(cli, ["log", "annotate", "1", "--support", "supports", "--by", "me"])
+    run = run_cli("log", "annotate", "1", "--support", "supports", "--by", "me")
     assert run.exit_code == 2, run.output
     assert run.stderr.count("\n") == 1
     assert "is on a read-only file system" in run.stderr

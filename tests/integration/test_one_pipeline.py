@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
-from click.testing import CliRunner
 from mcp import Client
 
 import citeproof
 from citeproof import batch
 from citeproof.audit.run import audit_answer
-from citeproof.cli import cli
 from citeproof.demo import COFFEE, WALKING, write_recordings
 from citeproof.mcp.server import build_server
 from citeproof.service.pipeline import CheckOptions
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 ARTICLE = str(REPO / "examples" / "example-article.nxml")
@@ -57,8 +58,8 @@ def _library(quote: str, source: str, **options: Any) -> dict[str, Any]:
     return citeproof.check(quote, source, **options).model_dump(mode="json")
 
 
-def _cli(*args: str) -> dict[str, Any]:
-    result = CliRunner().invoke(cli, ["check", "--json", "--no-log", *args])
+def _cli(run_cli: CliRun, *args: str) -> dict[str, Any]:
+    result = run_cli("check", "--json", "--no-log", *args)
     assert result.exit_code in (0, 1), result.output
     value: dict[str, Any] = json.loads(result.stdout)
     return value
@@ -85,9 +86,9 @@ def _batch_line(quote: str, source: str, options: CheckOptions | None = None) ->
     return record
 
 
-def _batch_cli(tmp_path: Path, quote: str, source: str) -> dict[str, Any]:
+def _batch_cli(run_cli: CliRun, tmp_path: Path, quote: str, source: str) -> dict[str, Any]:
     line = json.dumps({"id": 7, "quote": quote, "source": source}) + "\n"
-    result = CliRunner().invoke(cli, ["batch", "-", "--quiet", "--workers", "1"], input=line)
+    result = run_cli("batch", "-", "--quiet", "--workers", "1", input=line)
     assert result.exit_code == 0, result.output
     record: dict[str, Any] = json.loads(result.stdout)
     assert record.pop("id") == 7
@@ -96,18 +97,18 @@ def _batch_cli(tmp_path: Path, quote: str, source: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("source", "quote"), CASES)
 def test_every_door_gives_the_same_result(
-    recordings: Path, tmp_path: Path, source: str, quote: str
+    run_cli: CliRun, recordings: Path, tmp_path: Path, source: str, quote: str
 ) -> None:
     """Retraction on (as the CLI and the MCP server default to), no log."""
     expected = _library(quote, source, retraction=True)
-    assert _cli(quote, source) == expected
+    assert _cli(run_cli, quote, source) == expected
     assert _mcp(quote, source) == expected
     assert _batch_line(quote, source, CheckOptions(retraction=True)) == expected
     # `citeproof batch` asks no retraction status: it equals the library without it.
-    assert _batch_cli(tmp_path, quote, source) == _library(quote, source)
+    assert _batch_cli(run_cli, tmp_path, quote, source) == _library(quote, source)
 
 
-def test_the_steps_are_the_ones_the_options_choose(recordings: Path) -> None:
+def test_the_steps_are_the_ones_the_options_choose(run_cli: CliRun, recordings: Path) -> None:
     """Retraction is asked for a cited work only when chosen, and a retracted work says so
     wherever it is checked."""
     quote = QUOTES[COFFEE][0]
@@ -116,7 +117,7 @@ def test_the_steps_are_the_ones_the_options_choose(recordings: Path) -> None:
     assert plain["retraction"] is None
     assert chosen["retraction"]["status"] == "RETRACTED"
     assert {**chosen, "retraction": None} == plain
-    assert _cli("--no-retraction", quote, COFFEE) == plain
+    assert _cli(run_cli, "--no-retraction", quote, COFFEE) == plain
 
 
 def test_an_audit_checks_a_quote_as_a_check_does(recordings: Path) -> None:
@@ -131,7 +132,7 @@ def test_an_audit_checks_a_quote_as_a_check_does(recordings: Path) -> None:
 
 
 def test_the_log_step_is_the_same_line_from_the_library_and_the_cli(
-    recordings: Path, tmp_path: Path
+    run_cli: CliRun, recordings: Path, tmp_path: Path
 ) -> None:
     """With the log on, the library and the CLI write the same payload and name its line."""
     from citeproof.service.logbook import open_log
@@ -139,7 +140,7 @@ def test_the_log_step_is_the_same_line_from_the_library_and_the_cli(
     quote = QUOTES[ARTICLE][0]
     log = tmp_path / "evidence.jsonl"
     first = citeproof.check(quote, ARTICLE, log=log)
-    result = CliRunner().invoke(cli, ["check", "--json", "--log", str(log), quote, ARTICLE])
+    result = run_cli("check", "--json", "--log", log, quote, ARTICLE)
     second = json.loads(result.stdout)
     assert (first.log_seq, second["log_seq"]) == (1, 2)
     one, two = open_log(log).entries()

@@ -23,8 +23,12 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
@@ -60,9 +64,10 @@ def bin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def docs_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One CITEPROOF_HOME for every documented command, in page order, so a page can import
-    something in one line and use it in the next, and nothing lands in the user's own dirs."""
+    something in one line and use it in the next, and nothing lands in the user's own dirs.
+    (Not the per-test ``home`` of ``tests/conftest.py``: it lives as long as the module.)"""
     return tmp_path_factory.mktemp("citeproof-home")
 
 
@@ -134,16 +139,19 @@ def test_docs_have_examples() -> None:
     assert {"README.md", "cli.md", "verdicts.md"} <= names
 
 
+# The commands share one home and run in page order (a page imports in one line what the next
+# uses), so under pytest-xdist they all run on one worker, in order.
+@pytest.mark.xdist_group("docs-commands")
 @pytest.mark.parametrize(
     ("doc", "command", "expected"),
     COMMANDS,
     ids=[f"{d}:{i}" for i, (d, _, _) in enumerate(COMMANDS)],
 )
-def test_doc_command(bin_dir: Path, home: Path, doc: str, command: str, expected: int) -> None:
+def test_doc_command(bin_dir: Path, docs_home: Path, doc: str, command: str, expected: int) -> None:
     done = subprocess.run(
         ["bash", "-c", command],
         cwd=REPO,
-        env=_env(bin_dir, home),
+        env=_env(bin_dir, docs_home),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         timeout=120,
@@ -230,16 +238,10 @@ def _help_blocks() -> list[tuple[Path, str, str]]:
     ]
 
 
-def _help_text(command: str) -> str:
-    from click.testing import CliRunner
-
-    from citeproof.cli import cli
-
+def _help_text(run_cli: CliRun, command: str) -> str:
     words = shlex.split(command)
     assert words[0] == "citeproof", command
-    result = CliRunner().invoke(
-        cli, [*words[1:], "--help"], prog_name="citeproof", terminal_width=HELP_WIDTH
-    )
+    result = run_cli(*words[1:], "--help", prog_name="citeproof", terminal_width=HELP_WIDTH)
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -247,8 +249,8 @@ def _help_text(command: str) -> str:
 @pytest.mark.parametrize(
     ("path", "command", "body"), _help_blocks(), ids=[c for _, c, _ in _help_blocks()]
 )
-def test_documented_help(path: Path, command: str, body: str) -> None:
-    actual = _help_text(command)
+def test_documented_help(run_cli: CliRun, path: Path, command: str, body: str) -> None:
+    actual = _help_text(run_cli, command)
     if os.environ.get("UPDATE_DOCS_OUTPUT") == "1":  # pragma: no cover - maintenance
         text = path.read_text(encoding="utf-8")
         marker = f"<!-- help-of: {command} -->\n```text\n"

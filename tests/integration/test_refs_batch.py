@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner
 
-from citeproof.cli import cli
 from refs_world import RECORDINGS, REFERENCES
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 NAMES = ("verified", "mismatch", "found_by_search", "not_found", "partial", "ambiguous")
 
@@ -21,27 +23,27 @@ def _jsonl(path: Path) -> Path:
     return path
 
 
-def _refs(*args: str | Path) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["refs", *map(str, args)], catch_exceptions=False)
+def _refs(run_cli: CliRun, *args: str | Path) -> tuple[int, str]:
+    result = run_cli("refs", *map(str, args))
     return result.exit_code, result.output
 
 
-def test_results_are_written_in_input_order(tmp_path: Path) -> None:
+def test_results_are_written_in_input_order(run_cli: CliRun, tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
-    code, _ = _refs(_jsonl(tmp_path / "in.jsonl"), "-o", out, "--replay", RECORDINGS,
+    code, _ = _refs(run_cli, _jsonl(tmp_path / "in.jsonl"), "-o", out, "--replay", RECORDINGS,
                     "--no-retraction", "--quiet", "--no-log")  # fmt: skip
     assert code == 1  # a mismatch, a not_found and a partial are problems
     ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
     assert ids == list(NAMES)
 
 
-def test_the_dask_executor_gives_the_same_output(tmp_path: Path) -> None:
+def test_the_dask_executor_gives_the_same_output(run_cli: CliRun, tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     inp = _jsonl(tmp_path / "in.jsonl")
     local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
     common = ("--replay", RECORDINGS, "--no-retraction", "--quiet", "--no-log")
-    assert _refs(inp, "-o", local, *common)[0] == 1
-    code, output = _refs(inp, "-o", dask, "--executor", "dask", "--workers", "2", *common)
+    assert _refs(run_cli, inp, "-o", local, *common)[0] == 1
+    code, output = _refs(run_cli, inp, "-o", dask, "--executor", "dask", "--workers", "2", *common)
     assert code == 1, output
     assert dask.read_bytes() == local.read_bytes()
 
@@ -59,18 +61,15 @@ def test_each_of_n_processes_keeps_one_nth_of_every_rate() -> None:
     assert limiter.reserve("api.openalex.org", 0.1) == 0.0  # another service is not held up
 
 
-def test_the_published_schema_validates_what_refs_prints(tmp_path: Path) -> None:
+def test_the_published_schema_validates_what_refs_prints(run_cli: CliRun, tmp_path: Path) -> None:
     import jsonschema
 
-    result = CliRunner().invoke(cli, ["schema", "references"])
+    result = run_cli("schema", "references")
     assert result.exit_code == 0
     schema = json.loads(result.output)
     assert schema["$id"] == "citeproof.references/1"
     inp = _jsonl(tmp_path / "in.jsonl")
-    printed = CliRunner().invoke(
-        cli, ["refs", str(inp), "--replay", str(RECORDINGS), "--no-retraction", "--json",
-              "--no-log"],
-    )  # fmt: skip
+    printed = run_cli("refs", inp, "--replay", RECORDINGS, "--no-retraction", "--json", "--no-log")
     report = json.loads(printed.stdout)
     jsonschema.validate(report, schema)
     assert report["schema"] == "citeproof.references/1"
@@ -80,7 +79,7 @@ def test_the_published_schema_validates_what_refs_prints(tmp_path: Path) -> None
 
 
 def test_a_batch_longer_than_one_calls_cap_is_verified_in_slices(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """verify_stated takes at most MAX_REFERENCES at once; a longer JSONL is sliced, and
     every line is still written in order."""
@@ -88,7 +87,7 @@ def test_a_batch_longer_than_one_calls_cap_is_verified_in_slices(
 
     monkeypatch.setattr(bib, "LOCAL_SLICE", 2)
     out = tmp_path / "out.jsonl"
-    code, _ = _refs(_jsonl(tmp_path / "in.jsonl"), "-o", out, "--replay", RECORDINGS,
+    code, _ = _refs(run_cli, _jsonl(tmp_path / "in.jsonl"), "-o", out, "--replay", RECORDINGS,
                     "--no-retraction", "--quiet", "--no-log")  # fmt: skip
     assert code == 1
     lines = [json.loads(line) for line in out.read_text().splitlines()]
@@ -97,7 +96,7 @@ def test_a_batch_longer_than_one_calls_cap_is_verified_in_slices(
 
 
 def test_ctrl_c_says_how_far_refs_got_and_resume_goes_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Interrupted after two references, refs names what it wrote and --resume finishes the
     output exactly as an uninterrupted run writes it."""
@@ -119,14 +118,14 @@ def test_ctrl_c_says_how_far_refs_got_and_resume_goes_on(
 
     inp, out, whole = _jsonl(tmp_path / "in.jsonl"), tmp_path / "out.jsonl", tmp_path / "w.jsonl"
     common = ("--replay", RECORDINGS, "--no-retraction", "--quiet", "--no-log")
-    assert _refs(inp, "-o", whole, *common)[0] == 1
+    assert _refs(run_cli, inp, "-o", whole, *common)[0] == 1
     monkeypatch.setattr(bib, "run_refs", interrupted)
-    result = CliRunner().invoke(cli, ["refs", str(inp), "-o", str(out), *map(str, common)])
+    result = run_cli("refs", inp, "-o", out, *map(str, common))
     assert result.exit_code == 130
     assert "2 of 6 references written" in result.output and "--resume" in result.output
     assert "Aborted" not in result.output
     monkeypatch.setattr(bib, "run_refs", real)
-    assert _refs(inp, "-o", out, "--resume", *common)[0] == 1
+    assert _refs(run_cli, inp, "-o", out, "--resume", *common)[0] == 1
     assert out.read_bytes() == whole.read_bytes()
 
 

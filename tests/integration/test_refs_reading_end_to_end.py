@@ -14,33 +14,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from citeproof.audit.run import audit_answer
-from citeproof.cli import cli
 from citeproof.errors import ReferenceListError
 from citeproof.service.references import verify_references
 from refs_world import PREFIX, RECORDINGS, REFERENCES
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 VERIFIED = REFERENCES["verified"]
 assert VERIFIED.endswith(f"doi:{PREFIX}1")
 
 
-def _refs(*args: str | Path) -> Result:
-    return CliRunner().invoke(
-        cli,
-        [
-            "refs",
-            *(str(a) for a in args),
-            "--replay",
-            str(RECORDINGS),
-            "--no-retraction",
-            "--no-log",
-        ],
+def _refs(run_cli: CliRun, *args: str | Path) -> Result:
+    return run_cli(
+        "refs", *(str(a) for a in args), "--replay", RECORDINGS, "--no-retraction", "--no-log"
     )
 
 
@@ -55,10 +49,12 @@ def _refs(*args: str | Path) -> Result:
         VERIFIED.replace("doi:10.5555/", "https://doi.org/10.5555/\n"),
     ],
 )
-def test_a_reference_whose_doi_a_line_end_broke_is_verified(tmp_path: Path, broken: str) -> None:
+def test_a_reference_whose_doi_a_line_end_broke_is_verified(
+    run_cli: CliRun, tmp_path: Path, broken: str
+) -> None:
     listed = tmp_path / "refs.txt"
     listed.write_text(f"1. {broken}\n", encoding="utf-8")
-    result = _refs(listed, "--json")
+    result = _refs(run_cli, listed, "--json")
     assert result.exit_code == 0, result.output
     (ref,) = json.loads(result.stdout)["references"]
     assert ref["verdict"] == "verified" and ref["stated"]["doi"] == f"{PREFIX}1"
@@ -68,10 +64,12 @@ def test_a_reference_whose_doi_a_line_end_broke_is_verified(tmp_path: Path, brok
 # ---------------------------------------------------------------- 2. entries naming nothing
 
 
-def test_a_file_of_which_nothing_can_be_looked_up_is_bad_input(tmp_path: Path) -> None:
+def test_a_file_of_which_nothing_can_be_looked_up_is_bad_input(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     listed = tmp_path / "keys.txt"
     listed.write_text("Smith\nHalloway et al. 2021\n", encoding="utf-8")
-    result = _refs(listed)
+    result = _refs(run_cli, listed)
     assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert line == (
@@ -97,11 +95,11 @@ def test_a_file_of_which_nothing_can_be_looked_up_is_bad_input(tmp_path: Path) -
     ],
 )
 def test_jsonl_lines_that_are_no_reference_are_bad_input(
-    tmp_path: Path, lines: list[str], said: str
+    run_cli: CliRun, tmp_path: Path, lines: list[str], said: str
 ) -> None:
     path = tmp_path / "refs.jsonl"
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    result = _refs(path, "-o", tmp_path / "out.jsonl")
+    result = _refs(run_cli, path, "-o", tmp_path / "out.jsonl")
     assert result.exit_code == 2, result.output
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("citeproof: error: " + said.format(path=path)), line
@@ -184,9 +182,11 @@ def skipping(tmp_path: Path) -> Path:
 SKIPS = "The numbering skips 1-2, 4-6, 8-11: no entry was read for 9 numbers; check the list."
 
 
-def test_a_list_whose_numbers_skip_is_read_entry_by_entry(skipping: Path, tmp_path: Path) -> None:
+def test_a_list_whose_numbers_skip_is_read_entry_by_entry(
+    run_cli: CliRun, skipping: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out.jsonl"
-    result = _refs(skipping, "-o", out)
+    result = _refs(run_cli, skipping, "-o", out)
     assert result.exit_code == 1, result.output  # entry 12's DOI nobody registered
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [(r["stated"]["label"], r["verdict"]) for r in lines] == [
@@ -200,14 +200,14 @@ def test_a_list_whose_numbers_skip_is_read_entry_by_entry(skipping: Path, tmp_pa
 
 
 def test_what_reading_found_is_in_the_report_and_under_the_table(
-    skipping: Path, capsys: pytest.CaptureFixture[str]
+    run_cli: CliRun, skipping: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from citeproof.cli.refs import _render
 
     report = verify_references(skipping, replay=RECORDINGS, retraction=False)
     assert report.reading == [f"{skipping}: {SKIPS}"]
     assert len(report.references) == 3
-    as_json = _refs(skipping, "--json")
+    as_json = _refs(run_cli, skipping, "--json")
     assert json.loads(as_json.stdout)["reading"] == [f"{skipping}: {SKIPS}"]
     assert f"citeproof: {skipping}: {SKIPS}" in as_json.stderr
     _render(report)

@@ -12,10 +12,9 @@ import inspect
 import io
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner
 from pydantic import BaseModel
 from rich.console import Console
 
@@ -26,6 +25,9 @@ from citeproof.loading.failure import FetchFailure
 from citeproof.models import base, check, plain
 from citeproof.service.pipeline import CheckOptions, Pipeline, check_document
 from citeproof.service.texts import load
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 ARTICLE = REPO / "examples" / "example-article.nxml"
@@ -216,17 +218,15 @@ CLI_QUOTES = [
 
 @pytest.mark.parametrize("quote", CLI_QUOTES)
 def test_check_json_is_the_librarys_byte_for_byte(
-    quote: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun, quote: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``check --json`` prints the plain result; the library returns the model: one text."""
     import citeproof
-    from citeproof.cli import cli
 
     monkeypatch.setenv("CITEPROOF_HOME", str(tmp_path))
     log = tmp_path / "evidence.jsonl"
-    runner = CliRunner()
     for args, logged in ((["--no-log"], False), (["--log", str(log)], True)):
-        shown = runner.invoke(cli, ["check", "--json", *args, quote, str(ARTICLE)])
+        shown = run_cli("check", "--json", *args, quote, ARTICLE)
         assert shown.exit_code in (0, 1), shown.output
         result = citeproof.check(quote, str(ARTICLE), log=log if logged else False)
         expected = result.model_dump(mode="json")

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from bibtexparser.middlewares import LatexDecodingMiddleware
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
 import citeproof.refs.bibtex as bibtex
 import citeproof.refs.ris as ris
 from citeproof.batch.jsonl import parse_stream
-from citeproof.cli import cli
 from citeproof.refs.bibtex import (
     MAX_FIELD,
     MAX_MACRO_DEPTH,
@@ -33,6 +31,9 @@ from citeproof.refs.bibtex import (
     read_bibtex,
 )
 from citeproof.refs.formats import read_references
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 
 def _entry(key: str, **fields: str) -> str:
@@ -136,11 +137,11 @@ def test_a_field_made_of_many_macros_is_cut_not_expanded(tmp_path: Path) -> None
     assert ref.title is not None and len(ref.title) == MAX_FIELD
 
 
-def test_refs_refuses_a_bomb_with_one_line_and_exit_2(tmp_path: Path) -> None:
+def test_refs_refuses_a_bomb_with_one_line_and_exit_2(run_cli: CliRun, tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.bib"
     bomb.write_text(doubling(23), encoding="utf-8")
     assert len(bomb.read_bytes()) < 700
-    result = CliRunner().invoke(cli, ["refs", str(bomb), "--offline", "--no-log"])
+    result = run_cli("refs", bomb, "--offline", "--no-log")
     assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"citeproof: error: {bomb}: the @string macro")
@@ -281,10 +282,10 @@ def _lines(path: Path, *lines: bytes) -> Path:
     ],
 )
 def test_a_jsonl_line_refs_cannot_read_is_one_line_naming_it(
-    tmp_path: Path, bad: bytes, says: str
+    run_cli: CliRun, tmp_path: Path, bad: bytes, says: str
 ) -> None:
     path = _lines(tmp_path / "refs.jsonl", b'"Invented B. A first reference. 2020."', bad)
-    result = CliRunner().invoke(cli, ["refs", str(path), "--offline", "--no-log"])
+    result = run_cli("refs", path, "--offline", "--no-log")
     assert result.exit_code == 2, result.output
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"citeproof: error: {path}, line 2: ") and says in line
@@ -323,7 +324,7 @@ def test_a_name_list_without_braces_splits_as_bibtexparser_splits_it(names: str)
 
 @pytest.mark.parametrize("suffix", ["bib", "jsonl"])
 def test_a_run_reads_at_most_its_cap_of_references(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+    run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
 ) -> None:
     """A file of a million six-byte entries must not take gigabytes: past the cap the list
     is refused in one line, before anything is asked."""
@@ -335,7 +336,7 @@ def test_a_run_reads_at_most_its_cap_of_references(
         path.write_text("".join(f"@misc{{k{n}}}\n" for n in range(1_000)), encoding="utf-8")
     else:
         path.write_text("".join(f'"Invented {n}. A title. 2020."\n' for n in range(1_000)))
-    result = CliRunner().invoke(cli, ["refs", str(path), "--offline", "--no-log"])
+    result = run_cli("refs", path, "--offline", "--no-log")
     assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert f"{path} holds more than 5 references" in line and "split the list" in line
