@@ -7,11 +7,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner
 
-from citeproof.cli import cli
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 needs_tantivy = pytest.mark.skipif(
     __import__("importlib").util.find_spec("tantivy") is None,
@@ -19,31 +20,35 @@ needs_tantivy = pytest.mark.skipif(
 )
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), prog_name="citeproof")
+def _run(run_cli: CliRun, *args: str) -> tuple[int, str, str]:
+    result = run_cli(*args, prog_name="citeproof")
     return result.exit_code, result.stdout, result.stderr
 
 
 @needs_tantivy
 def test_build_update_and_info(
-    published: Path, update_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: CliRun,
+    published: Path,
+    update_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # JSON only when asked: the runner's stdout is no terminal, so pretend it is one.
     monkeypatch.setattr("citeproof.cli._common.want_json", lambda flag: flag)
     directory = str(tmp_path / "idx")
-    code, out, err = _run("index", "build", directory, str(published), "--json")
+    code, out, err = _run(run_cli, "index", "build", directory, str(published), "--json")
     assert code == 0, err
     report = json.loads(out)
     assert report["files_read"] == 8 and report["manifest"]["counts"]["records"] == 20
-    code, out, _ = _run("index", "update", directory, str(update_file))
+    code, out, _ = _run(run_cli, "index", "update", directory, str(update_file))
     assert code == 0
     assert out.startswith("Update of ") and "manifest sha256 " in out
     assert "Holds Crossref 2025 + PubMed baseline 2026" in out
-    code, out, _ = _run("index", "info", directory, "--json")
+    code, out, _ = _run(run_cli, "index", "info", directory, "--json")
     info = json.loads(out)
     assert code == 0 and len(info["hash"]) == 64 and info["counts"]["replaced_or_deleted"] == 4
     assert [f["name"] for f in info["files"]][-1] == "pubmed26n0002.xml.gz"
-    code, out, _ = _run("index", "info", directory)
+    code, out, _ = _run(run_cli, "index", "info", directory)
     assert code == 0 and "pubmed: 2 files" in out
 
 

@@ -32,7 +32,7 @@ EXAMPLE = REPO / "examples" / "example-article.nxml"
 
 
 def run(run_cli: CliRun, *args: str) -> Result:
-    return run_cli(*list(args), command=passages)
+    return run_cli(*args, command=passages)
 
 
 def run_json(run_cli: CliRun, *args: str) -> dict[str, Any]:

@@ -39,7 +39,7 @@ cli = LazyGroup(
 
 def invoke(run_cli: CliRun, home: Path, *args: str) -> Result:
     env = {"CITEPROOF_HOME": str(home), "CITEPROOF_REPLAY": "", "CITEPROOF_RECORD": ""}
-    return run_cli(*list(args), env=env)
+    return run_cli(*args, env=env)
 
 
 @pytest.fixture
