@@ -7,7 +7,7 @@ import json
 import re
 import shlex
 import tomllib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import pytest
@@ -16,6 +16,9 @@ from mcp_helpers import REPO, run
 
 from citeproof.cli import COMMANDS
 from citeproof.mcp.server import PROMPT_NAME, RESOURCE_TEMPLATE, TOOL_NAMES
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 DOC = REPO / "docs" / "mcp.md"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -102,16 +105,14 @@ def test_python_example_runs(
     assert capsys.readouterr().out.strip() == "EXACT"
 
 
-def test_mcp_help_names_every_tool_and_the_resource_template() -> None:
+def test_mcp_help_names_every_tool_and_the_resource_template(run_cli: CliRun) -> None:
     """`citeproof mcp --help` once listed 9 of the 11 tools, and then the template as
     ``{identifier}`` while the server registers ``{+identifier}``: it must name what the
     server offers, as the server names it."""
-    from click.testing import CliRunner
 
-    from citeproof.cli import cli
     from citeproof.mcp.server import build_server
 
-    result = CliRunner().invoke(cli, ["mcp", "--help"], terminal_width=100)
+    result = run_cli("mcp", "--help", terminal_width=100)
     text = " ".join(result.output.split())
     missing = [name for name in TOOL_NAMES if name not in text]
     assert result.exit_code == 0 and missing == []

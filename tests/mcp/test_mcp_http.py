@@ -8,18 +8,20 @@ running), so every spelling of a host can be tried without binding it.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx2
 import pytest
-from click.testing import CliRunner
 from mcp_helpers import EXAMPLE, INITIALIZE
 
 from citeproof.cli.mcp import mcp as mcp_command
 from citeproof.mcp import http
 from citeproof.mcp.http import http_app
 from citeproof.mcp.server import build_server
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 TOKEN = "test-token-0123456789abcdef"
 ACCEPT = "application/json, text/event-stream"
@@ -157,10 +159,11 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 
 def test_loopback_without_a_token_gets_a_new_one_printed_once(
+    run_cli: CliRun,
     served: list[dict[str, Any]],
 ) -> None:
     """Any local process could call a token-less loopback server and read the user's files."""
-    result = CliRunner().invoke(mcp_command, ["--http", "--port", "8123", "--no-log"])
+    result = run_cli("--http", "--port", "8123", "--no-log", command=mcp_command)
     assert result.exit_code == 0, result.output
     (call,) = served
     token = call["token"]
@@ -168,31 +171,32 @@ def test_loopback_without_a_token_gets_a_new_one_printed_once(
     assert result.stderr.count(token) == 1
     assert "http://127.0.0.1:8123/mcp" in result.stderr
     assert f"Authorization: Bearer {token}" in result.stderr
-    again = CliRunner().invoke(mcp_command, ["--http", "--no-log"])
+    again = run_cli("--http", "--no-log", command=mcp_command)
     assert again.exit_code == 0 and served[1]["token"] != token  # a new one each start
 
 
 def test_no_token_is_served_only_when_asked_and_only_on_loopback(
+    run_cli: CliRun,
     served: list[dict[str, Any]],
 ) -> None:
-    result = CliRunner().invoke(mcp_command, ["--http", "--no-token", "--no-log"])
+    result = run_cli("--http", "--no-token", "--no-log", command=mcp_command)
     assert result.exit_code == 0, result.output
     assert served[0]["token"] is None and "Bearer" not in result.stderr
-    public = CliRunner().invoke(mcp_command, ["--http", "--host", "0.0.0.0", "--no-token"])
+    public = run_cli("--http", "--host", "0.0.0.0", "--no-token", command=mcp_command)
     assert public.exit_code == 2 and "without a bearer token" in public.stderr
-    stdio = CliRunner().invoke(mcp_command, ["--no-token"])
+    stdio = run_cli("--no-token", command=mcp_command)
     assert stdio.exit_code == 2 and "--http only" in stdio.stderr
     assert len(served) == 1
 
 
 @pytest.mark.parametrize("blank", ["   ", "\t"])
 def test_a_whitespace_token_is_refused_in_one_line(
-    served: list[dict[str, Any]], blank: str
+    run_cli: CliRun, served: list[dict[str, Any]], blank: str
 ) -> None:
     """A token of only spaces used to count as none: the server ran unauthenticated."""
     for result in (
-        CliRunner().invoke(mcp_command, ["--http", "--token", blank]),
-        CliRunner().invoke(mcp_command, ["--http"], env={"CITEPROOF_MCP_TOKEN": blank}),
+        run_cli("--http", "--token", blank, command=mcp_command),
+        run_cli("--http", env={"CITEPROOF_MCP_TOKEN": blank}, command=mcp_command),
     ):
         assert result.exit_code == 2
         (line,) = result.stderr.splitlines()

@@ -25,16 +25,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner
 from mcp_helpers import INITIALIZE, REPO, server_env
 
-from citeproof.cli import cli
 from citeproof.mcp import stdio
 from citeproof.mcp.serving import MAX_MESSAGE_BYTES
 from citeproof.mcp.stdio import CHUNK_BYTES, LineRelay
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="/dev/zero, wait4 and rlimits")
 
@@ -399,10 +400,10 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     ],
 )
 def test_an_http_option_without_http_is_a_usage_error(
-    served: list[str], options: list[str], named: str
+    run_cli: CliRun, served: list[str], options: list[str], named: str
 ) -> None:
     """``citeproof mcp --token ...`` served stdio and ignored the token, silently."""
-    result = CliRunner().invoke(cli, ["mcp", *options, "--no-log"])
+    result = run_cli("mcp", *options, "--no-log")
     assert result.exit_code == 2
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"citeproof: error: {named} to --http only")
@@ -410,34 +411,30 @@ def test_an_http_option_without_http_is_a_usage_error(
     assert served == []
 
 
-def test_the_token_variable_is_no_error_on_stdio(served: list[str]) -> None:
+def test_the_token_variable_is_no_error_on_stdio(run_cli: CliRun, served: list[str]) -> None:
     """CITEPROOF_MCP_TOKEN is meant for the HTTP servers a user starts; stdio needs none."""
-    result = CliRunner().invoke(
-        cli, ["mcp", "--no-log"], env={"CITEPROOF_MCP_TOKEN": "test-token-0123456789abcdef"}
-    )
+    result = run_cli("mcp", "--no-log", env={"CITEPROOF_MCP_TOKEN": "test-token-0123456789abcdef"})
     assert result.exit_code == 0, result.output
     assert served == ["stdio"]
 
 
 @pytest.mark.parametrize("host", ["", "   "])
-def test_an_empty_host_says_it_is_empty(served: list[str], host: str) -> None:
+def test_an_empty_host_says_it_is_empty(run_cli: CliRun, served: list[str], host: str) -> None:
     """It said "refusing to serve on  without a bearer token"."""
-    result = CliRunner().invoke(cli, ["mcp", "--http", "--host", host])
+    result = run_cli("mcp", "--http", "--host", host)
     assert result.exit_code == 2
     (line,) = result.stderr.splitlines()
     assert line.startswith("citeproof: error: the host is empty; give the address")
     assert served == []
 
 
-def test_a_port_in_use_is_one_line_before_anything_is_printed() -> None:
+def test_a_port_in_use_is_one_line_before_anything_is_printed(run_cli: CliRun) -> None:
     """uvicorn printed the URL, then its own error, and exited 3."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = CliRunner().invoke(
-            cli, ["mcp", "--http", "--port", str(port), "--no-token", "--no-log"]
-        )
+        result = run_cli("mcp", "--http", "--port", port, "--no-token", "--no-log")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         f"citeproof: error: cannot serve on 127.0.0.1:{port}: the port is in use (another "

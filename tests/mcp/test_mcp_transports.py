@@ -9,12 +9,11 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx2
 import pytest
-from click.testing import CliRunner
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -28,6 +27,9 @@ from citeproof.errors import BadInputError
 from citeproof.evidence.log import EvidenceLog, default_log_path
 from citeproof.mcp.http import check_http_settings, is_loopback
 from citeproof.mcp.server import TOOL_NAMES
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 TOKEN = "test-token-0123456789abcdef"
 EXACT = "Mean sleep onset latency fell by 14 minutes (95% CI 9 to 19) in the walking group"
@@ -189,17 +191,15 @@ def test_http_without_the_token_is_refused(http_server: str, authorization: str 
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.10", "example.org"])
-def test_refuses_a_public_address_without_a_token(host: str) -> None:
-    result = CliRunner().invoke(
-        mcp_command, ["--http", "--host", host], env={"CITEPROOF_MCP_TOKEN": ""}
-    )
+def test_refuses_a_public_address_without_a_token(run_cli: CliRun, host: str) -> None:
+    result = run_cli("--http", "--host", host, env={"CITEPROOF_MCP_TOKEN": ""}, command=mcp_command)
     assert result.exit_code == 2
     assert f"refusing to serve on {host} without a bearer token" in result.output
     assert "Traceback" not in result.output
 
 
-def test_refuses_a_short_token() -> None:
-    result = CliRunner().invoke(mcp_command, ["--http", "--host", "0.0.0.0", "--token", "abc"])
+def test_refuses_a_short_token(run_cli: CliRun) -> None:
+    result = run_cli("--http", "--host", "0.0.0.0", "--token", "abc", command=mcp_command)
     assert result.exit_code == 2 and "shorter than 16 characters" in result.output
 
 
