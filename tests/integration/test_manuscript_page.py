@@ -15,15 +15,17 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import lxml.html
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from citeproof.cli import cli
 from citeproof.report import render_audit_html, render_references_html
 from citeproof.report.page import is_manuscript_page
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "manuscript"
@@ -32,12 +34,8 @@ RECORDINGS = REPO / "tests" / "refs" / "recordings"
 RW_CSV = REPO / "tests" / "refs" / "retraction-watch-world.csv"
 
 
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def offline(source: str | Path, *args: str | Path) -> Result:
-    return run("manuscript", source, "--replay", RECORDINGS, "--sources", SOURCES, *args)
+def offline(run_cli: CliRun, source: str | Path, *args: str | Path) -> Result:
+    return run_cli("manuscript", source, "--replay", RECORDINGS, "--sources", SOURCES, *args)
 
 
 def _text(el: Any) -> str:
@@ -52,9 +50,9 @@ def _world_retractions() -> None:
     import_csv(RW_CSV)
 
 
-def test_the_example_manuscripts_page(tmp_path: Path) -> None:
+def test_the_example_manuscripts_page(run_cli: CliRun, tmp_path: Path) -> None:
     out = tmp_path / "out.html"
-    result = offline(EXAMPLE / "paper.docx", "--json", "--no-log", "--html", out)
+    result = offline(run_cli, EXAMPLE / "paper.docx", "--json", "--no-log", "--html", out)
     assert result.exit_code == 1, result.output
     assert f"citeproof: manuscript page written to {out}." in result.stderr
     report = json.loads(result.stdout)
@@ -97,10 +95,10 @@ def test_the_example_manuscripts_page(tmp_path: Path) -> None:
     assert "Everything was checked." in _text(doc.get_element_by_id("unchecked"))
 
 
-def test_a_rerun_replaces_its_own_page(tmp_path: Path) -> None:
+def test_a_rerun_replaces_its_own_page(run_cli: CliRun, tmp_path: Path) -> None:
     out = tmp_path / "out.html"
     for _ in range(2):
-        result = offline(EXAMPLE / "paper.pdf", "--no-log", "--json", "--html", out)
+        result = offline(run_cli, EXAMPLE / "paper.pdf", "--no-log", "--json", "--html", out)
         assert result.exit_code == 1, result.output
     assert is_manuscript_page(out)
 
@@ -113,31 +111,35 @@ def _refused(result: Result, *words: str) -> None:
     assert "checking..." not in result.stderr  # refused before the manuscript was read
 
 
-def test_the_page_is_never_written_over_the_manuscript(tmp_path: Path) -> None:
+def test_the_page_is_never_written_over_the_manuscript(run_cli: CliRun, tmp_path: Path) -> None:
     paper = tmp_path / "paper.docx"
     shutil.copy(EXAMPLE / "paper.docx", paper)
     before = paper.read_bytes()
     for args in ((), ("--overwrite",)):
-        _refused(offline(paper, "--no-log", "--html", paper, *args), "is the input")
+        _refused(offline(run_cli, paper, "--no-log", "--html", paper, *args), "is the input")
         (tmp_path / "link.docx").unlink(missing_ok=True)
         (tmp_path / "link.docx").symlink_to(paper)
-        _refused(offline(paper, "--no-log", "--html", tmp_path / "link.docx", *args), "input")
+        _refused(
+            offline(run_cli, paper, "--no-log", "--html", tmp_path / "link.docx", *args), "input"
+        )
     assert paper.read_bytes() == before
 
 
-def test_nor_over_the_evidence_log(tmp_path: Path) -> None:
+def test_nor_over_the_evidence_log(run_cli: CliRun, tmp_path: Path) -> None:
     log = tmp_path / "evidence.log"
     log.write_text("a log line\n", encoding="utf-8")
     for args in ((), ("--overwrite",)):
-        _refused(offline(EXAMPLE / "paper.docx", "--log", log, "--html", log, *args), "input")
+        _refused(
+            offline(run_cli, EXAMPLE / "paper.docx", "--log", log, "--html", log, *args), "input"
+        )
     assert log.read_text(encoding="utf-8") == "a log line\n"
 
 
-def test_nor_over_a_file_citeproof_did_not_write(tmp_path: Path) -> None:
+def test_nor_over_a_file_citeproof_did_not_write(run_cli: CliRun, tmp_path: Path) -> None:
     mine = tmp_path / "notes.html"
     mine.write_text("<p>my notes</p>", encoding="utf-8")
     _refused(
-        offline(EXAMPLE / "paper.docx", "--no-log", "--html", mine),
+        offline(run_cli, EXAMPLE / "paper.docx", "--no-log", "--html", mine),
         "already exists and citeproof did not write it",
         "--overwrite",
     )
@@ -145,20 +147,26 @@ def test_nor_over_a_file_citeproof_did_not_write(tmp_path: Path) -> None:
     # an audit page and a references page are other commands' pages
     for other in (render_audit_html({}, ""), render_references_html({})):
         mine.write_text(other, encoding="utf-8")
-        _refused(offline(EXAMPLE / "paper.docx", "--no-log", "--html", mine), "did not write")
+        _refused(
+            offline(run_cli, EXAMPLE / "paper.docx", "--no-log", "--html", mine), "did not write"
+        )
         assert mine.read_text(encoding="utf-8") == other
     # unless asked
-    result = offline(EXAMPLE / "paper.docx", "--no-log", "--json", "--html", mine, "--overwrite")
+    result = offline(
+        run_cli, EXAMPLE / "paper.docx", "--no-log", "--json", "--html", mine, "--overwrite"
+    )
     assert result.exit_code == 1, result.output
     assert is_manuscript_page(mine)
 
 
-def test_nor_into_the_editors_copies_or_over_the_latex_folders_files(tmp_path: Path) -> None:
+def test_nor_into_the_editors_copies_or_over_the_latex_folders_files(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
     copies = tmp_path / "copies"
     shutil.copytree(SOURCES, copies)
     for name in ("page.html", "brennan2020.txt"):
         for args in ((), ("--overwrite",)):
-            result = run(
+            result = run_cli(
                 "manuscript", EXAMPLE / "paper.docx", "--replay", RECORDINGS, "--sources",
                 copies, "--no-log", "--html", copies / name, *args,
             )  # fmt: skip
@@ -171,22 +179,26 @@ def test_nor_into_the_editors_copies_or_over_the_latex_folders_files(tmp_path: P
         shutil.copy(EXAMPLE / name, latex / name)
     bib = (latex / "refs.bib").read_bytes()
     for source in (latex, latex / "paper.tex"):
-        result = offline(source, "--no-log", "--html", latex / "refs.bib", "--overwrite")
+        result = offline(run_cli, source, "--no-log", "--html", latex / "refs.bib", "--overwrite")
         _refused(result, "a file of the manuscript's folder")
     assert (latex / "refs.bib").read_bytes() == bib
     # a new page beside the sources is no source
-    result = offline(latex, "--no-log", "--json", "--html", latex / "page.html")
+    result = offline(run_cli, latex, "--no-log", "--json", "--html", latex / "page.html")
     assert result.exit_code == 1, result.output
     assert is_manuscript_page(latex / "page.html")
 
 
-def test_nor_a_folder_nor_a_folder_that_is_not_there(tmp_path: Path) -> None:
-    _refused(offline(EXAMPLE / "paper.docx", "--no-log", "--html", tmp_path), "is a directory")
+def test_nor_a_folder_nor_a_folder_that_is_not_there(run_cli: CliRun, tmp_path: Path) -> None:
     _refused(
-        offline(EXAMPLE / "paper.docx", "--no-log", "--html", tmp_path / "no" / "page.html"),
+        offline(run_cli, EXAMPLE / "paper.docx", "--no-log", "--html", tmp_path), "is a directory"
+    )
+    _refused(
+        offline(
+            run_cli, EXAMPLE / "paper.docx", "--no-log", "--html", tmp_path / "no" / "page.html"
+        ),
         "does not exist",
     )
 
 
-def test_overwrite_without_html_is_refused() -> None:
-    _refused(offline(EXAMPLE / "paper.docx", "--no-log", "--overwrite"), "--html")
+def test_overwrite_without_html_is_refused(run_cli: CliRun) -> None:
+    _refused(offline(run_cli, EXAMPLE / "paper.docx", "--no-log", "--overwrite"), "--html")
