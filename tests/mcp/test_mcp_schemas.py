@@ -20,10 +20,17 @@ def test_the_cached_schemas_are_what_the_models_give() -> None:
 
 
 def test_every_tool_has_an_arguments_model_and_an_output_model() -> None:
-    from citeproof.mcp.server import _TOOLS
+    """Both derived from the tool's one declaration: its method's parameters and return."""
+    from pydantic import BaseModel
 
-    assert tuple(_TOOLS) == tuple(arguments.ARGUMENTS) == TOOL_NAMES
+    from citeproof.mcp.tools import TOOLS
+
+    assert tuple(TOOLS) == TOOL_NAMES
     assert tuple(schemas.output_models()) == TOOL_NAMES
+    for name, spec in TOOLS.items():
+        assert issubclass(spec.arguments(), arguments.Arguments), name
+        assert issubclass(spec.output(), BaseModel), name
+        assert ("detail" in spec.arguments().model_fields) == spec.detail, name
 
 
 def test_the_argument_limits_are_the_services() -> None:
@@ -33,12 +40,13 @@ def test_the_argument_limits_are_the_services() -> None:
 
     assert arguments.ENGINES == ENGINES
     assert arguments.MAX_READ_LIMIT == MAX_READ_LIMIT
-    assert arguments.ReadSource.model_fields["limit"].default == DEFAULT_READ_LIMIT
+    inputs = schemas.load()
+    assert inputs["read_source"]["input"]["properties"]["limit"]["default"] == DEFAULT_READ_LIMIT
     assert max(max_limit(e) for e in ENGINES) == arguments.MAX_SEARCH_LIMIT
     assert max_limit("openalex") == arguments.MAX_CITING
     assert tuple(sorted(FAIL_ON_CHOICES)) == arguments.FAIL_ON_CHOICES
     assert arguments.DEFAULT_FAIL_ON == DEFAULT_FAIL_ON
-    described = arguments.SearchLiterature.model_fields["limit"].description or ""
+    described = inputs["search_literature"]["input"]["properties"]["limit"]["description"]
     for engine in ("litsense", "openalex", "pubmed"):
         assert f"{max_limit(engine)} {engine}" in described or (
             f"{max_limit(engine)} for {engine}" in described

@@ -144,6 +144,7 @@ def test_a_near_summary_keeps_the_source_wording_the_differing_words_and_the_fla
 def test_a_retracted_work_keeps_its_notices_in_the_summary() -> None:
     from citeproof.mcp.schemas import load
     from citeproof.mcp.summaries import summarise
+    from citeproof.mcp.tools import TOOLS
     from citeproof.models.retraction import Notice, RetractionReport, SourceReport
 
     notice = Notice(kind="retraction", doi="10.5555/notice.1", date="2024-05", source="publisher")
@@ -164,7 +165,7 @@ def test_a_retracted_work_keeps_its_notices_in_the_summary() -> None:
         source={"input": "10.5555/invented.1", "kind": "jats", "coverage": "full_text"},
         retraction=report,
     ).model_dump(mode="json", by_alias=True)
-    summary = summarise("check_quote", json.loads(json.dumps(check)))
+    summary = summarise(TOOLS["check_quote"].shape, json.loads(json.dumps(check)))
     assert summary["retraction"] == {
         "status": "RETRACTED",
         "reason": "retracted according to crossref.",

@@ -92,17 +92,18 @@ def test_no_description_tells_an_agent_to_drop_what_was_not_verified() -> None:
     import re
 
     from citeproof.mcp import descriptions
+    from citeproof.mcp.tools import TOOLS
 
     texts = {
         name: value
         for name, value in vars(descriptions).items()
         if name.isupper() and isinstance(value, str)
-    }
+    } | {name: spec.description for name, spec in TOOLS.items()}
     for name, text in texts.items():
         for sentence in re.split(r"(?<=[.;])\s+", text):
             if re.search(r"\b(drop|delete|remove)", sentence, re.IGNORECASE):
                 assert re.search(r"\b(never|before|by hand)\b", sentence), (name, sentence)
-    references = descriptions.VERIFY_REFERENCES
+    references = TOOLS["verify_references"].description
     assert "Fix or drop" not in references
     for words in (
         "ambiguous (several real works fit: keep it",
@@ -110,7 +111,7 @@ def test_no_description_tells_an_agent_to_drop_what_was_not_verified() -> None:
         "A flag is a lead, not a finding: check each flagged reference by hand",
     ):
         assert words in references
-    assert "unavailable is no finding: retry it" in descriptions.AUDIT_ANSWER
+    assert "unavailable is no finding: retry it" in TOOLS["audit_answer"].description
 
 
 # ------------------------------------------------------------------------------ check_quote

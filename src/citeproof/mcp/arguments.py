@@ -1,8 +1,9 @@
-"""What each tool takes: one pydantic model per tool, strict, with its limits in the schema.
+"""What the tools take: the argument types, and the strict model each tool's are checked by.
 
-The SDK would build each tool's argument model from the function's signature, with unknown
-arguments silently dropped and its own multi-line validation text (with a pydantic URL) as
-the error.  These models are the tools' arguments instead:
+Each tool's arguments model is derived from its declaration (the parameters of its method,
+:mod:`citeproof.mcp.toolspec`) by :func:`model_for`, on its first call.  The SDK would build
+one from the same signature, but with unknown arguments silently dropped and its own
+multi-line validation text (with a pydantic URL) as the error.  These models differ:
 
 * **Unknown arguments are refused** (``extra="forbid"``, so the input schema says
   ``additionalProperties: false``): a misspelt ``find_sources`` must not be ignored.
@@ -15,7 +16,8 @@ the error.  These models are the tools' arguments instead:
   refused as ``references[0].title must be a string, not 5``, where the reader (lenient with
   files) would look up the title "5" and answer ``unavailable``.  Only the fields citeproof
   reads are checked (:data:`REFERENCE_FIELDS`, the shapes ``citeproof.refs.csl`` reads);
-  the others are passed on untouched.
+  the others are passed on untouched.  A check the schema cannot say is a :class:`Checked`
+  mark on the argument's type (:data:`References`).
 
 The literals (engines, read limit, ``fail_on`` names) are written here rather than imported
 from the service, so the server starts without importing the service;
@@ -27,23 +29,28 @@ imported on a tool's first call; ``tools/list`` is served from the cached schema
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = [
-    "ARGUMENTS",
     "DEFAULT_FAIL_ON",
     "ENGINES",
     "FAIL_ON_CHOICES",
     "MAX_BATCH",
+    "MAX_CITING",
+    "MAX_PASSAGES",
     "MAX_READ_LIMIT",
+    "MAX_SEARCH_LIMIT",
     "REFERENCE_FIELDS",
     "Arguments",
+    "Checked",
     "QuoteItem",
     "argument_error",
+    "model_for",
     "validate",
 ]
 
@@ -98,14 +105,36 @@ Claim = Annotated[
 ]
 
 
+Problem = tuple[tuple[str | int, ...], str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A mark on an argument's type: ``problems(value)`` says what the schema cannot, as
+    (where in the value, what it must be, what it is)."""
+
+    problems: Callable[[Any], Iterator[Problem]]
+
+
 class Arguments(BaseModel):
     """The base of every tool's arguments: unknown names refused, values not coerced loosely."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     def problems(self) -> Iterator[InitErrorDetails]:
-        """What the schema cannot say is wrong with the arguments (none by default)."""
-        return iter(())
+        """What the schema cannot say is wrong with the arguments: what the :class:`Checked`
+        marks on their types find."""
+        for name, field in type(self).model_fields.items():
+            for mark in field.metadata:
+                if isinstance(mark, Checked):
+                    for where, wanted, given in mark.problems(getattr(self, name)):
+                        yield InitErrorDetails(
+                            type=PydanticCustomError(
+                                _WRONG_FIELD, "must be {wanted}", {"wanted": wanted}
+                            ),
+                            loc=(name, *where),
+                            input=given,
+                        )
 
 
 class QuoteItem(Arguments):
@@ -114,145 +143,6 @@ class QuoteItem(Arguments):
     quote: str
     source: str
     claim: str | None = None
-
-
-class CheckQuote(Arguments):
-    quote: Quote
-    source: Source
-    claim: Claim = None
-    find_source: Annotated[
-        bool,
-        Field(description="On NOT_FOUND or NEAR, also look where the words really are; slower."),
-    ] = False
-    detail: Detail = "summary"
-
-
-class CheckQuotes(Arguments):
-    items: Annotated[
-        list[QuoteItem],
-        Field(
-            description=f"1 to {MAX_BATCH} {{quote, source, claim?}} objects.",
-            min_length=1,
-            max_length=MAX_BATCH,
-        ),
-    ]
-    detail: Detail = "summary"
-
-
-class ReadSource(Arguments):
-    source: Source
-    start: Annotated[
-        int, Field(description="Offset (code points) of the first character to return.", ge=0)
-    ] = 0
-    limit: Annotated[
-        int, Field(description="Most characters to return.", ge=1, le=MAX_READ_LIMIT)
-    ] = 20_000
-
-
-class ResolveIdentifier(Arguments):
-    identifier: Identifier
-
-
-class RetractionStatus(Arguments):
-    identifier: Annotated[str, Field(description="A DOI, PMID or PMCID.")]
-
-
-class SearchLiterature(Arguments):
-    engine: Annotated[Engine, Field(description="Which database to search.")]
-    query: Annotated[str, Field(description="The search words (the engine's syntax).")]
-    limit: Annotated[
-        int,
-        Field(
-            description="Most items: up to 100 for litsense, 200 openalex, 10000 pubmed, "
-            "1000 the others.",
-            ge=1,
-            le=MAX_SEARCH_LIMIT,
-        ),
-    ] = 25
-    cursor: Cursor = None
-    since: Annotated[
-        str | None, Field(description="Published on or after: YYYY, YYYY-MM or YYYY-MM-DD.")
-    ] = None
-    until: Annotated[
-        str | None, Field(description="Published on or before (inclusive), same forms.")
-    ] = None
-
-
-class CitingPapers(Arguments):
-    identifier: Annotated[str, Field(description="A DOI, PMID, PMCID or OpenAlex work id (W...).")]
-    limit: Annotated[int, Field(description="Most items to return.", ge=1, le=MAX_CITING)] = 25
-    cursor: Cursor = None
-
-
-class VerifyLog(Arguments):
-    checkpoint: Annotated[
-        str | None,
-        Field(description="A signed checkpoint saved earlier (log_checkpoint)."),
-    ] = None
-
-
-class RecordSupport(Arguments):
-    seq: Annotated[
-        int, Field(description="The evidence-log line judged (a check's log_seq).", ge=1)
-    ]
-    support: Annotated[
-        Literal["supports", "contradicts", "absent"],
-        Field(description="The judge's verdict on the passage and the claim."),
-    ]
-    by: Annotated[str, Field(description="Who judged: a person, or a model name and version.")]
-    note: Annotated[str | None, Field(description="Optional reasons, kept in the log.")] = None
-
-
-class FindPassages(Arguments):
-    source: Source
-    query: Annotated[
-        str | None,
-        Field(description="Words to rank the passages by (BM25); omit for document order."),
-    ] = None
-    limit: Annotated[int, Field(description="Most passages to return.", ge=1, le=MAX_PASSAGES)] = 20
-
-
-class AuditAnswer(Arguments):
-    answer: Annotated[
-        str,
-        Field(
-            description="The whole answer: Markdown or plain text with its citations, "
-            'or JSON claims ({"claims": [...]}).'
-        ),
-    ]
-    fail_on: Annotated[
-        list[FailOn] | None,
-        Field(
-            description="Citation verdicts and flags that fail the audit (default: "
-            f"{', '.join(DEFAULT_FAIL_ON)})."
-        ),
-    ] = None
-    detail: Detail = "summary"
-
-
-class VerifyReferences(Arguments):
-    references: Annotated[
-        list[str | dict[str, Any]],
-        Field(
-            description=f"1 to {MAX_BATCH} citation strings or CSL-JSON objects (title, author, "
-            "issued, container-title, DOI, PMID).",
-            min_length=1,
-            max_length=MAX_BATCH,
-        ),
-    ]
-    detail: Detail = "summary"
-
-    def problems(self) -> Iterator[InitErrorDetails]:
-        for index, reference in enumerate(self.references):
-            if isinstance(reference, dict):
-                for where, wanted, given in _reference_problems(reference):
-                    yield InitErrorDetails(
-                        type=PydanticCustomError(
-                            _WRONG_FIELD, "must be {wanted}", {"wanted": wanted}
-                        ),
-                        loc=("references", index, *where),
-                        input=given,
-                    )
 
 
 #: A CSL-JSON field citeproof reads -> what its value may be (besides null, which is taken
@@ -271,8 +161,6 @@ _ANY_CASE: Final = frozenset({"doi", "pmid", "pmcid"})
 _NAME_PARTS: Final = ("family", "given", "literal", "non-dropping-particle", "dropping-particle")
 _WRONG_FIELD: Final = "reference_field"
 
-Problem = tuple[tuple[str | int, ...], str, Any]
-
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -287,6 +175,13 @@ def _fits(field: str, value: Any) -> bool:
     return isinstance(value, str) or (
         isinstance(value, list) and all(isinstance(v, str) for v in value)
     )
+
+
+def _references_problems(references: list[Any]) -> Iterator[Problem]:
+    for index, reference in enumerate(references):
+        if isinstance(reference, dict):
+            for where, wanted, given in _reference_problems(reference):
+                yield (index, *where), wanted, given
 
 
 def _reference_problems(reference: dict[str, Any]) -> Iterator[Problem]:
@@ -343,48 +238,33 @@ def _issued_problems(key: str, value: Any) -> Iterator[Problem]:
             yield (key, name), "a string", value[name]
 
 
-class ResolveHandles(Arguments):
-    handles: Annotated[
-        list[str],
-        Field(
-            description=f"1 to {MAX_BATCH} citation handles (scheme:id/path~code), as "
-            "find_passages issued them.",
-            min_length=1,
-            max_length=MAX_BATCH,
-        ),
-    ]
+#: Citation strings or CSL-JSON objects, each object's fields checked as citeproof reads them.
+References = Annotated[
+    list[str | dict[str, Any]],
+    Field(
+        description=f"1 to {MAX_BATCH} citation strings or CSL-JSON objects (title, author, "
+        "issued, container-title, DOI, PMID).",
+        min_length=1,
+        max_length=MAX_BATCH,
+    ),
+    Checked(_references_problems),
+]
 
 
-class LogCheckpoint(Arguments):
-    pass
+def model_for(tool: str, fields: dict[str, tuple[Any, Any]], *, detail: bool) -> type[Arguments]:
+    """The arguments model of ``tool`` with ``fields`` (name: (type, default or ``...``)),
+    in order, and ``detail`` last when the tool takes it."""
+    given: dict[str, Any] = {**fields, "detail": (Detail, "summary")} if detail else fields
+    name = "".join(part.title() for part in tool.split("_"))
+    return create_model(name, __base__=Arguments, __module__=__name__, **given)
 
 
-#: tool name -> its arguments model, in the order the server lists the tools.
-ARGUMENTS: Final[dict[str, type[Arguments]]] = {
-    "check_quote": CheckQuote,
-    "check_quotes": CheckQuotes,
-    "read_source": ReadSource,
-    "resolve_identifier": ResolveIdentifier,
-    "retraction_status": RetractionStatus,
-    "search_literature": SearchLiterature,
-    "citing_papers": CitingPapers,
-    "verify_log": VerifyLog,
-    "record_support": RecordSupport,
-    "find_passages": FindPassages,
-    "audit_answer": AuditAnswer,
-    "verify_references": VerifyReferences,
-    "resolve_handles": ResolveHandles,
-    "log_checkpoint": LogCheckpoint,
-}
-
-
-def validate(tool: str, arguments: dict[str, Any]) -> Arguments:
-    """``arguments`` checked against ``tool``'s model; ValidationError when they do not fit.
+def validate(model: type[Arguments], arguments: dict[str, Any]) -> Arguments:
+    """``arguments`` checked against ``model``; ValidationError when they do not fit.
 
     Some clients send a list or an object as a JSON string; as the SDK does, such a string
     is parsed when the field is not a string field.
     """
-    model = ARGUMENTS[tool]
     fields = model.model_fields
     given = dict(arguments)
     for name, value in arguments.items():
@@ -429,7 +309,7 @@ _BRANCHES: Final = frozenset({"str", "dict[str,any]"})
 _NOT_AN_ARGUMENT: Final = "is not an argument"
 
 
-def _one(tool: str, error: Any) -> tuple[str, str]:
+def _one(error: Any) -> tuple[str, str]:
     """(where, what is wrong there) for one pydantic error."""
     loc = tuple(p for p in error.get("loc", ()) if p not in _BRANCHES)
     where = _where(loc)
@@ -465,7 +345,7 @@ def _one(tool: str, error: Any) -> tuple[str, str]:
     return where, str(error.get("msg", "is not valid")).lower()
 
 
-def argument_error(tool: str, error: ValidationError) -> str:
+def argument_error(tool: str, model: type[Arguments], error: ValidationError) -> str:
     """One line that says which arguments to change, and how.
 
     A value that fits none of a union's types (a reference that is neither a string nor an
@@ -474,7 +354,7 @@ def argument_error(tool: str, error: ValidationError) -> str:
     problems: dict[str, list[str]] = {}
     unknown: list[str] = []
     for e in error.errors(include_url=False):
-        where, what = _one(tool, e)
+        where, what = _one(e)
         if what == _NOT_AN_ARGUMENT:
             unknown.append(where)
             continue
@@ -483,7 +363,7 @@ def argument_error(tool: str, error: ValidationError) -> str:
             found.append(what)
     lines: list[str] = []
     if unknown:
-        names = ", ".join(ARGUMENTS[tool].model_fields) or "none"
+        names = ", ".join(model.model_fields) or "none"
         are = "is not an argument" if len(unknown) == 1 else "are not arguments"
         lines.append(f"{', '.join(unknown)} {are} of {tool} (its arguments: {names})")
     for where, whats in problems.items():

@@ -1,7 +1,8 @@
-"""The shapes the MCP tools return, where the library has no model of its own.
+"""Every model an MCP tool answers with: the library's, named here, and the few of its own.
 
-Every tool body returns a pydantic model, which the server sends as structured content
-(whole, or summarised) and from which its output schema is derived; these are the few
+A tool's method is annotated with the model it returns (:mod:`citeproof.mcp.toolspec`), and
+that annotation is read in this module's namespace: so the library's result models are
+imported here (a tool answering with another one adds it here), and here are defined the
 results that exist only at the tool boundary (a batch of checks with per-item errors, an
 annotation receipt, passages with a status, a batch of handles, a checkpoint).  The check
 contract itself is ``citeproof.models.CheckResult``; the reading models live in
@@ -15,19 +16,31 @@ from typing import Literal
 
 from pydantic import Field
 
-from citeproof.models import CheckResult
+from citeproof.models import CheckResult, RetractionReport
+from citeproof.models.audit import AuditReport
 from citeproof.models.base import Model
+from citeproof.models.evidence import VerifyReport
 from citeproof.models.handle import HandleStatus
 from citeproof.models.passages import PassageList
-from citeproof.models.source import Availability
+from citeproof.models.references import ReferencesReport
+from citeproof.models.search import SearchRecord
+from citeproof.models.source import Availability, ResolvedSource, SourceText
 
 __all__ = [
+    "AuditReport",
     "CheckQuotesItem",
     "CheckQuotesResult",
+    "CheckResult",
     "CheckpointRecord",
     "HandlesResult",
     "PassagesResult",
+    "ReferencesReport",
+    "ResolvedSource",
+    "RetractionReport",
+    "SearchRecord",
+    "SourceText",
     "SupportRecord",
+    "VerifyReport",
 ]
 
 

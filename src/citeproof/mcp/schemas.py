@@ -1,4 +1,4 @@
-"""The tools' input and output schemas: derived from the models once, served from a file.
+"""The tools' input and output schemas: derived from their declarations, served from a file.
 
 Why derived and cached: the SDK would generate every output schema from the published
 models when the server starts, which means importing all of them and running pydantic's
@@ -6,14 +6,15 @@ schema generation for the audit report and its siblings (about a fifth of a seco
 start), and publish them whole (over 100 KB of ``tools/list``, most of it field
 descriptions an agent never reads).  Instead :func:`derive` builds, for each tool,
 
-* the **input schema** from its arguments model (:mod:`citeproof.mcp.arguments`), without
-  the ``title`` keywords pydantic adds to every property;
-* a **compact output schema** from the model the tool returns, cut to the summary's shape
-  (:mod:`citeproof.mcp.summaries`) for the tools that take ``detail``: property names,
-  types, enums and nullability only, no descriptions, titles, defaults or ``required``, and
-  no ``additionalProperties: false`` (so the full object, a superset of the summary, is
-  valid too); a sub-schema used more than once (a location, a work) is written once under
-  ``$defs``.
+* the **input schema** from its arguments model (derived from its method's parameters,
+  :mod:`citeproof.mcp.toolspec`), without the ``title`` keywords pydantic adds to every
+  property;
+* a **compact output schema** from the model the tool returns, cut to the shape it declares
+  (:mod:`citeproof.mcp.shapes`; for the tools that take ``detail``, the summary's): property
+  names, types, enums and nullability only, no descriptions, titles, defaults or
+  ``required``, and no ``additionalProperties: false`` (so the full object, a superset of
+  the summary, is valid too); a sub-schema used more than once (a location, a work) is
+  written once under ``$defs``.
 
 :func:`load` reads the result from ``schemas.json`` beside this module, which is what the
 server publishes; ``python -m citeproof.mcp.schemas`` writes it again after a model or an
@@ -27,6 +28,8 @@ import json
 from functools import cache
 from pathlib import Path
 from typing import Any, Final, Literal
+
+from citeproof.mcp.shapes import outline
 
 __all__ = ["SCHEMA_FILE", "derive", "load", "output_models", "write"]
 
@@ -50,30 +53,9 @@ def load() -> dict[str, dict[str, Any]]:
 
 def output_models() -> dict[str, type[Any]]:
     """tool name -> the model its structured result is (the full object)."""
-    from citeproof.mcp import outputs
-    from citeproof.models import CheckResult, RetractionReport
-    from citeproof.models.audit import AuditReport
-    from citeproof.models.evidence import VerifyReport
-    from citeproof.models.references import ReferencesReport
-    from citeproof.models.search import SearchRecord
-    from citeproof.models.source import ResolvedSource, SourceText
+    from citeproof.mcp.tools import TOOLS
 
-    return {
-        "check_quote": CheckResult,
-        "check_quotes": outputs.CheckQuotesResult,
-        "read_source": SourceText,
-        "resolve_identifier": ResolvedSource,
-        "retraction_status": RetractionReport,
-        "search_literature": SearchRecord,
-        "citing_papers": SearchRecord,
-        "verify_log": VerifyReport,
-        "record_support": outputs.SupportRecord,
-        "find_passages": outputs.PassagesResult,
-        "audit_answer": AuditReport,
-        "verify_references": ReferencesReport,
-        "resolve_handles": outputs.HandlesResult,
-        "log_checkpoint": outputs.CheckpointRecord,
-    }
+    return {name: spec.output() for name, spec in TOOLS.items()}
 
 
 # ------------------------------------------------------------------------------ inputs
@@ -96,9 +78,9 @@ def _untitled(node: Any, *, in_properties: bool = False) -> Any:
 
 
 def input_schema(tool: str) -> dict[str, Any]:
-    from citeproof.mcp.arguments import ARGUMENTS
+    from citeproof.mcp.tools import TOOLS
 
-    schema: dict[str, Any] = _untitled(ARGUMENTS[tool].model_json_schema())
+    schema: dict[str, Any] = _untitled(TOOLS[tool].arguments().model_json_schema())
     schema.setdefault("properties", {})
     return schema
 
@@ -116,6 +98,7 @@ class _Compactor:
     def node(
         self, node: dict[str, Any], shape: Any, name: str | None = None, field: str = ""
     ) -> dict[str, Any]:
+        shape = outline(shape)  # what is kept, not how it is cut
         if "$ref" in node:
             ref = node["$ref"].rsplit("/", 1)[-1]
             return self.node(self.defs[ref], shape, ref, field)
@@ -244,17 +227,12 @@ def output_schema(model: type[Any], shape: Any) -> dict[str, Any]:
 
 
 def derive() -> dict[str, dict[str, Any]]:
-    """Every tool's schemas, from the models (what ``schemas.json`` must hold)."""
-    from citeproof.mcp.arguments import ARGUMENTS
-    from citeproof.mcp.summaries import DESCRIBED, SHAPES
+    """Every tool's schemas, from its declaration (what ``schemas.json`` must hold)."""
+    from citeproof.mcp.tools import TOOLS
 
-    models = output_models()
-    shapes: dict[str, Any] = {
-        name: SHAPES.get(name) or DESCRIBED.get(name) or True for name in ARGUMENTS
-    }
     return {
-        name: {"input": input_schema(name), "output": output_schema(models[name], shapes[name])}
-        for name in ARGUMENTS
+        name: {"input": input_schema(name), "output": output_schema(spec.output(), spec.shape)}
+        for name, spec in TOOLS.items()
     }
 
 

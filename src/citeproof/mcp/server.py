@@ -1,26 +1,28 @@
 """The citeproof MCP server: every capability as a tool with an input and an output schema.
 
-Built with the official SDK's ``MCPServer``, but the tools are registered as the SDK's own
-``Tool`` objects, built here rather than derived from the functions' signatures, because
-what the SDK would derive costs an agent and the server too much:
+Built with the official SDK's ``MCPServer``; each tool is declared once, as a method of
+:class:`~citeproof.mcp.tools.CiteproofTools` (:mod:`citeproof.mcp.toolspec`), and registered
+here as the SDK's own ``Tool``, from that declaration and the cached schemas, rather than
+derived by the SDK from the method's signature, because what the SDK would derive costs an
+agent and the server too much:
 
 * **Schemas** come from ``schemas.json`` (:mod:`citeproof.mcp.schemas`): strict input
-  schemas with their limits and enums, and compact output schemas describing the summary an
-  agent gets by default; ``tools/list`` is about a quarter of what the full model schemas
-  made it, and ``citeproof schema`` still prints those.
-* **Arguments** are checked by :mod:`citeproof.mcp.arguments` inside the call (unknown
-  arguments refused, one line saying what to change), not by the SDK's permissive model.
+  schemas with their limits and enums, and compact output schemas describing what each tool
+  declares an agent acts on; ``tools/list`` is about a quarter of what the full model
+  schemas made it, and ``citeproof schema`` still prints those.
+* **Arguments** are checked inside the call, by the tool's own model (unknown arguments
+  refused, one line saying what to change), not by the SDK's permissive one: the SDK is
+  handed an argument model that takes the arguments as they came, in one dict
+  (:func:`_as_given`), built on the SDK's base for argument models; nothing of the SDK is
+  subclassed to change what it does.
 * **Results** are the tool's model as JSON data (whole with ``detail: "full"``, else the
   summary, :mod:`citeproof.mcp.summaries`), sent as structured content and as the same
   object in compact JSON text for clients that read only text.
 * **Start-up** imports no model and generates no schema: the first call of a tool pays for
   what it uses.
 
-Annotations tell a client what a tool touches: every tool but the log tools may reach the
-network (``openWorldHint``); the checking and search tools append to the evidence log, so
-none is ``readOnlyHint`` except ``verify_log``, ``read_source``, ``resolve_identifier``,
-``retraction_status`` and ``resolve_handles`` (which write nothing but the content-addressed
-cache).  The descriptions are in :mod:`citeproof.mcp.descriptions`.
+The descriptions of the server, the resource and the prompt are in
+:mod:`citeproof.mcp.descriptions`; each tool's is in its declaration.
 """
 
 from __future__ import annotations
@@ -33,37 +35,20 @@ from typing import TYPE_CHECKING, Any
 
 from citeproof._version import distribution_version
 from citeproof.mcp import descriptions, schemas
-from citeproof.mcp.descriptions import RESOURCE_TEMPLATE, TOOL_NAMES
-from citeproof.mcp.tools import CiteproofTools, ToolSettings
+from citeproof.mcp.descriptions import RESOURCE_TEMPLATE
+from citeproof.mcp.tools import TOOL_NAMES, TOOLS, CiteproofTools, ToolSettings
+from citeproof.mcp.toolspec import ToolSpec
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool
-    from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
     from mcp.types import CallToolResult, ToolAnnotations
 
 __all__ = ["PROMPT_NAME", "RESOURCE_TEMPLATE", "SERVER_NAME", "TOOL_NAMES", "build_server"]
 
 SERVER_NAME = "citeproof"
 PROMPT_NAME = "cite_with_verified_quotes"
-
-#: name -> (description, readOnlyHint, openWorldHint, title)
-_TOOLS: dict[str, tuple[str, bool, bool, str]] = {
-    "check_quote": (descriptions.CHECK_QUOTE, False, True, "Check a quotation"),
-    "check_quotes": (descriptions.CHECK_QUOTES, False, True, "Check many quotations"),
-    "read_source": (descriptions.READ_SOURCE, True, True, "Read a source's text"),
-    "resolve_identifier": (descriptions.RESOLVE_IDENTIFIER, True, True, "Resolve an identifier"),
-    "retraction_status": (descriptions.RETRACTION_STATUS, True, True, "Retraction status"),
-    "search_literature": (descriptions.SEARCH_LITERATURE, False, True, "Search the literature"),
-    "citing_papers": (descriptions.CITING_PAPERS, False, True, "Works citing a work"),
-    "verify_log": (descriptions.VERIFY_LOG, True, False, "Verify the evidence log"),
-    "record_support": (descriptions.RECORD_SUPPORT, False, False, "Record a support verdict"),
-    "find_passages": (descriptions.FIND_PASSAGES, False, True, "Passages with citation handles"),
-    "audit_answer": (descriptions.AUDIT_ANSWER, False, True, "Audit a whole answer"),
-    "verify_references": (descriptions.VERIFY_REFERENCES, False, True, "Verify a bibliography"),
-    "resolve_handles": (descriptions.RESOLVE_HANDLES, True, True, "Resolve citation handles"),
-    "log_checkpoint": (descriptions.LOG_CHECKPOINT, False, False, "Sign a log checkpoint"),
-}
 
 
 def _result(data: dict[str, Any]) -> CallToolResult:
@@ -74,39 +59,44 @@ def _result(data: dict[str, Any]) -> CallToolResult:
 
 
 @cache
-def _raw_arguments() -> type[FuncMetadata]:
-    """The SDK's per-tool metadata, with the arguments passed on unchecked as one dict
-    (``arguments``): the tool checks them itself, on its worker thread, and says in one line
-    what to change (the SDK's own check would ignore unknown arguments and answer with
-    pydantic's report)."""
-    from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
+def _as_given() -> type[ArgModelBase]:
+    """The argument model the SDK is given for every tool: the arguments as they came, in
+    one dict (``arguments``), so the tool checks them itself, on its worker thread, and says
+    in one line what to change (the SDK's own check of a derived model would ignore unknown
+    arguments and answer with pydantic's report)."""
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+    from pydantic import model_validator
 
-    class RawArguments(FuncMetadata):
-        def validate_arguments(self, arguments_to_validate: dict[str, Any]) -> dict[str, Any]:
-            return {"arguments": dict(arguments_to_validate)}
+    class AsGiven(ArgModelBase):
+        arguments: dict[str, Any]
 
-    return RawArguments
+        @model_validator(mode="before")
+        @classmethod
+        def _whole(cls, given: Any) -> Any:
+            return {"arguments": dict(given)}
+
+    return AsGiven
 
 
-def _annotations(read_only: bool, open_world: bool) -> ToolAnnotations:
+def _annotations(spec: ToolSpec) -> ToolAnnotations:
     """The hints that differ from the protocol's defaults (not read-only, destructive, not
     idempotent, open world); a read-only tool's destructive and idempotent hints mean
     nothing, so they are left out."""
     from mcp.types import ToolAnnotations
 
-    world = None if open_world else False
-    if read_only:
+    world = None if spec.open_world else False
+    if spec.read_only:
         return ToolAnnotations(read_only_hint=True, open_world_hint=world)
     return ToolAnnotations(destructive_hint=False, open_world_hint=world)
 
 
 def _tools(tools: CiteproofTools) -> list[Tool]:
-    """The SDK's Tool objects: cached schemas, arguments handed to the tool unchecked (it
-    checks them itself, see the module docstring), results already converted."""
+    """The SDK's Tool objects, one per declaration: cached schemas, arguments handed to the
+    tool as given (it checks them itself, see the module docstring), results converted."""
     from mcp.server.mcpserver.tools import Tool
-    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+    from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 
-    raw_arguments = _raw_arguments()
+    as_given = _as_given()
     cached = schemas.load()
 
     def function(name: str) -> Callable[..., CallToolResult]:
@@ -116,24 +106,20 @@ def _tools(tools: CiteproofTools) -> list[Tool]:
         call.__name__ = name
         return call
 
-    built = []
-    for name, (description, read_only, open_world, title) in _TOOLS.items():
-        built.append(
-            Tool(
-                fn=function(name),
-                name=name,
-                title=title,
-                description=description,
-                parameters=cached[name]["input"],
-                fn_metadata=raw_arguments(
-                    arg_model=ArgModelBase, output_schema=cached[name]["output"]
-                ),
-                is_async=False,
-                context_kwarg=None,
-                annotations=_annotations(read_only, open_world),
-            )
+    return [
+        Tool(
+            fn=function(name),
+            name=name,
+            title=spec.title,
+            description=spec.description,
+            parameters=cached[name]["input"],
+            fn_metadata=FuncMetadata(arg_model=as_given, output_schema=cached[name]["output"]),
+            is_async=False,
+            context_kwarg=None,
+            annotations=_annotations(spec),
         )
-    return built
+        for name, spec in TOOLS.items()
+    ]
 
 
 def build_server(settings: ToolSettings | None = None, **kwargs: Any) -> MCPServer:
