@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from click.testing import Result
 
 _HYPOTHESIS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-settings.register_profile("default", max_examples=150, **_HYPOTHESIS)
-settings.register_profile("ci", max_examples=300, **_HYPOTHESIS)
+settings.register_profile("default", max_examples=100, **_HYPOTHESIS)
+settings.register_profile("ci", max_examples=500, **_HYPOTHESIS)
 settings.register_profile("thorough", max_examples=3000, **_HYPOTHESIS)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 if TYPE_CHECKING:
     from conftest import CliRun
 
@@ -52,6 +54,7 @@ def ANSWER_FILE(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_resume_and_workers_give_the_same_lines(run_cli: CliRun, tmp_path: Path) -> None:
     assert run_cli("cache", "import", CACHE).exit_code == 0
     inp = answers(tmp_path)

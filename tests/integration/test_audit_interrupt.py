@@ -25,7 +25,10 @@ import pytest
 
 from citeproof.demo import run_demo
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX"),
+    pytest.mark.slow,  # Ctrl-C sent to real processes: a long fault run, left to CI
+]
 
 WAITING = "citeproof-test: waiting"
 INTERRUPTED = "citeproof: interrupted (Ctrl-C); nothing more was done."

@@ -107,6 +107,7 @@ def test_bad_lines_unknown_and_unavailable_sources_are_reported_per_line(
     assert "6 checked" in result.stderr and "UNAVAILABLE 1" in result.stderr
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_gives_the_uninterrupted_output(
     run_cli: CliRun, tmp_path: Path
 ) -> None:
@@ -149,6 +150,7 @@ def test_resume_after_sigkill_gives_the_uninterrupted_output(
     assert out.read_bytes() == whole.read_bytes()
 
 
+@pytest.mark.slow
 def test_the_dask_executor_gives_the_same_output(run_cli: CliRun, tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     text, rows = bench_rows()
@@ -189,6 +191,7 @@ def many_sources(folder: Path, sources: int, lines: int) -> list[dict[str, Any]]
     return rows
 
 
+@pytest.mark.slow
 def test_the_output_is_the_same_for_any_executor_worker_count_and_chunking(
     tmp_path: Path,
 ) -> None:
@@ -205,6 +208,7 @@ def test_the_output_is_the_same_for_any_executor_worker_count_and_chunking(
         assert got == expected, "Dask"
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_same_bytes_with_one_worker_two_and_dask(
     run_cli: CliRun, tmp_path: Path
 ) -> None:
@@ -224,6 +228,7 @@ def test_the_command_writes_the_same_bytes_with_one_worker_two_and_dask(
     assert outputs["one"].count(b"\n") == 2300
 
 
+@pytest.mark.slow
 def test_on_dask_each_source_is_parsed_by_one_worker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -310,6 +315,7 @@ def test_the_library_yields_outcomes() -> None:
     assert outcomes[0].verdict == "EXACT" and outcomes[1].verdict is None
 
 
+@pytest.mark.slow
 def test_an_existing_dask_scheduler_is_used(run_cli: CliRun, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     article = str(EXAMPLES / "example-article.nxml")

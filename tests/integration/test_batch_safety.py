@@ -138,6 +138,7 @@ def test_an_output_folder_is_one_line(run: Callable[..., Result], tmp_path: Path
     assert "cannot write" in one_error_line(run("batch", inp, "-o", tmp_path / "no" / "x.jsonl"))
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_line_and_fast(
     run: Callable[..., Result], tmp_path: Path
 ) -> None:
@@ -173,6 +174,7 @@ def test_resume_refuses_a_line_nested_too_deep(run: Callable[..., Result], tmp_p
 # ------------------------------------------------------------------------ Ctrl-C
 
 
+@pytest.mark.slow
 def test_ctrl_c_says_how_far_the_batch_got_and_resume_goes_on(
     run: Callable[..., Result], tmp_path: Path
 ) -> None:

@@ -81,6 +81,7 @@ def test_offline_and_not_pinned_is_unavailable(run_cli: CliRun) -> None:
     assert data["source"]["sha256"] is None
 
 
+@pytest.mark.slow
 def test_a_source_answering_503_is_unavailable(run_cli: CliRun, tmp_path: Path) -> None:
     replay = tmp_path / "replay"
     record(

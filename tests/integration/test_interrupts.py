@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -37,6 +39,7 @@ def _interrupt_while_waiting(args: list[str]) -> subprocess.CompletedProcess[byt
     return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_check_is_one_line_and_exit_130() -> None:
     run = _interrupt_while_waiting(
         ["check", "--quote-file", "-", "--no-log", "examples/example-notes.txt"]

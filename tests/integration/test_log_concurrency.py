@@ -19,6 +19,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from citeproof.evidence.log import EvidenceLog
 from citeproof.store.keys import LogKey
 
+# Many processes appending, some killed mid-write: long concurrency runs, left to CI.
+pytestmark = pytest.mark.slow
+
 WORKERS = 8
 PER_WORKER = 500
 

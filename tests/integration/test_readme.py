@@ -140,8 +140,7 @@ def test_docs_have_examples() -> None:
 
 
 # The commands share one home and run in page order (a page imports in one line what the next
-# uses), so under pytest-xdist they all run on one worker, in order.
-@pytest.mark.xdist_group("docs-commands")
+# uses): pytest-xdist runs a module's tests on one worker, in order (--dist loadscope).
 @pytest.mark.parametrize(
     ("doc", "command", "expected"),
     COMMANDS,

@@ -171,6 +171,7 @@ def test_replay_in_the_environment_is_refused(
     assert "CITEPROOF_REPLAY" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_run_recorded_without_network_replays_as_unavailable(
     run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

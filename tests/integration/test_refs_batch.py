@@ -37,6 +37,7 @@ def test_results_are_written_in_input_order(run_cli: CliRun, tmp_path: Path) -> 
     assert ids == list(NAMES)
 
 
+@pytest.mark.slow
 def test_the_dask_executor_gives_the_same_output(run_cli: CliRun, tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     inp = _jsonl(tmp_path / "in.jsonl")
@@ -95,6 +96,7 @@ def test_a_batch_longer_than_one_calls_cap_is_verified_in_slices(
     assert [x["index"] for x in lines] == list(range(1, len(NAMES) + 1))
 
 
+@pytest.mark.slow
 def test_ctrl_c_says_how_far_refs_got_and_resume_goes_on(
     run_cli: CliRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

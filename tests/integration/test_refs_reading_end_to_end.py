@@ -213,4 +213,5 @@ def test_what_reading_found_is_in_the_report_and_under_the_table(
     _render(report)
     shown = " ".join(capsys.readouterr().out.split())
     assert "3 references: 2 verified," in shown and "1 unresolvable" in shown
-    assert shown.endswith(f"{skipping}: {SKIPS}")
+    # The table wraps a long path wherever the width falls (a worker's tmp path is longer).
+    assert "".join(shown.split()).endswith("".join(f"{skipping}: {SKIPS}".split()))

@@ -215,6 +215,7 @@ def test_a_relay_limit_below_a_chunk_is_refused() -> None:
         LineRelay(0, 1, CHUNK_BYTES - 1)
 
 
+@pytest.mark.slow
 @linux_only
 def test_an_endless_line_on_stdin_ends_the_server_at_once(
     tmp_path: Path, processes: list[subprocess.Popen[bytes]]
@@ -231,6 +232,7 @@ def test_an_endless_line_on_stdin_ends_the_server_at_once(
     assert str(MAX_MESSAGE_BYTES) in answer["error"]["message"]
 
 
+@pytest.mark.slow
 @linux_only
 def test_a_64_mb_line_is_refused_in_bounded_memory(
     tmp_path: Path, processes: list[subprocess.Popen[bytes]]
@@ -284,6 +286,7 @@ def _interrupt(proc: subprocess.Popen[bytes]) -> tuple[int, str, str]:
     return result
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", [["-m", "citeproof.mcp"], ["-m", "citeproof", "mcp"]])
 def test_ctrl_c_on_stdio_is_one_line_and_exit_130(
     tmp_path: Path, processes: list[subprocess.Popen[bytes]], entry: list[str]
@@ -294,6 +297,7 @@ def test_ctrl_c_on_stdio_is_one_line_and_exit_130(
     assert (code, out, err) == (130, "", INTERRUPTED + "\n")
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_call_under_way_stops_at_once(
     tmp_path: Path, processes: list[subprocess.Popen[bytes]]
 ) -> None:
@@ -321,6 +325,7 @@ def test_the_end_of_input_stops_the_stdio_server_with_exit_0(
     assert (code, out, err) == (0, "", "")
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_stdio_server_with_exit_0(
     tmp_path: Path, processes: list[subprocess.Popen[bytes]]
 ) -> None:

@@ -180,6 +180,7 @@ def test_snapshot_of_another_format_is_refused(db: Path) -> None:
         rw.snapshot_info(db)
 
 
+@pytest.mark.slow
 def test_import_streams(tmp_path: Path) -> None:
     """A CSV far larger than the Python memory the import uses (rows are not kept)."""
     path = tmp_path / "big.csv"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from citeproof.audit import sentences
@@ -188,7 +188,6 @@ _SENTENCE = st.tuples(
 )
 
 
-@settings(max_examples=60)
 @given(st.lists(_SENTENCE, max_size=5))
 def test_metrics_follow_their_definitions(rows: list[tuple[list[CitationReport], str]]) -> None:
     sentences = [sentence(*cits, kind=kind, index=i) for i, (cits, kind) in enumerate(rows)]

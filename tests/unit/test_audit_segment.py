@@ -43,13 +43,13 @@ PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)
 @given(st.lists(PIECES, max_size=12).map("".join))
 def test_segment_matches_pysbd_on_sentence_like_text(text: str) -> None:
     assert sentences._segment(text) == pysbd_segment(text)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab .?!\n\t\u00a0()\"'1"), max_size=60))
 def test_segment_matches_pysbd_on_any_punctuation(text: str) -> None:
     assert sentences._segment(text) == pysbd_segment(text)

@@ -270,7 +270,7 @@ def _html_tree() -> st.SearchStrategy[str]:
     return st.recursive(leaves, lambda inner: wrap(st.lists(inner, max_size=4)), max_leaves=25)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(st.lists(_html_tree(), max_size=5))
 def test_any_page_gives_well_formed_blocks_without_hidden_text(parts: list[str]) -> None:
     page = "<body>" + "".join(parts) + "</body>"

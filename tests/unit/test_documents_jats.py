@@ -406,7 +406,7 @@ def _block() -> st.SearchStrategy[str]:
     )  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(st.lists(_block(), max_size=4))
 def test_any_article_gives_well_formed_blocks(blocks: list[str]) -> None:
     doc = parse_jats(f"<article><body>{''.join(blocks)}</body></article>".encode())

@@ -319,7 +319,7 @@ _WORD = st.text(
 _LINE = st.lists(_WORD, min_size=1, max_size=8).map(" ".join).filter(lambda line: len(line) > 1)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(_LINE, min_size=0, max_size=6), min_size=1, max_size=3))
 # digits only, at the top of two pages and near the foot of one: a running head with its page
 # number, which the reader moves to the page's first paragraph break (reading_order)

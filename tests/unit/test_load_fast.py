@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import citeproof
@@ -31,13 +31,11 @@ text_like = st.text(alphabet=st.sampled_from(_CHARS), max_size=60)
 any_text = st.text(max_size=60)
 
 
-@settings(max_examples=3000)
 @given(text_like)
 def test_blocks_match_old_builder_on_whitespace_heavy_text(text: str) -> None:
     assert paragraph_blocks(text) == old_paragraph_blocks(text)
 
 
-@settings(max_examples=1000)
 @given(any_text)
 def test_blocks_match_old_builder_on_any_text(text: str) -> None:
     assert paragraph_blocks(text) == old_paragraph_blocks(text)
@@ -76,7 +74,6 @@ def test_long_whitespace_runs_stay_linear() -> None:
     assert paragraph_blocks(text) == old_paragraph_blocks(text)
 
 
-@settings(max_examples=1000)
 @given(st.binary(max_size=300))
 def test_control_count_matches_old_loop(data: bytes) -> None:
     assert control_bytes(data) == old_control_bytes(data)
@@ -98,7 +95,6 @@ def test_sniff_threshold_unchanged(n: int) -> None:
         assert detect_format(head) == "text"
 
 
-@settings(max_examples=1000)
 @given(text_like | any_text)
 def test_has_text_is_strip(text: str) -> None:
     doc = document_from_string(text)

@@ -67,7 +67,7 @@ def test_non_canonical_signed_line_detected(pristine: tuple[Path, str], tmp_path
         assert report.problems[0].line == 2
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), with_cp=st.booleans())
 def test_any_single_byte_change_is_detected(
     pristine: tuple[Path, str], data: st.DataObject, with_cp: bool
@@ -84,7 +84,7 @@ def test_any_single_byte_change_is_detected(
         assert not report.ok
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(i=st.integers(0, SIZE - 1), j=st.integers(0, SIZE - 1), with_cp=st.booleans())
 def test_reordered_or_removed_line_is_detected(
     pristine: tuple[Path, str], i: int, j: int, with_cp: bool

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import citeproof
@@ -88,7 +88,6 @@ def text_and_quote(draw: st.DrawFn) -> tuple[str, str]:
 
 
 @given(text_and_quote(), st.integers(0, 3_000_000), st.booleans(), st.sampled_from([0.9, 1.0]))
-@settings(max_examples=300)
 def test_a_search_within_its_budget_is_the_search_without_one(
     case: tuple[str, str], limit: int, fold: bool, good_enough: float
 ) -> None:

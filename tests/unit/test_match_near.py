@@ -14,7 +14,7 @@ the small helpers whose docstrings state their contract where it does not.
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from citeproof.match.exact import Haystack
@@ -46,7 +46,6 @@ def _lcs(a: str, b: str) -> int:
 
 
 @given(st.text(alphabet="abc ", max_size=12), st.text(alphabet="abc ", max_size=12))
-@settings(max_examples=200)
 def test_similarity_is_the_normalised_indel_similarity(a: str, b: str) -> None:
     total = len(a) + len(b)
     indel = total - 2 * _lcs(a, b)
@@ -79,7 +78,6 @@ _words = st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=9), min_si
 
 
 @given(_words)
-@settings(max_examples=200)
 def test_seeds_are_ordered_pieces_of_whole_words(words: list[str]) -> None:
     q = " ".join(words)
     seeds = _seeds(q)
@@ -212,7 +210,6 @@ _texts = st.text(alphabet="ab ", max_size=30)
 
 
 @given(_texts, st.data(), st.sampled_from(["", "a", "aa", "ab", "ba", "b b"]), st.booleans())
-@settings(max_examples=200)
 def test_candidates_are_the_nearest_word_hits_or_boundaries(
     text: str, data: st.DataObject, word: str, ends: bool
 ) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from citeproof.match.normalize import normalize, normalize_with_map
@@ -43,7 +43,6 @@ def _first_at_or_after(starts: list[int], p: int, norm_len: int) -> int:
 
 
 @given(st.text(alphabet=_PLAIN + _MARKS, max_size=60))
-@settings(max_examples=300)
 def test_from_original_is_the_first_position_at_or_after(s: str) -> None:
     """At every original offset, inside clusters and at the end of the text too."""
     n = normalize_with_map(s)
@@ -80,7 +79,6 @@ def test_from_original_at_the_start_of_a_cluster() -> None:
 
 
 @given(st.text(alphabet=_PLAIN + _MARKS, max_size=40))
-@settings(max_examples=150)
 def test_empty_spans_at_the_ends_of_the_t1_text(s: str) -> None:
     """An empty span at the start of the t1 text maps to where its first character begins,
     one at its end to where its last character ends; an empty t1 text maps to 0."""
@@ -169,7 +167,6 @@ def _kept(text: str, spans: list[tuple[int, int]]) -> list[int]:
 
 
 @given(_text_and_spans())
-@settings(max_examples=200)
 def test_layer_maps_match_a_reference(ts: tuple[str, list[tuple[int, int]]]) -> None:
     text, spans = ts
     kept = _kept(text, spans)

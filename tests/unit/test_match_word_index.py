@@ -65,7 +65,7 @@ def text_and_needle(draw: st.DrawFn) -> tuple[str, str]:
     return text, needle
 
 
-@settings(max_examples=600, deadline=None)
+@settings(deadline=None)
 @given(
     text_and_needle(),
     st.sampled_from([None, 1, 2, 3, 65]),
@@ -87,7 +87,7 @@ def test_indexed_searches_are_scans(
     assert hay.contains(needle) == (needle in text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.text(st.sampled_from("aAbB \u03a3\u03c3\u0130i\u00df"), min_size=1, max_size=200))
 def test_folded_index_is_the_index_of_the_folded_text(text: str) -> None:
     """Lower-casing word by word gives the lower-cased text's words: final sigma ("Σ" at a

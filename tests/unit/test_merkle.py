@@ -121,7 +121,7 @@ def tree_and_index(draw: st.DrawFn) -> tuple[list[bytes], int]:
     return _leaves(n), draw(st.integers(0, n - 1))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(tree_and_index(), st.data())
 def test_inclusion_proofs_verify_and_any_change_fails(
     case: tuple[list[bytes], int], data: st.DataObject
@@ -144,7 +144,7 @@ def test_inclusion_proofs_verify_and_any_change_fails(
     assert not verify_inclusion(leaves[m], m, n, [*proof, root], root)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(st.integers(1, 300), st.data())
 def test_consistency_proofs_verify_and_any_change_fails(n: int, data: st.DataObject) -> None:
     leaves = _leaves(n)

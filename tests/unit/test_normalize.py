@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from citeproof.match.normalize import IGNORABLE, normalize, normalize_with_map
@@ -38,7 +38,6 @@ def reference_t1(s: str) -> str:
 
 
 @given(texts)
-@settings(max_examples=400)
 def test_matches_the_reference_definition(s: str) -> None:
     assert normalize(s) == reference_t1(s)
 
@@ -58,7 +57,6 @@ def test_no_untrimmed_or_repeated_space(s: str) -> None:
 
 
 @given(texts)
-@settings(max_examples=400)
 def test_offset_map_is_monotonic_and_inside(s: str) -> None:
     n = normalize_with_map(s)
     prev_start = prev_end = 0
@@ -70,7 +68,6 @@ def test_offset_map_is_monotonic_and_inside(s: str) -> None:
 
 
 @given(texts, st.data())
-@settings(max_examples=400)
 def test_every_normalised_span_comes_from_its_original_span(s: str, data: st.DataObject) -> None:
     n = normalize_with_map(s)
     if not n.text:
@@ -130,7 +127,6 @@ def test_superscripts_are_recorded_before_nfkc_erases_them() -> None:
 
 
 @given(texts)
-@settings(max_examples=400)
 def test_a_copied_character_maps_to_itself_alone(s: str) -> None:
     """A character that t1 copies maps back to exactly that character: a map that is right
     only up to the word around it would make every reported offset a little wrong."""
@@ -185,7 +181,6 @@ piece_texts = st.lists(PIECES, max_size=40).map("".join)
 
 
 @given(piece_texts)
-@settings(max_examples=600)
 def test_piece_texts_map_exactly(s: str) -> None:
     n = normalize_with_map(s)
     assert n.text == reference_t1(s)

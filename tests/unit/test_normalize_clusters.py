@@ -13,7 +13,7 @@ import unicodedata
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from citeproof.match.normalize import IGNORABLE, MAX_CLUSTER_MARKS, normalize, normalize_with_map
@@ -61,13 +61,11 @@ def marked_text(draw: st.DrawFn) -> str:
 
 
 @given(marked_text())
-@settings(max_examples=300)
 def test_t1_with_the_cap_matches_its_reference(s: str) -> None:
     assert normalize(s) == reference_capped(s)
 
 
 @given(marked_text())
-@settings(max_examples=300)
 def test_the_cap_keeps_offsets_monotonic_and_every_character_in_its_cluster(s: str) -> None:
     n = normalize_with_map(s)
     starts = [n.map.start(i) for i in range(len(n.text))]
@@ -149,7 +147,6 @@ SCRIPTS = (
 
 
 @given(st.text(alphabet=SCRIPTS, max_size=200))
-@settings(max_examples=400)
 def test_the_fast_path_for_long_regions_changes_nothing(s: str) -> None:
     from citeproof.match import normalize as module
 
@@ -170,7 +167,6 @@ def test_the_fast_path_for_long_regions_changes_nothing(s: str) -> None:
 
 
 @given(st.text(alphabet=SCRIPTS, max_size=120))
-@settings(max_examples=300)
 def test_from_original_is_the_first_position_at_or_after_in_any_script(s: str) -> None:
     """As ``test_match_offset_maps`` has it for Latin text.  A cluster that gives several
     pieces ("¨" gives a space and a mark) once let the text after it merge into its last
