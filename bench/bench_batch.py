@@ -12,6 +12,9 @@ round (so a change of load on this shared machine hits both alike), medians of `
 * 10,000 checks with 2 workers against the same with 1 worker (issue 16: at least 1.7x on a
   2-core machine), and a one-line batch with each, the start-up both pay (Python, the
   imports, the workers' start, the exit), which bounds what a second core can gain;
+* the same without ``--workers``, the number chosen from the work and the idle cores
+  (issue 25: no slower than the better of 1 and 2 workers, within a tenth), with what the
+  rule makes of that work and of the cores idle at the end;
 * 50,000 checks on a Dask cluster (a separate ``dask scheduler`` and two ``dask worker``
   processes, bound to 127.0.0.1, started as docs/batch.md says, before the clock, and new
   for each round, so no round finds documents parsed by an earlier one) against the local
@@ -30,6 +33,7 @@ Every output is compared byte for byte with the 1-worker (or local) one.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -212,28 +216,52 @@ def scaling(table: Table, folder: Path, docs: Docs, checks: int, rounds: int) ->
     """2 workers against 1 on the same input, interleaved; and the start-up both pay."""
     inp = make_input(folder / "in.jsonl", docs, checks)
     tiny = make_input(folder / "one-line.jsonl", docs, 1)
-    out = {n: folder / f"{n}-worker.jsonl" for n in ("1", "2")}
+    out = {n: folder / f"{n}-worker.jsonl" for n in ("1", "2", "default")}
     timed_batch(inp, out["2"], "--workers", "2")  # fills the bytecode cache; not counted
 
     def timer(path: Path, to: Path, workers: str) -> Callable[[], float]:
-        return lambda: timed_batch(path, to, "--workers", workers)[0]
+        chosen = () if workers == "default" else ("--workers", workers)
+        return lambda: timed_batch(path, to, *chosen)[0]
 
     contenders = {n: timer(inp, out[n], n) for n in out}
     contenders |= {f"{n}, one line": timer(tiny, folder / "tiny.jsonl", n) for n in out}
     times = interleaved(rounds, contenders)
-    t1, t2 = median(times["1"]), median(times["2"])
+    t1, t2, td = median(times["1"]), median(times["2"]), median(times["default"])
     s1, s2 = median(times["1, one line"]), median(times["2, one line"])
+    sd = median(times["default, one line"])
     table.judged(f"{checks:,} checks, 100 docs: 2 workers vs 1 (speed-up)", f"{t1 / t2:.2f}x",
                  ">= 1.7x", t1 / t2 >= 1.7)  # fmt: skip
     table.noted("  1 worker, median", f"{t1:.2f} s", spread(times["1"]))
     table.noted("  2 workers, median", f"{t2:.2f} s", spread(times["2"]))
     table.noted("  start-up (a one-line batch), 1 / 2 workers", f"{s1:.2f} / {s2:.2f} s",
                 f"the checks alone: {(t1 - s1) / (t2 - s2):.2f}x")  # fmt: skip
-    same = out["1"].read_bytes() == out["2"].read_bytes()
-    table.judged("  output identical, 1 and 2 workers", str(same), "True", same)
+    best = min(t1, t2)
+    table.judged(f"{checks:,} checks, workers chosen, vs the better of 1 and 2",
+                 f"{td / best:.2f}x", "<= 1.1x", td <= 1.1 * best)  # fmt: skip
+    table.noted("  chosen, median", f"{td:.2f} s", f"{spread(times['default'])}; {chosen(inp)}")
+    table.noted("  chosen, a one-line batch", f"{sd:.2f} s")
+    same = out["1"].read_bytes() == out["2"].read_bytes() == out["default"].read_bytes()
+    table.judged("  output identical, 1, 2 and chosen workers", str(same), "True", same)
     table.judged(f"{checks:,} checks, local, 2 workers (issue 7)", f"{t2:.2f} s", "<= 10 s",
                  t2 <= 10)  # fmt: skip
     table.noted("  verdicts", verdicts(out["2"]))
+
+
+def chosen(inp: Path) -> str:
+    """What ``choose_workers`` makes of this input's estimated work and the cores idle now
+    (the batch decides the same way, from the lines it reads ahead)."""
+    from citeproof.batch.checks import LOOKAHEAD, estimated_work
+    from citeproof.batch.executors import IdleCores, choose_workers
+    from citeproof.batch.jsonl import parse_stream
+
+    cores = os.cpu_count() or 1
+    idle = IdleCores(cores)
+    with inp.open("rb") as lines:
+        entries = list(itertools.islice(parse_stream(lines), LOOKAHEAD))
+    work = estimated_work(entries)
+    now = idle()
+    workers = choose_workers(work, cores=cores, idle=lambda: now)
+    return f"estimated {work:.2f} s of work, {now:.1f} cores idle: {workers} worker(s)"
 
 
 def memory(table: Table, folder: Path, docs: Docs, checks: int) -> None:

@@ -316,3 +316,47 @@ def test_files_are_read_without_a_thread_per_chunk(
 
     monkeypatch.setattr(checks, "ThreadPoolExecutor", no_threads)
     assert [o.text for o in checks.run(rows, workers=1, chunk_lines=20)] == expected
+
+
+def test_the_work_is_estimated_from_the_checks_and_each_distinct_source(tmp_path: Path) -> None:
+    from citeproof.batch.jsonl import BatchItem, LineError
+
+    paper = tmp_path / "paper.txt"
+    paper.write_bytes(b"x" * 10 * 1024)
+    entries: list[BatchItem | LineError] = [
+        BatchItem(1, 1, "a quote", str(paper)),
+        BatchItem(2, 2, "another quote", str(paper)),
+        LineError(3, "bad_line", "not JSON"),
+        BatchItem(4, 4, "a quote", "10.5555/invented.1"),
+    ]
+    expected = (
+        3 * checks.CHECK_SECONDS
+        + 10 * checks.PARSE_SECONDS_PER_KB  # the file, parsed once
+        + checks.FETCHED_KB * checks.PARSE_SECONDS_PER_KB  # the identifier, not fetched yet
+    )
+    assert checks.estimated_work(entries) == pytest.approx(expected)
+
+
+def test_a_small_batch_runs_in_this_process_and_reads_its_input_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lines read ahead to choose the number of workers are checked like the rest, in
+    order; a batch of a few checks starts no worker."""
+    from citeproof.batch.executors import Runner as real
+    from citeproof.service.pipeline import CheckOptions
+
+    chosen: list[int] = []
+
+    def recording(executor: Any, workers: int, *args: Any, **kwargs: Any) -> Any:
+        chosen.append(workers)
+        return real(executor, workers, *args, **kwargs)
+
+    monkeypatch.setattr(checks, "Runner", recording)
+    source = tmp_path / "source.txt"
+    source.write_text(" ".join(WORDS) + ".", encoding="utf-8")
+    items = ({"id": n, "quote": " ".join(WORDS[n : n + 6]), "source": str(source)}
+             for n in range(12))  # fmt: skip
+    outcomes = list(checks.run(items, options=CheckOptions(retraction=False)))
+    assert chosen == [1]
+    assert [json.loads(o.text)["id"] for o in outcomes] == list(range(12))
+    assert {json.loads(o.text)["verdict"] for o in outcomes} == {"EXACT"}

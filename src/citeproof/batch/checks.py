@@ -40,6 +40,12 @@ How a batch runs, and why:
   its results are handed out (with ``ordered=False``, each bundle's as it finishes), so every
   result line names its evidence line (``log_seq``) and the log's order does not depend on
   which worker was faster.
+* **Workers from the work.**  Unless the caller says how many, the number of local workers is
+  chosen from the work (:func:`~citeproof.batch.executors.choose_workers`), estimated before
+  any check runs from the lines read ahead (:data:`LOOKAHEAD` at most) and their distinct
+  sources (:func:`estimated_work`), and from the cores nobody else is using meanwhile: a
+  small batch, or one on a busy machine, runs in this process, where workers would cost more
+  to start than they win.
 * **Order.**  Results are yielded in input order (``ordered=True``) or as bundles finish.
   In input order a chunk's results come out only once the whole chunk is done, so a caller
   that shows progress is told how many lines are finished as each worker returns them
@@ -52,6 +58,7 @@ cannot be read all give that line its own record; nothing stops the batch.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -63,7 +70,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from citeproof import models
-from citeproof.batch.executors import MATCH_MODULES, Executor, Runner
+from citeproof.batch.executors import (
+    MATCH_MODULES,
+    WORK_PER_WORKER,
+    Executor,
+    IdleCores,
+    Runner,
+    choose_workers,
+)
 from citeproof.batch.jsonl import BatchItem, LineError, parse_items
 from citeproof.documents import parse
 from citeproof.documents.model import Document, Origin
@@ -82,11 +96,13 @@ __all__ = [
     "AHEAD",
     "CHUNK_LINES",
     "FETCH_THREADS",
+    "LOOKAHEAD",
     "Executor",
     "Options",
     "Outcome",
     "Router",
     "Task",
+    "estimated_work",
     "run",
     "run_task",
     "run_tasks",
@@ -108,6 +124,18 @@ FETCH_THREADS: Final = 8
 #: Sources whose home worker (and which workers hold their document) are remembered: more
 #: than any worker's memo holds, and a bound on this process's memory whatever the input.
 REMEMBERED: Final = 65_536
+
+#: What the work of a batch is estimated from (measured, docs/batch.md): CPU seconds of one
+#: check on a worker (the matcher is indexed, so it hardly grows with the document: 40-250
+#: microseconds in documents of 4,000 to 43,000 characters, 77 for the bench's checks with
+#: their results made), and of parsing a source, by its size (PDFs 0.05-0.19 ms a kB, text
+#: and HTML less); an identifier's source is counted as :data:`FETCHED_KB` before it is read.
+CHECK_SECONDS: Final = 80e-6
+PARSE_SECONDS_PER_KB: Final = 0.2e-3
+FETCHED_KB: Final = 100
+#: Lines read ahead, at most, to estimate the work before the number of workers is chosen;
+#: a batch longer than that has work enough for every core.
+LOOKAHEAD: Final = 20_000
 
 #: The options of every check of a batch (the name the batch API has always used).
 Options = CheckOptions
@@ -661,7 +689,8 @@ def run(
     (``offline`` and ``replay`` add to them); with ``options.log`` every check is recorded
     (in ``log``, else the options' log file) and its record names its line.  ``skip`` holds
     ids (as ``json.dumps`` of the id) whose results exist already (``--resume``).
-    ``with_payload`` hands each check's evidence-log payload to the caller too.
+    ``with_payload`` hands each check's evidence-log payload to the caller too.  ``workers``
+    None: local workers as many as the work can use (the module docstring), the cores on Dask.
     ``on_done(n)`` is called as each group of ``n`` lines is finished, before they are
     yielded (a progress bar counts lines as they finish, not as a chunk's ordered results
     come out).  Stopping the iteration early (Ctrl-C) stops the workers at once.
@@ -684,6 +713,8 @@ def run(
     if skipped:
         stream = (e for e in stream if json.dumps(_output_id(e)) not in skipped)
     pipeline = Pipeline(chosen, log=log)
+    if workers is None and executor == "local":
+        stream, workers = _workers_for(stream)
     count = workers if workers is not None else (os.cpu_count() or 1)
     runner = Runner(executor, max(1, count), scheduler, preload=MATCH_MODULES, routed=True)
     batch = _Batch(
@@ -707,6 +738,47 @@ def run(
         finished = True
     finally:
         runner.close(abandon=not finished)
+
+
+def estimated_work(entries: Iterable[BatchItem | LineError]) -> float:
+    """CPU seconds the checks of ``entries`` are estimated to take on workers: each check,
+    and each distinct source parsed once (:data:`CHECK_SECONDS`, :data:`PARSE_SECONDS_PER_KB`)."""
+    work, seen = 0.0, set[str]()
+    for entry in entries:
+        work += _work_of(entry, seen)
+    return work
+
+
+def _work_of(entry: BatchItem | LineError, seen: set[str]) -> float:
+    if not isinstance(entry, BatchItem):
+        return 0.0
+    if entry.source in seen:
+        return CHECK_SECONDS
+    seen.add(entry.source)
+    try:
+        kb = os.stat(entry.source).st_size / 1024 if os.path.isfile(entry.source) else FETCHED_KB
+    except OSError:
+        kb = 0.0
+    return CHECK_SECONDS + kb * PARSE_SECONDS_PER_KB
+
+
+def _workers_for(stream: Iterable[Any]) -> tuple[Iterator[Any], int]:
+    """The stream again (with the lines read ahead put back) and the number of local workers
+    chosen from its work: lines are read until the work would keep every core busy, the
+    input ends, or :data:`LOOKAHEAD` lines are read (then it is taken to be enough)."""
+    cores = os.cpu_count() or 1
+    idle = IdleCores(cores)  # measured while the lines are read ahead
+    enough = cores * WORK_PER_WORKER
+    rest = iter(stream)
+    ahead: list[Any] = []
+    work, seen = 0.0, set[str]()
+    for entry in rest:
+        ahead.append(entry)
+        work += _work_of(entry, seen)
+        if work >= enough or len(ahead) >= LOOKAHEAD:
+            work = max(work, enough)
+            break
+    return itertools.chain(ahead, rest), choose_workers(work, cores=cores, idle=idle)
 
 
 def _ignore(count: int) -> None:

@@ -25,6 +25,14 @@ bytes sent with the work).
 Elsewhere, and for work that reads files or the environment (an audit reads the cache),
 workers are spawned.
 
+**How many local workers.**  As many as the user says (``--workers``); else as many as the
+work and the machine can use (:func:`choose_workers`): a worker costs a tenth of a second
+or more to start and sends its results back at about a tenth more CPU, which it wins back
+only with work enough and a core nobody else is using (:class:`IdleCores`; on the shared
+2-core machine a second worker made 10,000 checks 1.5x faster one minute and 10% slower the
+next, as other work came and went, docs/batch.md).  The batch of checks estimates its work
+before it starts any (:func:`citeproof.batch.checks.estimated_work`).
+
 **Ctrl-C** is the parent's to handle: worker processes ignore SIGINT (a terminal sends it to
 the whole process group), so the parent says how far the batch got instead of every worker
 printing a traceback; a batch given up midway stops its workers at once
@@ -36,10 +44,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import as_completed as local_completed
@@ -49,7 +59,16 @@ from typing import Any, Final, Literal, TypeVar
 
 from citeproof.errors import BadInputError
 
-__all__ = ["MATCH_MODULES", "SCHEDULER_TIMEOUT", "Executor", "Runner", "start_early"]
+__all__ = [
+    "MATCH_MODULES",
+    "SCHEDULER_TIMEOUT",
+    "WORK_PER_WORKER",
+    "Executor",
+    "IdleCores",
+    "Runner",
+    "choose_workers",
+    "start_early",
+]
 
 Executor = Literal["local", "dask"]
 T = TypeVar("T")
@@ -58,6 +77,62 @@ T = TypeVar("T")
 SCHEDULER_TIMEOUT: Final = 5
 #: What a worker of the batch of checks runs: imported once, by the fork server.
 MATCH_MODULES: Final = ("citeproof.batch.checks",)
+#: Estimated CPU seconds of work each local worker must have to be started: a second worker
+#: then needs 0.6 s, about twice the work from which two were measured faster than one on a
+#: quiet machine (docs/batch.md), as the estimate is coarse.
+WORK_PER_WORKER: Final = 0.3
+#: The shortest time over which the cores others use are measured (:class:`IdleCores`).
+IDLE_WINDOW: Final = 0.05
+
+
+def choose_workers(work: float, *, cores: int, idle: Callable[[], float]) -> int:
+    """How many local workers to run ``work`` estimated CPU seconds on, when the user did
+    not say: one per :data:`WORK_PER_WORKER` of work, no more than the cores nobody else is
+    using (``idle()``, asked only when the work wants more than one), and at least one."""
+    wanted = min(cores, int(work // WORK_PER_WORKER))
+    if wanted <= 1:
+        return 1
+    return max(1, min(wanted, math.floor(idle() + 0.5)))
+
+
+class IdleCores:
+    """The cores other processes left idle since this was made, for :func:`choose_workers`.
+
+    Measured, not guessed from the load average: that lags a minute and counts this user's
+    own batch of a moment ago, while a second worker pays only on a core nobody is using now
+    (docs/batch.md).  The machine's busy time (``/proc/stat``) less this process's own, over
+    the time since it was made (the input read ahead, at least :data:`IDLE_WINDOW`).  Where
+    there is no ``/proc/stat``, the cores less the load average.
+    """
+
+    def __init__(self, cores: int) -> None:
+        self.cores = cores
+        self._start = _busy(), time.process_time(), time.monotonic()
+
+    def __call__(self) -> float:
+        busy, own, started = self._start
+        if busy is None:
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+            return max(0.0, self.cores - load)
+        time.sleep(max(0.0, started + IDLE_WINDOW - time.monotonic()))
+        now = _busy()
+        elapsed = time.monotonic() - started
+        if now is None or elapsed <= 0:
+            return float(self.cores)
+        others = max(0.0, (now - busy) - (time.process_time() - own))
+        return max(0.0, self.cores - others / elapsed)
+
+
+def _busy() -> float | None:
+    """Seconds of CPU every core of the machine has spent busy since boot (``/proc/stat``:
+    all but idle and I/O wait), or None where that cannot be read."""
+    try:
+        with open("/proc/stat", "rb") as stat:
+            fields = stat.readline().split()
+        ticks = [int(x) for x in fields[1:9]]
+        return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _ignore_interrupts() -> None:
@@ -100,9 +175,9 @@ def _context(preload: Sequence[str] | None) -> BaseContext:
 def start_early(executor: str, workers: int | None, preload: Sequence[str] = MATCH_MODULES) -> None:
     """Start the process local workers will be forked from, and let it import ``preload``
     while the caller goes on with its own imports (side by side, on two cores).  Nothing
-    happens for Dask, for one worker (it runs inline) or where workers are spawned."""
-    count = workers if workers is not None else (os.cpu_count() or 1)
-    if executor != "local" or count <= 1:
+    happens for Dask, for one worker (it runs inline), for a number not chosen yet (``None``:
+    chosen from the work, which is not read yet) or where workers are spawned."""
+    if executor != "local" or workers is None or workers <= 1:
         return
     context = _context(preload)
     if context.get_start_method() != "forkserver":
