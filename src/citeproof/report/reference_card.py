@@ -7,9 +7,10 @@ the other.  It reads the entry through :class:`~citeproof.models.references.Refe
 
 A work's identifier is the pages' only kind of link, and it is made here from a DOI or PMID
 of the expected shape (:func:`_link`), never copied from the report.  The two patterns are
-the link's safety rule, not identifier grammar: they decide only whether a link may be
-made, and this package may not import :mod:`citeproof.identifiers` (the interfaces reach
-the core through the service).
+the link's safety rule, not identifier grammar: they decide only whether a link may be made.
+:func:`citeproof.identifiers.record_url` (which the report may read) is not used yet because
+it would change the pages' links: it writes a DOI canonical (lower case) where the page keeps
+it as the report gives it, percent-encoded, and it links PMCIDs and other kinds too.
 """
 
 from __future__ import annotations
