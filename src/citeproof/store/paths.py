@@ -18,8 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 APP_NAME = "citeproof"
 HOME_ENV = "CITEPROOF_HOME"
 CACHE_DB_NAME = "cache.sqlite3"
@@ -69,6 +67,9 @@ def resolve_dirs(env: Mapping[str, str]) -> StoreDirs:
     if home:
         root = Path(home)
         return StoreDirs(data=root / "data", cache=root / "cache", state=root / "state")
+    # Imported here: with CITEPROOF_HOME set, a check's evidence line need not pay for it.
+    import platformdirs
+
     return StoreDirs(
         data=platformdirs.user_data_path(APP_NAME, appauthor=False),
         cache=platformdirs.user_cache_path(APP_NAME, appauthor=False),
