@@ -37,7 +37,6 @@ import contextlib
 import hashlib
 import os
 import re
-import secrets
 import stat
 import warnings
 from collections.abc import Mapping
@@ -184,6 +183,8 @@ def parse_verifier_key(text: str) -> Verifier:
 
 def _write_new_secret(path: Path, data: bytes) -> bool:
     """Create ``path`` holding ``data`` unless it exists; True when this call created it."""
+    import secrets  # only when a secret is made: a check's evidence line never does
+
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -364,6 +365,8 @@ def handle_key(key_dir: Path, env: Mapping[str, str] | None = None) -> bytes:
         return data
     path = key_dir / HANDLE_KEY_FILE
     if not path.exists():
+        import secrets
+
         _write_new_secret(path, secrets.token_bytes(32))
     data = _read_secret(path, "forge citation handles that resolve as yours", environ)
     if len(data) != 32:
