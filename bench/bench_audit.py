@@ -58,9 +58,14 @@ def _pin(shared: Path) -> None:
     with Cache(dirs.cache_db) as cache:
         for pmcid in ARTICLES:
             data = (shared / "corpus" / "pmc-jats" / f"{pmcid}.nxml").read_bytes()
-            cache.pin(f"pmcid:{pmcid}", data, retrieved_at="2026-11-30T00:00:00Z",
-                      served_by="pmc", media_type="application/xml",
-                      meta={"coverage": "full_text", "md5_ok": True})  # fmt: skip
+            cache.pin(
+                f"pmcid:{pmcid}",
+                data,
+                retrieved_at="2026-11-30T00:00:00Z",
+                served_by="pmc",
+                media_type="application/xml",
+                meta={"coverage": "full_text", "md5_ok": True},
+            )
 
 
 def _listings() -> dict[str, list[PassageItem]]:
@@ -117,8 +122,13 @@ def _cold(answer: str, home: str) -> float:
     path = Path(home) / "answer.md"
     path.write_text(answer, encoding="utf-8")
     env = {**os.environ, "CITEPROOF_HOME": home}
-    out = subprocess.run([sys.executable, "-c", _COLD_CHILD, str(path)], env=env, check=True,
-                         capture_output=True, text=True).stdout  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", _COLD_CHILD, str(path)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return float(out.split()[-1])
 
 
@@ -130,8 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     missing = [a for a in ARTICLES if not (args.shared / "corpus/pmc-jats" / f"{a}.nxml").exists()]
     if missing:
-        print(f"bench_audit: corpus articles not found under {args.shared}; pass --shared DIR.",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"bench_audit: corpus articles not found under {args.shared}; pass --shared DIR.",
+            file=sys.stderr,
+        )
         return 0 if args.quick else 2
     runs = 3 if args.quick else max(2, args.runs)
     with tempfile.TemporaryDirectory() as home:
@@ -207,8 +219,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"audit of a new answer: {status}")
     suite = _conformance_seconds()
     suite_status = "PASS" if suite <= SUITE_TARGET_S else "FAIL"
-    print(f"conformance suite (pytest tests/conformance, wall): {suite:.1f} s "
-          f"(target {SUITE_TARGET_S:g} s) {suite_status}")  # fmt: skip
+    print(
+        f"conformance suite (pytest tests/conformance, wall): {suite:.1f} s "
+        f"(target {SUITE_TARGET_S:g} s) {suite_status}"
+    )
     return 0 if status == suite_status == "PASS" else 1
 
 
@@ -216,9 +230,21 @@ def _conformance_seconds() -> float:
     """Wall time of the whole conformance suite, as a developer runs it (a fresh pytest)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITEPROOF_")}
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                    str(REPO / "tests" / "conformance")], cwd=REPO, env=env, check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(REPO / "tests" / "conformance"),
+        ],
+        cwd=REPO,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     return time.perf_counter() - t0
 
 

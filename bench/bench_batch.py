@@ -102,11 +102,21 @@ def timed_batch(inp: Path, out: Path, *extra: str) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "citeproof", "batch", str(inp), "-o", str(out), "--quiet",
-         "--overwrite", *extra],
+        [
+            sys.executable,
+            "-m",
+            "citeproof",
+            "batch",
+            str(inp),
+            "-o",
+            str(out),
+            "--quiet",
+            "--overwrite",
+            *extra,
+        ],
         check=True,
         env=ENV,
-    )  # fmt: skip
+    )
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return seconds, max(peak, before) / 1024
@@ -134,10 +144,14 @@ def dask_cluster(folder: Path, workers: int) -> Iterator[str]:
     logs = (folder / "dask.log").open("ab")
     # --no-dashboard alone still serves /health and /metrics on every address, at :8787.
     local = ["--host", LOOPBACK, "--no-dashboard", "--dashboard-address", f"{LOOPBACK}:0"]
-    processes = [subprocess.Popen(
-        [*dask, "scheduler", *local, "--port", "0", "--scheduler-file", str(info)],
-        stdout=logs, stderr=logs, env=ENV,
-    )]  # fmt: skip
+    processes = [
+        subprocess.Popen(
+            [*dask, "scheduler", *local, "--port", "0", "--scheduler-file", str(info)],
+            stdout=logs,
+            stderr=logs,
+            env=ENV,
+        )
+    ]
     try:
         deadline = time.monotonic() + 60
         while not info.exists() and time.monotonic() < deadline:
@@ -145,10 +159,14 @@ def dask_cluster(folder: Path, workers: int) -> Iterator[str]:
         address = json.loads(info.read_text())["address"]
         worker = [*dask, "worker", address]
         for _ in range(workers):
-            processes.append(subprocess.Popen(
-                [*worker, *local, "--nthreads", "1", "--preload", "citeproof.batch.checks"],
-                stdout=logs, stderr=logs, env=ENV,
-            ))  # fmt: skip
+            processes.append(
+                subprocess.Popen(
+                    [*worker, *local, "--nthreads", "1", "--preload", "citeproof.batch.checks"],
+                    stdout=logs,
+                    stderr=logs,
+                    env=ENV,
+                )
+            )
         with Client(address, timeout=30) as client:
             client.wait_for_workers(workers, timeout=60)
         time.sleep(0.5)  # the workers' start-up is not the batch's to pay
@@ -229,21 +247,33 @@ def scaling(table: Table, folder: Path, docs: Docs, checks: int, rounds: int) ->
     t1, t2, td = median(times["1"]), median(times["2"]), median(times["default"])
     s1, s2 = median(times["1, one line"]), median(times["2, one line"])
     sd = median(times["default, one line"])
-    table.judged(f"{checks:,} checks, 100 docs: 2 workers vs 1 (speed-up)", f"{t1 / t2:.2f}x",
-                 ">= 1.7x", t1 / t2 >= 1.7)  # fmt: skip
+    table.judged(
+        f"{checks:,} checks, 100 docs: 2 workers vs 1 (speed-up)",
+        f"{t1 / t2:.2f}x",
+        ">= 1.7x",
+        t1 / t2 >= 1.7,
+    )
     table.noted("  1 worker, median", f"{t1:.2f} s", spread(times["1"]))
     table.noted("  2 workers, median", f"{t2:.2f} s", spread(times["2"]))
-    table.noted("  start-up (a one-line batch), 1 / 2 workers", f"{s1:.2f} / {s2:.2f} s",
-                f"the checks alone: {(t1 - s1) / (t2 - s2):.2f}x")  # fmt: skip
+    table.noted(
+        "  start-up (a one-line batch), 1 / 2 workers",
+        f"{s1:.2f} / {s2:.2f} s",
+        f"the checks alone: {(t1 - s1) / (t2 - s2):.2f}x",
+    )
     best = min(t1, t2)
-    table.judged(f"{checks:,} checks, workers chosen, vs the better of 1 and 2",
-                 f"{td / best:.2f}x", "<= 1.1x", td <= 1.1 * best)  # fmt: skip
+    table.judged(
+        f"{checks:,} checks, workers chosen, vs the better of 1 and 2",
+        f"{td / best:.2f}x",
+        "<= 1.1x",
+        td <= 1.1 * best,
+    )
     table.noted("  chosen, median", f"{td:.2f} s", f"{spread(times['default'])}; {chosen(inp)}")
     table.noted("  chosen, a one-line batch", f"{sd:.2f} s")
     same = out["1"].read_bytes() == out["2"].read_bytes() == out["default"].read_bytes()
     table.judged("  output identical, 1, 2 and chosen workers", str(same), "True", same)
-    table.judged(f"{checks:,} checks, local, 2 workers (issue 7)", f"{t2:.2f} s", "<= 10 s",
-                 t2 <= 10)  # fmt: skip
+    table.judged(
+        f"{checks:,} checks, local, 2 workers (issue 7)", f"{t2:.2f} s", "<= 10 s", t2 <= 10
+    )
     table.noted("  verdicts", verdicts(out["2"]))
 
 
@@ -270,9 +300,12 @@ def memory(table: Table, folder: Path, docs: Docs, checks: int) -> None:
     for n in (checks, 4 * checks):
         inp = make_input(folder / f"mem-{n}.jsonl", docs, n)
         peaks.append(timed_batch(inp, folder / "mem.jsonl", "--workers", "2")[1])
-    table.judged(f"peak RSS, {checks:,} and {4 * checks:,} checks (issue 7)",
-                 f"{peaks[0]:.0f} / {peaks[1]:.0f} MB", "4x the lines: < 1.5x the memory",
-                 peaks[1] < 1.5 * peaks[0])  # fmt: skip
+    table.judged(
+        f"peak RSS, {checks:,} and {4 * checks:,} checks (issue 7)",
+        f"{peaks[0]:.0f} / {peaks[1]:.0f} MB",
+        "4x the lines: < 1.5x the memory",
+        peaks[1] < 1.5 * peaks[0],
+    )
 
 
 def dask_rows(table: Table, folder: Path, docs: Docs, checks: int, rounds: int) -> None:
@@ -282,31 +315,45 @@ def dask_rows(table: Table, folder: Path, docs: Docs, checks: int, rounds: int) 
 
     def cluster() -> float:
         with dask_cluster(folder, 2) as address:
-            return timed_batch(inp, out["cluster"], "--executor", "dask", "--scheduler",
-                               address)[0]  # fmt: skip
+            return timed_batch(inp, out["cluster"], "--executor", "dask", "--scheduler", address)[0]
 
-    times = interleaved(rounds, {
-        "local 2": lambda: timed_batch(inp, out["local 2"], "--workers", "2")[0],
-        "cluster": cluster,
-        "LocalCluster": lambda: timed_batch(inp, out["LocalCluster"], "--executor", "dask",
-                                            "--workers", "2")[0],
-        "local 1": lambda: timed_batch(inp, out["local 1"], "--workers", "1")[0],
-    })  # fmt: skip
+    times = interleaved(
+        rounds,
+        {
+            "local 2": lambda: timed_batch(inp, out["local 2"], "--workers", "2")[0],
+            "cluster": cluster,
+            "LocalCluster": lambda: timed_batch(
+                inp, out["LocalCluster"], "--executor", "dask", "--workers", "2"
+            )[0],
+            "local 1": lambda: timed_batch(inp, out["local 1"], "--workers", "1")[0],
+        },
+    )
     local, on_cluster = median(times["local 2"]), median(times["cluster"])
-    table.judged(f"{checks:,} checks: Dask cluster (scheduler + 2 workers) vs local, 2 workers",
-                 f"{on_cluster / local:.2f}x", "<= 1.1x", on_cluster / local <= 1.1)  # fmt: skip
+    table.judged(
+        f"{checks:,} checks: Dask cluster (scheduler + 2 workers) vs local, 2 workers",
+        f"{on_cluster / local:.2f}x",
+        "<= 1.1x",
+        on_cluster / local <= 1.1,
+    )
     table.noted("  local, 2 workers, median", f"{local:.2f} s", spread(times["local 2"]))
     table.noted("  Dask cluster, median", f"{on_cluster:.2f} s", spread(times["cluster"]))
     lc = median(times["LocalCluster"])
-    table.noted(f"{checks:,} checks: Dask LocalCluster (started by the batch) vs local",
-                f"{lc / local:.2f}x", spread(times["LocalCluster"]))  # fmt: skip
+    table.noted(
+        f"{checks:,} checks: Dask LocalCluster (started by the batch) vs local",
+        f"{lc / local:.2f}x",
+        spread(times["LocalCluster"]),
+    )
     one = median(times["local 1"])
-    table.noted(f"{checks:,} checks: local, 2 workers vs 1 (speed-up)", f"{one / local:.2f}x",
-                f"1 worker {one:.2f} s, {spread(times['local 1'])}")  # fmt: skip
+    table.noted(
+        f"{checks:,} checks: local, 2 workers vs 1 (speed-up)",
+        f"{one / local:.2f}x",
+        f"1 worker {one:.2f} s, {spread(times['local 1'])}",
+    )
     first = out["local 1"].read_bytes()
     same = all(path.read_bytes() == first for path in out.values())
-    table.judged("  output identical, local 1 and 2, cluster, LocalCluster", str(same), "True",
-                 same)  # fmt: skip
+    table.judged(
+        "  output identical, local 1 and 2, cluster, LocalCluster", str(same), "True", same
+    )
 
 
 def main() -> int:

@@ -49,8 +49,16 @@ from refs_fixtures import Work, catalogue
 
 CPU_TARGET = 5.0
 RSS_TARGET_MB = 300.0
-_LATEX = {"á": r"{\'a}", "é": r"{\'e}", "ó": r"{\'o}", "ú": r"{\'u}", "ö": r"{\"o}",
-          "ü": r"{\"u}", "ç": r"{\c c}", "ñ": r"{\~n}"}  # fmt: skip
+_LATEX = {
+    "á": r"{\'a}",
+    "é": r"{\'e}",
+    "ó": r"{\'o}",
+    "ú": r"{\'u}",
+    "ö": r"{\"o}",
+    "ü": r"{\"u}",
+    "ç": r"{\c c}",
+    "ñ": r"{\~n}",
+}
 _SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "bé", "dü", "gó", "ñu", "pá", "zö")
 
 
@@ -192,8 +200,20 @@ def run(argv: Sequence[str], home: Path, timeout: float | None = None) -> Run:
 
 
 def refs(path: Path, out: Path) -> list[str]:
-    return [sys.executable, "-m", "citeproof", "refs", str(path), "--offline", "--no-log",
-            "--no-retraction", "--quiet", "-o", str(out), "--overwrite"]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "citeproof",
+        "refs",
+        str(path),
+        "--offline",
+        "--no-log",
+        "--no-retraction",
+        "--quiet",
+        "-o",
+        str(out),
+        "--overwrite",
+    ]
 
 
 def reading(path: Path) -> list[str]:
@@ -248,25 +268,31 @@ def main(argv: list[str] | None = None) -> int:
             label = f"{name} ({path.stat().st_size / 1e6:.0f} MB)"
             print(f"{label:<28} {r.stderr.strip():>7} {r.cpu:>6.2f} {r.rss_mb:>8.0f}  {verdict}")
             path.unlink()
-        print(f"\n{'offline run, -o':<28} {'refs':>7} {'CPU s':>6} {'refs/s':>7} "
-              f"{'peak MB':>8} {'MB/10k':>7}")  # fmt: skip
+        print(
+            f"\n{'offline run, -o':<28} {'refs':>7} {'CPU s':>6} {'refs/s':>7} "
+            f"{'peak MB':>8} {'MB/10k':>7}"
+        )
         for kind in () if args.no_runs else ("bib", "ris"):
             for count in sizes if kind == "bib" else sizes[:2]:
                 path = write_list(folder / f"run{count}.{kind}", count, kind)
                 r = run(refs(path, out), home, timeout=1_800)
                 done = sum(1 for _ in out.open(encoding="utf-8"))
                 label = "BibTeX" if kind == "bib" else "RIS"
-                print(f"{label:<28} {done:>7} {r.cpu:>6.1f} {done / r.cpu:>7.0f} "
-                      f"{r.rss_mb:>8.0f} {r.rss_mb / (count / 10_000):>7.0f}"
-                      + (f"  exit {r.code}" if r.code != 3 else ""))  # fmt: skip
+                print(
+                    f"{label:<28} {done:>7} {r.cpu:>6.1f} {done / r.cpu:>7.0f} "
+                    f"{r.rss_mb:>8.0f} {r.rss_mb / (count / 10_000):>7.0f}"
+                    + (f"  exit {r.code}" if r.code != 3 else "")
+                )
                 path.unlink()
         if not args.no_runs:  # the report on stdout, written as results arrive
             count = sizes[1]
             path = write_list(folder / f"json{count}.ris", count, "ris")
             argv = [*refs(path, out)[:-3], "--json"]
             r = run(argv, home, timeout=1_800)
-            print(f"{'RIS, --json to stdout':<28} {count:>7} {r.cpu:>6.1f} {count / r.cpu:>7.0f} "
-                  f"{r.rss_mb:>8.0f} {r.rss_mb / (count / 10_000):>7.0f}")  # fmt: skip
+            print(
+                f"{'RIS, --json to stdout':<28} {count:>7} {r.cpu:>6.1f} {count / r.cpu:>7.0f} "
+                f"{r.rss_mb:>8.0f} {r.rss_mb / (count / 10_000):>7.0f}"
+            )
     print(f"\nload average at end: {load_avg()}")
     if args.quick:
         return 0

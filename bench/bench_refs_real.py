@@ -425,8 +425,11 @@ def read_string(doi: str, text: str) -> tuple[Work, set[str]]:
     """A conservative record of the work a real string names: year, first author, the
     longest sentence as its title; the rest is left empty (not read reliably)."""
     year = None
-    for pattern in (r"\((1[89]\d\d|20[0-2]\d)[a-z]?\)", r"\b(1[89]\d\d|20[0-2]\d)[a-z]?\s*[;:]",
-                    r"\b(1[89]\d\d|20[0-2]\d)\b"):  # fmt: skip
+    for pattern in (
+        r"\((1[89]\d\d|20[0-2]\d)[a-z]?\)",
+        r"\b(1[89]\d\d|20[0-2]\d)[a-z]?\s*[;:]",
+        r"\b(1[89]\d\d|20[0-2]\d)\b",
+    ):
         found = re.findall(pattern, text)
         if found:
             year = int(found[0] if pattern.startswith("\\(") else found[-1])

@@ -49,12 +49,25 @@ COMMANDS: dict[str, list[str]] = {
     "citeproof --help": [sys.executable, "-m", "citeproof", "--help"],
     "citeproof text FILE": [sys.executable, "-m", "citeproof", "text", ARTICLE],
     NO_LOG: [
-        sys.executable, "-m", "citeproof", "check", "--json", "--no-log", QUOTE, ARTICLE,
+        sys.executable,
+        "-m",
+        "citeproof",
+        "check",
+        "--json",
+        "--no-log",
+        QUOTE,
+        ARTICLE,
     ],
     LOG_ON: [
-        sys.executable, "-m", "citeproof", "check", "--json", QUOTE, ARTICLE,
+        sys.executable,
+        "-m",
+        "citeproof",
+        "check",
+        "--json",
+        QUOTE,
+        ARTICLE,
     ],
-}  # fmt: skip
+}
 
 
 def environment(tmp: Path) -> dict[str, str]:

@@ -122,48 +122,164 @@ OKONKWO = Person("Okonkwo-Reyes", "Tamsin")
 SOIL = "Invented Journal of Soil Ecology"
 
 WORKS: tuple[Work, ...] = (
-    Work("1", "Compost temperature and earthworm density in invented allotments",
-         (HALLOWAY, OKONKWO), 2021, 3, 4, SOIL, "Invented Press for Soil Science",
-         "journal-article", pmid="99930001", volume="4", issue="2", page="e0101",
-         abbreviation="Inv J Soil Ecol"),
-    Work("2", "Rainwater harvesting for invented urban gardens",
-         (Person("Brennan", "Aoife"), Person("Mwangi", "Peter")), 2020, 6, 15,
-         "Invented Journal of Urban Water", "Invented Press for Soil Science",
-         "journal-article", pmid="99930002", volume="7", page="12-19",
-         abbreviation="Inv J Urban Water"),
-    Work("3", "Pollinator visits to invented rooftop meadows",
-         (Person("Adeyemi", "Folake"), Person("Novak", "Lenka")), 2022, 1, 20,
-         "Invented Urban Ecology", "Invented Ecology Society", "journal-article",
-         volume="9", issue="1", page="33-41"),
-    Work("4", "Mycorrhizal networks under invented orchard cover crops",
-         (Person("Sato", "Kenji"), Person("Lindqvist", "Maja")), 2019, 9, 2,
-         "Invented Journal of Orchard Science", "Invented Ecology Society",
-         "journal-article", pmid="99930004", volume="11", page="201-210",
-         abbreviation="Inv J Orchard Sci"),
-    Work("5", "A field guide to invented hedgerow birds", (Person("Ashworth", "Clara"),),
-         2018, 4, 1, None, "Invented Natural History Press", "book", isbn="9780999300051"),
-    Work("6", "A field guide to invented hedgerow birds", (Person("Ashworth", "Clara"),),
-         2018, 4, 1, None, "Invented Natural History Press", "book", isbn="9780999300068"),
-    Work("7", "Biochar doubles invented tomato yields",
-         (Person("Quill", "Dorian"), Person("Marsh", "Esme")), 2022, 5, 9, SOIL,
-         "Invented Press for Soil Science", "journal-article", pmid="99930007", volume="5",
-         page="77-85", abbreviation="Inv J Soil Ecol"),
-    Work("8", "Soil temperature readings from invented allotment plots", (HALLOWAY, OKONKWO),
-         2023, 5, 2, None, "Zenodo", "dataset", crossref=False, datacite=True),
-    Work("9", "Nitrogen leaching from invented raised beds",
-         (Person("Ortega", "Marisol"), Person("Byrne", "Siobhan")), 2020, 11, 30, SOIL,
-         "Invented Press for Soil Science", "journal-article", pmid="99930009",
-         pmcid="PMC99930009", volume="3", page="45-52", abbreviation="Inv J Soil Ecol"),
-    Work("10", "Ground beetle DNA barcodes from invented Alpine pastures",
-         (Person("Müller", "Jürgen"), Person("Sørensen", "Åse")), 2021, 7, 7,
-         "Invented Alpine Entomology", "Invented Ecology Society", "journal-article",
-         volume="2", page="5-14"),
-    Work("11", "Slug pressure on invented lettuce trials",
-         (Person("Okafor", "Chidi"), Person("Lindgren", "Pia")), 1998, 10, 1,
-         "Invented Horticultural Pest Review", "Invented Ecology Society", "journal-article",
-         pmid="99930011", volume="14", page="210-218", abbreviation="Inv Hortic Pest Rev",
-         pubmed_lists_doi=False),
-)  # fmt: skip
+    Work(
+        "1",
+        "Compost temperature and earthworm density in invented allotments",
+        (HALLOWAY, OKONKWO),
+        2021,
+        3,
+        4,
+        SOIL,
+        "Invented Press for Soil Science",
+        "journal-article",
+        pmid="99930001",
+        volume="4",
+        issue="2",
+        page="e0101",
+        abbreviation="Inv J Soil Ecol",
+    ),
+    Work(
+        "2",
+        "Rainwater harvesting for invented urban gardens",
+        (Person("Brennan", "Aoife"), Person("Mwangi", "Peter")),
+        2020,
+        6,
+        15,
+        "Invented Journal of Urban Water",
+        "Invented Press for Soil Science",
+        "journal-article",
+        pmid="99930002",
+        volume="7",
+        page="12-19",
+        abbreviation="Inv J Urban Water",
+    ),
+    Work(
+        "3",
+        "Pollinator visits to invented rooftop meadows",
+        (Person("Adeyemi", "Folake"), Person("Novak", "Lenka")),
+        2022,
+        1,
+        20,
+        "Invented Urban Ecology",
+        "Invented Ecology Society",
+        "journal-article",
+        volume="9",
+        issue="1",
+        page="33-41",
+    ),
+    Work(
+        "4",
+        "Mycorrhizal networks under invented orchard cover crops",
+        (Person("Sato", "Kenji"), Person("Lindqvist", "Maja")),
+        2019,
+        9,
+        2,
+        "Invented Journal of Orchard Science",
+        "Invented Ecology Society",
+        "journal-article",
+        pmid="99930004",
+        volume="11",
+        page="201-210",
+        abbreviation="Inv J Orchard Sci",
+    ),
+    Work(
+        "5",
+        "A field guide to invented hedgerow birds",
+        (Person("Ashworth", "Clara"),),
+        2018,
+        4,
+        1,
+        None,
+        "Invented Natural History Press",
+        "book",
+        isbn="9780999300051",
+    ),
+    Work(
+        "6",
+        "A field guide to invented hedgerow birds",
+        (Person("Ashworth", "Clara"),),
+        2018,
+        4,
+        1,
+        None,
+        "Invented Natural History Press",
+        "book",
+        isbn="9780999300068",
+    ),
+    Work(
+        "7",
+        "Biochar doubles invented tomato yields",
+        (Person("Quill", "Dorian"), Person("Marsh", "Esme")),
+        2022,
+        5,
+        9,
+        SOIL,
+        "Invented Press for Soil Science",
+        "journal-article",
+        pmid="99930007",
+        volume="5",
+        page="77-85",
+        abbreviation="Inv J Soil Ecol",
+    ),
+    Work(
+        "8",
+        "Soil temperature readings from invented allotment plots",
+        (HALLOWAY, OKONKWO),
+        2023,
+        5,
+        2,
+        None,
+        "Zenodo",
+        "dataset",
+        crossref=False,
+        datacite=True,
+    ),
+    Work(
+        "9",
+        "Nitrogen leaching from invented raised beds",
+        (Person("Ortega", "Marisol"), Person("Byrne", "Siobhan")),
+        2020,
+        11,
+        30,
+        SOIL,
+        "Invented Press for Soil Science",
+        "journal-article",
+        pmid="99930009",
+        pmcid="PMC99930009",
+        volume="3",
+        page="45-52",
+        abbreviation="Inv J Soil Ecol",
+    ),
+    Work(
+        "10",
+        "Ground beetle DNA barcodes from invented Alpine pastures",
+        (Person("Müller", "Jürgen"), Person("Sørensen", "Åse")),
+        2021,
+        7,
+        7,
+        "Invented Alpine Entomology",
+        "Invented Ecology Society",
+        "journal-article",
+        volume="2",
+        page="5-14",
+    ),
+    Work(
+        "11",
+        "Slug pressure on invented lettuce trials",
+        (Person("Okafor", "Chidi"), Person("Lindgren", "Pia")),
+        1998,
+        10,
+        1,
+        "Invented Horticultural Pest Review",
+        "Invented Ecology Society",
+        "journal-article",
+        pmid="99930011",
+        volume="14",
+        page="210-218",
+        abbreviation="Inv Hortic Pest Rev",
+        pubmed_lists_doi=False,
+    ),
+)
 BY_DOI = {w.doi: w for w in WORKS}
 BY_PMID = {w.pmid: w for w in WORKS if w.pmid}
 BY_PMCID = {w.pmcid: w for w in WORKS if w.pmcid}
@@ -826,8 +942,11 @@ def _datacite(request: httpx2.Request) -> httpx2.Response:
     if path.startswith("/dois/"):
         work = BY_DOI.get(path.removeprefix("/dois/").lower())
         if work is None or not work.datacite:
-            gone = {"errors": [{"status": "404", "title": "The resource you are looking for "
-                                "doesn't exist."}]}  # fmt: skip
+            gone = {
+                "errors": [
+                    {"status": "404", "title": "The resource you are looking for doesn't exist."}
+                ]
+            }
             return _json(404, gone, _DATACITE_HEADERS)
         return _json(200, datacite_record(work), _DATACITE_HEADERS)
     if path == "/dois" and "query" in request.url.params:
@@ -835,13 +954,17 @@ def _datacite(request: httpx2.Request) -> httpx2.Response:
         found = datacite_matches(request.url.params["query"], rows)
         payload = {
             "data": [
-                {"id": w.doi, "type": "dois", "attributes": _datacite_attributes(w),
-                 "relationships": {}}
+                {
+                    "id": w.doi,
+                    "type": "dois",
+                    "attributes": _datacite_attributes(w),
+                    "relationships": {},
+                }
                 for w in found
             ],
             "meta": {"total": len(found), "totalPages": 1, "page": 1},
             "links": {"self": str(request.url)},
-        }  # fmt: skip
+        }
         return _json(200, payload, _DATACITE_HEADERS)
     raise AssertionError(f"the invented DataCite has no answer for {request.url}")
 
@@ -857,8 +980,12 @@ def _eutils(request: httpx2.Request) -> httpx2.Response:
     if path.endswith("/esearch.fcgi"):
         term = request.url.params.get("term", "")
         if "outage" in term.lower():
-            down = {"connection": "close", "content-type": "text/html", "date": HTTP_DATE,
-                    "server": "nginx"}  # fmt: skip
+            down = {
+                "connection": "close",
+                "content-type": "text/html",
+                "date": HTTP_DATE,
+                "server": "nginx",
+            }
             return httpx2.Response(503, headers=down, content=_OUTAGE_PAGE)
         retmax = int(request.url.params.get("retmax", "20"))
         found = [w.pmid for w in pubmed_matches(term) if w.pmid]
@@ -878,8 +1005,11 @@ def _eutils(request: httpx2.Request) -> httpx2.Response:
                 "quotedphrasesnotfound": [],
                 "outputmessages": ["No items found."],
             }
-        return _json(200, {"header": {"type": "esearch", "version": "0.3"},
-                           "esearchresult": result}, _NCBI_HEADERS)  # fmt: skip
+        return _json(
+            200,
+            {"header": {"type": "esearch", "version": "0.3"}, "esearchresult": result},
+            _NCBI_HEADERS,
+        )
     if path.endswith("/esummary.fcgi") and request.method == "POST":
         form = dict(parse_qsl(request.content.decode()))
         ids = [i for i in form.get("id", "").split(",") if i]
@@ -891,8 +1021,11 @@ def _eutils(request: httpx2.Request) -> httpx2.Response:
                 if work
                 else {"uid": pmid, "error": "cannot get document summary"}
             )
-        return _json(200, {"header": {"type": "esummary", "version": "0.3"},
-                           "result": summary}, _NCBI_HEADERS)  # fmt: skip
+        return _json(
+            200,
+            {"header": {"type": "esummary", "version": "0.3"}, "result": summary},
+            _NCBI_HEADERS,
+        )
     raise AssertionError(f"the invented E-utilities have no answer for {request.url}")
 
 
@@ -910,19 +1043,36 @@ def _idconv(request: httpx2.Request) -> httpx2.Response:
         elif idtype == "doi":
             work = BY_DOI.get(requested.lower())
         if work is not None and work.pmcid:
-            records.append({"pmcid": work.pmcid, "pmid": int(work.pmid or 0), "doi": work.doi,
-                            "requested-id": requested})  # fmt: skip
+            records.append(
+                {
+                    "pmcid": work.pmcid,
+                    "pmid": int(work.pmid or 0),
+                    "doi": work.doi,
+                    "requested-id": requested,
+                }
+            )
         else:
-            records.append({"requested-id": requested, "status": "error",
-                            "errmsg": "Identifier not found in PMC"})  # fmt: skip
+            records.append(
+                {
+                    "requested-id": requested,
+                    "status": "error",
+                    "errmsg": "Identifier not found in PMC",
+                }
+            )
     echo = f"ids={','.join(ids)}&idtype={idtype}&format=json"
     payload = {
         "status": "ok",
         "response-date": "2026-04-20 05:30:00",
-        "request": {"format": "json", "idtype": idtype, "ids": ids, "echo": echo,
-                    "versions": "no", "showaiid": "no"},
+        "request": {
+            "format": "json",
+            "idtype": idtype,
+            "ids": ids,
+            "echo": echo,
+            "versions": "no",
+            "showaiid": "no",
+        },
         "records": records,
-    }  # fmt: skip
+    }
     return _json(200, payload, {"content-type": "application/json", "date": HTTP_DATE})
 
 
@@ -932,11 +1082,16 @@ def _openalex(request: httpx2.Request) -> httpx2.Response:
         per_page = int(params.get("per_page", "25"))
         found = openalex_ranked(params["search"], per_page)
         payload = {
-            "meta": {"count": len(found), "db_response_time_ms": 21, "page": 1,
-                     "per_page": per_page, "groups_count": None},
+            "meta": {
+                "count": len(found),
+                "db_response_time_ms": 21,
+                "page": 1,
+                "per_page": per_page,
+                "groups_count": None,
+            },
             "results": [openalex_result(w) for w in found],
             "group_by": [],
-        }  # fmt: skip
+        }
         return _json(200, payload, _OPENALEX_HEADERS)
     raise AssertionError(f"the invented OpenAlex has no answer for {request.url}")
 

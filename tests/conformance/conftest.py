@@ -78,8 +78,14 @@ def _pin(cache: object, key: str, doc: Doc, paragraphs: list[str]) -> None:
         data, media, served = jats(doc, paragraphs), "application/xml", "pmc-oa"
     else:
         data, media, served = doc.text(paragraphs).encode(), "text/plain", "web"
-    cache.pin(key, data, retrieved_at=RETRIEVED, served_by=served, media_type=media,
-              meta={"coverage": "full_text"})  # fmt: skip
+    cache.pin(
+        key,
+        data,
+        retrieved_at=RETRIEVED,
+        served_by=served,
+        media_type=media,
+        meta={"coverage": "full_text"},
+    )
 
 
 def _retraction_csv(path: Path, the_plan: Plan) -> None:
@@ -91,16 +97,26 @@ def _retraction_csv(path: Path, the_plan: Plan) -> None:
         writer.writerow(_RW_HEADER)
         for n, (doi, nature) in enumerate(rows, start=1):
             record = dict.fromkeys(_RW_HEADER, "")
-            record.update({
-                "Record ID": str(990000 + n), "Title": f"Invented example record {n}",
-                "Journal": "Journal of Invented Examples", "Publisher": "Example Press",
-                "URLS": "", "ArticleType": "Research Article;",
-                "RetractionDate": "3/1/2025 0:00", "RetractionDOI": f"10.5555/cpconf.notice.{n}",
-                "RetractionPubMedID": "0", "OriginalPaperDate": "5/3/2023 0:00",
-                "OriginalPaperDOI": doi, "OriginalPaperPubMedID": "0",
-                "RetractionNature": nature, "Reason": "+Concerns/Issues About Data;",
-                "Paywalled": "No", "Notes": "INVENTED EXAMPLE DATA - not a real record",
-            })  # fmt: skip
+            record.update(
+                {
+                    "Record ID": str(990000 + n),
+                    "Title": f"Invented example record {n}",
+                    "Journal": "Journal of Invented Examples",
+                    "Publisher": "Example Press",
+                    "URLS": "",
+                    "ArticleType": "Research Article;",
+                    "RetractionDate": "3/1/2025 0:00",
+                    "RetractionDOI": f"10.5555/cpconf.notice.{n}",
+                    "RetractionPubMedID": "0",
+                    "OriginalPaperDate": "5/3/2023 0:00",
+                    "OriginalPaperDOI": doi,
+                    "OriginalPaperPubMedID": "0",
+                    "RetractionNature": nature,
+                    "Reason": "+Concerns/Issues About Data;",
+                    "Paywalled": "No",
+                    "Notes": "INVENTED EXAMPLE DATA - not a real record",
+                }
+            )
             writer.writerow([record[c] for c in _RW_HEADER])
 
 

@@ -33,23 +33,59 @@ CROCKFORD: Final = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 LABEL: Final = "Invented example document for citeproof's conformance tests; not a real study."
 
 PLACES: Final = (
-    "Marrowfield", "Lower Pipton", "Ashcombe Vale", "Greywillow", "Fennick Cross",
-    "Brambleton", "Oakhollow", "Saltmarsh End", "Kettleby", "Wrenfold", "Hazelmere",
-    "Thistledown", "Coldharbour Rise", "Pennyacre", "Bellwether Green", "Moorcastle",
-    "Little Quenby", "Rushbrook", "Stonecroft", "Elderwick",
-)  # fmt: skip
+    "Marrowfield",
+    "Lower Pipton",
+    "Ashcombe Vale",
+    "Greywillow",
+    "Fennick Cross",
+    "Brambleton",
+    "Oakhollow",
+    "Saltmarsh End",
+    "Kettleby",
+    "Wrenfold",
+    "Hazelmere",
+    "Thistledown",
+    "Coldharbour Rise",
+    "Pennyacre",
+    "Bellwether Green",
+    "Moorcastle",
+    "Little Quenby",
+    "Rushbrook",
+    "Stonecroft",
+    "Elderwick",
+)
 CROPS: Final = (
-    "runner beans", "kale", "leeks", "beetroot", "broad beans", "chard", "squash",
-    "parsnips", "radishes", "spinach", "courgettes", "shallots",
-)  # fmt: skip
+    "runner beans",
+    "kale",
+    "leeks",
+    "beetroot",
+    "broad beans",
+    "chard",
+    "squash",
+    "parsnips",
+    "radishes",
+    "spinach",
+    "courgettes",
+    "shallots",
+)
 THINGS: Final = (
-    "raised beds", "seed trays", "cold frames", "potato rows", "herb borders",
-    "fruit cages", "bean trenches", "onion sets",
-)  # fmt: skip
+    "raised beds",
+    "seed trays",
+    "cold frames",
+    "potato rows",
+    "herb borders",
+    "fruit cages",
+    "bean trenches",
+    "onion sets",
+)
 GROUPS: Final = (
-    "allotment society", "school gardeners", "weekend volunteers", "retired growers",
-    "community orchard team", "village seed club",
-)  # fmt: skip
+    "allotment society",
+    "school gardeners",
+    "weekend volunteers",
+    "retired growers",
+    "community orchard team",
+    "village seed club",
+)
 CREATURES: Final = ("bumblebees", "ladybirds", "hoverflies", "blackbirds", "lacewings")
 COVERS: Final = ("straw mulch", "wood chips", "cardboard sheets", "leaf mould", "grass cuttings")
 SEASONS: Final = ("spring", "summer", "autumn", "winter")
@@ -79,30 +115,53 @@ BASES: Final = (
     "of them turned it by hand in {season}",
 )
 WORD_SWAPS: Final = (
-    ("stayed moist", "stayed damp"), ("held steady", "held firm"), ("at dawn", "at dusk"),
-    ("each morning", "each evening"), ("of topsoil", "of subsoil"), ("by hand", "by fork"),
-)  # fmt: skip
+    ("stayed moist", "stayed damp"),
+    ("held steady", "held firm"),
+    ("at dawn", "at dusk"),
+    ("each morning", "each evening"),
+    ("of topsoil", "of subsoil"),
+    ("by hand", "by fork"),
+)
 UNIT_SWAPS: Final = ((" days", " weeks"), (" kg", " g"), (" cm", " mm"), (" weeks", " days"))
 NEGATED: Final = (
-    ("At the {place} allotments, the {cover} ", "did not", " reduce the weeding time on the "
-     "{thing} over the {n1} weeks of the {season} trial"),
-    ("The {group} at {place} ", "saw no", " change in the {crop} harvest after {n1} weeks of "
-     "evening watering, despite the extra effort"),
-    ("Beds at {place} were ", "never", " watered during the {n1} dry weeks of {season}, yet "
-     "the {crop} still flowered on time"),
-    ("The {crop} at {place} grew for {n1} weeks ", "without", " any added feed, and the "
-     "leaves of the {thing} stayed a healthy green"),
-)  # fmt: skip
+    (
+        "At the {place} allotments, the {cover} ",
+        "did not",
+        " reduce the weeding time on the {thing} over the {n1} weeks of the {season} trial",
+    ),
+    (
+        "The {group} at {place} ",
+        "saw no",
+        " change in the {crop} harvest after {n1} weeks of "
+        "evening watering, despite the extra effort",
+    ),
+    (
+        "Beds at {place} were ",
+        "never",
+        " watered during the {n1} dry weeks of {season}, yet the {crop} still flowered on time",
+    ),
+    (
+        "The {crop} at {place} grew for {n1} weeks ",
+        "without",
+        " any added feed, and the leaves of the {thing} stayed a healthy green",
+    ),
+)
 #: What each negation becomes when it is dropped (``negation_dropped``).
 UNNEGATED: Final = {"did not": "did", "saw no": "saw a", "never": "ever", "without": "with"}
 CLEAN_GAPS: Final = (
-    ("clearly", "reduced"), ("by all accounts", "reduced"), ("as hoped", "reduced"),
-    ("in most beds", "reduced"), ("once again", "shortened"),
-)  # fmt: skip
+    ("clearly", "reduced"),
+    ("by all accounts", "reduced"),
+    ("as hoped", "reduced"),
+    ("in most beds", "reduced"),
+    ("once again", "shortened"),
+)
 NEG_GAPS: Final = (
-    ("did not", "reduce"), ("never", "reduced"), ("could not", "reduce"),
-    ("was not shown to", "reduce"), ("did not, in the end,", "reduce"),
-)  # fmt: skip
+    ("did not", "reduce"),
+    ("never", "reduced"),
+    ("could not", "reduce"),
+    ("was not shown to", "reduce"),
+    ("did not, in the end,", "reduce"),
+)
 ELLIPSES: Final = ("...", "…", "[...]", "[…]")
 GAP_SENTENCE: Final = (
     "At the {place} allotments, the {cover}|{gap}|{verb} the weeding time on the {thing} "
@@ -213,11 +272,17 @@ class Ctx:
         r = self.rng
         n1 = r.randint(3, 40)
         return {
-            "place": r.choice(PLACES), "crop": r.choice(CROPS), "thing": r.choice(THINGS),
-            "group": r.choice(GROUPS), "creature": r.choice(CREATURES),
-            "cover": r.choice(COVERS), "season": r.choice(SEASONS), "n1": str(n1),
-            "n2": str(n1 + r.randint(11, 50)), "d1": f"{r.randint(1, 9)}.{r.randint(11, 98)}",
-        }  # fmt: skip
+            "place": r.choice(PLACES),
+            "crop": r.choice(CROPS),
+            "thing": r.choice(THINGS),
+            "group": r.choice(GROUPS),
+            "creature": r.choice(CREATURES),
+            "cover": r.choice(COVERS),
+            "season": r.choice(SEASONS),
+            "n1": str(n1),
+            "n2": str(n1 + r.randint(11, 50)),
+            "d1": f"{r.randint(1, 9)}.{r.randint(11, 98)}",
+        }
 
     def base(self, which: Sequence[int] | None = None) -> tuple[str, dict[str, str], int]:
         f = self.fields()
@@ -289,8 +354,9 @@ def _other_number(rng: Random, token: str) -> str:
 Builder = Callable[[Ctx, str, int], Case]
 
 
-def _fold(transform: Callable[[Ctx, str, int], tuple[str, str]], style: Style = "handle"
-          ) -> Builder:  # fmt: skip
+def _fold(
+    transform: Callable[[Ctx, str, int], tuple[str, str]], style: Style = "handle"
+) -> Builder:
     """A fold category: (source wording, quote) differ only in what t1 folds."""
 
     def build(ctx: Ctx, name: str, i: int) -> Case:
@@ -422,8 +488,9 @@ def number_changed(ctx: Ctx, name: str, i: int) -> Case:
     text, f, k = ctx.base()
     present = [t for t in ("n1", "n2", "d1") if "{" + t + "}" in BASES[k]]
     token = f[present[i % len(present)]]
-    return _case(ctx, name, i, text, _sub_token(text, token, _other_number(ctx.rng, token)),
-                 "number")  # fmt: skip
+    return _case(
+        ctx, name, i, text, _sub_token(text, token, _other_number(ctx.rng, token)), "number"
+    )
 
 
 def unit_changed(ctx: Ctx, name: str, i: int) -> Case:
@@ -456,8 +523,13 @@ def comparison_changed(ctx: Ctx, name: str, i: int) -> Case:
     return _case(ctx, name, i, text.format(a), text.format(b), "number")
 
 
-_DIRECTIONS: Final = (("increased", "decreased"), ("rose", "fell"), ("higher", "lower"),
-                      ("improved", "worsened"), ("more", "less"))  # fmt: skip
+_DIRECTIONS: Final = (
+    ("increased", "decreased"),
+    ("rose", "fell"),
+    ("higher", "lower"),
+    ("improved", "worsened"),
+    ("more", "less"),
+)
 
 
 def direction_word(ctx: Ctx, name: str, i: int) -> Case:
@@ -530,8 +602,16 @@ def _marked(ctx: Ctx, text: str, i: int) -> str:
 
 def markers_in_source(ctx: Ctx, name: str, i: int) -> Case:
     text, _, _ = ctx.base()
-    return _case(ctx, name, i, text, text, "marker", ("handle", "inline")[i % 2],
-                 planted=_marked(ctx, text, i))  # fmt: skip
+    return _case(
+        ctx,
+        name,
+        i,
+        text,
+        text,
+        "marker",
+        ("handle", "inline")[i % 2],
+        planted=_marked(ctx, text, i),
+    )
 
 
 def marker_inside_quote(ctx: Ctx, name: str, i: int) -> Case:
@@ -557,8 +637,9 @@ def match_in_references(ctx: Ctx, name: str, i: int) -> Case:
     return Case(name, i, (p,), Cite("inline", d.key, ref=_written_ref(d.key, i)), title)
 
 
-def _exact(ctx: Ctx, name: str, i: int, style: Style = "handle", key: str | None = None,
-           **plant: Any) -> Case:  # fmt: skip
+def _exact(
+    ctx: Ctx, name: str, i: int, style: Style = "handle", key: str | None = None, **plant: Any
+) -> Case:
     text, _, _ = ctx.base()
     return _case(ctx, name, i, text, text, "none", style, key=key, **plant)
 
@@ -572,8 +653,14 @@ def other_passage_quote(ctx: Ctx, name: str, i: int) -> Case:
     return Case(name, i, (p,), case.cite, elsewhere)
 
 
-_JSON_PARTS: Final = ("exact_handle", "number_changed", "forged_code_char", "plain_pmid",
-                      "handle_no_quote", "ellipsis_hidden_negation")  # fmt: skip
+_JSON_PARTS: Final = (
+    "exact_handle",
+    "number_changed",
+    "forged_code_char",
+    "plain_pmid",
+    "handle_no_quote",
+    "ellipsis_hidden_negation",
+)
 
 
 def json_claims(ctx: Ctx, name: str, i: int) -> Case:
@@ -604,8 +691,13 @@ def _mutated(mutation: str | Sequence[str], fault: str | None, other: str = "") 
 
 MALFORMED_CODE: Final = ("no_tilde", "short_code", "long_code", "bad_char", "two_tildes")
 MALFORMED_PATH: Final = (
-    "empty_path", "upper_path", "double_dot", "dash_edge", "bad_path_char", "too_long",
-)  # fmt: skip
+    "empty_path",
+    "upper_path",
+    "double_dot",
+    "dash_edge",
+    "bad_path_char",
+    "too_long",
+)
 MALFORMED_ID: Final = ("bad_scheme", "bad_id", "pmid_version", "no_slash", "zero_id", "pmcid_v0")
 
 
@@ -663,8 +755,11 @@ def unresolvable_no_entry(ctx: Ctx, name: str, i: int) -> Case:
 def unresolvable_no_identifier(ctx: Ctx, name: str, i: int) -> Case:
     case = _exact(ctx, name, i)
     p = Plant("numbered", case.quote, case.quote, "none", fault="no_identifier")
-    entry = (i + 1, f"Example A, Sample B. An invented handbook of allotment practice, part "
-                    f"{i + 1}. Example Press; 2021.")  # fmt: skip
+    entry = (
+        i + 1,
+        f"Example A, Sample B. An invented handbook of allotment practice, part "
+        f"{i + 1}. Example Press; 2021.",
+    )
     return Case(name, i, (p,), Cite("numbered", number=str(i + 1)), case.quote, (entry,))
 
 
@@ -736,8 +831,9 @@ def _entry_for(ctx: Ctx, n: int) -> tuple[int, str]:
 def numbered_ok(ctx: Ctx, name: str, i: int) -> Case:
     case = _exact(ctx, name, i)
     p = Plant("numbered", case.quote, case.quote, "none")
-    return Case(name, i, (p,), Cite("numbered", number=str(i + 1)), case.quote,
-                (_entry_for(ctx, i + 1),))  # fmt: skip
+    return Case(
+        name, i, (p,), Cite("numbered", number=str(i + 1)), case.quote, (_entry_for(ctx, i + 1),)
+    )
 
 
 def numbered_range(ctx: Ctx, name: str, i: int) -> Case:
@@ -746,8 +842,7 @@ def numbered_range(ctx: Ctx, name: str, i: int) -> Case:
     written = ("{0}, {1}-{3}", "{0}, {1}–{3}", "{0}; {1}-{3}", "{0},{1}-{3}")[i % 4]
     plants = tuple(Plant("numbered") for _ in numbers)
     entries = tuple(_entry_for(ctx, n) for n in numbers)
-    return Case(name, i, plants, Cite("numbered", number=written.format(*numbers)), None,
-                entries)  # fmt: skip
+    return Case(name, i, plants, Cite("numbered", number=written.format(*numbers)), None, entries)
 
 
 def handle_no_quote(ctx: Ctx, name: str, i: int) -> Case:
@@ -759,22 +854,37 @@ def headings(ctx: Ctx, name: str, i: int) -> Case:
     case = _exact(ctx, name, i, ("handle", "inline")[i % 2], key=f"pmid:{ctx.pmid}")
     level = "#" * (1 + i % 4)
     prefix = f"{level} Notes on plot {i}-H\n\n"
-    return Case(name, i, case.plants, case.cite, case.quote, prefix=prefix,
-                probes=((f"plot {i}-H", "not_a_claim"),))  # fmt: skip
+    return Case(
+        name,
+        i,
+        case.plants,
+        case.cite,
+        case.quote,
+        prefix=prefix,
+        probes=((f"plot {i}-H", "not_a_claim"),),
+    )
 
 
 def lead_ins(ctx: Ctx, name: str, i: int) -> Case:
     case = _exact(ctx, name, i, ("handle", "inline")[i % 2])
     label = (f"**Plot {i}-L:** ", f"__Plot {i}-L:__ ", f"**Plot {i}-L**: ")[i % 3]
-    return Case(name, i, case.plants, case.cite, case.quote, prefix=label,
-                probes=((f"Plot {i}-L", "not_a_claim"),))  # fmt: skip
+    return Case(
+        name,
+        i,
+        case.plants,
+        case.cite,
+        case.quote,
+        prefix=label,
+        probes=((f"Plot {i}-L", "not_a_claim"),),
+    )
 
 
 def uncited(ctx: Ctx, name: str, i: int) -> Case:
     f = ctx.fields()
     text = f"Plot {i}-U at {f['place']} stayed dry through most of {f['season']}."
-    return Case(name, i, (), None, None, prefix=text, probes=((f"Plot {i}-U", "uncited"),),
-                uncited=1)  # fmt: skip
+    return Case(
+        name, i, (), None, None, prefix=text, probes=((f"Plot {i}-U", "uncited"),), uncited=1
+    )
 
 
 def _styled(style: Style, builder: Callable[[Ctx, str, int, Style], Case]) -> Builder:
@@ -842,13 +952,28 @@ CATEGORIES: Final[tuple[tuple[str, Builder], ...]] = (
 )
 #: Parts a whole answer is made of, by the overall verdict they push it towards.
 WHOLE_PARTS: Final = {
-    "pass": ("exact_handle", "plain_pmid", "headings", "lead_ins", "ellipsis_clean",
-             "fold_dashes", "handle_no_quote", "plain_doi"),
+    "pass": (
+        "exact_handle",
+        "plain_pmid",
+        "headings",
+        "lead_ins",
+        "ellipsis_clean",
+        "fold_dashes",
+        "handle_no_quote",
+        "plain_doi",
+    ),
     "warn": ("uncited", "word_changed", "concern", "direction_word"),
     "incomplete": ("unavailable_plain",),
-    "fail": ("number_changed", "forged_code_char", "retracted", "not_found",
-             "malformed_code", "partial_end", "ellipsis_hidden_negation"),
-}  # fmt: skip
+    "fail": (
+        "number_changed",
+        "forged_code_char",
+        "retracted",
+        "not_found",
+        "malformed_code",
+        "partial_end",
+        "ellipsis_hidden_negation",
+    ),
+}
 WHOLE_ANSWERS: Final = 25
 
 

@@ -233,9 +233,14 @@ def test_any_seed_plants_consistent_cases(seed: int) -> None:
 
 
 _CHECK_VERDICT = {
-    "none": "EXACT", "fold": "EXACT", "marker": "EXACT", "partial": "EXACT",
-    "ellipsis": "EXACT", "ellipsis_negation": "EXACT", "absent": "NOT_FOUND",
-}  # fmt: skip
+    "none": "EXACT",
+    "fold": "EXACT",
+    "marker": "EXACT",
+    "partial": "EXACT",
+    "ellipsis": "EXACT",
+    "ellipsis_negation": "EXACT",
+    "absent": "NOT_FOUND",
+}
 
 
 def test_the_matcher_agrees_with_the_planted_quote_verdicts(built: Built) -> None:

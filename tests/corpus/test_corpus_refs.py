@@ -30,10 +30,15 @@ INVENTED = "INVENTED for citeproof's tests: doi.org's Which-RA answer format, no
 
 def _ra(folder: Path, doi: str, answer: list[dict[str, str]], name: str) -> None:
     write_recording(
-        folder, name, url=f"https://doi.org/doiRA/{doi}", status=200,
-        headers={"content-type": "application/json"}, body=json.dumps(answer).encode(),
-        date=WHEN, provenance=INVENTED,
-    )  # fmt: skip
+        folder,
+        name,
+        url=f"https://doi.org/doiRA/{doi}",
+        status=200,
+        headers={"content-type": "application/json"},
+        body=json.dumps(answer).encode(),
+        date=WHEN,
+        provenance=INVENTED,
+    )
 
 
 @pytest.fixture
@@ -43,27 +48,41 @@ def replay(corpus: Path, tmp_path: Path) -> Path:
     for n, (doi, file) in enumerate(RECORDS.items()):
         body = (corpus / "crossref" / file).read_bytes()
         write_recording(
-            folder, f"crossref-{n}", url=f"https://api.crossref.org/v1/works/{doi}", status=200,
-            headers={"content-type": "application/json"}, body=body, date=WHEN,
+            folder,
+            f"crossref-{n}",
+            url=f"https://api.crossref.org/v1/works/{doi}",
+            status=200,
+            headers={"content-type": "application/json"},
+            body=body,
+            date=WHEN,
             provenance=f"the real Crossref answer in ../shared/corpus/crossref/{file}",
-        )  # fmt: skip
+        )
         _ra(folder, doi, [{"DOI": doi, "RA": "Crossref"}], f"ra-{n}")
     missing = "10.1371/notarealdoi"
     write_recording(
-        folder, "crossref-404", url=f"https://api.crossref.org/v1/works/{missing}", status=404,
+        folder,
+        "crossref-404",
+        url=f"https://api.crossref.org/v1/works/{missing}",
+        status=404,
         headers={"content-type": "text/plain"},
-        body=(corpus / "crossref" / "habanero-crossref-works-10.1371-notarealdoi.404.txt")
-        .read_bytes(),
-        date=WHEN, provenance="the real Crossref 404 in ../shared/corpus/crossref",
-    )  # fmt: skip
+        body=(
+            corpus / "crossref" / "habanero-crossref-works-10.1371-notarealdoi.404.txt"
+        ).read_bytes(),
+        date=WHEN,
+        provenance="the real Crossref 404 in ../shared/corpus/crossref",
+    )
     _ra(folder, missing, [{"DOI": missing, "status": "DOI does not exist"}], "ra-404")
     write_recording(
-        folder, "datacite-404", url=f"https://api.datacite.org/dois/{missing}", status=404,
+        folder,
+        "datacite-404",
+        url=f"https://api.datacite.org/dois/{missing}",
+        status=404,
         headers={"content-type": "application/vnd.api+json"},
         body=b'{"errors":[{"status":"404","title":"The resource you are looking for doesn\'t '
         b'exist."}]}',
-        date=WHEN, provenance="INVENTED for citeproof's tests, in DataCite's 404 format",
-    )  # fmt: skip
+        date=WHEN,
+        provenance="INVENTED for citeproof's tests, in DataCite's 404 format",
+    )
     return folder
 
 

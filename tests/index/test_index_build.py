@@ -51,8 +51,14 @@ def test_a_merged_openalex_work_is_gone_and_its_id_finds_the_work_it_joined(buil
 def test_the_manifest_lists_every_file_with_its_hash(built: Path) -> None:
     manifest = open_index(built).manifest
     assert set(manifest.sources) == {
-        "crossref", "pubmed", "openalex", "datacite", "arxiv", "dblp", "retractionwatch"
-    }  # fmt: skip
+        "crossref",
+        "pubmed",
+        "openalex",
+        "datacite",
+        "arxiv",
+        "dblp",
+        "retractionwatch",
+    }
     assert len(manifest.files) == 8
     assert all(len(f["sha256"]) == 64 and f["size"] > 0 for f in manifest.files)
     assert manifest.counts["records"] == 20 and manifest.counts["replaced_or_deleted"] == 1

@@ -89,10 +89,19 @@ def test_without_the_extra_build_says_what_to_install_and_info_still_reads(
     built: Path, published: Path, tmp_path: Path
 ) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", _WITHOUT_TANTIVY, "index", "build", str(tmp_path / "idx"),
-         str(published)],
-        capture_output=True, timeout=60, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            _WITHOUT_TANTIVY,
+            "index",
+            "build",
+            str(tmp_path / "idx"),
+            str(published),
+        ],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 2
     assert done.stderr.decode() == (
         "citeproof: error: the local index needs the index extra, which is not installed: "
@@ -100,8 +109,10 @@ def test_without_the_extra_build_says_what_to_install_and_info_still_reads(
     )
     info = subprocess.run(
         [sys.executable, "-c", _WITHOUT_TANTIVY, "index", "info", str(built), "--json"],
-        capture_output=True, timeout=60, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     assert info.returncode == 0 and json.loads(info.stdout)["counts"]["records"] == 20
     probe = (
         "import sys; sys.modules['tantivy'] = None\n"
@@ -111,6 +122,9 @@ def test_without_the_extra_build_says_what_to_install_and_info_still_reads(
     )
     opened = subprocess.run(
         [sys.executable, "-c", probe, str(built)],
-        capture_output=True, timeout=60, check=False, text=True,
-    )  # fmt: skip
+        capture_output=True,
+        timeout=60,
+        check=False,
+        text=True,
+    )
     assert opened.stdout.startswith("CiteproofError the local index needs the index extra")

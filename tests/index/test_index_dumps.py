@@ -103,8 +103,11 @@ def test_an_over_long_line_is_skipped_and_counted(
     target = tmp_path / "part_000"
     target.write_text("\n".join([good, long, good.replace("W1", "W3"), "not json", ""]))
     stats = TaskStats()
-    rows = [r for _u, batch in read_task(Task(0, str(target), "openalex", "jsonl", False), stats)
-            for r in batch]  # fmt: skip
+    rows = [
+        r
+        for _u, batch in read_task(Task(0, str(target), "openalex", "jsonl", False), stats)
+        for r in batch
+    ]
     assert [r[3] for r in rows] == ["openalex:W1", "openalex:W3"]
     assert stats.skipped == 2 and stats.units == 4
 
@@ -133,14 +136,20 @@ def test_dblp_entities_come_from_its_dtd_and_an_unknown_one_is_counted(tmp_path:
     )
     assert readers.dtd_entities(tmp_path / "dblp.dtd") == {"zzfor": 246}
     stats = TaskStats()
-    rows = [r for _u, batch in read_task(Task(0, str(target), "dblp", "xml", False), stats)
-            for r in batch]  # fmt: skip
+    rows = [
+        r
+        for _u, batch in read_task(Task(0, str(target), "dblp", "xml", False), stats)
+        for r in batch
+    ]
     assert "Okaö ;" in rows[1][6]  # the DTD beside the dump defines &zzfor;
     assert stats.records == 3 and stats.skipped == 0
     (tmp_path / "dblp.dtd").unlink()
     stats = TaskStats()
-    rows = [r for _u, batch in read_task(Task(0, str(target), "dblp", "xml", False), stats)
-            for r in batch]  # fmt: skip
+    rows = [
+        r
+        for _u, batch in read_task(Task(0, str(target), "dblp", "xml", False), stats)
+        for r in batch
+    ]
     assert "Oka\ufffd ;" in rows[1][6] and stats.skipped == 1
 
 

@@ -168,9 +168,9 @@ def test_a_dblp_record_reads_its_entities_and_electronic_editions() -> None:
 
 
 def test_an_arxiv_record_keeps_the_journal_doi_as_another_version() -> None:
-    first, accented, old_style = (records.arxiv_record(e) for e in _json_lines(
-        "arxiv-metadata-oai-snapshot.json"
-    ))  # fmt: skip
+    first, accented, old_style = (
+        records.arxiv_record(e) for e in _json_lines("arxiv-metadata-oai-snapshot.json")
+    )
     assert first is not None
     assert first.ids == ("arxiv:1901.00001", "doi:10.48550/arxiv.1901.00001")
     fields = _fields(first)
@@ -260,8 +260,21 @@ def test_real_openalex_works_read_as_the_openalex_source_reads_them() -> None:
         theirs = record_from_work(work)
         assert parsed is not None and theirs is not None
         _ids, ours = records.decode_blob(records.encode_blob(parsed))
-        for name in ("doi", "pmid", "pmcid", "title", "authors", "year", "venue", "kind",
-                     "volume", "issue", "pages", "issn", "types"):  # fmt: skip
+        for name in (
+            "doi",
+            "pmid",
+            "pmcid",
+            "title",
+            "authors",
+            "year",
+            "venue",
+            "kind",
+            "volume",
+            "issue",
+            "pages",
+            "issn",
+            "types",
+        ):
             assert ours.get(name) == getattr(theirs, name) or (
                 ours.get(name) is None and getattr(theirs, name) in ((), None)
             ), name

@@ -34,14 +34,18 @@ def _dumps(folder: Path) -> list[Path]:
         lines = []
         for i in range(LINES):
             n = part * LINES + i
-            lines.append(json.dumps({
-                "id": f"https://openalex.org/W{n + 1}",
-                "doi": f"https://doi.org/10.5555/invented.resume.{n}",
-                "title": f"INVENTED work number {n} on resumable builds",
-                "publication_year": 2000 + n % 25,
-                "authorships": [{"author": {"display_name": f"Author {n % 97}"}}],
-                "updated_date": "2026-01-01T00:00:00",
-            }))  # fmt: skip
+            lines.append(
+                json.dumps(
+                    {
+                        "id": f"https://openalex.org/W{n + 1}",
+                        "doi": f"https://doi.org/10.5555/invented.resume.{n}",
+                        "title": f"INVENTED work number {n} on resumable builds",
+                        "publication_year": 2000 + n % 25,
+                        "authorships": [{"author": {"display_name": f"Author {n % 97}"}}],
+                        "updated_date": "2026-01-01T00:00:00",
+                    }
+                )
+            )
         path = folder / f"part_{part:03d}.gz"
         path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), 1))
         paths.append(path)
@@ -49,8 +53,18 @@ def _dumps(folder: Path) -> list[Path]:
 
 
 def _command(directory: Path, files: list[Path]) -> list[str]:
-    return [sys.executable, "-m", "citeproof", "index", "build", str(directory),
-            *map(str, files), "--workers", "2", "--json"]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "citeproof",
+        "index",
+        "build",
+        str(directory),
+        *map(str, files),
+        "--workers",
+        "2",
+        "--json",
+    ]
 
 
 def _committed(directory: Path) -> int:
@@ -73,9 +87,12 @@ def _stop_after_checkpoints(
 ) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "CITEPROOF_INDEX_CHECKPOINT": "4000"}
     process = subprocess.Popen(
-        _command(directory, files), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        _command(directory, files),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         start_new_session=True,
-    )  # fmt: skip
+    )
     deadline = time.monotonic() + 60
     while _committed(directory) < 8000 and process.poll() is None:
         assert time.monotonic() < deadline, "the build committed nothing in a minute"
@@ -94,8 +111,9 @@ def test_a_killed_build_resumes_and_holds_every_record_once(tmp_path: Path) -> N
     assert not (directory / "manifest.json").exists()
     done = _committed(directory)
     assert 8000 <= done < FILES * LINES
-    finished = subprocess.run(_command(directory, files), capture_output=True, timeout=120,
-                              check=False)  # fmt: skip
+    finished = subprocess.run(
+        _command(directory, files), capture_output=True, timeout=120, check=False
+    )
     assert finished.returncode == 0, finished.stderr.decode()
     report = json.loads(finished.stdout)
     assert report["resumed"] is True
@@ -116,8 +134,9 @@ def test_ctrl_c_stops_a_build_in_one_line_and_it_resumes(tmp_path: Path) -> None
     lines = stopped.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("citeproof: interrupted: the build stopped")
     assert b"Traceback" not in stopped.stderr
-    finished = subprocess.run(_command(directory, files), capture_output=True, timeout=120,
-                              check=False)  # fmt: skip
+    finished = subprocess.run(
+        _command(directory, files), capture_output=True, timeout=120, check=False
+    )
     assert finished.returncode == 0, finished.stderr.decode()
     assert open_index(directory).manifest.counts["records"] == FILES * LINES
 

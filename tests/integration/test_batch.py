@@ -215,8 +215,11 @@ def test_the_command_writes_the_same_bytes_with_one_worker_two_and_dask(
     """2,300 lines: the chunk boundary at line 2,000 falls inside many sources' lines."""
     inp = write_jsonl(tmp_path / "in.jsonl", many_sources(tmp_path, 60, 2300))
     outputs = {}
-    for name, extra in [("one", ["--workers", "1"]), ("two", ["--workers", "2"]),
-                        ("dask", ["--executor", "dask", "--workers", "2"])]:  # fmt: skip
+    for name, extra in [
+        ("one", ["--workers", "1"]),
+        ("two", ["--workers", "2"]),
+        ("dask", ["--executor", "dask", "--workers", "2"]),
+    ]:
         if name == "dask" and importlib.util.find_spec("distributed") is None:
             continue
         out = tmp_path / f"{name}.jsonl"
@@ -245,20 +248,27 @@ def test_on_dask_each_source_is_parsed_by_one_worker(
     many_sources(tmp_path, 16, 16)  # the files; the checks are made here
     sources = sorted(str(p) for p in tmp_path.glob("source*.txt"))
     words = {s: Path(s).read_text().split() for s in sources}
-    rows = [{"id": i, "quote": " ".join(words[s][i % 50 : i % 50 + 10]), "source": s}
-            for i in range(480) for s in [sources[i % len(sources)]]]  # fmt: skip
+    rows = [
+        {"id": i, "quote": " ".join(words[s][i % 50 : i % 50 + 10]), "source": s}
+        for i in range(480)
+        for s in [sources[i % len(sources)]]
+    ]
 
     def parsed_here() -> list[str | None]:
         from citeproof.loading import memo
 
         return sorted(name for _, name in memo._MEMO)
 
-    with dask.config.set({"distributed.scheduler.work-stealing": False}), distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:  # fmt: skip
+    with (
+        dask.config.set({"distributed.scheduler.work-stealing": False}),
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+    ):
         expected = [o.text for o in batch.run(rows, workers=1)]
-        got = batch.run(rows, executor="dask", scheduler=cluster.scheduler_address,
-                        chunk_lines=2 * len(sources))  # fmt: skip
+        got = batch.run(
+            rows, executor="dask", scheduler=cluster.scheduler_address, chunk_lines=2 * len(sources)
+        )
         assert [o.text for o in got] == expected
         with distributed.Client(cluster) as client:
             held = list(client.run(parsed_here).values())

@@ -60,8 +60,9 @@ def one_error_line(result: Result) -> str:
 
 def checks(folder: Path) -> Path:
     path = folder / "checks.jsonl"
-    path.write_text("".join(json.dumps({"id": n, "quote": QUOTE, "source": ARTICLE}) + "\n"
-                            for n in range(2)))  # fmt: skip
+    path.write_text(
+        "".join(json.dumps({"id": n, "quote": QUOTE, "source": ARTICLE}) + "\n" for n in range(2))
+    )
     return path
 
 

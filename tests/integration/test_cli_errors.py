@@ -47,8 +47,11 @@ def one_error_line(result: Result) -> str:
     [
         (["check", "--near-threshold", "2", QUOTE, NOTES], ["--near-threshold", "0<x<=1"], "check"),
         (["check", "--limit", "0", QUOTE, NOTES], ["No such option", "--limit"], "check"),
-        (["check", "--replay", "no-such-folder", QUOTE, NOTES], ["--replay", "no-such-folder"],
-         "check"),
+        (
+            ["check", "--replay", "no-such-folder", QUOTE, NOTES],
+            ["--replay", "no-such-folder"],
+            "check",
+        ),
         (["passages", "--limit", "0", NOTES], ["--limit", "0"], "passages"),
         (["search", "--limit", "0", "europepmc", "sleep"], ["--limit"], "search"),
         (["text", "--bogus", NOTES], ["--bogus"], "text"),
@@ -56,7 +59,7 @@ def one_error_line(result: Result) -> str:
         (["log", "prove", "abc"], ["'abc'"], "log prove"),
         (["--bogus"], ["--bogus"], ""),
     ],
-)  # fmt: skip
+)
 def test_an_option_error_is_one_line_naming_the_help_to_read(
     run_cli: CliRun, args: list[str | Path], words: list[str], help_of: str
 ) -> None:

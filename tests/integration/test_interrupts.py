@@ -25,8 +25,11 @@ def _interrupt_while_waiting(args: list[str]) -> subprocess.CompletedProcess[byt
     read, write = os.pipe()  # held open and never written: the command waits on it
     proc = subprocess.Popen(
         [sys.executable, "-m", "citeproof", *args],
-        stdin=read, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-    )  # fmt: skip
+        stdin=read,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     os.close(read)
     try:
         time.sleep(1.5)  # start-up and the first read; a late signal still lands in the read

@@ -36,8 +36,11 @@ def _check(
     """A real process, as a user runs it: what click's runner would hide (tracebacks) shows."""
     return subprocess.run(
         [sys.executable, "-m", "citeproof", "check", "--json", quote, NOTES, *extra],
-        capture_output=True, text=True, env={**os.environ, **(env or {})}, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
 
 
 def _result_then_one_line(run: subprocess.CompletedProcess[str], says: str) -> dict[str, object]:
@@ -134,8 +137,10 @@ def test_an_os_error_no_step_names_is_still_one_line(tmp_path: Path) -> None:
     folder.mkdir()
     run = subprocess.run(
         [sys.executable, "-m", "citeproof", "log", "verify"],
-        capture_output=True, text=True, env={**os.environ, "CITEPROOF_LOG": str(folder)},
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CITEPROOF_LOG": str(folder)},
         check=False,
-    )  # fmt: skip
+    )
     assert run.returncode == 2
     assert run.stderr == f"citeproof: error: {folder} is a folder, not a file.\n"

@@ -100,9 +100,13 @@ def test_every_form_of_the_example_gives_the_same_verdicts(
     assert (flat(exact["text"]), exact["verdict"], exact["finding"]) == (EXACT, "EXACT", "ok")
     assert exact["section"] == ["Results"] and exact["entry_ids"] == [refs[0]["id"]]
     assert exact["against"] == {
-        "entry_id": refs[0]["id"], "kind": "file", "identifier": None, "basis": None,
-        "file": "halloway2021.txt", "matched_by": "doi",
-    }  # fmt: skip
+        "entry_id": refs[0]["id"],
+        "kind": "file",
+        "identifier": None,
+        "basis": None,
+        "file": "halloway2021.txt",
+        "matched_by": "doi",
+    }
     assert exact["check"]["schema"] == "citeproof.check/1" and exact["check"]["verdict"] == "EXACT"
     assert (flat(altered["text"]), altered["verdict"]) == (ALTERED, "NEAR")
     assert altered["finding"] == "near_quote"

@@ -167,9 +167,17 @@ def test_nor_into_the_editors_copies_or_over_the_latex_folders_files(
     for name in ("page.html", "brennan2020.txt"):
         for args in ((), ("--overwrite",)):
             result = run_cli(
-                "manuscript", EXAMPLE / "paper.docx", "--replay", RECORDINGS, "--sources",
-                copies, "--no-log", "--html", copies / name, *args,
-            )  # fmt: skip
+                "manuscript",
+                EXAMPLE / "paper.docx",
+                "--replay",
+                RECORDINGS,
+                "--sources",
+                copies,
+                "--no-log",
+                "--html",
+                copies / name,
+                *args,
+            )
             _refused(result, "inside the --sources folder")
     assert sorted(p.name for p in copies.iterdir()) == ["brennan2020.txt", "halloway2021.txt"]
 

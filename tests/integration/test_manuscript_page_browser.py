@@ -28,9 +28,16 @@ sync_api = pytest.importorskip(
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "manuscript"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]  # fmt: skip
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _chromium() -> str | None:
@@ -144,10 +151,18 @@ def _long_page(tmp_path: Path) -> Path:
         },
     }
     quotation = {
-        "index": 0, "text": LONG, "section": [LONG], "region": "body", "citations": [0],
-        "entry_ids": ["ref1"], "verdict": "NEAR", "finding": "misquote", "reason": LONG,
-        "against": {"entry_id": "ref1", "kind": "file", "file": f"{LONG}.pdf"}, "check": check,
-    }  # fmt: skip
+        "index": 0,
+        "text": LONG,
+        "section": [LONG],
+        "region": "body",
+        "citations": [0],
+        "entry_ids": ["ref1"],
+        "verdict": "NEAR",
+        "finding": "misquote",
+        "reason": LONG,
+        "against": {"entry_id": "ref1", "kind": "file", "file": f"{LONG}.pdf"},
+        "check": check,
+    }
     data = {
         "schema": "citeproof.manuscript/1",
         "verdict": "fail",

@@ -39,10 +39,12 @@ QUOTES = {
         "the moon is made of a rather old and famous cheese",  # NOT_FOUND
         "Participants who walked ... fell asleep faster",  # an ellipsis
     ],
-    WALKING: ["fell asleep 12 minutes faster than those in the control group",
-              "fell asleep 20 minutes faster than those in the control group"],
+    WALKING: [
+        "fell asleep 12 minutes faster than those in the control group",
+        "fell asleep 20 minutes faster than those in the control group",
+    ],
     COFFEE: ["was not associated with worse sleep quality"],
-}  # fmt: skip
+}
 CASES = [(source, quote) for source, quotes in QUOTES.items() for quote in quotes]
 
 
@@ -79,8 +81,9 @@ def _mcp(quote: str, source: str) -> dict[str, Any]:
 
 
 def _batch_line(quote: str, source: str, options: CheckOptions | None = None) -> dict[str, Any]:
-    (outcome,) = batch.run([{"id": "x", "quote": quote, "source": source}], options=options,
-                           workers=1)  # fmt: skip
+    (outcome,) = batch.run(
+        [{"id": "x", "quote": quote, "source": source}], options=options, workers=1
+    )
     record = outcome.record
     assert record.pop("id") == "x"
     return record
@@ -124,8 +127,9 @@ def test_an_audit_checks_a_quote_as_a_check_does(recordings: Path) -> None:
     """The audit's citation carries the check object the pipeline made for that quote (the
     audit names a cited work by its canonical key)."""
     quote = QUOTES[WALKING][1]
-    report = audit_answer(f'Walkers "{quote}" ({WALKING}).', offline=False, sign=False,
-                          retraction=False)  # fmt: skip
+    report = audit_answer(
+        f'Walkers "{quote}" ({WALKING}).', offline=False, sign=False, retraction=False
+    )
     (citation,) = report.citations()
     assert citation.check is not None
     assert citation.check.model_dump(mode="json") == _library(quote, f"pmcid:{WALKING}")

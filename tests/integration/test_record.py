@@ -193,8 +193,9 @@ def test_a_run_recorded_without_network_replays_as_unavailable(
     assert {r.error[0] for r in failures if r.error} == {"ConnectError"}
 
     monkeypatch.setattr(record_module, "live_transport", None)  # the replay needs nothing live
-    again = run_cli("check", "--json", "--no-retraction", "--no-log", "--replay", out, QUOTE,
-                "PMC3166277")  # fmt: skip
+    again = run_cli(
+        "check", "--json", "--no-retraction", "--no-log", "--replay", out, QUOTE, "PMC3166277"
+    )
     assert again.exit_code == 3, again.output
     result = json.loads(again.stdout)
     assert result["verdict"] == "UNAVAILABLE"

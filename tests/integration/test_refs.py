@@ -382,8 +382,17 @@ def test_a_csl_json_file_and_csl_items(tmp_path: Path) -> None:
 
 def _decided(r: ReferenceResult) -> dict[str, Any]:
     """What a verdict rests on (the ``asked`` statuses may differ: failed vs offline)."""
-    return r.model_dump(include={"verdict", "work", "comparisons", "differs", "suggested",
-                                 "candidates", "identifiers"})  # fmt: skip
+    return r.model_dump(
+        include={
+            "verdict",
+            "work",
+            "comparisons",
+            "differs",
+            "suggested",
+            "candidates",
+            "identifiers",
+        }
+    )
 
 
 def test_an_offline_second_run_answers_from_the_pins_identically(
@@ -421,10 +430,14 @@ def test_cli_offline_after_a_replayed_run(run_cli: CliRun, tmp_path: Path) -> No
     first = run_cli("refs", path, "--replay", RECORDINGS, "--json", "--no-retraction")
     again = run_cli("refs", path, "--offline", "--json", "--no-retraction")
     assert (first.exit_code, again.exit_code) == (1, 1)
-    strip = [{k: v for k, v in r.items() if k not in ("asked", "log_seq")}
-             for r in _json(first)["references"]]  # fmt: skip
-    assert [{k: v for k, v in r.items() if k not in ("asked", "log_seq")}
-            for r in _json(again)["references"]] == strip  # fmt: skip
+    strip = [
+        {k: v for k, v in r.items() if k not in ("asked", "log_seq")}
+        for r in _json(first)["references"]
+    ]
+    assert [
+        {k: v for k, v in r.items() if k not in ("asked", "log_seq")}
+        for r in _json(again)["references"]
+    ] == strip
     assert _json(again)["offline"] is True
 
 

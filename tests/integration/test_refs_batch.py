@@ -30,8 +30,17 @@ def _refs(run_cli: CliRun, *args: str | Path) -> tuple[int, str]:
 
 def test_results_are_written_in_input_order(run_cli: CliRun, tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
-    code, _ = _refs(run_cli, _jsonl(tmp_path / "in.jsonl"), "-o", out, "--replay", RECORDINGS,
-                    "--no-retraction", "--quiet", "--no-log")  # fmt: skip
+    code, _ = _refs(
+        run_cli,
+        _jsonl(tmp_path / "in.jsonl"),
+        "-o",
+        out,
+        "--replay",
+        RECORDINGS,
+        "--no-retraction",
+        "--quiet",
+        "--no-log",
+    )
     assert code == 1  # a mismatch, a not_found and a partial are problems
     ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
     assert ids == list(NAMES)
@@ -75,8 +84,13 @@ def test_the_published_schema_validates_what_refs_prints(run_cli: CliRun, tmp_pa
     jsonschema.validate(report, schema)
     assert report["schema"] == "citeproof.references/1"
     assert [r["verdict"] for r in report["references"]] == [
-        "verified", "mismatch", "verified", "not_found", "partial", "ambiguous",
-    ]  # fmt: skip
+        "verified",
+        "mismatch",
+        "verified",
+        "not_found",
+        "partial",
+        "ambiguous",
+    ]
 
 
 def test_a_batch_longer_than_one_calls_cap_is_verified_in_slices(
@@ -88,8 +102,17 @@ def test_a_batch_longer_than_one_calls_cap_is_verified_in_slices(
 
     monkeypatch.setattr(bib, "LOCAL_SLICE", 2)
     out = tmp_path / "out.jsonl"
-    code, _ = _refs(run_cli, _jsonl(tmp_path / "in.jsonl"), "-o", out, "--replay", RECORDINGS,
-                    "--no-retraction", "--quiet", "--no-log")  # fmt: skip
+    code, _ = _refs(
+        run_cli,
+        _jsonl(tmp_path / "in.jsonl"),
+        "-o",
+        out,
+        "--replay",
+        RECORDINGS,
+        "--no-retraction",
+        "--quiet",
+        "--no-log",
+    )
     assert code == 1
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [x["id"] for x in lines] == list(NAMES)
@@ -139,9 +162,11 @@ def test_with_an_output_each_result_is_dropped_once_written(tmp_path: Path) -> N
     jobs, _ = read_jobs([str(_jsonl(tmp_path / "in.jsonl"))])
     seen: list[str] = []
     report = run_refs(
-        jobs, RefsOptions(replay=str(RECORDINGS), retraction=False),
-        on_result=lambda ident, result: seen.append(result.verdict), keep=False,
-    )  # fmt: skip
+        jobs,
+        RefsOptions(replay=str(RECORDINGS), retraction=False),
+        on_result=lambda ident, result: seen.append(result.verdict),
+        keep=False,
+    )
     assert report.references == []
     assert report.counts.total == len(seen) == len(NAMES)
     assert report.counts.verified == seen.count("verified") == 2

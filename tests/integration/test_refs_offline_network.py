@@ -120,8 +120,18 @@ def test_resume_asks_what_was_not_asked(
             run_cli("refs", inp, "-o", out, "--no-retraction", "--no-log", "--quiet").exit_code == 3
         )
     first = len(out.read_text().splitlines())
-    result = run_cli("refs", inp, "-o", out, "--resume", "--replay", RECORDINGS, "--no-retraction",
-                   "--no-log", "--quiet")  # fmt: skip
+    result = run_cli(
+        "refs",
+        inp,
+        "-o",
+        out,
+        "--resume",
+        "--replay",
+        RECORDINGS,
+        "--no-retraction",
+        "--no-log",
+        "--quiet",
+    )
     assert result.exit_code == 1, result.output  # the world's mismatches and not_founds
     ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
     assert sorted(ids) == sorted(ident for ident, _ in EIGHTEEN)
@@ -135,9 +145,10 @@ def test_one_service_down_is_not_no_network(monkeypatch: pytest.MonkeyPatch) -> 
     _through(monkeypatch, refusing)
     reach = Reachability()
     report = references.verify_stated(
-        [references.stated_reference(text) for _, text in EIGHTEEN], retraction=False,
+        [references.stated_reference(text) for _, text in EIGHTEEN],
+        retraction=False,
         reach=reach,
-    )  # fmt: skip
+    )
     assert not reach.gave_up
     assert all(r.asked for r in report.references)
     assert "verified" in {r.verdict for r in report.references}
@@ -172,8 +183,15 @@ def test_the_client_tells_no_connection_from_an_outage(
 
 
 def test_the_count_comes_before_the_work(run_cli: CliRun, tmp_path: Path) -> None:
-    result = run_cli("refs", _jsonl(tmp_path / "in.jsonl", EIGHTEEN[:6]), "--replay", RECORDINGS,
-                   "--no-retraction", "--no-log", "--json")  # fmt: skip
+    result = run_cli(
+        "refs",
+        _jsonl(tmp_path / "in.jsonl", EIGHTEEN[:6]),
+        "--replay",
+        RECORDINGS,
+        "--no-retraction",
+        "--no-log",
+        "--json",
+    )
     assert result.stderr.splitlines()[0] == (
         f"citeproof: 6 references in {tmp_path / 'in.jsonl'}; checking..."
     )

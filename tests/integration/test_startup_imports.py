@@ -27,10 +27,21 @@ QUOTE = "fell asleep faster than those in the control group"
 #: the cache, the keys and the log's lock, the MCP server, the HTML report, the PDF reader,
 #: and (for a quote found as written, as these are) the fuzzy matcher of the NEAR search.
 NEVER = {
-    "pydantic", "pydantic_core", "httpx2", "sqlite3", "cryptography", "filelock",
-    "platformdirs", "mcp", "jinja2", "pypdfium2", "asyncio", "anyio", "importlib_metadata",
+    "pydantic",
+    "pydantic_core",
+    "httpx2",
+    "sqlite3",
+    "cryptography",
+    "filelock",
+    "platformdirs",
+    "mcp",
+    "jinja2",
+    "pypdfium2",
+    "asyncio",
+    "anyio",
+    "importlib_metadata",
     "rapidfuzz",
-}  # fmt: skip
+}
 
 
 def _imported(argv: list[str], home: Path, *, terminal: bool = False) -> tuple[set[str], str]:

@@ -77,9 +77,15 @@ def test_every_loopback_spelling_checks_host_and_origin(host: str, header: str) 
         rebound_with_port = await _post(client, INITIALIZE, Host="attacker.example:8000")
         ok = await _post(client, INITIALIZE, Host=header)
         session = ok.headers.get("mcp-session-id", "")
-        stolen = await _post(client, READ_FILE, Host="attacker.example", **{
-            "mcp-session-id": session, "mcp-protocol-version": "2025-06-18",
-        })  # fmt: skip
+        stolen = await _post(
+            client,
+            READ_FILE,
+            Host="attacker.example",
+            **{
+                "mcp-session-id": session,
+                "mcp-protocol-version": "2025-06-18",
+            },
+        )
         foreign = await _post(client, INITIALIZE, Host=header, Origin="http://attacker.example")
         shouted = await _post(client, INITIALIZE, Host=header.upper())
         return [rebound, rebound_with_port, ok, stolen, foreign, shouted]
@@ -99,8 +105,10 @@ def test_allowed_hosts_are_the_address_served_with_its_port() -> None:
     assert allowed_hosts("127.0.0.2", 8000) == ["127.0.0.2:8000"]
     assert allowed_hosts("127.0.0.1", 9000) == ["127.0.0.1:9000", "localhost:9000"]
     assert allowed_hosts("LOCALHOST", 8000) == [
-        "localhost:8000", "127.0.0.1:8000", "[::1]:8000",
-    ]  # fmt: skip
+        "localhost:8000",
+        "127.0.0.1:8000",
+        "[::1]:8000",
+    ]
     assert {"[::1]:8000", "localhost:8000"} <= set(allowed_hosts("[::1]", 8000))
     assert allowed_hosts("192.0.2.10", 0) == ["192.0.2.10:*"]  # port chosen at bind time
     assert "192.0.2.10" in allowed_hosts("192.0.2.10", 80)

@@ -112,9 +112,11 @@ def test_check_quote_on_an_identifier_is_a_small_summary_by_default(
 
     assert summary["verdict"] == whole["verdict"] == "EXACT"
     assert summary["source"] == {
-        "identifier": pinned, "version": "1", "coverage": "full_text",
+        "identifier": pinned,
+        "version": "1",
+        "coverage": "full_text",
         "title": whole["source"]["title"],
-    }  # fmt: skip
+    }
     match = summary["matches"][0]
     assert set(match) == {"start", "end", "text", "location"}
     assert match["location"] == {"section": ["Abstract", "Results"], "region": "abstract"}
@@ -189,9 +191,7 @@ def test_check_quotes_summaries_and_full_results(server: MCPServer) -> None:
     ]
     summary = structured(server, "check_quotes", {"items": items})
     whole = full(server, "check_quotes", {"items": items})
-    assert [i.get("result", {}).get("verdict") for i in summary["items"]] == [
-        "EXACT", None, "NEAR"
-    ]  # fmt: skip
+    assert [i.get("result", {}).get("verdict") for i in summary["items"]] == ["EXACT", None, "NEAR"]
     assert summary["items"][1]["error"] == whole["items"][1]["error"]
     assert summary["by_verdict"] == whole["by_verdict"] == {"EXACT": 1, "NEAR": 1}
     assert "normalized_start" in _compact(whole) and "normalized_start" not in _compact(summary)
@@ -255,9 +255,10 @@ def test_input_schemas_carry_their_limits_and_choices(server: MCPServer) -> None
     assert prop("citing_papers", "limit")["maximum"] == 200
     assert prop("search_literature", "limit")["minimum"] == 1
     for tool, name in (
-        ("check_quotes", "items"), ("verify_references", "references"),
+        ("check_quotes", "items"),
+        ("verify_references", "references"),
         ("resolve_handles", "handles"),
-    ):  # fmt: skip
+    ):
         assert prop(tool, name)["maxItems"] == 100 and prop(tool, name)["minItems"] == 1
     assert prop("record_support", "seq")["minimum"] == 1
     assert prop("record_support", "support")["enum"] == ["supports", "contradicts", "absent"]
@@ -278,47 +279,92 @@ def test_input_schemas_carry_their_limits_and_choices(server: MCPServer) -> None
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("check_quote", {"quote": EXACT, "source": "x", "find_sources": True},
-         "find_sources is not an argument of check_quote (its arguments: quote, source, claim, "
-         "find_source, detail)."),
-        ("check_quotes", {"items": [{"quote": EXACT, "source": "x", "page": 3}]},
-         "items[0].page is not a field here; remove it."),
+        (
+            "check_quote",
+            {"quote": EXACT, "source": "x", "find_sources": True},
+            "find_sources is not an argument of check_quote (its arguments: quote, source, claim, "
+            "find_source, detail).",
+        ),
+        (
+            "check_quotes",
+            {"items": [{"quote": EXACT, "source": "x", "page": 3}]},
+            "items[0].page is not a field here; remove it.",
+        ),
         ("check_quote", {"quote": EXACT}, "source is required."),
         ("check_quote", {"quote": 5, "source": "x"}, "quote must be a string, not 5."),
-        ("check_quote", {"quote": EXACT, "source": "x", "detail": "all"},
-         "detail must be 'summary' or 'full', not \"all\"."),
-        ("read_source", {"source": "x", "limit": 500_000},
-         "limit must be at most 200000, not 500000."),
+        (
+            "check_quote",
+            {"quote": EXACT, "source": "x", "detail": "all"},
+            "detail must be 'summary' or 'full', not \"all\".",
+        ),
+        (
+            "read_source",
+            {"source": "x", "limit": 500_000},
+            "limit must be at most 200000, not 500000.",
+        ),
         ("find_passages", {"source": "x", "limit": 201}, "limit must be at most 200, not 201."),
-        ("citing_papers", {"identifier": "W1", "limit": "many"},
-         "limit must be a whole number, not \"many\"."),
-        ("record_support", {"seq": 0, "support": "supports", "by": "me"},
-         "seq must be at least 1, not 0."),
+        (
+            "citing_papers",
+            {"identifier": "W1", "limit": "many"},
+            'limit must be a whole number, not "many".',
+        ),
+        (
+            "record_support",
+            {"seq": 0, "support": "supports", "by": "me"},
+            "seq must be at least 1, not 0.",
+        ),
         ("check_quotes", {"items": []}, "items is empty; give at least 1."),
-        ("verify_references", {"references": [5]},
-         "references[0] must be a string or an object, not 5."),
-        ("verify_references", {"references": [{"title": 5}]},
-         "references[0].title must be a string, not 5."),
-        ("verify_references", {"references": ["Smith J. A title. 2019.", {"DOI": 10.5}]},
-         "references[1].DOI must be a string, not 10.5."),
-        ("verify_references", {"references": [{"title": "T", "author": "Smith, Ann"}]},
-         'references[0].author must be a list of names, each a string or an object such as '
-         '{"family": "Smith", "given": "Ann"}, not "Smith, Ann".'),
-        ("verify_references", {"references": [{"title": "T", "author": [{"family": 3}]}]},
-         "references[0].author[0].family must be a string, not 3."),
-        ("verify_references", {"references": [{"title": "T", "issued": {"date-parts": "2019"}}]},
-         "references[0].issued.date-parts must be a list of dates, each a list of numbers such "
-         'as [2019, 5], not "2019".'),
-        ("verify_references", {"references": [{"title": "T", "container-title": 7, "PMID": True}]},
-         "references[0].container-title must be a string or a list of strings, not 7; "
-         "references[0].PMID must be a string or a whole number, not true."),
+        (
+            "verify_references",
+            {"references": [5]},
+            "references[0] must be a string or an object, not 5.",
+        ),
+        (
+            "verify_references",
+            {"references": [{"title": 5}]},
+            "references[0].title must be a string, not 5.",
+        ),
+        (
+            "verify_references",
+            {"references": ["Smith J. A title. 2019.", {"DOI": 10.5}]},
+            "references[1].DOI must be a string, not 10.5.",
+        ),
+        (
+            "verify_references",
+            {"references": [{"title": "T", "author": "Smith, Ann"}]},
+            "references[0].author must be a list of names, each a string or an object such as "
+            '{"family": "Smith", "given": "Ann"}, not "Smith, Ann".',
+        ),
+        (
+            "verify_references",
+            {"references": [{"title": "T", "author": [{"family": 3}]}]},
+            "references[0].author[0].family must be a string, not 3.",
+        ),
+        (
+            "verify_references",
+            {"references": [{"title": "T", "issued": {"date-parts": "2019"}}]},
+            "references[0].issued.date-parts must be a list of dates, each a list of numbers such "
+            'as [2019, 5], not "2019".',
+        ),
+        (
+            "verify_references",
+            {"references": [{"title": "T", "container-title": 7, "PMID": True}]},
+            "references[0].container-title must be a string or a list of strings, not 7; "
+            "references[0].PMID must be a string or a whole number, not true.",
+        ),
         ("read_source", {"source": "x", "limit": 1.5}, "limit must be a whole number, not 1.5."),
-        ("verify_log", {"checkpoint": None, "since": 3, "until": 4},
-         "since, until are not arguments of verify_log (its arguments: checkpoint)."),
-        ("resolve_handles", {"handles": ["h"] * 101},
-         "handles has 101 items, more than 100 per call; split them into calls of at most 100."),
+        (
+            "verify_log",
+            {"checkpoint": None, "since": 3, "until": 4},
+            "since, until are not arguments of verify_log (its arguments: checkpoint).",
+        ),
+        (
+            "resolve_handles",
+            {"handles": ["h"] * 101},
+            "handles has 101 items, more than 100 per call; split them into calls of at most 100.",
+        ),
     ],
-)  # fmt: skip
+)
 def test_argument_errors_are_one_line_saying_what_to_change(
     server: MCPServer, tool: str, arguments: dict[str, Any], expected: str
 ) -> None:
@@ -331,11 +377,16 @@ def test_csl_json_shapes_the_reader_takes_are_not_refused(server: MCPServer) -> 
     number for PMID, a list for container-title, dates as date-parts, raw or a year, null
     for a field left empty.  (With no recordings the lookups fail: unavailable.)"""
     reference = {
-        "title": "An invented title", "PMID": 30000001, "doi": None, "id": 7,
+        "title": "An invented title",
+        "PMID": 30000001,
+        "doi": None,
+        "id": 7,
         "author": ["Smith, Ann", {"family": "Doe", "given": "B", "non-dropping-particle": "van"}],
-        "issued": {"date-parts": [[2019, "5"]]}, "container-title": ["Invented Journal"],
-        "volume": 3, "page": "1-9",  # fields citeproof does not read pass as they are
-    }  # fmt: skip
+        "issued": {"date-parts": [[2019, "5"]]},
+        "container-title": ["Invented Journal"],
+        "volume": 3,
+        "page": "1-9",  # fields citeproof does not read pass as they are
+    }
     for issued in ({"raw": "2019"}, 2019, "Spring 2019"):
         data = structured(
             server, "verify_references", {"references": [{**reference, "issued": issued}]}
@@ -437,8 +488,12 @@ def test_the_bench_prints_the_start_up_ratio_and_the_tools_list_size() -> None:
     bench = REPO / "bench" / "bench_mcp.py"
     out = subprocess.run(
         [sys.executable, str(bench), "--startup", "--quick", "--starts", "1"],
-        capture_output=True, text=True, check=True, cwd=REPO, timeout=300,
-    ).stdout  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        timeout=300,
+    ).stdout
     assert "| start-up ratio (citeproof / bare SDK server), median of the pairs |" in out
     (size,) = [line for line in out.splitlines() if "tools/list result size" in line]
     assert int(size.split("|")[2].split()[0]) <= MAX_TOOLS_LIST_BYTES

@@ -204,8 +204,16 @@ def test_refuses_a_short_token(run_cli: CliRun) -> None:
 
 
 def test_loopback_and_token_rules() -> None:
-    for host in ("127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST",
-                 "0:0:0:0:0:0:0:1", "127.0.0.2"):  # fmt: skip
+    for host in (
+        "127.0.0.1",
+        "127.1.2.3",
+        "::1",
+        "[::1]",
+        "localhost",
+        "LOCALHOST",
+        "0:0:0:0:0:0:0:1",
+        "127.0.0.2",
+    ):
         assert is_loopback(host), host
     for host in ("0.0.0.0", "::", "10.0.0.1", "example.org", ""):
         assert not is_loopback(host), host

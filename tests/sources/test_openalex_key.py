@@ -319,11 +319,13 @@ def test_an_error_object_in_a_200_is_the_budget_failure_not_an_empty_page() -> N
 
 def test_a_burst_429_with_a_short_retry_after_is_still_retried() -> None:
     answers = [
-        _json(429, {"error": "Rate limit exceeded", "message": "Slow down."},
-              {"content-type": "application/json", "retry-after": "1",
-               "x-ratelimit-remaining": "0"}),
+        _json(
+            429,
+            {"error": "Rate limit exceeded", "message": "Slow down."},
+            {"content-type": "application/json", "retry-after": "1", "x-ratelimit-remaining": "0"},
+        ),
         _json(200, _PAGE),
-    ]  # fmt: skip
+    ]
 
     assert _search(lambda r: answers.pop(0)) == []
     assert answers == []
@@ -338,8 +340,14 @@ def test_the_search_for_a_reference_reports_openalex_as_failed_with_the_variable
         if host == "api.openalex.org":
             return _json(429, _SPENT, _SPENT_HEADERS)
         if host == "api.crossref.org":
-            return _json(200, {"status": "ok", "message-type": "work-list",
-                               "message": {"items": [], "total-results": 0}})  # fmt: skip
+            return _json(
+                200,
+                {
+                    "status": "ok",
+                    "message-type": "work-list",
+                    "message": {"items": [], "total-results": 0},
+                },
+            )
         if request.url.path.endswith("esearch.fcgi"):
             return _json(200, {"esearchresult": {"count": "0", "idlist": []}})
         return _json(404, {})

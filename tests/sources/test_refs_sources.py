@@ -323,11 +323,28 @@ def test_bibliographic_request_selects_the_fields_it_reads() -> None:
     # volume and pages, so a search that left them out could verify nothing), and only
     # fields Crossref's select= accepts ("subtype" is not one: it would be a 400).
     assert params["select"].split(",") == [
-        "DOI", "title", "subtitle", "original-title", "short-title", "author", "issued",
-        "published-print", "published-online", "created", "container-title",
-        "short-container-title", "ISSN", "volume", "issue", "page", "article-number", "type",
-        "update-to", "relation", "score",
-    ]  # fmt: skip
+        "DOI",
+        "title",
+        "subtitle",
+        "original-title",
+        "short-title",
+        "author",
+        "issued",
+        "published-print",
+        "published-online",
+        "created",
+        "container-title",
+        "short-container-title",
+        "ISSN",
+        "volume",
+        "issue",
+        "page",
+        "article-number",
+        "type",
+        "update-to",
+        "relation",
+        "score",
+    ]
     assert "mailto" not in params  # the client adds it on the wire, not the source
 
 
@@ -755,18 +772,27 @@ def test_esummary_pages_article_numbers_and_translated_titles() -> None:
         "result": {
             "uids": ["99900701", "99900702"],
             "99900701": {
-                "uid": "99900701", "title": "Invented mulch trials.", "pubdate": "2004",
-                "source": "Inv Care Med", "fulljournalname": "Invented Care Medicine",
-                "volume": "30", "issue": "5", "pages": "844-52", "issn": "0342-4642",
+                "uid": "99900701",
+                "title": "Invented mulch trials.",
+                "pubdate": "2004",
+                "source": "Inv Care Med",
+                "fulljournalname": "Invented Care Medicine",
+                "volume": "30",
+                "issue": "5",
+                "pages": "844-52",
+                "issn": "0342-4642",
                 "essn": "1432-1238",
             },
             "99900702": {
-                "uid": "99900702", "title": "[Compost and worms].", "pubdate": "2019",
-                "vernaculartitle": "Kompost und Würmer.", "pages": "",
+                "uid": "99900702",
+                "title": "[Compost and worms].",
+                "pubdate": "2019",
+                "vernaculartitle": "Kompost und Würmer.",
+                "pages": "",
                 "elocationid": "pii: e0102. doi: 10.5555/invented.x",
             },
         }
-    }  # fmt: skip
+    }
     summaries = bare(
         answering(200, json.dumps(body)),
         lambda c: eutils_search.esummary(c, ["99900701", "99900702"]),

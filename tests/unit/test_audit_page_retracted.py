@@ -53,9 +53,13 @@ def compare(
     field: str, stated: str | None, record: str, score: float | None, agreement: Any
 ) -> Any:
     return Comparison(
-        field=field, stated=stated, record=record, score=score, agreement=agreement,
+        field=field,
+        stated=stated,
+        record=record,
+        score=score,
+        agreement=agreement,
         threshold="the rule",
-    )  # fmt: skip
+    )
 
 
 def entry(status: str | None = "RETRACTED", comparisons: list[Comparison] | None = None) -> Any:

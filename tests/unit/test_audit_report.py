@@ -63,8 +63,13 @@ def test_statuses_and_metrics() -> None:
     assert m.quotes == 0 and m.quote_accuracy is None
     assert m.claim_coverage == round(2 / 3, 4)
     assert report.verdict == "fail" and report.fail_on == [
-        "forged", "malformed", "unresolvable", "mismatch", "misquote", "retracted",
-    ]  # fmt: skip
+        "forged",
+        "malformed",
+        "unresolvable",
+        "mismatch",
+        "misquote",
+        "retracted",
+    ]
     assert report.created_at == "2026-01-02T03:04:05Z"
 
 
@@ -98,8 +103,9 @@ def test_compute_metrics_counts_distinct_retracted_works() -> None:
     (cit,) = sentence.citations
     flagged = cit.model_copy(update={"flags": ["retracted"], "resolved_to": "doi:10.1/x"})
     twice = sentence.model_copy(update={"citations": [flagged, flagged]})
-    metrics = compute_metrics([twice, SentenceReport(**{**twice.model_dump(), "index": 1})],
-                              {"claim"})  # fmt: skip
+    metrics = compute_metrics(
+        [twice, SentenceReport(**{**twice.model_dump(), "index": 1})], {"claim"}
+    )
     assert metrics.retracted_cited == 1 and metrics.citations == 4
 
 

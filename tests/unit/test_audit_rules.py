@@ -74,11 +74,15 @@ ELSEWHERE = FoundElsewhere(
 def test_exact_keeps_only_audit_flags_in_order_without_duplicates() -> None:
     got = from_check(with_(flags=["match_in_references", "some_matcher_detail"]))
     assert got == Outcome("ok", ("match_in_references",), None)
-    got = from_check(with_(
-        flags=["match_in_front_matter"],
-        fragments=[fragment(["not_an_audit_flag", "match_in_references"]),
-                   fragment(["match_in_references", "match_in_front_matter"])],
-    ))  # fmt: skip
+    got = from_check(
+        with_(
+            flags=["match_in_front_matter"],
+            fragments=[
+                fragment(["not_an_audit_flag", "match_in_references"]),
+                fragment(["match_in_references", "match_in_front_matter"]),
+            ],
+        )
+    )
     assert got == Outcome("ok", ("match_in_front_matter", "match_in_references"), None)
 
 
@@ -99,10 +103,12 @@ def test_every_kept_flag_is_known_and_none_is_lost(flags: list[str]) -> None:
 
 @pytest.mark.parametrize(
     "bounds",
-    [WordBoundaries(starts_mid_word=True, ends_mid_word=False),
-     WordBoundaries(starts_mid_word=False, ends_mid_word=True),
-     WordBoundaries(starts_mid_word=True, ends_mid_word=True)],
-)  # fmt: skip
+    [
+        WordBoundaries(starts_mid_word=True, ends_mid_word=False),
+        WordBoundaries(starts_mid_word=False, ends_mid_word=True),
+        WordBoundaries(starts_mid_word=True, ends_mid_word=True),
+    ],
+)
 def test_exact_inside_a_word_is_a_misquote(bounds: WordBoundaries) -> None:
     got = from_check(with_(word_boundaries=bounds))
     assert got.verdict == "misquote" and got.flags == ("partial_word",)
@@ -205,8 +211,9 @@ def test_other_verdicts_are_unavailable_with_a_reason() -> None:
 
 
 def test_fetch_failures_say_why() -> None:
-    assert from_failure("unavailable", "503", {"pmid": "1", "doi": "10.1/x"},
-                        has_quote=False) == Outcome("unavailable", (), "503")  # fmt: skip
+    assert from_failure(
+        "unavailable", "503", {"pmid": "1", "doi": "10.1/x"}, has_quote=False
+    ) == Outcome("unavailable", (), "503")
     # Only identifiers that were learnt count: an empty value is no identifier.
     for ids in ({}, {"pmid": "1"}, {"pmid": "1", "doi": "", "pmcid": ""}):
         got = from_failure("not_checkable", "not found", ids, has_quote=True)
@@ -418,8 +425,14 @@ def test_reference_entries_numbers_spans_and_identifiers() -> None:
 def test_reference_entry_errors() -> None:
     refs = parse_markdown(ANSWER).references
     errors = [r.error.code if r.error else None for r in refs]
-    assert errors == [None, "reference_without_identifier", None, None, None,
-                      "duplicate_reference_number"]  # fmt: skip
+    assert errors == [
+        None,
+        "reference_without_identifier",
+        None,
+        None,
+        None,
+        "duplicate_reference_number",
+    ]
     missing = refs[1].error
     assert missing is not None
     assert "DOI, PMID, PMCID or URL" in missing.message and "add one" in missing.message

@@ -238,8 +238,17 @@ def test_items_are_placed_in_the_sentence_that_holds_their_start() -> None:
     by_start = {c.start: c.sentence for c in parsed.citations}
     # a sentence holds [start, end); an empty one holds its own start; gaps hold nothing
     assert by_start == {
-        0: 0, 9: 0, 10: -1, 11: -1, 12: 1, 20: 1, 21: -1, 22: -1, 23: 2, 24: -1,
-    }  # fmt: skip
+        0: 0,
+        9: 0,
+        10: -1,
+        11: -1,
+        12: 1,
+        20: 1,
+        21: -1,
+        22: -1,
+        23: 2,
+        24: -1,
+    }
     assert parsed.sentences[0].citations == (0, 1) and parsed.sentences[2].citations == (8,)
 
 

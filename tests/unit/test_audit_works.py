@@ -176,18 +176,30 @@ def test_find_source_in_an_online_audit_searches_through_the_audits_replay(
     replay = tmp_path / "replay"
     replay.mkdir()
     for name, url, body in [
-        ("europepmc", f'{EPMC}?format=json&pageSize=10&query="{words}" AND OPEN_ACCESS:y'
-         "&resultType=lite", b'{"hitCount":0,"resultList":{"result":[]}}'),
+        (
+            "europepmc",
+            f'{EPMC}?format=json&pageSize=10&query="{words}" AND OPEN_ACCESS:y&resultType=lite',
+            b'{"hitCount":0,"resultList":{"result":[]}}',
+        ),
         ("litsense", f"{LITSENSE}?query={words}&rerank=true", b"[]"),
-    ]:  # fmt: skip
+    ]:
         write_recording(
-            replay, name, url=url, status=200, body=body, date=WHEN,
+            replay,
+            name,
+            url=url,
+            status=200,
+            body=body,
+            date=WHEN,
             headers={"content-type": "application/json"},
-        )  # fmt: skip
+        )
     report = audit_answer(
-        f'It says "{words}" [{KEY}].\n', replay=replay, retraction=False, sign=False,
-        find_source=True, now=lambda: WHEN,
-    )  # fmt: skip
+        f'It says "{words}" [{KEY}].\n',
+        replay=replay,
+        retraction=False,
+        sign=False,
+        find_source=True,
+        now=lambda: WHEN,
+    )
     (c,) = report.citations()
     assert c.verdict == "misquote" and c.check is not None
     assert c.check.searched_elsewhere is not None

@@ -190,8 +190,10 @@ def test_each_source_goes_to_one_worker_and_its_bytes_once(
     """Every chunk's sources used to be dealt out anew, so each worker parsed most of them
     and every task carried the bytes again."""
     docs = documents(tmp_path, 12)
-    rows = [{"id": i, "quote": " ".join(docs[i % 12][1][5:17]), "source": str(docs[i % 12][0])}
-            for i in range(240)]  # fmt: skip
+    rows = [
+        {"id": i, "quote": " ".join(docs[i % 12][1][5:17]), "source": str(docs[i % 12][0])}
+        for i in range(240)
+    ]
     workers = StandInWorkers(2, [])
     out = run_on(monkeypatch, workers, rows, chunk_lines=48)  # 5 chunks, 4 lines a source each
     assert out == inline(rows)
@@ -259,8 +261,10 @@ def test_a_worker_that_runs_slower_is_sent_fewer_checks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     docs = documents(tmp_path, 10)
-    rows = [{"id": i, "quote": " ".join(docs[i % 10][1][5:17]), "source": str(docs[i % 10][0])}
-            for i in range(400)]  # fmt: skip
+    rows = [
+        {"id": i, "quote": " ".join(docs[i % 10][1][5:17]), "source": str(docs[i % 10][0])}
+        for i in range(400)
+    ]
     workers = StandInWorkers(2, [], pace=[1.0, 3.0])  # worker 1 takes three times as long
     assert run_on(monkeypatch, workers, rows, chunk_lines=100) == inline(rows)
     last = [0, 0]
@@ -354,8 +358,9 @@ def test_a_small_batch_runs_in_this_process_and_reads_its_input_once(
     monkeypatch.setattr(checks, "Runner", recording)
     source = tmp_path / "source.txt"
     source.write_text(" ".join(WORDS) + ".", encoding="utf-8")
-    items = ({"id": n, "quote": " ".join(WORDS[n : n + 6]), "source": str(source)}
-             for n in range(12))  # fmt: skip
+    items = (
+        {"id": n, "quote": " ".join(WORDS[n : n + 6]), "source": str(source)} for n in range(12)
+    )
     outcomes = list(checks.run(items, options=CheckOptions(retraction=False)))
     assert chosen == [1]
     assert [json.loads(o.text)["id"] for o in outcomes] == list(range(12))

@@ -84,7 +84,7 @@ def test_nothing_is_started_early_for_one_worker_or_dask(monkeypatch: pytest.Mon
         (50.0, 8, 2.6, 3),  # no more than the cores nobody else uses
         (0.0, 1, 1.0, 1),
     ],
-)  # fmt: skip
+)
 def test_the_number_of_workers_is_chosen_from_the_work_and_the_idle_cores(
     work: float, cores: int, idle: float, workers: int
 ) -> None:

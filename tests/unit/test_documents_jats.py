@@ -382,10 +382,11 @@ def _inline() -> st.SearchStrategy[str]:
     )
     return st.recursive(
         text,
-        lambda inner: st.builds(lambda w, parts: w.format(" ".join(parts)), wrapped,
-                                st.lists(inner, max_size=3)),
+        lambda inner: st.builds(
+            lambda w, parts: w.format(" ".join(parts)), wrapped, st.lists(inner, max_size=3)
+        ),
         max_leaves=8,
-    )  # fmt: skip
+    )
 
 
 def _block() -> st.SearchStrategy[str]:
@@ -393,17 +394,24 @@ def _block() -> st.SearchStrategy[str]:
     return st.recursive(
         para,
         lambda inner: st.one_of(
-            st.builds(lambda t, kids: f"<sec><title>{t}</title>{''.join(kids)}</sec>",
-                      _WORDS.map(" ".join), st.lists(inner, max_size=3)),
-            st.builds(lambda kids: f"<list>{''.join(f'<list-item>{k}</list-item>' for k in kids)}"
-                      "</list>", st.lists(inner, max_size=3)),
-            st.builds(lambda t, kids: f"<p>{t}{''.join(kids)}</p>", _inline(),
-                      st.lists(inner, max_size=2)),
-            st.builds(lambda t: f"<fig><label>F</label><caption><p>{t}</p></caption></fig>",
-                      _inline()),
+            st.builds(
+                lambda t, kids: f"<sec><title>{t}</title>{''.join(kids)}</sec>",
+                _WORDS.map(" ".join),
+                st.lists(inner, max_size=3),
+            ),
+            st.builds(
+                lambda kids: f"<list>{''.join(f'<list-item>{k}</list-item>' for k in kids)}</list>",
+                st.lists(inner, max_size=3),
+            ),
+            st.builds(
+                lambda t, kids: f"<p>{t}{''.join(kids)}</p>", _inline(), st.lists(inner, max_size=2)
+            ),
+            st.builds(
+                lambda t: f"<fig><label>F</label><caption><p>{t}</p></caption></fig>", _inline()
+            ),
         ),
         max_leaves=12,
-    )  # fmt: skip
+    )
 
 
 @settings(deadline=None)

@@ -37,9 +37,13 @@ def result(
     verdict: str, *, work: WorkFound | None = None, suggested: WorkFound | None = None
 ) -> ReferenceResult:
     return ReferenceResult(
-        index=1, verdict=verdict, reason="invented", stated=StatedFields(text="x"),  # type: ignore[arg-type]
-        work=work, suggested=suggested,
-    )  # fmt: skip
+        index=1,
+        verdict=verdict,
+        reason="invented",
+        stated=StatedFields(text="x"),  # type: ignore[arg-type]
+        work=work,
+        suggested=suggested,
+    )
 
 
 def write(folder: Path, name: str, text: str) -> Path:

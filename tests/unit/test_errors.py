@@ -107,8 +107,9 @@ def _tree_in_docstring() -> dict[str, tuple[str | None, str]]:
 def test_every_error_class_is_defined_in_errors_and_exported() -> None:
     _import_everything()
     classes = _subclasses(CiteproofError) | {CiteproofError}
-    elsewhere = sorted(f"{c.__module__}.{c.__name__}" for c in classes
-                       if c.__module__ != "citeproof.errors")  # fmt: skip
+    elsewhere = sorted(
+        f"{c.__module__}.{c.__name__}" for c in classes if c.__module__ != "citeproof.errors"
+    )
     assert elsewhere == []
     assert {c.__name__ for c in classes} <= set(errors.__all__)
 
@@ -142,11 +143,16 @@ def test_fetch_failed_exits_as_the_verdict_it_stands_for(kind: str, code: int) -
 
 
 def test_verdicts_map_to_exit_codes() -> None:
-    assert [errors.check_exit_code(v) for v in
-            ("EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "NOT_CHECKABLE", "UNAVAILABLE")] == [
-        0, 1, 1, 1, 1, 3]  # fmt: skip
+    assert [
+        errors.check_exit_code(v)
+        for v in ("EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "NOT_CHECKABLE", "UNAVAILABLE")
+    ] == [0, 1, 1, 1, 1, 3]
     assert [errors.audit_exit_code(v) for v in ("pass", "warn", "fail", "incomplete")] == [
-        0, 0, 1, 3]  # fmt: skip
+        0,
+        0,
+        1,
+        3,
+    ]
     assert [
         errors.retraction_exit_code(s)
         for s in ("NOT_RETRACTED_AS_OF", "RETRACTED", "CONCERN", "UNVERIFIABLE")

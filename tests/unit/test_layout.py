@@ -122,11 +122,13 @@ def _loaded_by(code: str) -> set[str]:
     ("code", "absent"),
     [
         # a check of a local file needs no HTTP stack, no SQLite, no keys, no templates
-        ("import citeproof.service.pipeline",
-         {"httpx2", "sqlite3", "cryptography", "filelock", "jinja2", "mcp", "asyncio"}),
+        (
+            "import citeproof.service.pipeline",
+            {"httpx2", "sqlite3", "cryptography", "filelock", "jinja2", "mcp", "asyncio"},
+        ),
         # printing a file's text needs no result models either
         ("import citeproof.service.texts", {"pydantic", "httpx2", "sqlite3", "cryptography"}),
     ],
-)  # fmt: skip
+)
 def test_a_one_shot_check_imports_only_what_it_uses(code: str, absent: set[str]) -> None:
     assert _loaded_by(code) & absent == set()

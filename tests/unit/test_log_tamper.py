@@ -135,8 +135,9 @@ def test_two_entries_swapped(victim: EvidenceLog, pristine: tuple[Path, str, str
     rebuilt = [x if i < 2 else b"" for i, x in enumerate(lines)]
     prev = json.loads(lines[1])["hash"]
     for i in range(2, N):
-        line, entry = build_line(i + 1, swapped[i]["time"], swapped[i]["kind"], prev,
-                                 swapped[i]["payload"])  # fmt: skip
+        line, entry = build_line(
+            i + 1, swapped[i]["time"], swapped[i]["kind"], prev, swapped[i]["payload"]
+        )
         rebuilt[i], prev = line, entry.hash
     _write(victim, rebuilt)
     assert _codes(victim.verify()) == ["rewritten"]

@@ -65,8 +65,16 @@ def _leaves(n: int) -> list[bytes]:
 
 def test_rfc6962_test_vector() -> None:
     # The eight-leaf tree of the RFC 6962 reference test data (certificate-transparency).
-    data = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657",
-            "606162636465666768696a6b6c6d6e6f"]  # fmt: skip
+    data = [
+        "",
+        "00",
+        "10",
+        "2021",
+        "3031",
+        "40414243",
+        "5051525354555657",
+        "606162636465666768696a6b6c6d6e6f",
+    ]
     leaves = [leaf_hash(bytes.fromhex(d)) for d in data]
     assert root_of(leaves).hex() == (
         "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328"

@@ -78,8 +78,9 @@ def _smallest(lean: type[plain.Plain]) -> plain.Plain:
     given: dict[type[plain.Plain], dict[str, Any]] = {
         plain.Resolved: {},
         plain.Location: {"block": None, "region": None},
-        plain.Match: dict(start=0, end=1, normalized_start=0, normalized_end=1, text="a",
-                          location=location),
+        plain.Match: dict(
+            start=0, end=1, normalized_start=0, normalized_end=1, text="a", location=location
+        ),
         plain.WordBoundaries: {"starts_mid_word": False, "ends_mid_word": True},
         plain.DiffOp: {"op": "equal", "quote": "a", "source": "a"},
         plain.Near: dict(similarity=0.5, start=0, end=1, text="a", diff=[], flags=[]),
@@ -87,7 +88,7 @@ def _smallest(lean: type[plain.Plain]) -> plain.Plain:
         plain.Refresh: {"previous_sha256": "0" * 64, "changed": False},
         plain.SourceInfo: {"input": "x", "kind": "text", "coverage": "text"},
         plain.CheckResult: {"verdict": "EXACT", "quote": "a", "source": source},
-    }  # fmt: skip
+    }
     return lean(**given[lean])
 
 
@@ -118,29 +119,44 @@ def _results() -> list[tuple[str, plain.CheckResult]]:
         ("ellipsis", "Participants who walked ... fell asleep faster", article),
         ("too short", "the", article),
         ("no text", "some words to look for", load(text="   ")),
-        ("given text twice", "the words that are quoted here",
-         load(text="First the words that are quoted here, then the words that are quoted here.")),
-    ]  # fmt: skip
+        (
+            "given text twice",
+            "the words that are quoted here",
+            load(text="First the words that are quoted here, then the words that are quoted here."),
+        ),
+    ]
     found = [(name, pipeline.match_plain(quote, doc)) for name, quote, doc in cases]
     origin = Origin(
-        input="pmcid:PMC1", coverage="abstract", sha256="1" * 64, identifier="pmcid:PMC1",
-        served_by="europepmc", version="2", md5_ok=True, url="https://example.org/1",
-        retrieved_at="2026-12-02T00:00:00Z", refreshed_from="2" * 64,
-    )  # fmt: skip
+        input="pmcid:PMC1",
+        coverage="abstract",
+        sha256="1" * 64,
+        identifier="pmcid:PMC1",
+        served_by="europepmc",
+        version="2",
+        md5_ok=True,
+        url="https://example.org/1",
+        retrieved_at="2026-12-02T00:00:00Z",
+        refreshed_from="2" * 64,
+    )
     paged = Document(
         text="Some words of the front matter. The quoted words on page two of it.",
-        blocks=[Block(0, 31, "paragraph", ("Intro",), "front-matter", 1),
-                Block(32, 68, "paragraph", ("Intro", "More"), "body", 2)],
-        format="pdf", origin=origin,
-    )  # fmt: skip
+        blocks=[
+            Block(0, 31, "paragraph", ("Intro",), "front-matter", 1),
+            Block(32, 68, "paragraph", ("Intro", "More"), "body", 2),
+        ],
+        format="pdf",
+        origin=origin,
+    )
     missing = "a sentence that this abstract does not hold"
     found.append(("abstract, refreshed, paged", pipeline.match_plain(missing, paged)))
     found.append(("paged", pipeline.match_plain("The quoted words on page two of it", paged)))
     found.append(("front matter", pipeline.match_plain("Some words of the front matter", paged)))
     degraded = Document(
-        text="Only a fallback abstract.", blocks=[], format="text",
+        text="Only a fallback abstract.",
+        blocks=[],
+        format="text",
         origin=Origin(input="doi:10.1/x", coverage="abstract", degraded=("pmc: 503",)),
-    )  # fmt: skip
+    )
     found.append(("degraded", pipeline.match_plain("words that are not there", degraded)))
     pinned = Pipeline(CheckOptions(expect_sha256="3" * 64))
     quote = "fell asleep faster than those in the control group"
@@ -149,9 +165,12 @@ def _results() -> list[tuple[str, plain.CheckResult]]:
     right = Pipeline(CheckOptions(expect_sha256=article.origin.sha256))
     found.append(("right sha256", right.match_plain(quote, article)))
     failure = FetchFailure(
-        kind="unavailable", reason="the service answered 503", input="PMC1",
-        identifier="pmcid:PMC1", ids={"pmcid": "PMC1", "doi": "10.1/x"},
-    )  # fmt: skip
+        kind="unavailable",
+        reason="the service answered 503",
+        input="PMC1",
+        identifier="pmcid:PMC1",
+        ids={"pmcid": "PMC1", "doi": "10.1/x"},
+    )
     found.append(("fetch failure", pipeline.match_plain("any quote at all", failure)))
     return found
 

@@ -183,9 +183,25 @@ def test_latex_is_decoded_as_bibtexparser_decodes_it(value: str) -> None:
 # --- a long list ------------------------------------------------------------------------------
 
 _WORDS = st.sampled_from(
-    ["DNA", "{DNA}", r"M{\"u}ller", "Doe, J.", "and", "others", "@", ",", "=", '"', "#", "s1",
-     "\n@article{z,", "\n@string{s9 = {x}}", "\n  @misc(m, title={T})", "10.5555/inv"]
-)  # fmt: skip
+    [
+        "DNA",
+        "{DNA}",
+        r"M{\"u}ller",
+        "Doe, J.",
+        "and",
+        "others",
+        "@",
+        ",",
+        "=",
+        '"',
+        "#",
+        "s1",
+        "\n@article{z,",
+        "\n@string{s9 = {x}}",
+        "\n  @misc(m, title={T})",
+        "10.5555/inv",
+    ]
+)
 _FIELDS = st.sampled_from(["title", "author", "journal", "year", "doi", "Title", "abstract"])
 
 
@@ -246,9 +262,19 @@ def test_a_long_list_is_read_as_it_is_consumed(monkeypatch: pytest.MonkeyPatch) 
 
 
 _RIS_LINES = st.sampled_from(
-    ["TY  - JOUR", "TI  - An invented title", "AU  - Invented, A.", "PY  - 2019", "ER  - ",
-     "", "  continued words", "DO  - 10.5555/invented.1", "XX  - unknown", "N1  - PMID: 31"]
-)  # fmt: skip
+    [
+        "TY  - JOUR",
+        "TI  - An invented title",
+        "AU  - Invented, A.",
+        "PY  - 2019",
+        "ER  - ",
+        "",
+        "  continued words",
+        "DO  - 10.5555/invented.1",
+        "XX  - unknown",
+        "N1  - PMID: 31",
+    ]
+)
 
 
 @given(st.lists(_RIS_LINES, max_size=40), st.sampled_from(["\n", "\r\n"]))

@@ -120,9 +120,12 @@ def test_a_typo_in_the_first_author_does_not_make_a_real_reference_partial() -> 
 
 def test_a_suffix_read_as_the_surname_is_dropped() -> None:
     record = WorkRecord(
-        source="pubmed", pmid="1", title="An invented trial of mulch in raised beds",
-        authors=("Dennis G",), year=2010,
-    )  # fmt: skip
+        source="pubmed",
+        pmid="1",
+        title="An invented trial of mulch in raised beds",
+        authors=("Dennis G",),
+        year=2010,
+    )
     stated = StatedReference(
         title="An invented trial of mulch in raised beds", authors=("Dennis Jr G",), year=2010
     )
@@ -160,17 +163,22 @@ def test_a_generic_title_alone_verifies_nothing(title: str) -> None:
     assert not informative(title)
     record = WorkRecord(source="crossref", doi="10.5555/g", title=title, year=2019)
     stated = StatedReference(
-        text=f"Smith J. {title}. Invented Journal. 2020;3:12.", title=title, year=2020,
+        text=f"Smith J. {title}. Invented Journal. 2020;3:12.",
+        title=title,
+        year=2020,
         authors=("Smith J",),
-    )  # fmt: skip
+    )
     assert decide(stated, [], _search(record)).verdict not in ("verified", "partial")
 
 
 def test_a_one_letter_main_title_makes_no_partial() -> None:
     record = WorkRecord(
-        source="crossref", doi="10.5555/e", title="E. coli in invented allotment soils",
-        authors=("Park, J",), year=2018,
-    )  # fmt: skip
+        source="crossref",
+        doi="10.5555/e",
+        title="E. coli in invented allotment soils",
+        authors=("Park, J",),
+        year=2018,
+    )
     stated = StatedReference(title="E. coli counts in invented orchards", authors=("Lee K",))
     assert score(stated, record).fit == "other"
 
@@ -180,14 +188,19 @@ def test_a_one_letter_main_title_makes_no_partial() -> None:
 
 def test_a_correction_notice_never_verifies_the_article() -> None:
     notice = WorkRecord(
-        source="crossref", doi="10.5555/corr", title="Invented pneumonia acquired on "
-        "ventilators: a cohort", authors=("Luyt, C",), year=2004, is_notice=True,
-        types=("journal-article",),
-    )  # fmt: skip
-    stated = StatedReference(
-        title="Invented pneumonia acquired on ventilators: a cohort", authors=("Luyt C",),
+        source="crossref",
+        doi="10.5555/corr",
+        title="Invented pneumonia acquired on ventilators: a cohort",
+        authors=("Luyt, C",),
         year=2004,
-    )  # fmt: skip
+        is_notice=True,
+        types=("journal-article",),
+    )
+    stated = StatedReference(
+        title="Invented pneumonia acquired on ventilators: a cohort",
+        authors=("Luyt C",),
+        year=2004,
+    )
     got = decide(stated, [], _search(notice, LUYT))
     assert got.verdict == "verified" and got.work is not None
     assert got.work.record.doi == LUYT.doi
@@ -195,13 +208,20 @@ def test_a_correction_notice_never_verifies_the_article() -> None:
 
 def test_the_book_never_verifies_a_chapter_of_it() -> None:
     book = WorkRecord(
-        source="crossref", doi="10.5555/book", title="The Invented Handbook of Soils",
-        authors=("Okafor, C",), year=2012, kind="book", types=("book",),
-    )  # fmt: skip
+        source="crossref",
+        doi="10.5555/book",
+        title="The Invented Handbook of Soils",
+        authors=("Okafor, C",),
+        year=2012,
+        kind="book",
+        types=("book",),
+    )
     stated = StatedReference(
-        title="Earthworms in invented allotments", authors=("Okafor C",), year=2012,
+        title="Earthworms in invented allotments",
+        authors=("Okafor C",),
+        year=2012,
         venue="The Invented Handbook of Soils",
-    )  # fmt: skip
+    )
     got = score(stated, book)
     assert got.fit == "other" and got.note is not None and "part of which" in got.note
 
@@ -211,14 +231,21 @@ def test_the_book_never_verifies_a_chapter_of_it() -> None:
 
 def test_a_preprint_verifies_the_journal_citation_with_a_note() -> None:
     preprint = WorkRecord(
-        source="crossref", doi="10.5555/pre", title="Compost and worms in invented plots",
-        authors=("Halloway, W",), year=2019, venue="bioRxiv", types=("posted-content",),
+        source="crossref",
+        doi="10.5555/pre",
+        title="Compost and worms in invented plots",
+        authors=("Halloway, W",),
+        year=2019,
+        venue="bioRxiv",
+        types=("posted-content",),
         related=("is-preprint-of:doi:10.5555/vor",),
-    )  # fmt: skip
+    )
     stated = StatedReference(
-        title="Compost and worms in invented plots", authors=("Halloway W",), year=2021,
+        title="Compost and worms in invented plots",
+        authors=("Halloway W",),
+        year=2021,
         venue="Invented Soil Journal",
-    )  # fmt: skip
+    )
     got = decide(stated, [], _search(preprint))
     assert got.verdict == "verified", got.reason
     assert got.notes and "preprint" in got.notes[0] and "10.5555/vor" in got.notes[0]
@@ -226,10 +253,13 @@ def test_a_preprint_verifies_the_journal_citation_with_a_note() -> None:
 
 def test_a_title_in_its_original_language_verifies() -> None:
     record = WorkRecord(
-        source="pubmed", pmid="2", title="Compost and worms in invented allotments",
-        other_titles=("Kompost und Würmer in erfundenen Kleingärten",), authors=("Müller, K",),
+        source="pubmed",
+        pmid="2",
+        title="Compost and worms in invented allotments",
+        other_titles=("Kompost und Würmer in erfundenen Kleingärten",),
+        authors=("Müller, K",),
         year=2016,
-    )  # fmt: skip
+    )
     stated = StatedReference(
         title="Kompost und Würmer in erfundenen Kleingärten", authors=("Mueller K",), year=2016
     )
@@ -269,8 +299,10 @@ def test_an_article_is_never_taken_for_a_work_outside_the_databases() -> None:
 
 def test_venue_abbreviations() -> None:
     assert abbreviates("Intensive Care Med.", "Intensive Care Medicine")
-    assert abbreviates("Proc Natl Acad Sci U S A", "Proceedings of the National Academy of "
-                       "Sciences of the United States of America")  # fmt: skip
+    assert abbreviates(
+        "Proc Natl Acad Sci U S A",
+        "Proceedings of the National Academy of Sciences of the United States of America",
+    )
     assert not abbreviates("Phys. Rev.", "Physical Review Letters")
     assert not abbreviates("Nature", "Nature Communications")
 
@@ -282,10 +314,15 @@ def test_a_string_whose_words_extraction_broke_is_still_compared() -> None:
     """Words glued and split, a letter wrong, a number split and one glued to a letter: what
     PDF extraction and OCR do to a real reference (Crossref's "noise" renderings)."""
     record = WorkRecord(
-        source="crossref", doi="10.5555/invented.noise", title="An invented survey of mulch",
-        authors=("Berger, Elisa",), year=1989, venue="Archives of Internal Medicine",
-        volume="149", pages="1507-1512",
-    )  # fmt: skip
+        source="crossref",
+        doi="10.5555/invented.noise",
+        title="An invented survey of mulch",
+        authors=("Berger, Elisa",),
+        year=1989,
+        venue="Archives of Internal Medicine",
+        volume="149",
+        pages="1507-1512",
+    )
     text = "1 E.Sl BergeY, Archives of Internal M edicine 1 49,J1507 (1989 )."
     got = score(_string(text), record)
     assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
@@ -296,14 +333,19 @@ def test_a_book_title_read_as_the_title_is_no_title_that_differs() -> None:
     """A style that prints a chapter as its book and year: the reader takes the book's title
     for the entry's; it is the record's venue, so no title differs (no "partial")."""
     record = WorkRecord(
-        source="crossref", doi="10.5555/invented.chapter", title="Earthworms",
-        authors=("Okafor, C",), year=2005, venue="The Invented Encyclopedia of Soils",
+        source="crossref",
+        doi="10.5555/invented.chapter",
+        title="Earthworms",
+        authors=("Okafor, C",),
+        year=2005,
+        venue="The Invented Encyclopedia of Soils",
         kind="book-chapter",
-    )  # fmt: skip
+    )
     stated = StatedReference(
         text="Okafor C. The Invented Encyclopedia of Soils (2005).",
-        title="The Invented Encyclopedia of Soils", authors=("Okafor C",),
-    )  # fmt: skip
+        title="The Invented Encyclopedia of Soils",
+        authors=("Okafor C",),
+    )
     got = score(stated, record)
     assert got.field("title").agreement == "not_stated"
     assert got.fit != "partial"
@@ -329,10 +371,15 @@ def test_a_long_author_list_is_not_a_printed_title() -> None:
     """A record that lists the first authors only: the entry's other names are names, not a
     title the record lacks (they made the coordinates "partial: the title differs")."""
     record = WorkRecord(
-        source="crossref", doi="10.5555/invented.many", title="Invented liver grafts",
-        authors=("Zhang, Wei", "Kim, Ryu", "Quintini, Cristiano"), year=2016,
-        venue="Liver Transplantation", volume="22", pages="1089-1096",
-    )  # fmt: skip
+        source="crossref",
+        doi="10.5555/invented.many",
+        title="Invented liver grafts",
+        authors=("Zhang, Wei", "Kim, Ryu", "Quintini, Cristiano"),
+        year=2016,
+        venue="Liver Transplantation",
+        volume="22",
+        pages="1089-1096",
+    )
     text = (
         "(1) Zhang, W.; Kim, R.; Quintini, C.; Hashimoto, K.; Fujiki, M.; Diago, T.; "
         "Eghtesad, B.; Miller, C.; Fung, J. Liver Transplantation 2016, 22, 1089–1096."

@@ -65,9 +65,13 @@ def test_another_title_is_another_work() -> None:
 
 def test_a_journal_abbreviation_agrees_with_the_full_name() -> None:
     record = WorkRecord(
-        source="pubmed", pmid="1", title="A trial", authors=("Lee K",), year=2001,
+        source="pubmed",
+        pmid="1",
+        title="A trial",
+        authors=("Lee K",),
+        year=2001,
         venue="New England Journal of Medicine",
-    )  # fmt: skip
+    )
     got = score(
         stated(title="A trial", authors=("Lee, K.",), year=2001, venue="N Engl J Med"), record
     )
@@ -176,9 +180,13 @@ def test_a_match_elsewhere_verifies_despite_a_failure() -> None:
 
 def test_two_editions_that_match_equally_are_ambiguous() -> None:
     second = WorkRecord(
-        source="crossref", doi="10.5555/invented.aspirin.2", title=ASPIRIN.title,
-        authors=ASPIRIN.authors, year=ASPIRIN.year, venue=ASPIRIN.venue,
-    )  # fmt: skip
+        source="crossref",
+        doi="10.5555/invented.aspirin.2",
+        title=ASPIRIN.title,
+        authors=ASPIRIN.authors,
+        year=ASPIRIN.year,
+        venue=ASPIRIN.venue,
+    )
     s = stated(title=ASPIRIN.title, authors=("Smith J",), year=2019)
     got = decide(s, [], [SearchEvidence("crossref", True, (ASPIRIN, second))])
     assert got.verdict == "ambiguous"
@@ -187,9 +195,14 @@ def test_two_editions_that_match_equally_are_ambiguous() -> None:
 
 def test_the_same_work_from_two_databases_is_one_work_not_ambiguous() -> None:
     pubmed = WorkRecord(
-        source="pubmed", doi=ASPIRIN.doi, pmid="99", title=ASPIRIN.title,
-        authors=("Smith J", "Doe A"), year=2019, venue="Lancet",
-    )  # fmt: skip
+        source="pubmed",
+        doi=ASPIRIN.doi,
+        pmid="99",
+        title=ASPIRIN.title,
+        authors=("Smith J", "Doe A"),
+        year=2019,
+        venue="Lancet",
+    )
     s = stated(title=ASPIRIN.title, authors=("Smith J",), year=2019)
     found = [
         SearchEvidence("crossref", True, (ASPIRIN,)),

@@ -138,9 +138,14 @@ def assemble(
         )
     section_span = (section.start, section.end) if section is not None else None
     return ParsedAnswer(
-        text, fmt, tuple(sentences), tuple(citations), tuple(quotes), tuple(references),
+        text,
+        fmt,
+        tuple(sentences),
+        tuple(citations),
+        tuple(quotes),
+        tuple(references),
         section_span,
-    )  # fmt: skip
+    )
 
 
 def _citation(
@@ -217,11 +222,15 @@ def _link_quotes(
             nxt_start = quote_rows[inline[k + 1]][0] if k + 1 < len(inline) else None
             last_end = quote_rows[inline[-1]][1]
             options = (
-                [c for c in free if citations[c].start >= qe
-                 and (nxt_start is None or citations[c].start < nxt_start)],
+                [
+                    c
+                    for c in free
+                    if citations[c].start >= qe
+                    and (nxt_start is None or citations[c].start < nxt_start)
+                ],
                 [c for c in free if citations[c].start >= last_end],
                 [c for c in free if citations[c].end <= qs],
                 free,
-            )  # fmt: skip
+            )
             links[qi] = tuple(next((o for o in options if o), []))
     return links

@@ -105,9 +105,15 @@ def _quote_report(q: Quote, got: CheckResult | Outcome, extra: tuple[str, ...]) 
         outcome, check = from_check(got), got
     flags = list(dict.fromkeys([*outcome.flags, *extra]))
     return QuoteReport(
-        text=q.text, kind=q.kind, start=q.start, end=q.end, verdict=outcome.verdict,
-        flags=flags, reason=outcome.reason, check=check,
-    )  # fmt: skip
+        text=q.text,
+        kind=q.kind,
+        start=q.start,
+        end=q.end,
+        verdict=outcome.verdict,
+        flags=flags,
+        reason=outcome.reason,
+        check=check,
+    )
 
 
 def _with_quotes(item: _Item, reports: list[QuoteReport]) -> None:
@@ -385,8 +391,9 @@ def _first_key(parsed: ParsedAnswer, reference: int) -> str | None:
     return ids[0].key if ids else None
 
 
-def _add_retractions(items: list[_Item], parsed: ParsedAnswer, offline: bool,
-                     replay: str | os.PathLike[str] | None) -> None:  # fmt: skip
+def _add_retractions(
+    items: list[_Item], parsed: ParsedAnswer, offline: bool, replay: str | os.PathLike[str] | None
+) -> None:
     """Ask once per distinct work (DOI, PMID, PMCID) and flag every citation of it."""
     reports: dict[str, RetractionReport | None] = {}
     for item in items:
@@ -412,8 +419,9 @@ def _add_retractions(items: list[_Item], parsed: ParsedAnswer, offline: bool,
         flags = [*item.outcome.flags, flag]
         if flag == "retracted" and acknowledges_retraction(*_own_words(item.citation, parsed)):
             flags.append("retraction_acknowledged")
-        item.outcome = Outcome(item.outcome.verdict, tuple(dict.fromkeys(flags)),
-                               item.outcome.reason)  # fmt: skip
+        item.outcome = Outcome(
+            item.outcome.verdict, tuple(dict.fromkeys(flags)), item.outcome.reason
+        )
 
 
 def _own_words(c: Citation, parsed: ParsedAnswer) -> tuple[str | None, str | None]:
@@ -444,12 +452,27 @@ def _citation_report(item: _Item) -> CitationReport:
     if _preprint(item.resolved_to) and "preprint" not in flags:
         flags.append("preprint")
     return CitationReport(
-        index=c.index, raw=c.raw, kind=c.kind, form=c.form, target=c.target, start=c.start,
-        end=c.end, sentence=c.sentence, number=c.number, reference=c.reference,
-        resolved_to=item.resolved_to, quote=item.quote, verdict=o.verdict, flags=flags,
-        reason=o.reason, check=item.check, quotes=item.quotes, handle=item.handle,
-        source=item.source, retraction=item.retraction,
-    )  # fmt: skip
+        index=c.index,
+        raw=c.raw,
+        kind=c.kind,
+        form=c.form,
+        target=c.target,
+        start=c.start,
+        end=c.end,
+        sentence=c.sentence,
+        number=c.number,
+        reference=c.reference,
+        resolved_to=item.resolved_to,
+        quote=item.quote,
+        verdict=o.verdict,
+        flags=flags,
+        reason=o.reason,
+        check=item.check,
+        quotes=item.quotes,
+        handle=item.handle,
+        source=item.source,
+        retraction=item.retraction,
+    )
 
 
 def audit_parsed(
@@ -469,9 +492,11 @@ def audit_parsed(
     failing = parse_fail_on(fail_on)
     checked = _check_references(parsed, offline, replay) if references else _Checked()
     sources = CitedWorks(
-        offline=offline, replay=replay, options=options or match_options(),
+        offline=offline,
+        replay=replay,
+        options=options or match_options(),
         find_source=find_source,
-    )  # fmt: skip
+    )
     try:
         items = [_audit_citation(c, parsed, sources, checked) for c in parsed.citations]
     finally:
@@ -485,11 +510,16 @@ def audit_parsed(
         outcomes = [Outcome(r.verdict, tuple(r.flags)) for r in cits]
         sentences.append(
             SentenceReport(
-                index=s.index, text=s.raw, status=sentence_status(s.is_claim, outcomes),
-                kind=s.kind, start=s.start, end=s.end, citations=cits,
+                index=s.index,
+                text=s.raw,
+                status=sentence_status(s.is_claim, outcomes),
+                kind=s.kind,
+                start=s.start,
+                end=s.end,
+                citations=cits,
                 error=s.error.message if s.error is not None else None,
             )
-        )  # fmt: skip
+        )
     uncited = sum(1 for s in sentences if s.status == "uncited")
     outcomes = [Outcome(r.verdict, tuple(r.flags)) for r in reports]
     moment = (now or (lambda: datetime.now(UTC)))().astimezone(UTC)
@@ -541,9 +571,16 @@ def audit_answer(
     parsed = parse_answer(text, input_format=input_format)
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     report = audit_parsed(
-        parsed, answer_sha256=digest, offline=offline, replay=replay, retraction=retraction,
-        fail_on=failing, find_source=find_source, now=now, references=references,
-    )  # fmt: skip
+        parsed,
+        answer_sha256=digest,
+        offline=offline,
+        replay=replay,
+        retraction=retraction,
+        fail_on=failing,
+        find_source=find_source,
+        now=now,
+        references=references,
+    )
     if sign:
         if key is None:
             key = load_or_create_log_key(default_dirs().keys)

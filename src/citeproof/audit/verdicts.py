@@ -108,16 +108,34 @@ RISK_FLAGS: Final = frozenset(
 )
 #: Every flag a citation can carry (the contract's, then citeproof's own additions).
 FLAGS: Final[tuple[str, ...]] = (
-    "numbers_differ", "negation_differs", "case_only", "punctuation_only", "partial_word",
-    "ellipsis_hides_negation", "retracted", "concern", "version_changed", "preprint",
-    "match_in_references", "found_elsewhere",
+    "numbers_differ",
+    "negation_differs",
+    "case_only",
+    "punctuation_only",
+    "partial_word",
+    "ellipsis_hides_negation",
+    "retracted",
+    "concern",
+    "version_changed",
+    "preprint",
+    "match_in_references",
+    "found_elsewhere",
     # additions: see docs/audit.md
-    "match_in_front_matter", "not_full_text", "short_quote", "retraction_acknowledged",
-    "text_changed", "reference_partial",
-)  # fmt: skip
+    "match_in_front_matter",
+    "not_full_text",
+    "short_quote",
+    "retraction_acknowledged",
+    "text_changed",
+    "reference_partial",
+)
 DEFAULT_FAIL_ON: Final[tuple[str, ...]] = (
-    "forged", "malformed", "unresolvable", "mismatch", "misquote", "retracted",
-)  # fmt: skip
+    "forged",
+    "malformed",
+    "unresolvable",
+    "mismatch",
+    "misquote",
+    "retracted",
+)
 FAIL_ON_CHOICES: Final = frozenset({*VERDICTS, *FLAGS, "uncited"}) - {"ok"}
 
 #: Parser item errors that mean the citation names nothing (the rest mean it is broken).

@@ -123,11 +123,13 @@ class CitedWorks:
         """The audit's check pipeline, on the audit's cache connection."""
         if self._pipeline is None:
             options = CheckOptions(
-                near_threshold=self.options.near_threshold, max_gap=self.options.max_gap,
-                profile=self.options.profile, offline=self.offline,
+                near_threshold=self.options.near_threshold,
+                max_gap=self.options.max_gap,
+                profile=self.options.profile,
+                offline=self.offline,
                 replay=os.fspath(self.replay) if self.replay is not None else None,
                 find_source=self.find_source,
-            )  # fmt: skip
+            )
             self._pipeline = Pipeline(options, cache=self.cache())
         return self._pipeline
 

@@ -207,9 +207,13 @@ def _verify_chunk(
 ) -> list[ReferenceResult]:
     """A Dask task: verify ``refs`` (no log: the parent writes it), numbered as given."""
     report = verify_stated(
-        refs, offline=options.offline, replay=options.replay, retraction=options.retraction,
-        rate_share=share, index=options.index,
-    )  # fmt: skip
+        refs,
+        offline=options.offline,
+        replay=options.replay,
+        retraction=options.retraction,
+        rate_share=share,
+        index=options.index,
+    )
     return [
         r.model_copy(update={"index": i}) for r, i in zip(report.references, starts, strict=True)
     ]
@@ -289,11 +293,16 @@ def run_refs(
                     arrived(not_asked(job.stated, n))
                 continue
             verify_stated(
-                [j.stated for j in part], offline=options.offline,
-                replay=options.replay, retraction=options.retraction,
-                concurrency=options.workers or 8, on_result=arrived, start=first + 1,
-                reach=reach, index=options.index,
-            )  # fmt: skip
+                [j.stated for j in part],
+                offline=options.offline,
+                replay=options.replay,
+                retraction=options.retraction,
+                concurrency=options.workers or 8,
+                on_result=arrived,
+                start=first + 1,
+                reach=reach,
+                index=options.index,
+            )
     ordered = [results[j.id] for j in todo if j.id in results]
     sources = {j.source for j in jobs}
     return ReferencesReport(

@@ -189,18 +189,27 @@ def _error(line: int, item_id: str | int, code: str, message: str) -> Outcome:
 
 
 def _checked(
-    pipeline: Pipeline, line: int, item_id: str | int, result: CheckResult, claim: str | None,
+    pipeline: Pipeline,
+    line: int,
+    item_id: str | int,
+    result: CheckResult,
+    claim: str | None,
     with_payload: bool,
-) -> Outcome:  # fmt: skip
+) -> Outcome:
     record = {"id": item_id, **result.model_dump(mode="json")}
     payload = pipeline.log_payload(result, claim=claim) if with_payload else None
     return Outcome(line, _dumps(record), payload, result.verdict)
 
 
 def _matched(
-    pipeline: Pipeline, line: int, item_id: str | int, quote: str, claim: str | None,
-    loaded: Document | FetchFailure, with_payload: bool,
-) -> Outcome:  # fmt: skip
+    pipeline: Pipeline,
+    line: int,
+    item_id: str | int,
+    quote: str,
+    claim: str | None,
+    loaded: Document | FetchFailure,
+    with_payload: bool,
+) -> Outcome:
     """The match step for one quote, as its output line.  Unless the evidence log needs a
     payload (made from the model), the result stays plain data (``models.plain``), whose JSON
     is the model's, byte for byte, without building the model first."""
@@ -246,8 +255,10 @@ def _run(task: Task) -> list[Outcome]:
     try:
         document = _document(task)
     except CiteproofError as err:
-        return [_error(line, item_id, "unreadable_source", str(err))
-                for line, item_id, _, _ in task.items]  # fmt: skip
+        return [
+            _error(line, item_id, "unreadable_source", str(err))
+            for line, item_id, _, _ in task.items
+        ]
     outcomes = []
     for line, item_id, quote, claim in task.items:
         try:
@@ -452,8 +463,10 @@ def _unread(
 ) -> list[Outcome]:
     """Every check of a source that could not be read: a verdict, or an error record."""
     if isinstance(loaded, str):
-        return [_error(i.line, i.id, "bad_source", loaded or "the source could not be read")
-                for i in items]  # fmt: skip
+        return [
+            _error(i.line, i.id, "bad_source", loaded or "the source could not be read")
+            for i in items
+        ]
     return [_matched(pipeline, i.line, i.id, i.quote, i.claim, loaded, with_payload) for i in items]
 
 
@@ -461,9 +474,11 @@ def _unread(
 
 
 def _after_match(
-    pipeline: Pipeline, outcomes: list[Outcome], quotes: dict[int, tuple[str, str | None]],
+    pipeline: Pipeline,
+    outcomes: list[Outcome],
+    quotes: dict[int, tuple[str, str | None]],
     with_payload: bool,
-) -> list[Outcome]:  # fmt: skip
+) -> list[Outcome]:
     """Retraction and find-source for a group of matched outcomes, as asked."""
     o = pipeline.options
     if not (o.retraction or o.find_source):
@@ -535,11 +550,13 @@ class _Batch:
         """The task for ``worker``: with the bytes unless that worker was sent them before."""
         held = self.held.has(worker, loaded.origin.sha256, loaded.name)
         return Task(
-            data=None if held else loaded.data, name=loaded.name, origin=loaded.origin,
+            data=None if held else loaded.data,
+            name=loaded.name,
+            origin=loaded.origin,
             options=self.pipeline.options,
             items=tuple((i.line, i.id, i.quote, i.claim) for i in items),
             with_payload=self.payloads,
-        )  # fmt: skip
+        )
 
     def send(self, bundle: _Bundle) -> None:
         bundle.future = self.runner.submit(_run_bundle, bundle.tasks, worker=bundle.worker)
@@ -572,8 +589,11 @@ def _start_chunk(chunk: list[BatchItem | LineError], batch: _Batch) -> _Chunk:
         if isinstance(loaded, SourceBytes):
             readable[name] = len(items)
             continue
-        ready.extend(_after_match(pipeline, _unread(pipeline, loaded, items, batch.payloads),
-                                  quotes, batch.payloads))  # fmt: skip
+        ready.extend(
+            _after_match(
+                pipeline, _unread(pipeline, loaded, items, batch.payloads), quotes, batch.payloads
+            )
+        )
     started = _Chunk(ready, quotes)
     started.nbytes = sum(len(sources[name].data) for name in readable)
     shares: dict[int, list[tuple[SourceBytes, list[BatchItem]]]] = {}
@@ -582,8 +602,9 @@ def _start_chunk(chunk: list[BatchItem | LineError], batch: _Batch) -> _Chunk:
             shares.setdefault(worker, []).append((sources[name], groups[name][start:stop]))
     for worker in sorted(shares):
         for part in _halves(shares[worker]):
-            bundle = _Bundle(worker, [batch.task(worker, s, i) for s, i in part],
-                             [s for s, _ in part])  # fmt: skip
+            bundle = _Bundle(
+                worker, [batch.task(worker, s, i) for s, i in part], [s for s, _ in part]
+            )
             batch.send(bundle)
             started.bundles.append(bundle)
     if ready:
@@ -718,9 +739,14 @@ def run(
     count = workers if workers is not None else (os.cpu_count() or 1)
     runner = Runner(executor, max(1, count), scheduler, preload=MATCH_MODULES, routed=True)
     batch = _Batch(
-        runner, pipeline, Router(runner.workers), _Held(), payloads=with_payload or chosen.log,
-        with_payload=with_payload, on_done=on_done or _ignore,
-    )  # fmt: skip
+        runner,
+        pipeline,
+        Router(runner.workers),
+        _Held(),
+        payloads=with_payload or chosen.log,
+        with_payload=with_payload,
+        on_done=on_done or _ignore,
+    )
     finished = False
     try:
         # Inline, a chunk is done when it is started: reading ahead would only hold back

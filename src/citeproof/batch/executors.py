@@ -198,8 +198,11 @@ def _dask_client(scheduler: str | None, workers: int) -> Any:
     if scheduler is None:
         with _interrupts_ignored():  # the cluster's processes start ignoring Ctrl-C too
             cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            )  # fmt: skip
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
         client = Client(cluster)
         client.wait_for_workers(workers)  # so that work is routed over all of them
         return client
@@ -302,9 +305,13 @@ class Runner:
                 return self._client.submit(fn, *args, pure=False, priority=-self._submitted)
             address = self._addresses[worker % len(self._addresses)]
             return self._client.submit(
-                fn, *args, pure=False, priority=-self._submitted, workers=[address],
+                fn,
+                *args,
+                pure=False,
+                priority=-self._submitted,
+                workers=[address],
                 allow_other_workers=True,
-            )  # fmt: skip
+            )
         if self._pools:
             self._started()
             pool = self._pools[(worker or 0) % len(self._pools)]

@@ -82,8 +82,12 @@ class DefaultCommand(click.Command):
     "  citeproof audit --batch answers.jsonl -o reports.jsonl --resume",
 )
 @click.argument("answer", metavar="ANSWER")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (the default "
-              "when stdout is not a terminal).")  # fmt: skip
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the report as JSON (the default when stdout is not a terminal).",
+)
 @click.option(
     "--format",
     "input_format",
@@ -92,21 +96,33 @@ class DefaultCommand(click.Command):
     show_default=True,
     help='How to read ANSWER: Markdown/plain text, or JSON claims ({"claims": [...]}).',
 )
-@click.option("--offline", is_flag=True, help="Never fetch: read cited works from the cache "
-              "only (a work that is not pinned is unavailable).")  # fmt: skip
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Never fetch: read cited works from the cache "
+    "only (a work that is not pinned is unavailable).",
+)
 @replay_option
-@click.option("--no-retraction", is_flag=True, help="Do not ask for the cited works' "
-              "retraction status.")  # fmt: skip
-@click.option("--no-references", is_flag=True, help="Do not verify the reference list's "
-              "entries against the scholarly record.")  # fmt: skip
+@click.option(
+    "--no-retraction", is_flag=True, help="Do not ask for the cited works' retraction status."
+)
+@click.option(
+    "--no-references",
+    is_flag=True,
+    help="Do not verify the reference list's entries against the scholarly record.",
+)
 @click.option(
     "--fail-on",
     metavar="LIST",
     help="Comma list of citation verdicts and flags that fail the audit (also 'uncited'). "
     "[default: forged,malformed,unresolvable,mismatch,misquote,retracted]",
 )
-@click.option("--find-source", is_flag=True, help="For a quote not found (or NEAR), look for "
-              "its words in other documents and flag found_elsewhere.")  # fmt: skip
+@click.option(
+    "--find-source",
+    is_flag=True,
+    help="For a quote not found (or NEAR), look for "
+    "its words in other documents and flag found_elsewhere.",
+)
 @click.option(
     "--html",
     "html_path",
@@ -115,16 +131,30 @@ class DefaultCommand(click.Command):
     help="Also write the audit as one self-contained web page to FILE.",
 )
 @click.option("--open", "open_page", is_flag=True, help="Open the --html page in a browser.")
-@click.option("--batch", is_flag=True, help="ANSWER is a JSONL file of {id?, answer, format?}: "
-              "audit every line, one report line each.")  # fmt: skip
-@click.option("-o", "--output", default="-", metavar="FILE", help="With --batch: where the "
-              "report lines go ('-': stdout).")  # fmt: skip
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="ANSWER is a JSONL file of {id?, answer, format?}: "
+    "audit every line, one report line each.",
+)
+@click.option(
+    "-o",
+    "--output",
+    default="-",
+    metavar="FILE",
+    help="With --batch: where the report lines go ('-': stdout).",
+)
 @click.option("--resume", is_flag=True, help="With --batch: skip the ids already in --output.")
-@click.option("--overwrite", is_flag=True, help="Replace an existing file at --html FILE, or "
-              "with --batch what --output holds (an earlier audit page is replaced without it; "
-              "an input never is).")  # fmt: skip
-@click.option("--workers", type=click.IntRange(min=1), help="With --batch: worker processes "
-              "(default: cores).")  # fmt: skip
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing file at --html FILE, or "
+    "with --batch what --output holds (an earlier audit page is replaced without it; "
+    "an input never is).",
+)
+@click.option(
+    "--workers", type=click.IntRange(min=1), help="With --batch: worker processes (default: cores)."
+)
 @log_options("this audit")
 def run(
     answer: str,
@@ -165,9 +195,17 @@ def run(
     refuse_unused_options(ctx, batch=batch, html=html_path is not None)
     if batch:
         _run_batch(
-            answer, output, resume, overwrite, workers, offline, replay, not no_retraction,
-            fail_on, html_path,
-        )  # fmt: skip
+            answer,
+            output,
+            resume,
+            overwrite,
+            workers,
+            offline,
+            replay,
+            not no_retraction,
+            fail_on,
+            html_path,
+        )
         return
     if open_page and html_path is None:
         from citeproof.errors import BadInputError
@@ -316,18 +354,26 @@ def _run_batch(
         raise BadInputError(f"there is no input file {answer}; give a JSONL file or '-'.")
     failing = parse_fail_on(fail_on)
     sink = ResultSink(
-        output, resume, stdout=stdout_bytes() if output == "-" else None, overwrite=overwrite,
+        output,
+        resume,
+        stdout=stdout_bytes() if output == "-" else None,
+        overwrite=overwrite,
         inputs=(answer,),
-    )  # fmt: skip
+    )
     started = time.monotonic()
     verdicts: Counter[str] = Counter()
     first_error: str | None = None
     stream = open_input(answer)
     try:
         reports = audit_lines(
-            read_lines(stream), workers=workers or os.cpu_count() or 1, offline=offline,
-            replay=replay, retraction=retraction, fail_on=failing, skip=sink.done,
-        )  # fmt: skip
+            read_lines(stream),
+            workers=workers or os.cpu_count() or 1,
+            offline=offline,
+            replay=replay,
+            retraction=retraction,
+            fail_on=failing,
+            skip=sink.done,
+        )
         with closing(reports):  # given up midway (Ctrl-C): the workers stop at once
             for text, verdict in reports:
                 sink.write(text)
@@ -463,9 +509,13 @@ def verify_signed(
     result = verify_report(data, verifier_for(public_key))
     if as_json:
         _common.write_json(
-            {"valid": result.valid, "reason": result.reason, "key_id": result.key_id,
-             "verdict": result.verdict}
-        )  # fmt: skip
+            {
+                "valid": result.valid,
+                "reason": result.reason,
+                "key_id": result.key_id,
+                "verdict": result.verdict,
+            }
+        )
     else:
         state = "valid" if result.valid else "INVALID"
         click.echo(f"{state}: {result.reason}")
@@ -476,12 +526,24 @@ def verify_signed(
 
 # ------------------------------------------------------------------------------ rendering
 
-_VERDICT_STYLE = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red",
-                  "incomplete": "bold magenta"}  # fmt: skip
-_STATUS_STYLE = {"cited_ok": "green", "cited_problem": "red", "uncited": "yellow",
-                 "not_a_claim": "dim"}  # fmt: skip
-_CITATION_STYLE = {"ok": "green", "near_quote": "yellow", "withdrawn": "yellow",
-                   "unavailable": "magenta"}  # fmt: skip
+_VERDICT_STYLE = {
+    "pass": "bold green",
+    "warn": "bold yellow",
+    "fail": "bold red",
+    "incomplete": "bold magenta",
+}
+_STATUS_STYLE = {
+    "cited_ok": "green",
+    "cited_problem": "red",
+    "uncited": "yellow",
+    "not_a_claim": "dim",
+}
+_CITATION_STYLE = {
+    "ok": "green",
+    "near_quote": "yellow",
+    "withdrawn": "yellow",
+    "unavailable": "magenta",
+}
 
 
 def render_audit(report: AuditReport, console: Any = None) -> None:

@@ -49,8 +49,12 @@ EPILOG = (
     help="Where the result lines go ('-': stdout).",
 )
 @click.option("--resume", is_flag=True, help="Skip the ids already in --output; append the rest.")
-@click.option("--overwrite", is_flag=True, help="Replace what --output holds (a file with results "
-              "in it is refused without --resume or --overwrite).")  # fmt: skip
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace what --output holds (a file with results "
+    "in it is refused without --resume or --overwrite).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @click.option("--log", "log", is_flag=True, help="Record every check in the evidence log.")
 @click.option(
@@ -128,13 +132,20 @@ def batch(
     from citeproof.service.pipeline import CheckOptions
 
     options = CheckOptions(
-        near_threshold=near_threshold, max_gap=max_gap, profile=profile, offline=offline,
-        replay=replay, log=log,
-    )  # fmt: skip
+        near_threshold=near_threshold,
+        max_gap=max_gap,
+        profile=profile,
+        offline=offline,
+        replay=replay,
+        log=log,
+    )
     sink = ResultSink(
-        output, resume, stdout=stdout_bytes() if output == "-" else None, overwrite=overwrite,
+        output,
+        resume,
+        stdout=stdout_bytes() if output == "-" else None,
+        overwrite=overwrite,
         inputs=(input_path,),
-    )  # fmt: skip
+    )
     done = sink.done
     total = count_lines(input_path)
     stream = open_input(input_path)

@@ -170,10 +170,16 @@ def check(
     if max_gap is not None:
         tuning["max_gap"] = max_gap
     options = CheckOptions(
-        **tuning, expect_sha256=expect_sha256, offline=offline, refresh=refresh, replay=replay,
-        find_source=find_source, retraction=not no_retraction, log=not no_log,
+        **tuning,
+        expect_sha256=expect_sha256,
+        offline=offline,
+        refresh=refresh,
+        replay=replay,
+        find_source=find_source,
+        retraction=not no_retraction,
+        log=not no_log,
         log_path=log_path,
-    )  # fmt: skip
+    )
     if quote is None:
         assert quote_file is not None  # _split_args leaves QUOTE out only for --quote-file
         quote = _common.read_quote_file(quote_file)

@@ -106,8 +106,9 @@ def _render_manifest(manifest: Manifest) -> None:
     click.echo(f"  manifest sha256 {manifest.hash}")
 
 
-def _run(mode: str, directory: Path, files: tuple[Path, ...], workers: int | None,
-         as_json: bool) -> None:  # fmt: skip
+def _run(
+    mode: str, directory: Path, files: tuple[Path, ...], workers: int | None, as_json: bool
+) -> None:
     from citeproof.cli import _common, report_interrupted
     from citeproof.service import indexing
 
@@ -175,9 +176,12 @@ def update(directory: Path, files: tuple[Path, ...], workers: int | None, as_jso
 @index.command(
     "info",
     short_help="Say what an index holds.",
-    epilog=epilog("citeproof index info idx", "citeproof index info idx --json",
-                  exit_codes="Exit codes: 0 done; 2 bad input; 3 no finished index in DIR."),
-)  # fmt: skip
+    epilog=epilog(
+        "citeproof index info idx",
+        "citeproof index info idx --json",
+        exit_codes="Exit codes: 0 done; 2 bad input; 3 no finished index in DIR.",
+    ),
+)
 @click.argument(
     "directory", metavar="DIR", type=click.Path(file_okay=False, exists=True, path_type=Path)
 )

@@ -63,8 +63,12 @@ def manuscript() -> None:
     "  citeproof manuscript paper.docx --html report.html    # the web page, problems first",
 )
 @click.argument("source", metavar="FILE|DIR")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (the default "
-              "when stdout is not a terminal).")  # fmt: skip
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the report as JSON (the default when stdout is not a terminal).",
+)
 @click.option(
     "--sources",
     metavar="DIR",
@@ -73,11 +77,15 @@ def manuscript() -> None:
     "to its entry (a DOI, PMID or PMCID it names, else its title and first author) and "
     "its quotations are checked against it.",
 )
-@click.option("--offline", is_flag=True, help="Never fetch: verify references and read cited "
-              "works from the cache only.")  # fmt: skip
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Never fetch: verify references and read cited works from the cache only.",
+)
 @replay_option
-@click.option("--no-retraction", is_flag=True, help="Do not ask for the cited works' "
-              "retraction status.")  # fmt: skip
+@click.option(
+    "--no-retraction", is_flag=True, help="Do not ask for the cited works' retraction status."
+)
 @click.option(
     "--html",
     "html_path",
@@ -86,9 +94,13 @@ def manuscript() -> None:
     help="Also write the report as one self-contained web page to FILE, problems first (an "
     "earlier page there is replaced; another file only with --overwrite).",
 )
-@click.option("--overwrite", is_flag=True, help="Replace an existing file at --html FILE "
-              "(never the manuscript, a file of its folder or of --sources, or the "
-              "log).")  # fmt: skip
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing file at --html FILE "
+    "(never the manuscript, a file of its folder or of --sources, or the "
+    "log).",
+)
 @click.option(
     "--fail-on",
     metavar="LIST",
@@ -144,10 +156,15 @@ def run(
         )
 
     report = check_manuscript(
-        source, sources=sources, offline=offline, replay=replay, retraction=not no_retraction,
-        fail_on=failing, stdin=_common.stdin_bytes("the manuscript") if source == "-" else None,
+        source,
+        sources=sources,
+        offline=offline,
+        replay=replay,
+        retraction=not no_retraction,
+        fail_on=failing,
+        stdin=_common.stdin_bytes("the manuscript") if source == "-" else None,
         on_read=said,
-    )  # fmt: skip
+    )
     log_error: CiteproofError | None = None
     seq: int | None = None
     if not no_log:
@@ -265,12 +282,26 @@ def verify(report_path: str, public_key: str | None, as_json: bool) -> None:
 
 # ------------------------------------------------------------------------------ rendering
 
-_VERDICT_STYLE = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red",
-                  "incomplete": "bold magenta"}  # fmt: skip
-_FINDING_STYLE = {"ok": "green", "near_quote": "yellow", "unchecked": "magenta",
-                  "unattributed": "yellow", "misquote": "bold red"}  # fmt: skip
-_REFERENCE_STYLE = {"verified": "green", "ambiguous": "yellow", "partial": "yellow",
-                    "unavailable": "magenta", "unchecked": "blue"}  # fmt: skip
+_VERDICT_STYLE = {
+    "pass": "bold green",
+    "warn": "bold yellow",
+    "fail": "bold red",
+    "incomplete": "bold magenta",
+}
+_FINDING_STYLE = {
+    "ok": "green",
+    "near_quote": "yellow",
+    "unchecked": "magenta",
+    "unattributed": "yellow",
+    "misquote": "bold red",
+}
+_REFERENCE_STYLE = {
+    "verified": "green",
+    "ambiguous": "yellow",
+    "partial": "yellow",
+    "unavailable": "magenta",
+    "unchecked": "blue",
+}
 
 
 def _short(text: str, limit: int = 90) -> str:
@@ -302,28 +333,50 @@ def render_manuscript(report: ManuscriptReport, console: Any = None) -> None:
         if q.finding != "ok":
             cited = " ".join(entry(e) for e in q.entry_ids)
             where = f" in {' > '.join(q.section)}" if q.section else ""
-            problems.append((q.finding, _FINDING_STYLE[q.finding],
-                             f"quotation {q.index + 1}{where} {cited}: {q.verdict} ({q.finding})",
-                             f"“{_short(q.text, 80)}” — {q.reason or ''}"))  # fmt: skip
+            problems.append(
+                (
+                    q.finding,
+                    _FINDING_STYLE[q.finding],
+                    f"quotation {q.index + 1}{where} {cited}: {q.verdict} ({q.finding})",
+                    f"“{_short(q.text, 80)}” — {q.reason or ''}",
+                )
+            )
     for r in report.references:
         res = r.result
         if res is not None and res.verdict not in ("verified", "unchecked", "ambiguous"):
-            problems.append((res.verdict, _REFERENCE_STYLE.get(res.verdict, "bold red"),
-                             f"reference {entry(r.id)}: {res.verdict}",
-                             f"{_short(r.text, 70)} — {_short(res.reason, 320)}"))  # fmt: skip
+            problems.append(
+                (
+                    res.verdict,
+                    _REFERENCE_STYLE.get(res.verdict, "bold red"),
+                    f"reference {entry(r.id)}: {res.verdict}",
+                    f"{_short(r.text, 70)} — {_short(res.reason, 320)}",
+                )
+            )
     for w in report.retracted:
         said = " (the manuscript says so)" if w.acknowledged else ""
         name = "" if w.acknowledged else ("retracted" if w.status == "RETRACTED" else "concern")
-        problems.append((name, "yellow" if w.acknowledged else "bold red",
-                         f"cited work {entry(w.entry_id)} {w.status.lower()}{said}",
-                         f"{w.identifier}: {w.reason or ''}"))  # fmt: skip
+        problems.append(
+            (
+                name,
+                "yellow" if w.acknowledged else "bold red",
+                f"cited work {entry(w.entry_id)} {w.status.lower()}{said}",
+                f"{w.identifier}: {w.reason or ''}",
+            )
+        )
     for u in report.unlinked:
-        problems.append(("unlinked", "yellow", f"citation {u.marker} names no entry",
-                         f"{u.target}: {u.reason or 'no entry'}"))  # fmt: skip
+        problems.append(
+            (
+                "unlinked",
+                "yellow",
+                f"citation {u.marker} names no entry",
+                f"{u.target}: {u.reason or 'no entry'}",
+            )
+        )
     for entry_id in report.uncited:
         text = refs[entry_id].text if entry_id in refs else ""
-        problems.append(("uncited", "yellow", f"entry {entry(entry_id)} is never cited",
-                         _short(text, 90)))  # fmt: skip
+        problems.append(
+            ("uncited", "yellow", f"entry {entry(entry_id)} is never cited", _short(text, 90))
+        )
     failing = set(report.fail_on)
     problems.sort(key=lambda p: p[0] not in failing)  # what fails the manuscript first
     if problems:

@@ -111,8 +111,9 @@ def mcp(
     if not use_http:
         _refuse_http_options(ctx)
     try:
-        stopped = _serve(use_http, host, port, token, no_token, offline, no_files, replay,
-                         no_log, log_path)  # fmt: skip
+        stopped = _serve(
+            use_http, host, port, token, no_token, offline, no_files, replay, no_log, log_path
+        )
     except CiteproofError as exc:
         report_error(ctx, exc)
     except KeyboardInterrupt:

@@ -86,8 +86,12 @@ _STYLE = {
     help="Also write the results as one self-contained HTML page to FILE, the entries to check "
     "by hand first (an earlier page there is replaced; another file only with --overwrite).",
 )
-@click.option("--overwrite", is_flag=True, help="Replace what --output or --html holds (a file "
-              "with results in it is refused without --resume or --overwrite).")  # fmt: skip
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace what --output or --html holds (a file "
+    "with results in it is refused without --resume or --overwrite).",
+)
 @click.option(
     "--index",
     "index_dir",
@@ -185,10 +189,15 @@ def refs(
     reading: list[str] = []
     jobs, formats = read_jobs(list(files), fmt, reading=reading)  # type: ignore[arg-type]
     options = RefsOptions(
-        offline=offline, replay=replay, retraction=not no_retraction,
-        log=False if no_log else (log_path or True), executor=executor,  # type: ignore[arg-type]
-        workers=workers, scheduler=scheduler, index=index,
-    )  # fmt: skip
+        offline=offline,
+        replay=replay,
+        retraction=not no_retraction,
+        log=False if no_log else (log_path or True),
+        executor=executor,  # type: ignore[arg-type]
+        workers=workers,
+        scheduler=scheduler,
+        index=index,
+    )
     # The sink refuses an output that is one of the files, or holds results (see its rules).
     sink = (
         ResultSink(output, resume, overwrite=overwrite, inputs=files)
@@ -229,10 +238,15 @@ def refs(
                     stream.add(result)
 
             report = run_refs(
-                jobs, options, skip=done, on_result=arrived, outcome=outcome,
+                jobs,
+                options,
+                skip=done,
+                on_result=arrived,
+                outcome=outcome,
                 keep=(output is None and stream is None) or html_path is not None,
-                on_not_asked=not_asked, reading=reading,
-            )  # fmt: skip
+                on_not_asked=not_asked,
+                reading=reading,
+            )
     except KeyboardInterrupt:
         # As `citeproof batch`: say how far it got and how to go on, never "Aborted!".
         written = len(done) + sum(tally.values())

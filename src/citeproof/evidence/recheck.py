@@ -143,18 +143,20 @@ def compare(entry: LogEntry, outcome: CheckResult | str) -> RecheckItem:
         return base.model_copy(update={"reason": outcome})
     now = _snapshot_now(outcome)
     unavailable = now.verdict == "UNAVAILABLE"
-    return base.model_copy(update=dict(
-        state="not_rechecked" if unavailable else "rechecked",
-        reason=outcome.reason if unavailable else None,
-        now=now,
-        bytes_changed=None if unavailable else now.sha256 != then.sha256,
-        verdict_changed=not unavailable and now.verdict != then.verdict,
-        moved=not unavailable
-        and now.verdict == then.verdict
-        and (now.start, now.end) != (then.start, then.end),
-        newly_retracted=now.retraction in _ALARMING and then.retraction not in _ALARMING,
-        log_seq=outcome.log_seq,
-    ))  # fmt: skip
+    return base.model_copy(
+        update=dict(
+            state="not_rechecked" if unavailable else "rechecked",
+            reason=outcome.reason if unavailable else None,
+            now=now,
+            bytes_changed=None if unavailable else now.sha256 != then.sha256,
+            verdict_changed=not unavailable and now.verdict != then.verdict,
+            moved=not unavailable
+            and now.verdict == then.verdict
+            and (now.start, now.end) != (then.start, then.end),
+            newly_retracted=now.retraction in _ALARMING and then.retraction not in _ALARMING,
+            log_seq=outcome.log_seq,
+        )
+    )
 
 
 def report(items: list[RecheckItem], since: str | None) -> RecheckReport:

@@ -194,9 +194,12 @@ def _given_checkpoint(
 
 
 def _scan(
-    path: Path, head: Head | None, head_cp: Checkpoint | None, cp: Checkpoint | None,
+    path: Path,
+    head: Head | None,
+    head_cp: Checkpoint | None,
+    cp: Checkpoint | None,
     found: _Findings,
-) -> _Scanned:  # fmt: skip
+) -> _Scanned:
     """The fast scan of a sound log, else the full one, which finds the first bad line."""
     fast = _fast_scan(path, head, head_cp, cp)
     if fast is not None:

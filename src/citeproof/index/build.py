@@ -578,8 +578,13 @@ class _Run:
             db.execute("DELETE FROM dead_pending")
             tables.set_meta(db, "state", "complete")
             times = json.loads(tables.get_meta(db, "run_times") or "[]")
-            times.append({"mode": self.mode, "started": tables.get_meta(db, "run_started"),
-                          "finished": _now()})  # fmt: skip
+            times.append(
+                {
+                    "mode": self.mode,
+                    "started": tables.get_meta(db, "run_started"),
+                    "finished": _now(),
+                }
+            )
             tables.set_meta(db, "run_times", json.dumps(times))
             db.execute("COMMIT")
             if self.mode == "build":

@@ -114,8 +114,9 @@ class CountingReader(io.RawIOBase):
     parsed costs one pass instead of two over hundreds of gigabytes.
     """
 
-    def __init__(self, raw: IO[bytes] | io.RawIOBase, *, hash_it: bool = False,
-                 owns: bool = True) -> None:  # fmt: skip
+    def __init__(
+        self, raw: IO[bytes] | io.RawIOBase, *, hash_it: bool = False, owns: bool = True
+    ) -> None:
         super().__init__()
         self._raw = raw
         self._owns = owns

@@ -590,11 +590,32 @@ def datacite_resource(resource: Mapping[str, Any]) -> Parsed | None:
 # --- arXiv ----------------------------------------------------------------------------------
 
 _LATEX_ACCENT = re.compile(r"\\([`'^\"~=.uvHc])\{?\\?([A-Za-z])\}?")
-_ACCENTS = {"`": "\u0300", "'": "\u0301", "^": "\u0302", '"': "\u0308", "~": "\u0303",
-            "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
-            "c": "\u0327"}  # fmt: skip
-_LATEX_LETTERS = {r"\o": "ø", r"\O": "Ø", r"\aa": "å", r"\AA": "Å", r"\ss": "ß", r"\l": "ł",
-                  r"\L": "Ł", r"\ae": "æ", r"\AE": "Æ", r"\oe": "œ", r"\i": "ı"}  # fmt: skip
+_ACCENTS = {
+    "`": "\u0300",
+    "'": "\u0301",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "u": "\u0306",
+    "v": "\u030c",
+    "H": "\u030b",
+    "c": "\u0327",
+}
+_LATEX_LETTERS = {
+    r"\o": "ø",
+    r"\O": "Ø",
+    r"\aa": "å",
+    r"\AA": "Å",
+    r"\ss": "ß",
+    r"\l": "ł",
+    r"\L": "Ł",
+    r"\ae": "æ",
+    r"\AE": "Æ",
+    r"\oe": "œ",
+    r"\i": "ı",
+}
 _LATEX_LETTER = re.compile(r"\{?(\\(?:aa|AA|ss|ae|AE|oe|o|O|l|L|i))\b\}?")
 
 
@@ -677,9 +698,12 @@ _PUBMED_LINKS: dict[str, tuple[str, bool]] = {
 _PUBMED_NOTICE_TYPES = frozenset(
     {"retraction of publication", "published erratum", "expression of concern"}
 )
-_MONTHS = {m: i for i, m in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-)}  # fmt: skip
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
 
 
 def _text(el: etree._Element | None) -> str | None:
@@ -850,9 +874,16 @@ def pubmed_deletions(el: etree._Element) -> list[Deletion]:
 
 #: DBLP's publication elements; ``www`` (person pages) and ``data`` are not works cited.
 DBLP_RECORDS = frozenset(
-    {"article", "inproceedings", "proceedings", "book", "incollection", "phdthesis",
-     "mastersthesis"}
-)  # fmt: skip
+    {
+        "article",
+        "inproceedings",
+        "proceedings",
+        "book",
+        "incollection",
+        "phdthesis",
+        "mastersthesis",
+    }
+)
 _DBLP_HOMONYM = re.compile(r"\s+[0-9]{4}$")
 
 
@@ -967,9 +998,24 @@ def retraction_watch_row(row: Mapping[str, str]) -> list[Notice]:
 #: Words every bibliographic text has in quantity: kept out of the search index, where they
 #: would cost space and time and rank nothing.
 STOPWORDS: tuple[str, ...] = (
-    "a", "an", "and", "are", "as", "at", "by", "for", "from", "in", "is", "of", "on", "or",
-    "the", "to", "with",
-)  # fmt: skip
+    "a",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "by",
+    "for",
+    "from",
+    "in",
+    "is",
+    "of",
+    "on",
+    "or",
+    "the",
+    "to",
+    "with",
+)
 
 
 def search_text(parsed: Parsed) -> str:

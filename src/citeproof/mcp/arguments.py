@@ -66,16 +66,42 @@ ENGINES: Final = ("europepmc", "pubmed", "litsense", "openalex", "clinicaltrials
 Engine = Literal["europepmc", "pubmed", "litsense", "openalex", "clinicaltrials", "openfda"]
 #: citeproof.audit.verdicts.DEFAULT_FAIL_ON and FAIL_ON_CHOICES.
 DEFAULT_FAIL_ON: Final = (
-    "forged", "malformed", "unresolvable", "mismatch", "misquote", "retracted",
-)  # fmt: skip
+    "forged",
+    "malformed",
+    "unresolvable",
+    "mismatch",
+    "misquote",
+    "retracted",
+)
 FailOn = Literal[
-    "case_only", "concern", "ellipsis_hides_negation", "forged", "found_elsewhere", "malformed",
-    "match_in_front_matter", "match_in_references", "mismatch", "misquote", "near_quote",
-    "negation_differs", "not_full_text", "numbers_differ", "partial_word", "preprint",
-    "punctuation_only", "reference_partial", "retracted", "retraction_acknowledged",
-    "short_quote", "text_changed", "unavailable", "uncited", "unresolvable", "version_changed",
+    "case_only",
+    "concern",
+    "ellipsis_hides_negation",
+    "forged",
+    "found_elsewhere",
+    "malformed",
+    "match_in_front_matter",
+    "match_in_references",
+    "mismatch",
+    "misquote",
+    "near_quote",
+    "negation_differs",
+    "not_full_text",
+    "numbers_differ",
+    "partial_word",
+    "preprint",
+    "punctuation_only",
+    "reference_partial",
+    "retracted",
+    "retraction_acknowledged",
+    "short_quote",
+    "text_changed",
+    "unavailable",
+    "uncited",
+    "unresolvable",
+    "version_changed",
     "withdrawn",
-]  # fmt: skip
+]
 FAIL_ON_CHOICES: Final[tuple[str, ...]] = get_args(FailOn)
 
 Detail = Annotated[
@@ -149,14 +175,19 @@ class QuoteItem(Arguments):
 #: for absent); ``author`` and ``issued`` are checked part by part.  DOI, PMID and PMCID are
 #: read in any case of the key.
 REFERENCE_FIELDS: Final = {
-    "title": "a string", "doi": "a string", "pmcid": "a string", "URL": "a string",
-    "type": "a string", "container-title": "a string or a list of strings",
+    "title": "a string",
+    "doi": "a string",
+    "pmcid": "a string",
+    "URL": "a string",
+    "type": "a string",
+    "container-title": "a string or a list of strings",
     "container-title-short": "a string or a list of strings",
-    "pmid": "a string or a whole number", "id": "a string or a whole number",
+    "pmid": "a string or a whole number",
+    "id": "a string or a whole number",
     "author": 'a list of names, each a string or an object such as {"family": "Smith", '
     '"given": "Ann"}',
     "issued": 'a date such as {"date-parts": [[2019, 5]]}, a year or a string',
-}  # fmt: skip
+}
 _ANY_CASE: Final = frozenset({"doi", "pmid", "pmcid"})
 _NAME_PARTS: Final = ("family", "given", "literal", "non-dropping-particle", "dropping-particle")
 _WRONG_FIELD: Final = "reference_field"
@@ -298,12 +329,19 @@ def _value(value: Any) -> str:
 
 #: What a type error's value should have been, by pydantic's error type.
 _WANTED: Final = {
-    "int_type": "a whole number", "int_parsing": "a whole number",
-    "int_from_float": "a whole number", "float_type": "a number", "float_parsing": "a number",
-    "bool_type": "true or false", "bool_parsing": "true or false", "string_type": "a string",
-    "list_type": "a list", "dict_type": "an object", "model_type": "an object",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "string_type": "a string",
+    "list_type": "a list",
+    "dict_type": "an object",
+    "model_type": "an object",
     "model_attributes_type": "an object",
-}  # fmt: skip
+}
 #: How pydantic names the branches of ``str | dict[str, Any]`` in an error's location.
 _BRANCHES: Final = frozenset({"str", "dict[str,any]"})
 _NOT_AN_ARGUMENT: Final = "is not an argument"
@@ -326,8 +364,12 @@ def _one(error: Any) -> tuple[str, str]:
         expected = ctx.get("expected", "one of the listed values")
         return where, f"must be {expected}, not {_value(given)}"
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        bound = {"greater_than_equal": "at least", "greater_than": "more than",
-                 "less_than_equal": "at most", "less_than": "less than"}[kind]  # fmt: skip
+        bound = {
+            "greater_than_equal": "at least",
+            "greater_than": "more than",
+            "less_than_equal": "at most",
+            "less_than": "less than",
+        }[kind]
         limit = next(iter(ctx.values()), "?")
         return where, f"must be {bound} {limit}, not {_value(given)}"
     if kind == "too_long":

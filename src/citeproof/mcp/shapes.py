@@ -82,53 +82,100 @@ def _said(sentence: Mapping[str, Any]) -> bool:
 LOCATION: Final[Shape] = {"section": ALL, "region": ALL, "page": ALL}
 MATCH: Final[Shape] = {"start": ALL, "end": ALL, "text": ALL, "location": LOCATION}
 NEAR: Final[Shape] = {
-    "similarity": ALL, "text": ALL,
+    "similarity": ALL,
+    "text": ALL,
     "diff": Kept({"op": ALL, "quote": ALL, "source": ALL}, _changed),  # the words that differ
-    "flags": ALL, "location": LOCATION,
-}  # fmt: skip
+    "flags": ALL,
+    "location": LOCATION,
+}
 FRAGMENT: Final[Shape] = {"quote": ALL, "verdict": ALL, "similarity": ALL, "flags": ALL}
 SOURCE: Final[Shape] = {
-    "identifier": ALL, "version": ALL, "coverage": ALL, "title": ALL, "degraded": ALL,
-}  # fmt: skip
+    "identifier": ALL,
+    "version": ALL,
+    "coverage": ALL,
+    "title": ALL,
+    "degraded": ALL,
+}
 NOTICE: Final[Shape] = {"kind": ALL, "doi": ALL, "date": ALL}
 RETRACTION: Final[Shape] = {
-    "status": ALL, "as_of": ALL, "reason": SHORT, "sources": {"source": ALL, "notices": NOTICE},
-}  # fmt: skip
+    "status": ALL,
+    "as_of": ALL,
+    "reason": SHORT,
+    "sources": {"source": ALL, "notices": NOTICE},
+}
 #: A check (``citeproof.check/1``) as ``check_quote`` and ``check_quotes`` summarise it.
 CHECK: Final[Shape] = {
-    "schema": ALL, "verdict": ALL, "reason": SHORT, "matches": MATCH, "near": NEAR,
-    "fragments": FRAGMENT, "flags": ALL, "source": SOURCE, "retraction": RETRACTION,
+    "schema": ALL,
+    "verdict": ALL,
+    "reason": SHORT,
+    "matches": MATCH,
+    "near": NEAR,
+    "fragments": FRAGMENT,
+    "flags": ALL,
+    "source": SOURCE,
+    "retraction": RETRACTION,
     "found_elsewhere": {"identifier": ALL, "verdict": ALL, "text": ALL},
     "log_seq": ALL,
-}  # fmt: skip
+}
 WORK: Final[Shape] = {
-    "source": ALL, "identifier": ALL, "title": ALL, "year": ALL, "venue": ALL, "retraction": ALL,
-}  # fmt: skip
+    "source": ALL,
+    "identifier": ALL,
+    "title": ALL,
+    "year": ALL,
+    "venue": ALL,
+    "retraction": ALL,
+}
 #: One verified reference, in ``verify_references`` and in an audit's reference list.
 REFERENCE: Final[Shape] = {
-    "index": ALL, "verdict": ALL, "reason": SHORT, "stated": {"text": ALL},
-    "identifiers": {"identifier": ALL, "exists": ALL}, "work": WORK, "differs": ALL,
-    "suggested": WORK, "candidates": WORK, "retracted": ALL, "log_seq": ALL,
-}  # fmt: skip
+    "index": ALL,
+    "verdict": ALL,
+    "reason": SHORT,
+    "stated": {"text": ALL},
+    "identifiers": {"identifier": ALL, "exists": ALL},
+    "work": WORK,
+    "differs": ALL,
+    "suggested": WORK,
+    "candidates": WORK,
+    "retracted": ALL,
+    "log_seq": ALL,
+}
 CITATION: Final[Shape] = {
-    "index": ALL, "raw": ALL, "resolved_to": ALL, "quote": ALL, "verdict": ALL,
-    "flags": ALL, "reason": SHORT, "check": {"verdict": ALL, "near": NEAR},
-}  # fmt: skip
+    "index": ALL,
+    "raw": ALL,
+    "resolved_to": ALL,
+    "quote": ALL,
+    "verdict": ALL,
+    "flags": ALL,
+    "reason": SHORT,
+    "check": {"verdict": ALL, "near": NEAR},
+}
 #: An audit report (``citeproof.audit/1``): the sentences with something to say.
 AUDIT: Final[Shape] = {
-    "schema": ALL, "verdict": ALL,
-    "sentences": Kept(
-        {"index": ALL, "text": ALL, "status": ALL, "citations": CITATION}, _said
-    ),
+    "schema": ALL,
+    "verdict": ALL,
+    "sentences": Kept({"index": ALL, "text": ALL, "status": ALL, "citations": CITATION}, _said),
     "metrics": {
-        "claims": ALL, "cited_claims": ALL, "citations": ALL, "by_verdict": ALL,
-        "quotes": ALL, "quotes_ok": ALL, "fabricated": ALL, "retracted_cited": ALL,
+        "claims": ALL,
+        "cited_claims": ALL,
+        "citations": ALL,
+        "by_verdict": ALL,
+        "quotes": ALL,
+        "quotes_ok": ALL,
+        "fabricated": ALL,
+        "retracted_cited": ALL,
     },
-    "fail_on": ALL, "references": REFERENCE,
-}  # fmt: skip
+    "fail_on": ALL,
+    "references": REFERENCE,
+}
 #: A search record (``citeproof.search/1``), of a search or of the works citing a work.
 SEARCH: Final[Shape] = {
-    "schema": ALL, "engine": ALL, "query": ALL, "status": ALL, "reason": ALL,
-    "hit_count": ALL, "next_cursor": ALL, "log_seq": ALL,
+    "schema": ALL,
+    "engine": ALL,
+    "query": ALL,
+    "status": ALL,
+    "reason": ALL,
+    "hit_count": ALL,
+    "next_cursor": ALL,
+    "log_seq": ALL,
     "items": {"id": ALL, "title": ALL, "year": ALL, "text": ALL},
-}  # fmt: skip
+}

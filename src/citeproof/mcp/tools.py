@@ -251,10 +251,14 @@ class CiteproofTools:
 
         settings = self.settings
         options = CheckOptions(
-            offline=settings.offline, replay=settings.replay, files=settings.allow_files,
-            retraction=True, find_source=find_source, log=settings.log,
+            offline=settings.offline,
+            replay=settings.replay,
+            files=settings.allow_files,
+            retraction=True,
+            find_source=find_source,
+            log=settings.log,
             log_path=settings.log_path,
-        )  # fmt: skip
+        )
         log = self._open_log() if settings.log else None
         return Pipeline(options, cache=self._held_cache(), log=log)
 

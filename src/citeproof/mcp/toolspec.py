@@ -44,8 +44,15 @@ class ToolSpec:
     """
 
     __slots__ = (
-        "description", "detail", "handler", "name", "open_world", "read_only", "shape", "title",
-    )  # fmt: skip
+        "description",
+        "detail",
+        "handler",
+        "name",
+        "open_world",
+        "read_only",
+        "shape",
+        "title",
+    )
 
     def __init__(
         self,
@@ -103,9 +110,15 @@ def tool(
 
     def declare(handler: F) -> F:
         spec = ToolSpec(
-            handler.__name__, title, description, handler,
-            read_only=read_only, open_world=open_world, shape=shape, detail=detail,
-        )  # fmt: skip
+            handler.__name__,
+            title,
+            description,
+            handler,
+            read_only=read_only,
+            open_world=open_world,
+            shape=shape,
+            detail=detail,
+        )
         setattr(handler, _SPEC, spec)
         return handler
 

@@ -90,20 +90,37 @@ _LAZY: dict[str, str] = {
     "Resolved": _BASE,
     **dict.fromkeys(
         [
-            "CHECK_SCHEMA", "VERDICTS", "CheckResult", "Coverage", "DiffOp", "FoundElsewhere",
-            "Fragment", "Location", "Match", "Near", "Refresh", "SearchedPlace", "SourceInfo",
-            "Verdict", "WordBoundaries",
+            "CHECK_SCHEMA",
+            "VERDICTS",
+            "CheckResult",
+            "Coverage",
+            "DiffOp",
+            "FoundElsewhere",
+            "Fragment",
+            "Location",
+            "Match",
+            "Near",
+            "Refresh",
+            "SearchedPlace",
+            "SourceInfo",
+            "Verdict",
+            "WordBoundaries",
         ],
         _CHECK,
     ),
     **dict.fromkeys(
         [
-            "RETRACTION_SCHEMA", "Notice", "RetractionReport", "RetractionSource",
-            "RetractionStatus", "SourceReport", "SourceState",
+            "RETRACTION_SCHEMA",
+            "Notice",
+            "RetractionReport",
+            "RetractionSource",
+            "RetractionStatus",
+            "SourceReport",
+            "SourceState",
         ],
         _RETRACTION,
     ),
-}  # fmt: skip
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -86,18 +86,32 @@ QuoteKind = Literal["inline", "handle", "blockquote", "claim"]
 
 
 CitationVerdict = Literal[
-    "malformed", "forged", "unresolvable", "mismatch", "unavailable", "withdrawn", "misquote",
-    "near_quote", "ok",
-]  # fmt: skip
+    "malformed",
+    "forged",
+    "unresolvable",
+    "mismatch",
+    "unavailable",
+    "withdrawn",
+    "misquote",
+    "near_quote",
+    "ok",
+]
 
 
 #: In the order the contract decides them: earlier is worse.  ``mismatch`` (citeproof's
 #: addition): the identifier exists but names another work than the reference entry (or the
 #: citing sentence) states.
 VERDICTS: Final[tuple[CitationVerdict, ...]] = (
-    "malformed", "forged", "unresolvable", "mismatch", "unavailable", "withdrawn", "misquote",
-    "near_quote", "ok",
-)  # fmt: skip
+    "malformed",
+    "forged",
+    "unresolvable",
+    "mismatch",
+    "unavailable",
+    "withdrawn",
+    "misquote",
+    "near_quote",
+    "ok",
+)
 
 
 OverallVerdict = Literal["pass", "warn", "fail", "incomplete"]

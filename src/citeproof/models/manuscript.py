@@ -56,8 +56,13 @@ QuotationVerdict = Literal[
     "EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "UNAVAILABLE", "NOT_CHECKABLE"
 ]
 QUOTATION_VERDICTS: Final[tuple[QuotationVerdict, ...]] = (
-    "EXACT", "NEAR", "NOT_FOUND", "TOO_SHORT", "UNAVAILABLE", "NOT_CHECKABLE",
-)  # fmt: skip
+    "EXACT",
+    "NEAR",
+    "NOT_FOUND",
+    "TOO_SHORT",
+    "UNAVAILABLE",
+    "NOT_CHECKABLE",
+)
 
 #: What a quotation's check means for the manuscript (the audit's words where they apply):
 #: ``ok`` the words are in the cited work; ``misquote`` they are not (NOT_FOUND), or the
@@ -69,8 +74,12 @@ QUOTATION_VERDICTS: Final[tuple[QuotationVerdict, ...]] = (
 #: that does not hold it.
 Finding = Literal["ok", "misquote", "near_quote", "unattributed", "unchecked"]
 FINDINGS: Final[tuple[Finding, ...]] = (
-    "misquote", "near_quote", "unattributed", "unchecked", "ok",
-)  # fmt: skip
+    "misquote",
+    "near_quote",
+    "unattributed",
+    "unchecked",
+    "ok",
+)
 
 #: The names ``--fail-on`` takes: quotation findings, reference verdicts (``refs``'),
 #: ``retracted`` / ``concern`` (a cited work, unless the manuscript says it is retracted),
@@ -78,14 +87,30 @@ FINDINGS: Final[tuple[Finding, ...]] = (
 #: names), ``unavailable`` (a reference that could not be verified, a quotation unchecked).
 FAIL_ON_CHOICES: Final[frozenset[str]] = frozenset(
     {
-        "misquote", "near_quote", "unattributed", "unchecked",
-        "unresolvable", "mismatch", "not_found", "partial", "ambiguous", "unavailable",
-        "retracted", "concern", "unlinked", "uncited",
+        "misquote",
+        "near_quote",
+        "unattributed",
+        "unchecked",
+        "unresolvable",
+        "mismatch",
+        "not_found",
+        "partial",
+        "ambiguous",
+        "unavailable",
+        "retracted",
+        "concern",
+        "unlinked",
+        "uncited",
     }
-)  # fmt: skip
+)
 DEFAULT_FAIL_ON: Final[tuple[str, ...]] = (
-    "misquote", "unresolvable", "mismatch", "not_found", "partial", "retracted",
-)  # fmt: skip
+    "misquote",
+    "unresolvable",
+    "mismatch",
+    "not_found",
+    "partial",
+    "retracted",
+)
 
 
 class ManuscriptInfo(Model):

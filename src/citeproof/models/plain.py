@@ -235,10 +235,23 @@ class SourceInfo(Plain):
     """What was checked: which bytes, from where, and how much of the work."""
 
     __slots__ = (
-        "input", "kind", "identifier", "resolved", "served_by", "version", "coverage",
-        "sha256", "md5_ok", "licence", "url", "retrieved_at", "title", "fingerprint_ok",
-        "refresh", "degraded",
-    )  # fmt: skip
+        "input",
+        "kind",
+        "identifier",
+        "resolved",
+        "served_by",
+        "version",
+        "coverage",
+        "sha256",
+        "md5_ok",
+        "licence",
+        "url",
+        "retrieved_at",
+        "title",
+        "fingerprint_ok",
+        "refresh",
+        "degraded",
+    )
 
     def __init__(
         self,
@@ -284,10 +297,25 @@ class CheckResult(Plain):
     steps after the match."""
 
     __slots__ = (
-        "schema_", "verdict", "reason", "quote", "normalisation", "matches", "count",
-        "ambiguous", "casefold_match", "word_boundaries", "near", "fragments", "flags",
-        "source", "retraction", "found_elsewhere", "searched_elsewhere", "log_seq",
-    )  # fmt: skip
+        "schema_",
+        "verdict",
+        "reason",
+        "quote",
+        "normalisation",
+        "matches",
+        "count",
+        "ambiguous",
+        "casefold_match",
+        "word_boundaries",
+        "near",
+        "fragments",
+        "flags",
+        "source",
+        "retraction",
+        "found_elsewhere",
+        "searched_elsewhere",
+        "log_seq",
+    )
 
     def __init__(
         self,

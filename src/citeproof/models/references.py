@@ -225,9 +225,10 @@ class ReferenceResult(Model):
     stated: StatedFields
     identifiers: list[IdentifierCheck] = Field(default_factory=list)
     work: WorkFound | None = Field(
-        default=None, description="the work the entry names (verified, partial) or whose "
-        "identifier it gives (mismatch)"
-    )  # fmt: skip
+        default=None,
+        description="the work the entry names (verified, partial) or whose "
+        "identifier it gives (mismatch)",
+    )
     comparisons: list[Comparison] = Field(default_factory=list)
     differs: list[FieldName] = Field(
         default_factory=list, description="fields outside tolerance, for mismatch and partial"

@@ -93,8 +93,16 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
         except httpx2.TransportError as exc:
             # No answer at all (unreachable, timed out): recorded too, so the replay fails
             # the same way (UNAVAILABLE) instead of refusing a request "never recorded".
-            self._write(name, url, request.method, form, status=0, headers=[], body=b"",
-                        error=(type(exc).__name__, str(exc)))  # fmt: skip
+            self._write(
+                name,
+                url,
+                request.method,
+                form,
+                status=0,
+                headers=[],
+                body=b"",
+                error=(type(exc).__name__, str(exc)),
+            )
             raise
 
         def too_large() -> BodyTooLarge:
@@ -106,8 +114,15 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
             )
 
         answer = await buffered(response, request, self._max_body, too_large)
-        self._write(name, url, request.method, form, status=answer.status_code,
-                    headers=answer.headers.multi_items(), body=answer.content)  # fmt: skip
+        self._write(
+            name,
+            url,
+            request.method,
+            form,
+            status=answer.status_code,
+            headers=answer.headers.multi_items(),
+            body=answer.content,
+        )
         return answer
 
     def _write(

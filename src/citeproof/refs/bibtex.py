@@ -203,8 +203,11 @@ def _reference(entry: Entry, where: str | None, macros: _Macros) -> StatedRefere
         if key in _READ and isinstance(field.value, str):
             fields[key] = field.value  # the last of Title and title wins
     values = {key: macros.expand_field(raw) for key, raw in fields.items()}
-    text = {k: _text(_decode(v) if k not in _VERBATIM else v) for k, (v, _) in values.items()
-            if k != "author"}  # fmt: skip
+    text = {
+        k: _text(_decode(v) if k not in _VERBATIM else v)
+        for k, (v, _) in values.items()
+        if k != "author"
+    }
     eprint = text.get("eprint", "")
     eprint_type = (text.get("eprinttype") or text.get("archiveprefix") or "").lower()
     pmid = text.get("pmid") or (eprint if eprint_type == "pubmed" else "")

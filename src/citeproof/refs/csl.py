@@ -117,9 +117,10 @@ def _people(value: Any) -> Iterator[str]:
         if not isinstance(person, dict):
             continue
         family = " ".join(
-            p for p in (_text(person.get("non-dropping-particle")), _text(person.get("family")))
+            p
+            for p in (_text(person.get("non-dropping-particle")), _text(person.get("family")))
             if p
-        )  # fmt: skip
+        )
         given = _text(person.get("given"))
         if family:
             yield f"{family}, {given}" if given else family

@@ -113,12 +113,21 @@ def outside_kind(stated: StatedReference) -> OutsideKind | None:
     """
     kind = (stated.kind or "").casefold()
     by_type = {
-        "phdthesis": "thesis", "mastersthesis": "thesis", "thesis": "thesis",
-        "software": "software", "dataset": "data set", "data": "data set",
-        "book": "book", "webpage": "web page", "online": "web page", "misc-web": "web page",
-        "standard": "standard", "legislation": "legal or government document",
-        "legal_case": "legal or government document", "report": "legal or government document",
-    }  # fmt: skip
+        "phdthesis": "thesis",
+        "mastersthesis": "thesis",
+        "thesis": "thesis",
+        "software": "software",
+        "dataset": "data set",
+        "data": "data set",
+        "book": "book",
+        "webpage": "web page",
+        "online": "web page",
+        "misc-web": "web page",
+        "standard": "standard",
+        "legislation": "legal or government document",
+        "legal_case": "legal or government document",
+        "report": "legal or government document",
+    }
     looks = {k: look for k, _, look in _KINDS}
     if kind in by_type and not stated.doi:
         name = by_type[kind]

@@ -195,9 +195,20 @@ def _found(
 #: DOI prefixes DataCite registers (Zenodo, arXiv, figshare, Dryad, OSF, Harvard Dataverse,
 #: USGS, GBIF, ICPSR, Code Ocean, Dagstuhl): their record is asked at DataCite first.
 DATACITE_PREFIXES = (
-    "10.5281/", "10.48550/", "10.6084/", "10.5061/", "10.17605/", "10.7910/", "10.5066/",
-    "10.15468/", "10.3886/", "10.24433/", "10.4230/", "10.25384/", "10.34740/",
-)  # fmt: skip
+    "10.5281/",
+    "10.48550/",
+    "10.6084/",
+    "10.5061/",
+    "10.17605/",
+    "10.7910/",
+    "10.5066/",
+    "10.15468/",
+    "10.3886/",
+    "10.24433/",
+    "10.4230/",
+    "10.25384/",
+    "10.34740/",
+)
 _AGENCY = {"crossref": "Crossref", "datacite": "DataCite"}
 
 
@@ -311,9 +322,10 @@ async def _pmid_evidence(client: httpx2.AsyncClient, kind: str, value: str, look
             looked.unreachable += part.unreachable
             for found in part.ids:
                 looked.ids.append(
-                    IdentifierEvidence(key, found.exists, found.records, found.registered_with,
-                                       found.reason)
-                )  # fmt: skip
+                    IdentifierEvidence(
+                        key, found.exists, found.records, found.registered_with, found.reason
+                    )
+                )
             return
     else:
         pmids.append(value)
@@ -376,9 +388,12 @@ async def _identifier_evidence(
                 f"read as {other}: the DOI was broken by a line end, and {value} does not exist"
             )
             looked.ids[-1] = IdentifierEvidence(
-                found.key, found.exists, found.records, found.registered_with,
+                found.key,
+                found.exists,
+                found.records,
+                found.registered_with,
                 found.reason or reason,
-            )  # fmt: skip
+            )
 
 
 async def _one_identifier(
@@ -486,9 +501,13 @@ async def search_for(
 
         async def index_search() -> tuple[str, tuple[WorkRecord, ...]]:
             found = index.search(
-                query, title=stated.title, authors=stated.surnames[:3], year=stated.year,
-                venue=stated.venue, limit=ROWS,
-            )  # fmt: skip
+                query,
+                title=stated.title,
+                authors=stated.surnames[:3],
+                year=stated.year,
+                venue=stated.venue,
+                limit=ROWS,
+            )
             records = tuple(record for record, _ in found)
             _index_answer(index, f"search={query}", records)
             return _found(records)
@@ -540,10 +559,13 @@ async def search_for(
                 ok=answer.status in ("ok", "empty", "missing"),
                 records=records,
                 reason=answer.reason
-                or ("the answer left out what identity needs" if answer.status == "incomplete"
-                    else None),
+                or (
+                    "the answer left out what identity needs"
+                    if answer.status == "incomplete"
+                    else None
+                ),
             )
-        )  # fmt: skip
+        )
         if enough(looked.searches):
             return
 

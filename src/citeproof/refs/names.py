@@ -24,15 +24,57 @@ __all__ = ["family_keys", "near_family", "same_family", "strip_suffix"]
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "2nd", "3rd", "junior", "senior"})
 #: Particles a list may keep or drop before a surname.
 PARTICLES = frozenset(
-    {"van", "von", "der", "den", "de", "del", "della", "da", "di", "le", "la", "du", "des", "dos",
-     "das", "do", "ten", "ter", "te", "af", "al", "el", "bin", "ibn", "mac", "st", "san", "y"}
-)  # fmt: skip
+    {
+        "van",
+        "von",
+        "der",
+        "den",
+        "de",
+        "del",
+        "della",
+        "da",
+        "di",
+        "le",
+        "la",
+        "du",
+        "des",
+        "dos",
+        "das",
+        "do",
+        "ten",
+        "ter",
+        "te",
+        "af",
+        "al",
+        "el",
+        "bin",
+        "ibn",
+        "mac",
+        "st",
+        "san",
+        "y",
+    }
+)
 #: Letters a transliteration writes as two (German umlauts, Nordic letters, ligatures).
 _DIGRAPHS = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("aa", "a"))
 _SPECIAL = str.maketrans(
-    {"ß": "ss", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "æ": "ae",
-     "Æ": "ae", "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"}
-)  # fmt: skip
+    {
+        "ß": "ss",
+        "ø": "o",
+        "Ø": "o",
+        "ł": "l",
+        "Ł": "l",
+        "đ": "d",
+        "Đ": "d",
+        "æ": "ae",
+        "Æ": "ae",
+        "œ": "oe",
+        "Œ": "oe",
+        "þ": "th",
+        "ð": "d",
+        "ı": "i",
+    }
+)
 
 
 def _bare(text: str) -> str:

@@ -123,8 +123,9 @@ def _closed(text: str) -> bool:
 def _reference(record: dict[str, Any], where: str | None) -> StatedReference:
     authors = [*_values(record.get("authors")), *_values(record.get("first_authors"))]
     year = next((y for y in (year_in(_one(record.get(k))) for k in _YEARS) if y), None)
-    venue = next((v for v in (_one(record.get(k)) for k in (*_VENUES, "alternate_title1")) if v),
-                 None)  # fmt: skip
+    venue = next(
+        (v for v in (_one(record.get(k)) for k in (*_VENUES, "alternate_title1")) if v), None
+    )
     pmid, pmcid = _pubmed_ids(record)
     return from_fields(
         title=_one(record.get("title")) or _one(record.get("primary_title")) or None,

@@ -104,18 +104,61 @@ _SUBTITLE = re.compile(r"\s*(?::|[.?!](?<![A-Z]\.)(?<!\b[A-Za-z]\.))\s+")
 GENERIC_TITLES = frozenset(
     fold(t)
     for t in (
-        "editorial", "index", "front matter", "frontmatter", "back matter", "backmatter",
-        "guide for authors", "instructions for authors", "information for authors",
-        "register", "contents", "table of contents", "title page", "cover", "masthead",
-        "erratum", "errata", "correction", "corrigendum", "retraction", "notice",
-        "expression of concern", "letter to the editor", "reply", "response", "comment",
-        "commentary", "preface", "foreword", "introduction", "abstracts", "abstract",
-        "book review", "book reviews", "reviewers", "acknowledgements", "acknowledgments",
-        "news", "obituary", "in memoriam", "announcement", "announcements", "meeting report",
-        "subject index", "author index", "issue information", "editorial board",
-        "conclusion", "discussion", "summary", "references", "bibliography", "appendix",
+        "editorial",
+        "index",
+        "front matter",
+        "frontmatter",
+        "back matter",
+        "backmatter",
+        "guide for authors",
+        "instructions for authors",
+        "information for authors",
+        "register",
+        "contents",
+        "table of contents",
+        "title page",
+        "cover",
+        "masthead",
+        "erratum",
+        "errata",
+        "correction",
+        "corrigendum",
+        "retraction",
+        "notice",
+        "expression of concern",
+        "letter to the editor",
+        "reply",
+        "response",
+        "comment",
+        "commentary",
+        "preface",
+        "foreword",
+        "introduction",
+        "abstracts",
+        "abstract",
+        "book review",
+        "book reviews",
+        "reviewers",
+        "acknowledgements",
+        "acknowledgments",
+        "news",
+        "obituary",
+        "in memoriam",
+        "announcement",
+        "announcements",
+        "meeting report",
+        "subject index",
+        "author index",
+        "issue information",
+        "editorial board",
+        "conclusion",
+        "discussion",
+        "summary",
+        "references",
+        "bibliography",
+        "appendix",
     )
-)  # fmt: skip
+)
 #: Words that mark a notice or a review of another work; an entry that does not say it
 #: cites one cannot be a notice's record.
 _NOTICE_WORDS = re.compile(
@@ -125,15 +168,38 @@ _NOTICE_WORDS = re.compile(
     re.IGNORECASE,
 )
 _NOTICE_TYPES = frozenset(
-    {"erratum", "correction", "retraction", "retraction of publication", "published erratum",
-     "expression of concern", "comment", "letter", "book-review", "review of book"}
-)  # fmt: skip
+    {
+        "erratum",
+        "correction",
+        "retraction",
+        "retraction of publication",
+        "published erratum",
+        "expression of concern",
+        "comment",
+        "letter",
+        "book-review",
+        "review of book",
+    }
+)
 #: Record types that are a whole a part of which an entry may cite.
 _CONTAINER_TYPES = frozenset(
-    {"book", "edited-book", "monograph", "reference-book", "book-set", "book-series",
-     "proceedings", "journal", "journal-volume", "journal-issue", "book-track",
-     "proceedings-series", "report-series", "component"}
-)  # fmt: skip
+    {
+        "book",
+        "edited-book",
+        "monograph",
+        "reference-book",
+        "book-set",
+        "book-series",
+        "proceedings",
+        "journal",
+        "journal-volume",
+        "journal-issue",
+        "book-track",
+        "proceedings-series",
+        "report-series",
+        "component",
+    }
+)
 _PART_MARKER = re.compile(r"(?:^|[\s.,;])(?:in:?|in\s+[A-Z]|pp?\.\s*\d|chapter|chap\.)", re.I)
 _PREPRINT_VENUES = re.compile(
     r"\b(?:biorxiv|medrxiv|arxiv|chemrxiv|psyarxiv|socarxiv|ssrn|research square|"
@@ -515,9 +581,10 @@ def is_preprint(record: WorkRecord) -> bool:
 
 
 def _stated_preprint(stated: StatedReference) -> bool:
-    return bool(_PREPRINT_VENUES.search(stated.venue or "") or (
-        not stated.venue and _PREPRINT_VENUES.search(stated.text)
-    ))  # fmt: skip
+    return bool(
+        _PREPRINT_VENUES.search(stated.venue or "")
+        or (not stated.venue and _PREPRINT_VENUES.search(stated.text))
+    )
 
 
 def _excluded(entry: _Entry, record: WorkRecord, title: _Title) -> str | None:
@@ -544,9 +611,10 @@ def _cites_a_part(entry: _Entry, record: WorkRecord, title: _Title) -> bool:
     at = entry.text.find(fold(_main(record.title or "")))
     authors = {w for name in record.authors for w in fold(name).split()}
     before = [
-        w for w in entry.text[: max(at, 0)].split()
+        w
+        for w in entry.text[: max(at, 0)].split()
         if len(w) > 3 and w not in _STYLE_WORDS and w not in authors
-    ]  # fmt: skip
+    ]
     return len(before) >= 4
 
 
@@ -612,8 +680,11 @@ def score(stated: StatedReference, record: WorkRecord) -> Scored:
     fit, decided_by = _fit(entry, record, title, fields, version)
     if fit == "match" and fields[1].agreement == "differs" and fields[1].score == NEAR_NAME:
         near = fields[1]  # the typo the title and the year outweighed
-        fields = (fields[0], FieldScore("authors", near.stated, near.record, NEAR_NAME,
-                                        "agrees"), *fields[2:])  # fmt: skip
+        fields = (
+            fields[0],
+            FieldScore("authors", near.stated, near.record, NEAR_NAME, "agrees"),
+            *fields[2:],
+        )
     if fit == "match" and "title" not in decided_by and not stated.title:
         # identified by its numbers: the entry prints no title, so none "differs"
         shown = FieldScore("title", None, record.title, None, "not_stated")
@@ -654,11 +725,12 @@ def _fit(
     # The year may be missing on one side (a chapter cited "n.d.") when the venue names
     # where the pages are.
     coordinates = (
-        numbers and v != "differs"
+        numbers
+        and v != "differs"
         and (a == "agrees" or (a != "differs" and v == "agrees"))
         and (volume.agreement == "agrees" or v == "agrees")
         and (y == "agrees" or (y != "differs" and v == "agrees"))
-    )  # fmt: skip
+    )
     confirming = [f.field for f in (authors, year, venue) if f.agreement == "agrees"]
     spoken = ("title", *confirming)
     near_name = a == "differs" and authors.score == NEAR_NAME
@@ -681,10 +753,15 @@ def _fit(
     # What a conference or book-series style prints of a paper: its first author, the
     # venue (two words or more) and the year, and no title, volume or page to contradict.
     sparse = (
-        a == "agrees" and y == "agrees" and v == "agrees" and len(_venue_words_of(record)) >= 2
-        and volume.agreement != "differs" and pages.agreement != "differs"
-        and not entry.stated.title and _residue(entry, record) <= 1
-    )  # fmt: skip
+        a == "agrees"
+        and y == "agrees"
+        and v == "agrees"
+        and len(_venue_words_of(record)) >= 2
+        and volume.agreement != "differs"
+        and pages.agreement != "differs"
+        and not entry.stated.title
+        and _residue(entry, record) <= 1
+    )
     if coordinates or sparse:
         agreed = tuple(f.field for f in fields[1:] if f.agreement == "agrees")
         if title.level == "none":

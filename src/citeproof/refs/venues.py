@@ -24,9 +24,36 @@ __all__ = ["abbreviates", "same_venue", "venue_words"]
 
 #: Words ISO 4 leaves out of an abbreviation (and some styles keep).
 _SKIP = frozenset(
-    {"of", "the", "and", "for", "in", "on", "a", "an", "to", "de", "la", "le", "des", "du",
-     "der", "die", "das", "und", "fur", "et", "y", "e", "di", "del", "della", "at", "&"}
-)  # fmt: skip
+    {
+        "of",
+        "the",
+        "and",
+        "for",
+        "in",
+        "on",
+        "a",
+        "an",
+        "to",
+        "de",
+        "la",
+        "le",
+        "des",
+        "du",
+        "der",
+        "die",
+        "das",
+        "und",
+        "fur",
+        "et",
+        "y",
+        "e",
+        "di",
+        "del",
+        "della",
+        "at",
+        "&",
+    }
+)
 
 
 @lru_cache(maxsize=65536)

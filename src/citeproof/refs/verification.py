@@ -166,9 +166,12 @@ async def _with_retraction(
     if not key.startswith(("doi:", "pmid:", "pmcid:")):
         return work
     report = await retraction_status(
-        key, client if where.network else None, rw_db=ask.rw_db, today=ask.today,
+        key,
+        client if where.network else None,
+        rw_db=ask.rw_db,
+        today=ask.today,
         index=where.index,
-    )  # fmt: skip
+    )
     return work.model_copy(update={"retraction": report.status, "retraction_reason": report.reason})
 
 

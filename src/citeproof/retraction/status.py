@@ -135,8 +135,12 @@ def index_report(index: IndexNotices, ids: Ids) -> SourceReport:
         f"{k}:{v}" for k, v in (("doi", ids.doi), ("pmid", ids.pmid), ("pmcid", ids.pmcid)) if v
     ]
     if not keys:
-        return SourceReport(source="index", state="not_asked", applicable=False,
-                            reason="no DOI, PMID or PMCID to look up")  # fmt: skip
+        return SourceReport(
+            source="index",
+            state="not_asked",
+            applicable=False,
+            reason="no DOI, PMID or PMCID to look up",
+        )
     found: list[Any] = []
     try:
         for key in keys:

@@ -298,8 +298,9 @@ def match_copies(
         by = copies.matched_by[entries[0]] if entries else None
         sha = document.origin.sha256 if document.origin is not None else None
         reason = None if entries else "no entry's work names this file's identifier or title"
-        copies.records.append(EditorCopy(file=name, sha256=sha, entry_ids=entries,
-                                         matched_by=by, reason=reason))  # fmt: skip
+        copies.records.append(
+            EditorCopy(file=name, sha256=sha, entry_ids=entries, matched_by=by, reason=reason)
+        )
     for name, reason in unread.items():
         copies.records.append(EditorCopy(file=name, reason=reason))
     copies.records.sort(key=lambda r: r.file)

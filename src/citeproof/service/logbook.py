@@ -80,10 +80,13 @@ def recheck(
             yield compare(entry, plan)
             continue
         options = CheckOptions(
-            **plan.options, offline=offline, refresh=not offline,
+            **plan.options,
+            offline=offline,
+            refresh=not offline,
             replay=os.fspath(replay) if replay is not None else None,
-            retraction=plan.retraction, log=record,
-        )  # fmt: skip
+            retraction=plan.retraction,
+            log=record,
+        )
         result = Pipeline(options, log=log).check(plan.quote, plan.target, recheck_of=entry.seq)
         yield compare(entry, result)
 

@@ -55,9 +55,15 @@ def search_literature(
     """Search ``engine`` (one of :data:`ENGINES`) for ``query``; the ``citeproof.search/1``
     record of what it sent and read.  A failed search is a record with status ``failed``."""
     record = search_sync(
-        engine, query, limit=limit, cursor=cursor, since=since, until=until, offline=offline,
+        engine,
+        query,
+        limit=limit,
+        cursor=cursor,
+        since=since,
+        until=until,
+        offline=offline,
         replay_dir=Path(replay) if replay is not None else None,
-    )  # fmt: skip
+    )
     return _recorded(record, log)
 
 
@@ -72,7 +78,10 @@ def citing_papers(
 ) -> SearchRecord:
     """The works OpenAlex lists as citing ``identifier`` (DOI, PMID, PMCID or ``W...``)."""
     record = citing_sync(
-        identifier, limit=limit, cursor=cursor, offline=offline,
+        identifier,
+        limit=limit,
+        cursor=cursor,
+        offline=offline,
         replay_dir=Path(replay) if replay is not None else None,
-    )  # fmt: skip
+    )
     return _recorded(record, log)

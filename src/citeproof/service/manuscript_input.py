@@ -96,9 +96,13 @@ def read_manuscript_input(
         else:
             manuscript = read_manuscript(data, name=name)
     info = ManuscriptInfo(
-        name=name, format=manuscript.format, sha256=digest, title=manuscript.title,
-        members=list(manuscript.members), characters=len(manuscript.text),
-    )  # fmt: skip
+        name=name,
+        format=manuscript.format,
+        sha256=digest,
+        title=manuscript.title,
+        members=list(manuscript.members),
+        characters=len(manuscript.text),
+    )
     return manuscript, info
 
 

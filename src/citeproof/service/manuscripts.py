@@ -196,9 +196,13 @@ def check_read(
         if files:
             copies = match_copies(files, works)
         checker = QuotationChecker(
-            offline=offline, replay=replay, works=works, results=results, copies=copies,
+            offline=offline,
+            replay=replay,
+            works=works,
+            results=results,
+            copies=copies,
             cache=cache,
-        )  # fmt: skip
+        )
         quotations = [
             check_quotation(q, n, m, checker if n < MAX_QUOTATIONS else None)
             for n, q in enumerate(m.quotations)
@@ -234,17 +238,29 @@ def _assemble(
         section = section_of(m, c.start)
         missing = [item for item in c.items if item.entry_id is None]
         unlinked += [
-            UnlinkedCitation(citation=c.index, marker=c.marker, target=item.target,
-                             reason=item.reason, section=section)
+            UnlinkedCitation(
+                citation=c.index,
+                marker=c.marker,
+                target=item.target,
+                reason=item.reason,
+                section=section,
+            )
             for item in missing
-        ]  # fmt: skip
+        ]
         citations.append(
             ManuscriptCitation(
-                index=c.index, marker=c.marker, kind=c.kind, start=c.start, end=c.end,
-                section=section, region=c.region, where=c.where, entry_ids=list(c.entry_ids),
+                index=c.index,
+                marker=c.marker,
+                kind=c.kind,
+                start=c.start,
+                end=c.end,
+                section=section,
+                region=c.region,
+                where=c.where,
+                entry_ids=list(c.entry_ids),
                 unlinked=[item.target for item in missing],
             )
-        )  # fmt: skip
+        )
     references, retracted = [], []
     found: set[str] = set()
     for e in m.references:
@@ -252,11 +268,18 @@ def _assemble(
         work = works[e.id]
         references.append(
             ManuscriptReference(
-                id=e.id, label=e.label, key=e.key, origin=e.origin, where=e.where,
-                text=e.reference.text, cited_by=cited_by[e.id], result=result,
-                work=work.keys[0] if work.keys else None, source_file=copies.files.get(e.id),
+                id=e.id,
+                label=e.label,
+                key=e.key,
+                origin=e.origin,
+                where=e.where,
+                text=e.reference.text,
+                cited_by=cited_by[e.id],
+                result=result,
+                work=work.keys[0] if work.keys else None,
+                source_file=copies.files.get(e.id),
             )
-        )  # fmt: skip
+        )
         if result is None:
             continue
         if result.verdict != "verified" and result.verdict != "unchecked":
@@ -266,11 +289,14 @@ def _assemble(
             said = _acknowledged(m, e.reference.text, cited_by[e.id])
             retracted.append(
                 RetractedWork(
-                    entry_id=e.id, identifier=result.work.identifier, status=status,
-                    reason=result.work.retraction_reason, cited_by=cited_by[e.id],
+                    entry_id=e.id,
+                    identifier=result.work.identifier,
+                    status=status,
+                    reason=result.work.retraction_reason,
+                    cited_by=cited_by[e.id],
                     acknowledged=said,
                 )
-            )  # fmt: skip
+            )
             if not said:
                 found.add("retracted" if status == "RETRACTED" else "concern")
     if notes:
@@ -366,9 +392,16 @@ def check_manuscript(
     if on_read is not None:
         on_read(m)
     report = check_read(
-        m, info, sources=sources, offline=offline, replay=replay, retraction=retraction,
-        references=references, fail_on=fail_on, now=now,
-    )  # fmt: skip
+        m,
+        info,
+        sources=sources,
+        offline=offline,
+        replay=replay,
+        retraction=retraction,
+        references=references,
+        fail_on=fail_on,
+        now=now,
+    )
     if sign:
         report = sign_model(report, key or log_key())
     if log is not False:

@@ -272,17 +272,28 @@ class Pipeline:
         """The source as a Document, or why an identifier gave no text."""
         o = self.options
         return load_source(
-            source, max_bytes=o.max_bytes, stdin=stdin, offline=o.offline, refresh=o.refresh,
-            replay=o.replay, cache=self._cache, files=o.files,
-        )  # fmt: skip
+            source,
+            max_bytes=o.max_bytes,
+            stdin=stdin,
+            offline=o.offline,
+            refresh=o.refresh,
+            replay=o.replay,
+            cache=self._cache,
+            files=o.files,
+        )
 
     def load_bytes(self, source: str) -> SourceBytes | FetchFailure:
         """The source's bytes and origin, pinned like :meth:`load`, not parsed."""
         o = self.options
         return load_bytes(
-            source, max_bytes=o.max_bytes, offline=o.offline, refresh=o.refresh,
-            replay=o.replay, cache=self._cache, files=o.files,
-        )  # fmt: skip
+            source,
+            max_bytes=o.max_bytes,
+            offline=o.offline,
+            refresh=o.refresh,
+            replay=o.replay,
+            cache=self._cache,
+            files=o.files,
+        )
 
     # ------------------------------------------------------------------ match
 
@@ -372,9 +383,14 @@ class Pipeline:
 
         def run(cache: Cache | None, offline: bool) -> CheckResult:
             return find_elsewhere(
-                quote, result, o.match, mode=mode, offline=offline, cache=cache,
+                quote,
+                result,
+                o.match,
+                mode=mode,
+                offline=offline,
+                cache=cache,
                 check=check_document,
-            )  # fmt: skip
+            )
 
         if self._cache is not None:
             return run(self._cache, o.offline)
@@ -496,12 +512,19 @@ def check(
     ``True`` for the default log, or a path.  A log that cannot be written raises its error.
     """
     options = CheckOptions(
-        near_threshold=near_threshold, max_gap=max_gap, profile=profile,
-        expect_sha256=expect_sha256, offline=offline, refresh=refresh,
-        replay=os.fspath(replay) if replay is not None else None, max_bytes=max_bytes,
-        retraction=retraction, find_source=find_source, log=log is not False,
+        near_threshold=near_threshold,
+        max_gap=max_gap,
+        profile=profile,
+        expect_sha256=expect_sha256,
+        offline=offline,
+        refresh=refresh,
+        replay=os.fspath(replay) if replay is not None else None,
+        max_bytes=max_bytes,
+        retraction=retraction,
+        find_source=find_source,
+        log=log is not False,
         log_path=None if isinstance(log, bool) else os.fspath(log),
-    )  # fmt: skip
+    )
     try:
         return Pipeline(options).check(quote, source, stdin=stdin)
     except EvidenceNotRecordedError as err:
@@ -534,8 +557,11 @@ def find_source_for(
     """The find-source step alone, for a result already made (see
     :meth:`Pipeline.find_source`)."""
     settings = CheckOptions(
-        near_threshold=options.near_threshold, max_gap=options.max_gap, profile=options.profile,
-        offline=offline, replay=os.fspath(replay) if replay is not None else None,
+        near_threshold=options.near_threshold,
+        max_gap=options.max_gap,
+        profile=options.profile,
+        offline=offline,
+        replay=os.fspath(replay) if replay is not None else None,
         find_source=True,
-    )  # fmt: skip
+    )
     return Pipeline(settings, cache=cache).find_source(quote, result)

@@ -107,9 +107,11 @@ class QuotationChecker:
         document = self.copies.documents.get(entry_id)
         if document is not None:
             against = CheckedAgainst(
-                entry_id=entry_id, kind="file", file=self.copies.files[entry_id],
+                entry_id=entry_id,
+                kind="file",
+                file=self.copies.files[entry_id],
                 matched_by=self.copies.matched_by[entry_id],
-            )  # fmt: skip
+            )
             loaded: Document | FetchFailure = document
             what: str = f"your copy {self.copies.files[entry_id]}"
         else:
@@ -231,10 +233,18 @@ def check_quotation(
     """The report of quotation ``index``; with no ``checker``, unchecked (past the cap)."""
     entry_ids = list(dict.fromkeys(e for i in q.citations for e in m.citations[i].entry_ids))
     report = QuotationReport(
-        index=index, text=q.text, start=q.start, end=q.end, block=q.block,
-        section=section_of(m, q.start), region=q.region, citations=list(q.citations),
-        entry_ids=entry_ids, verdict="NOT_CHECKABLE", finding="unchecked",
-    )  # fmt: skip
+        index=index,
+        text=q.text,
+        start=q.start,
+        end=q.end,
+        block=q.block,
+        section=section_of(m, q.start),
+        region=q.region,
+        citations=list(q.citations),
+        entry_ids=entry_ids,
+        verdict="NOT_CHECKABLE",
+        finding="unchecked",
+    )
     if checker is None:
         reason = f"over the cap of {MAX_QUOTATIONS:,} quotations checked per manuscript."
         return report.model_copy(update={"reason": reason})
@@ -252,14 +262,19 @@ def check_quotation(
     targets = []
     if len(judged) > 1:
         targets = [
-            QuotationTarget(entry_id=e, verdict=j.verdict, finding=j.finding,
-                            reason=j.reason, against=j.against)
+            QuotationTarget(
+                entry_id=e, verdict=j.verdict, finding=j.finding, reason=j.reason, against=j.against
+            )
             for e, j in zip(entry_ids, judged, strict=True)
-        ]  # fmt: skip
+        ]
     return report.model_copy(
         update={
-            "verdict": best.verdict, "finding": best.finding, "flags": list(best.flags),
-            "reason": best.reason, "against": best.against, "check": best.check,
+            "verdict": best.verdict,
+            "finding": best.finding,
+            "flags": list(best.flags),
+            "reason": best.reason,
+            "against": best.against,
+            "check": best.check,
             "targets": targets,
         }
-    )  # fmt: skip
+    )

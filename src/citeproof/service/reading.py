@@ -82,9 +82,11 @@ def read_source(
     """
     _check_window(start, limit)
     options = CheckOptions(
-        offline=offline, refresh=refresh, files=files,
+        offline=offline,
+        refresh=refresh,
+        files=files,
         replay=os.fspath(replay) if replay is not None else None,
-    )  # fmt: skip
+    )
     loaded = Pipeline(options, cache=cache).load(source)
     if not isinstance(loaded, Document):
         status: Availability = "UNAVAILABLE" if loaded.kind == "unavailable" else "NOT_CHECKABLE"

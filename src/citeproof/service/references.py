@@ -209,10 +209,13 @@ async def _run(
             # No contact address: nothing is sent, and adding it to each URL costs time.
             client = await stack.enter_async_context(
                 make_client(
-                    transport=PinnedTransport(cache), limiter=_Unlimited(), attempts=1,
-                    contact="", api_key="",
+                    transport=PinnedTransport(cache),
+                    limiter=_Unlimited(),
+                    attempts=1,
+                    contact="",
+                    api_key="",
                 )
-            )  # fmt: skip
+            )
         else:
             mode = mode_from(os.fspath(replay) if replay is not None else None)
             limiter = None if rate_share >= 1.0 else _Share(rate_share)
@@ -222,9 +225,15 @@ async def _run(
         hooks = client.event_hooks
         client.event_hooks = {**hooks, "response": [*hooks.get("response", []), pinner.hook]}
         return await verify_all(
-            client, refs, retraction=ask, start=start, concurrency=concurrency,
-            on_result=on_result, reach=reach, sources=sources,
-        )  # fmt: skip
+            client,
+            refs,
+            retraction=ask,
+            start=start,
+            concurrency=concurrency,
+            on_result=on_result,
+            reach=reach,
+            sources=sources,
+        )
 
 
 #: The variable that names a local index when no ``--index`` does.
@@ -281,12 +290,20 @@ def verify_stated(
     try:
         results = asyncio.run(
             _run(
-                refs, offline=offline, replay=replay, retraction=retraction, cache=cache,
-                concurrency=concurrency, on_result=on_result, start=start,
-                today=today or datetime.now(UTC).date(), rate_share=rate_share, reach=reach,
+                refs,
+                offline=offline,
+                replay=replay,
+                retraction=retraction,
+                cache=cache,
+                concurrency=concurrency,
+                on_result=on_result,
+                start=start,
+                today=today or datetime.now(UTC).date(),
+                rate_share=rate_share,
+                reach=reach,
                 index=index_path(index),
             )
-        )  # fmt: skip
+        )
     finally:
         if cache is not None:
             cache.close()
@@ -297,9 +314,13 @@ def verify_stated(
             r.model_copy(update={"log_seq": e.seq}) for r, e in zip(results, entries, strict=True)
         ]
     return ReferencesReport(
-        source=source, format=fmt, references=results, counts=count(results), offline=offline,
+        source=source,
+        format=fmt,
+        references=results,
+        counts=count(results),
+        offline=offline,
         reading=list(reading),
-    )  # fmt: skip
+    )
 
 
 def verify_references(
@@ -344,7 +365,15 @@ def verify_references(
         check_something_to_look_up(refs, "the list")
         fmt, source = None, None
     return verify_stated(
-        refs, offline=offline, replay=replay, retraction=retraction, log=log,
-        concurrency=concurrency, today=today, source=source, fmt=fmt, reading=reading,
+        refs,
+        offline=offline,
+        replay=replay,
+        retraction=retraction,
+        log=log,
+        concurrency=concurrency,
+        today=today,
+        source=source,
+        fmt=fmt,
+        reading=reading,
         index=index,
-    )  # fmt: skip
+    )

@@ -45,9 +45,13 @@ def load(
         return document_from_text(text)
     assert source is not None  # exactly one of source and text, checked above
     loaded = load_source(
-        source, max_bytes=max_bytes, stdin=stdin, offline=offline, refresh=refresh,
+        source,
+        max_bytes=max_bytes,
+        stdin=stdin,
+        offline=offline,
+        refresh=refresh,
         replay=replay,
-    )  # fmt: skip
+    )
     if isinstance(loaded, Document):
         return loaded
     raise FetchFailedError(loaded)
