@@ -266,7 +266,10 @@ class LocalIndex:
             "SELECT n.target, n.kind, n.notice, n.date, n.source, n.label, n.reason, "
             "n.record_id, f.newest FROM notices n JOIN files f ON f.file_no = n.file_no "
             f"WHERE n.target IN ({marks}) "
-            "AND (n.rid IS NULL OR n.rid IN (SELECT rid FROM records WHERE live = 1)) "
+            # A correlated EXISTS, not ``rid IN (SELECT ...)``: SQLite would build that list
+            # from a scan of every record (seconds at millions of records) for each question.
+            "AND (n.rid IS NULL OR EXISTS "
+            "(SELECT 1 FROM records r WHERE r.rid = n.rid AND r.live = 1)) "
             "ORDER BY n.date, n.source",
             sorted(targets),
         ).fetchall()
