@@ -59,7 +59,9 @@ figure is under 99%; 2 when no article could be read.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
+import json
 import os
 import platform
 import re
@@ -758,10 +760,13 @@ def _pdf(text: str) -> str:
     return pdf_safe(text)
 
 
-def check_quotations(m: Manuscript, article: Article, folder: Path) -> dict[str, str]:
+def check_quotations(
+    m: Manuscript, article: Article, folder: Path, reports: dict[str, Any] | None = None
+) -> dict[str, str]:
     """Each quotation's words (squashed) -> its finding, from the checking half's run on
     ``m`` with ``folder`` (holding the quoted article's JATS) as ``--sources``: offline, the
-    references not verified (they would need the network), nothing signed or logged."""
+    references not verified (they would need the network), nothing signed or logged.  The
+    whole report is kept in ``reports`` when one is given (``--json``)."""
     from citeproof.models.manuscript import ManuscriptInfo
     from citeproof.service.manuscripts import check_read
 
@@ -775,6 +780,8 @@ def check_quotations(m: Manuscript, article: Article, folder: Path) -> dict[str,
     report = check_read(
         m, info, sources=copy.parent, offline=True, references=False, retraction=False
     )
+    if reports is not None:
+        reports[f"{article.name} {m.format}"] = report.model_dump(mode="json")
     return {_squash(q.text): q.finding for q in report.quotations}
 
 
@@ -822,6 +829,11 @@ def read(article: Article, fmt: str) -> tuple[Manuscript, float]:
     return m, time.perf_counter() - start
 
 
+def _plain(m: Manuscript) -> Any:
+    """The manuscript as read, as JSON-ready data (``--json``)."""
+    return dataclasses.asdict(m)
+
+
 def _pct(n: int, d: int) -> str:
     return f"{100 * n / d:.2f}% ({n}/{d})" if d else "n/a"
 
@@ -867,6 +879,12 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument(
         "--no-check", action="store_true", help="the reading half only: no quotation verdicts"
     )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        help="write every manuscript as read and every check's report to this file, to "
+        "compare two versions of the code run for run",
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
     # The checks run offline in a home of their own: no cache, log or key of the user's.
     scratch = Path(tempfile.mkdtemp(prefix="bench-manuscripts-"))
@@ -888,6 +906,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     plant(articles)
     load_before = os.getloadavg()
     totals = {fmt: Score() for fmt in formats}
+    dump: dict[str, Any] = {"read": {}, "checked": {}}
     for article in articles:
         for fmt in formats:
             try:
@@ -899,7 +918,10 @@ def main(argv: Iterable[str] | None = None) -> int:
             checked = None
             started = time.perf_counter()
             if not args.no_check and fmt not in ("jats", "jats-text"):
-                checked = check_quotations(m, article, scratch / "sources" / article.name)
+                checked = check_quotations(
+                    m, article, scratch / "sources" / article.name, dump["checked"]
+                )
+            dump["read"][f"{article.name} {fmt}"] = _plain(m)
             result = score(article, fmt, m, checked)
             result.seconds = seconds
             result.checking = time.perf_counter() - started
@@ -930,6 +952,8 @@ def main(argv: Iterable[str] | None = None) -> int:
         if args.verbose or t.failures:
             for line in t.failures[: 20 if args.verbose else 5]:
                 print("  " + line)
+    if args.json is not None:
+        args.json.write_text(json.dumps(dump, indent=1, sort_keys=True), encoding="utf-8")
     if args.readme:
         with README.open("a", encoding="utf-8") as out:
             out.write(f"\n{header}\n\n" + "\n".join(rows) + "\n")
