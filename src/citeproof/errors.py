@@ -85,7 +85,6 @@ from enum import IntEnum
 from typing import Final, Protocol
 
 __all__ = [
-    "ACCEPTED_FORMS",
     "BadInputError",
     "BodyHashMismatchError",
     "BodyTooLarge",
@@ -277,28 +276,19 @@ class UnsafeXMLError(BadInputError):
     """XML with entity declarations or other hostile constructs."""
 
 
-#: The identifier forms every entry point accepts; :class:`UnknownIdentifierError` quotes it.
-#: One sentence, because every interface shows an error as one line: a table folded onto one
-#: line ran its columns together ("PMID PMID 27355798").
-ACCEPTED_FORMS: Final = (
-    "Accepted sources: a DOI (10.1371/journal.pone.0340378, doi:10.1371/..., "
-    "https://doi.org/10.1371/...); a PMCID (PMC12829825; PMC10496602.1 pins version 1); "
-    "a PMID (pmid:27355798, PMID 27355798 or its PubMed URL); an NCT number (NCT04363697); "
-    "an openFDA set id (7c4deb97-9966-4c8e-9ba6-bb260b71e130); a Europe PMC preprint "
-    "(PPR1021553); an https:// or http:// URL; or the path of a file, - for standard input."
-)
-
-
 class UnknownIdentifierError(BadInputError):
     """The text is not any accepted identifier form (or is ambiguous, like a bare number).
 
-    The message ends with :data:`ACCEPTED_FORMS`.
+    The message is the reason, then ``accepted_forms``: the identifiers package passes its
+    one-line summary of what would work (:data:`citeproof.identifiers.ACCEPTED_FORMS`), so the
+    help text lives beside the declarations it sums up, not in the error tree.
     """
 
-    def __init__(self, text: str, reason: str) -> None:
+    def __init__(self, text: str, reason: str, accepted_forms: str = "") -> None:
         self.text = text
         self.reason = reason
-        super().__init__(f"{reason} {ACCEPTED_FORMS}")
+        self.accepted_forms = accepted_forms
+        super().__init__(f"{reason} {accepted_forms}" if accepted_forms else reason)
 
 
 #: The handle shown to someone who wrote a malformed one.

@@ -7,6 +7,7 @@ ClinicalTrials.gov fixtures), so a regression shows up on inputs users actually 
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given
@@ -418,3 +419,19 @@ def test_never_crashes(text: str) -> None:
 def test_bare_numbers_are_refused(n: int) -> None:
     with pytest.raises(UnknownIdentifierError, match=f"PMID {n} or pmid:{n}"):
         parse_identifier(str(n))
+
+
+def test_a_name_that_is_neither_identifier_nor_file_still_lists_the_forms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading re-raises the parser's refusal with its own sentence added; the accepted forms,
+    which the identifiers package (not the error tree) now supplies, must survive that."""
+    from citeproof.loading.load import _is_identifier
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UnknownIdentifierError) as info:
+        _is_identifier("PMCabc", files=True)
+    message = str(info.value)
+    assert "There is no file of that name here either." in message
+    assert message.endswith(ACCEPTED_FORMS)
+    assert info.value.accepted_forms == ACCEPTED_FORMS

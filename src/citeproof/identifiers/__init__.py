@@ -19,9 +19,10 @@ own is parsed by :mod:`~citeproof.identifiers.parsing`, running text read by
 
 from __future__ import annotations
 
-from citeproof.errors import ACCEPTED_FORMS, UnknownIdentifierError
+from citeproof.errors import UnknownIdentifierError
 from citeproof.identifiers.identifier import Identifier, IdentifierKind
 from citeproof.identifiers.parsing import is_labelled, looks_like_identifier, parse_identifier
+from citeproof.identifiers.refusal import ACCEPTED_FORMS
 from citeproof.identifiers.running_text import (
     find_identifiers,
     find_malformed_identifiers,

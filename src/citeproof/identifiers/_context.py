@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote, urlsplit
 
-from citeproof.errors import UnknownIdentifierError
+from citeproof.identifiers.refusal import refuse
 
 __all__ = [
     "ASCII_LOWER",
@@ -146,4 +146,4 @@ def validate_url(url: str, raw: str) -> None:
     """Refuse what can never be fetched (:func:`url_problem`) as bad input."""
     problem = url_problem(url, raw)
     if problem is not None:
-        raise UnknownIdentifierError(raw, problem)
+        raise refuse(raw, problem)

@@ -25,6 +25,7 @@ from citeproof.identifiers._context import (
     validate_url,
 )
 from citeproof.identifiers.identifier import Identifier
+from citeproof.identifiers.refusal import refuse
 from citeproof.identifiers.specs import DOI, FLAGS, KINDS, compiled
 
 __all__ = ["is_labelled", "looks_like_identifier", "parse_identifier", "parse_url"]
@@ -73,7 +74,7 @@ def parse_identifier(text: str) -> Identifier:
     raw = text.strip()
     candidate = unwrap(raw)
     if not candidate:
-        raise UnknownIdentifierError(text, "No identifier was given.")
+        raise refuse(text, "No identifier was given.")
 
     if _URL_LABEL_RE.match(candidate):
         url = trim_trailing(candidate[len("url:") :])
@@ -91,13 +92,11 @@ def parse_identifier(text: str) -> Identifier:
         body = candidate[label.end() :] if label is not None else candidate
         doi = DOI.canonical(body)
         if doi is None:
-            raise UnknownIdentifierError(text, f"{raw!r} is not a valid DOI.")
+            raise refuse(text, f"{raw!r} is not a valid DOI.")
         return Identifier("doi", doi, raw)
 
     if _DOI_WORD_RE.match(candidate):
-        raise UnknownIdentifierError(
-            text, f"{raw!r} is not a valid DOI (a DOI starts 10.NNNN/, e.g. 10.1371/x)."
-        )
+        raise refuse(text, f"{raw!r} is not a valid DOI (a DOI starts 10.NNNN/, e.g. 10.1371/x).")
     short = trim_trailing(candidate)
     found = _parse_short(short, raw)
     if found is not None:
@@ -105,13 +104,13 @@ def parse_identifier(text: str) -> Identifier:
 
     if _BARE_NUMBER_RE.fullmatch(short):
         number = short
-        raise UnknownIdentifierError(
+        raise refuse(
             text,
             f"{number!r} is a bare number, which is ambiguous (a PMID? a PMCID without its "
             f"prefix?). Write PMID {number} or pmid:{number} for a PubMed record, or "
             f"PMC{number} for a PubMed Central article.",
         )
-    raise UnknownIdentifierError(text, _malformed_reason(candidate, raw))
+    raise refuse(text, _malformed_reason(candidate, raw))
 
 
 def _malformed_reason(candidate: str, raw: str) -> str:
@@ -155,7 +154,7 @@ def _identifier_from_known_url(host: str, path: str, query: str, raw: str) -> Id
         if doi is None:
             # A doi.org address is a DOI or nothing: fetching "https://doi.org/" would read
             # the resolver's home page and check the quote against it.
-            raise UnknownIdentifierError(
+            raise refuse(
                 raw,
                 f"{raw!r} names no DOI: write the DOI after doi.org/ "
                 "(https://doi.org/10.1371/journal.pone.0340378), or url:https://doi.org/... "

@@ -30,7 +30,6 @@ from types import MappingProxyType
 from typing import Final
 from urllib.parse import parse_qs, quote
 
-from citeproof.errors import UnknownIdentifierError
 from citeproof.identifiers._context import (
     UUID,
     canonical_doi,
@@ -39,6 +38,7 @@ from citeproof.identifiers._context import (
     url_problem,
 )
 from citeproof.identifiers.identifier import Identifier, IdentifierKind
+from citeproof.identifiers.refusal import refuse
 
 __all__ = ["FLAGS", "KINDS", "KindSpec", "RecordUrl", "compiled", "kind_names", "record_url"]
 
@@ -169,12 +169,12 @@ class KindSpec:
         canonical = self.canonical(value)
         if canonical is None:
             why = f" ({self.invalid})" if self.invalid else ""
-            raise UnknownIdentifierError(raw, f"{raw!r} is not a valid {self.name}{why}.")
+            raise refuse(raw, f"{raw!r} is not a valid {self.name}{why}.")
         pinned: int | None = None
         if version is not None:
             pinned = int(version)
             if pinned < 1:
-                raise UnknownIdentifierError(
+                raise refuse(
                     raw, f"{raw!r} pins version {version}, but {self.versions} versions start at 1."
                 )
         return Identifier(self.kind, canonical, raw, pinned)

@@ -77,7 +77,9 @@ def _is_identifier(shown: str, files: bool) -> bool:
             raise
         # "PMCabc" could have been meant as a file name: say that there is none either.
         raise UnknownIdentifierError(
-            shown, f"{exc.reason} There is no file of that name here either."
+            shown,
+            f"{exc.reason} There is no file of that name here either.",
+            exc.accepted_forms,
         ) from None
     if is_labelled(shown) or not exists:
         return True
