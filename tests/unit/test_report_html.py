@@ -340,6 +340,8 @@ def test_sample_page_shows_the_report() -> None:
     d1 = doc.get_element_by_id("d-1")
     assert [e.text for e in d1.cssselect(".diff del")] == ["0.93", "in all"]
     assert [e.text for e in d1.cssselect(".diff ins")] == ["0.9"]
+    # as text (read aloud, copied), a deleted word and the word inserted for it stay apart
+    assert d1.cssselect(".diff")[0].text_content() == "the effect was 0.93 0.9 in all"
     assert "similarity 0.93" in d1.text_content()
     notice = d1.cssselect(".retraction")[0].text_content()
     assert "RETRACTED" in notice and "crossref: retracted" in notice and "10.1/ret" in notice

@@ -408,6 +408,10 @@ def test_a_misquote_shows_both_words_and_why() -> None:
     assert "Misquote" in _text(card.cssselect(".q-finding")[0])
     assert [_text(d) for d in card.cssselect(".diff del")] == ["decreased"]
     assert [_text(i) for i in card.cssselect(".diff ins")] == ["increased"]
+    # read or copied as text, the replaced word and its replacement stay two words
+    assert card.cssselect(".diff")[0].text_content() == (
+        "the treatment decreased increased the yield of every plot"
+    )
     assert "antonym" in _text(card)
     assert "'increased' where the source has 'decreased'" in _text(card)
     assert "your copy halloway.pdf (matched by its DOI)" in _text(card)
