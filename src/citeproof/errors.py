@@ -71,7 +71,8 @@ Exit codes (:class:`ExitCode`): 0 success (check: EXACT; audit: pass or warn), 1
 result (check: NEAR, NOT_FOUND, TOO_SHORT, NOT_CHECKABLE; audit: fail; a verification that
 failed), 2 usage or bad input, 3 a source was unavailable (check: UNAVAILABLE; audit:
 incomplete; retraction: unverifiable).  :func:`check_exit_code`, :func:`audit_exit_code`,
-:func:`retraction_exit_code` and :func:`references_exit_code` map verdicts to them, so every
+:func:`retraction_exit_code`, :func:`resolve_exit_code` and :func:`references_exit_code` map
+verdicts to them, so every
 command that prints a verdict exits the same way.
 
 Network messages name the service and host, never the full URL: URLs carry the contact address
@@ -144,6 +145,7 @@ __all__ = [
     "check_exit_code",
     "os_problem",
     "references_exit_code",
+    "resolve_exit_code",
     "retraction_exit_code",
 ]
 
@@ -190,6 +192,19 @@ _RETRACTION_EXIT_CODES: Final = {
 def retraction_exit_code(status: str) -> int:
     """0 not retracted (as of a date), 1 retracted or under concern, 3 unverifiable."""
     return _RETRACTION_EXIT_CODES[status]
+
+
+_RESOLVE_EXIT_CODES: Final = {
+    "RESOLVED": ExitCode.OK,
+    "NOT_CHECKABLE": ExitCode.NEGATIVE,
+    "UNAVAILABLE": ExitCode.UNAVAILABLE,
+}
+
+
+def resolve_exit_code(status: str) -> int:
+    """0 resolved, 1 not checkable (every source answered and none serves text: a negative
+    answer, as a check's NOT_CHECKABLE), 3 unavailable (a source could not be read)."""
+    return _RESOLVE_EXIT_CODES[status]
 
 
 def references_exit_code(counts: Mapping[str, int]) -> int:

@@ -157,6 +157,11 @@ def test_verdicts_map_to_exit_codes() -> None:
         errors.retraction_exit_code(s)
         for s in ("NOT_RETRACTED_AS_OF", "RETRACTED", "CONCERN", "UNVERIFIABLE")
     ] == [0, 1, 1, 3]
+    assert [errors.resolve_exit_code(s) for s in ("RESOLVED", "NOT_CHECKABLE", "UNAVAILABLE")] == [
+        0,
+        1,
+        3,
+    ]
 
 
 def test_unavailable_errors_are_what_the_audit_reads_as_unavailable() -> None:

@@ -10,25 +10,17 @@ Module level imports click only: ``citeproof --help`` imports this module.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 import click
 
 from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option, replay_option
-from citeproof.errors import ExitCode
+from citeproof.errors import resolve_exit_code
 
 if TYPE_CHECKING:
     from citeproof.models.source import ResolvedSource
 
-__all__ = ["EXIT_CODES", "resolve"]
-
-#: The exit code of each status: a work with no text anywhere is a negative answer (as a
-#: check's NOT_CHECKABLE), a source that could not be read concludes nothing (3).
-EXIT_CODES: Final = {
-    "RESOLVED": ExitCode.OK,
-    "NOT_CHECKABLE": ExitCode.NEGATIVE,
-    "UNAVAILABLE": ExitCode.UNAVAILABLE,
-}
+__all__ = ["resolve"]
 
 EPILOG = epilog(
     "citeproof resolve 10.1371/journal.pone.0340378",
@@ -100,4 +92,4 @@ def resolve(
         _common.write_json(found.model_dump(mode="json"))
     else:
         _render(found)
-    click.get_current_context().exit(EXIT_CODES[found.status])
+    click.get_current_context().exit(resolve_exit_code(found.status))
