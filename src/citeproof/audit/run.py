@@ -74,7 +74,14 @@ from citeproof.service.references import verify_stated
 from citeproof.store.keys import LogKey, load_or_create_log_key
 from citeproof.store.paths import default_dirs
 
-__all__ = ["AUDIT_KIND", "audit_answer", "audit_log_path", "audit_parsed", "log_audit"]
+__all__ = [
+    "AUDIT_KIND",
+    "audit_answer",
+    "audit_log_path",
+    "audit_parsed",
+    "log_audit",
+    "record_audit",
+]
 
 #: The evidence-log entry kind of an audit.
 AUDIT_KIND = "audit"
@@ -594,6 +601,18 @@ def audit_log_path(path: str | os.PathLike[str] | None = None) -> Path:
     """The evidence log an audit appends to (``path``, else ``CITEPROOF_LOG``, else the data
     directory's), so that a file the command writes can be kept off it."""
     return Path(path) if path is not None else default_log_path()
+
+
+def record_audit(
+    report: AuditReport, path: str | os.PathLike[str] | None = None
+) -> tuple[int | None, CiteproofError | None]:
+    """The log step as a command runs it (the check pipeline's way,
+    :meth:`~citeproof.service.pipeline.Pipeline.log`): the entry's number, or the log's error
+    when the entry could not be written, since the report is still an answer to show first."""
+    try:
+        return log_audit(report, path), None
+    except CiteproofError as err:
+        return None, err
 
 
 def log_audit(report: AuditReport, path: str | os.PathLike[str] | None = None) -> int:

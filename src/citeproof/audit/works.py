@@ -212,5 +212,4 @@ class CitedWorks:
         norm = normalize(quote)
         if len(norm) < MIN_QUOTE_CHARS and document.has_text:
             return short_quote(norm in document.prepared.norm.text)
-        pipeline = self.pipeline()
-        return pipeline.finish(quote, pipeline.match(quote, document))
+        return self.pipeline().check(quote, document)

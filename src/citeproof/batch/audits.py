@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from citeproof.audit.run import audit_answer
 from citeproof.batch.executors import Runner
-from citeproof.batch.jsonl import LineError, LineProblem, parse_object_line, string_field
+from citeproof.batch.jsonl import InvalidLineError, LineError, parse_object_line, string_field
 from citeproof.errors import CiteproofError
 
 __all__ = ["AnswerItem", "audit_lines", "parse_answer_line"]
@@ -46,7 +46,7 @@ def parse_answer_line(raw: bytes, line: int) -> AnswerItem | LineError | None:
         answer = string_field(obj, "answer", required=True)
         fmt = string_field(obj, "format", required=False) or "auto"
         if fmt not in _FORMATS:
-            raise LineProblem(
+            raise InvalidLineError(
                 "bad_field", f"'format' must be one of {', '.join(_FORMATS)}, not {fmt!r}"
             )
         assert answer is not None

@@ -47,7 +47,7 @@ from itertools import islice
 from typing import Any
 
 from citeproof.batch.executors import Executor, Runner
-from citeproof.batch.jsonl import LineProblem, decode_line, read_lines
+from citeproof.batch.jsonl import InvalidLineError, decode_line, read_lines
 from citeproof.errors import ReferenceListError
 from citeproof.models.references import ReferenceResult, ReferencesReport
 from citeproof.refs.csl import csl_problem
@@ -128,7 +128,7 @@ def _jsonl_jobs(path: str) -> Iterator[Job]:
                 continue
             try:
                 value: Any = decode_line(raw)
-            except LineProblem as problem:
+            except InvalidLineError as problem:
                 raise ReferenceListError(
                     f"{path}, line {number}: {problem}; {_ONE_PER_LINE}"
                 ) from None

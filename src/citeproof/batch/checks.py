@@ -2,8 +2,9 @@
 
 A batch is the check pipeline (:mod:`citeproof.service.pipeline`) cut where the work is: the
 sources are loaded and pinned in this process, the match step runs on workers, and the steps
-after it (retraction, find-source, the evidence log) run here again, for a whole group at once.
-One :class:`~citeproof.service.pipeline.CheckOptions` chooses them, as for any check.
+after it run here: :meth:`~citeproof.service.pipeline.Pipeline.after_match` (retraction,
+find-source) per result, then the evidence log, for a whole group in one append.  One
+:class:`~citeproof.service.pipeline.CheckOptions` chooses them, as for any check.
 
 How a batch runs, and why:
 
@@ -32,9 +33,10 @@ How a batch runs, and why:
 * **CPU on workers.**  Parsing and matching run in worker processes (``executor="local"``)
   or on a Dask cluster (``executor="dask"``), the same bundles either way: few, large tasks
   per chunk, so a scheduler's cost per task does not count.  A worker turns each result
-  into its JSON line from the plain result (:mod:`citeproof.models.plain`), the same bytes
-  as the model's without building it, unless the log needs a payload; so neither this
-  process nor a worker imports pydantic for a batch without the log.
+  into its JSON line, and its evidence payload, from the plain result
+  (:mod:`citeproof.models.plain`), the same bytes as the model's without building it; so
+  neither this process nor a worker imports pydantic, unless the steps after the match
+  (retraction, find-source) are asked, which make the model in this process.
 * **The log.**  With ``options.log``, each worker makes the evidence payloads where the
   results are, and a chunk's lines are appended in one locked append, in input order, before
   its results are handed out (with ``ordered=False``, each bundle's as it finishes), so every
@@ -69,7 +71,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
-from citeproof import models
 from citeproof.batch.executors import (
     MATCH_MODULES,
     WORK_PER_WORKER,
@@ -161,12 +162,16 @@ class Outcome:
 
     ``text`` is the record as its JSON line (without the newline): workers serialise it, so
     what crosses the process boundary is one string, and the writer writes it as it is.
+    ``matched`` is the match step's result while the steps after the match are still to run
+    in the batch's own process (retraction, find-source: asked only from the library); it is
+    gone by the time the outcome is handed out.
     """
 
     line: int
     text: str
     payload: dict[str, Any] | None = None
     verdict: str | None = None
+    matched: plain.CheckResult | None = None
 
     @property
     def record(self) -> dict[str, Any]:
@@ -177,7 +182,7 @@ class Outcome:
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as its fields: a slotted dataclass's own way takes six times as long to
         # read back, and this process reads every outcome the workers return.
-        return (Outcome, (self.line, self.text, self.payload, self.verdict))
+        return (Outcome, (self.line, self.text, self.payload, self.verdict, self.matched))
 
 
 def _dumps(record: dict[str, Any]) -> str:
@@ -188,17 +193,23 @@ def _error(line: int, item_id: str | int, code: str, message: str) -> Outcome:
     return Outcome(line, _dumps(LineError(line, code, message, item_id).record()))
 
 
-def _checked(
+def _line(
     pipeline: Pipeline,
     line: int,
     item_id: str | int,
-    result: CheckResult,
+    result: CheckResult | plain.CheckResult,
     claim: str | None,
     with_payload: bool,
 ) -> Outcome:
-    record = {"id": item_id, **result.model_dump(mode="json")}
+    """A finished result as its output line, and its evidence payload when asked.  A plain
+    result (``models.plain``) is written without building the model: its JSON, and its
+    payload, are the model's, byte for byte."""
+    if isinstance(result, plain.CheckResult):
+        fields: dict[str, Any] = plain.to_json(result)
+    else:
+        fields = result.model_dump(mode="json")
     payload = pipeline.log_payload(result, claim=claim) if with_payload else None
-    return Outcome(line, _dumps(record), payload, result.verdict)
+    return Outcome(line, _dumps({"id": item_id, **fields}), payload, result.verdict)
 
 
 def _matched(
@@ -210,19 +221,18 @@ def _matched(
     loaded: Document | FetchFailure,
     with_payload: bool,
 ) -> Outcome:
-    """The match step for one quote, as its output line.  Unless the evidence log needs a
-    payload (made from the model), the result stays plain data (``models.plain``), whose JSON
-    is the model's, byte for byte, without building the model first."""
-    if with_payload:
-        return _checked(pipeline, line, item_id, pipeline.match(quote, loaded), claim, True)
+    """The match step for one quote: its output line, unless the steps after the match are
+    still to run, in the batch's process (:func:`_after_match`), which then writes it."""
     result = pipeline.match_plain(quote, loaded)
-    return Outcome(line, _dumps({"id": item_id, **plain.to_json(result)}), None, result.verdict)
+    if pipeline.asks_after_match:
+        return Outcome(line, "", None, result.verdict, result)
+    return _line(pipeline, line, item_id, result, claim, with_payload)
 
 
 # ---------------------------------------------------------------------------------- workers
 
 
-class _NotHeld(Exception):
+class _SourceNotHeldError(Exception):
     """The task named its source by hash, and this worker no longer holds it."""
 
 
@@ -232,7 +242,7 @@ def _document(task: Task) -> Document:
     if task.data is None:
         held = recall(sha256, task.name) if sha256 is not None else None
         if held is None:
-            raise _NotHeld
+            raise _SourceNotHeldError
         return held.with_origin(task.origin)
     if sha256 is None:
         return parse(task.data, name=task.name).with_origin(task.origin)
@@ -246,7 +256,7 @@ def run_task(task: Task) -> list[Outcome]:
     (a batch sends such tasks only to the worker it sent the bytes to, and resends them)."""
     try:
         return _run(task)
-    except _NotHeld:
+    except _SourceNotHeldError:
         raise CiteproofError("the task names a source this worker was never sent") from None
 
 
@@ -297,7 +307,7 @@ def _run_bundle(tasks: list[Task]) -> _Done:
     for n, task in enumerate(tasks):
         try:
             outcomes.extend(_run(task))
-        except _NotHeld:
+        except _SourceNotHeldError:
             missing.append(n)
             continue
         sha256 = task.origin.sha256
@@ -476,25 +486,20 @@ def _unread(
 def _after_match(
     pipeline: Pipeline,
     outcomes: list[Outcome],
-    quotes: dict[int, tuple[str, str | None]],
+    items: dict[int, BatchItem],
     with_payload: bool,
 ) -> list[Outcome]:
-    """Retraction and find-source for a group of matched outcomes, as asked."""
-    o = pipeline.options
-    if not (o.retraction or o.find_source):
-        return outcomes
-    again = []
+    """The pipeline's steps between the match and the log (:meth:`Pipeline.after_match`)
+    for the outcomes whose match ran without them; each then made its output line."""
+    finished = []
     for outcome in outcomes:
-        if outcome.verdict is None:
-            again.append(outcome)
+        if outcome.matched is None:
+            finished.append(outcome)
             continue
-        record = outcome.record
-        item_id = record.pop("id")
-        quote, claim = quotes[outcome.line]
-        result = models.CheckResult.model_validate(record)
-        result = pipeline.find_source(quote, pipeline.retraction(result))
-        again.append(_checked(pipeline, outcome.line, item_id, result, claim, with_payload))
-    return again
+        item = items[outcome.line]
+        result = pipeline.after_match(item.quote, outcome.matched)
+        finished.append(_line(pipeline, item.line, item.id, result, item.claim, with_payload))
+    return finished
 
 
 def _log(pipeline: Pipeline, outcomes: list[Outcome]) -> None:
@@ -528,7 +533,8 @@ class _Chunk:
     """A chunk on its way: the lines already answered here, and the workers' bundles."""
 
     ready: list[Outcome]
-    quotes: dict[int, tuple[str, str | None]]
+    items: dict[int, BatchItem]
+    """The chunk's checks by line, for the steps after the match."""
     bundles: list[_Bundle] = field(default_factory=list)
     nbytes: int = 0
     """The bytes of its sources, which this process holds until the chunk is written."""
@@ -581,7 +587,7 @@ def _start_chunk(chunk: list[BatchItem | LineError], batch: _Batch) -> _Chunk:
     for entry in chunk:
         if isinstance(entry, BatchItem):
             groups.setdefault(entry.source, []).append(entry)
-    quotes = {i.line: (i.quote, i.claim) for items in groups.values() for i in items}
+    checks = {i.line: i for items in groups.values() for i in items}
     sources = _load_all(pipeline, groups)
     readable: dict[str, int] = {}
     for name, items in groups.items():
@@ -591,10 +597,10 @@ def _start_chunk(chunk: list[BatchItem | LineError], batch: _Batch) -> _Chunk:
             continue
         ready.extend(
             _after_match(
-                pipeline, _unread(pipeline, loaded, items, batch.payloads), quotes, batch.payloads
+                pipeline, _unread(pipeline, loaded, items, batch.payloads), checks, batch.payloads
             )
         )
-    started = _Chunk(ready, quotes)
+    started = _Chunk(ready, checks)
     started.nbytes = sum(len(sources[name].data) for name in readable)
     shares: dict[int, list[tuple[SourceBytes, list[BatchItem]]]] = {}
     for name, pieces in batch.router.route(readable).items():
@@ -654,7 +660,7 @@ def _finished(chunk: _Chunk, batch: _Batch) -> Iterator[list[Outcome]]:
             if missing:
                 again = _resend(batch, bundle, missing)
                 waiting[id(again.future)] = again
-            outcomes = _after_match(batch.pipeline, outcomes, chunk.quotes, batch.payloads)
+            outcomes = _after_match(batch.pipeline, outcomes, chunk.items, batch.payloads)
             if outcomes:
                 batch.on_done(len(outcomes))
                 yield outcomes

@@ -27,8 +27,8 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "BatchItem",
+    "InvalidLineError",
     "LineError",
-    "LineProblem",
     "decode_line",
     "parse_items",
     "parse_line",
@@ -73,7 +73,7 @@ class LineError:
         }
 
 
-class LineProblem(ValueError):
+class InvalidLineError(ValueError):
     """Raised by an item builder (see :func:`parse_object_line`): that line's error."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -81,11 +81,8 @@ class LineProblem(ValueError):
         self.code = code
 
 
-_Invalid = LineProblem
-
-
 def _no_constants(name: str) -> Any:
-    raise _Invalid("not_json", f"{name} is not JSON; write null or a string instead")
+    raise InvalidLineError("not_json", f"{name} is not JSON; write null or a string instead")
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -93,7 +90,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(seen) != len(pairs):
         keys = [key for key, _ in pairs]
         key = next(k for n, k in enumerate(keys) if k in keys[:n])
-        raise _Invalid("duplicate_key", f"the key {key!r} appears twice in one object")
+        raise InvalidLineError("duplicate_key", f"the key {key!r} appears twice in one object")
     return seen
 
 
@@ -121,12 +118,16 @@ def _field(obj: dict[str, Any], name: str, *, required: bool) -> str | None:
     value = obj.get(name)
     if value is None:
         if required:
-            raise _Invalid("missing_field", f"the line has no {name!r}; give it as a string")
+            raise InvalidLineError(
+                "missing_field", f"the line has no {name!r}; give it as a string"
+            )
         return None
     if not isinstance(value, str):
-        raise _Invalid("bad_field", f"{name!r} must be a string, not {type(value).__name__}")
+        raise InvalidLineError(
+            "bad_field", f"{name!r} must be a string, not {type(value).__name__}"
+        )
     if required and not value.strip():
-        raise _Invalid("missing_field", f"{name!r} is empty")
+        raise InvalidLineError("missing_field", f"{name!r} is empty")
     return value
 
 
@@ -135,7 +136,7 @@ def _item_id(obj: dict[str, Any], line: int) -> str | int:
     if value is None:
         return line
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise _Invalid("bad_field", "'id' must be a string or an integer")
+        raise InvalidLineError("bad_field", "'id' must be a string or an integer")
     return value
 
 
@@ -163,7 +164,7 @@ def parse_object_line(
     """The strict rules for any JSONL batch: ``build(obj, id)`` makes the item.
 
     ``fields`` are the keys a line may have (``id`` among them); ``build`` raises
-    :class:`LineProblem` (or lets :func:`string_field` raise it) for a field it cannot use.
+    :class:`InvalidLineError` (or lets :func:`string_field` raise it) for a field it cannot use.
     """
     if len(raw) > MAX_LINE_BYTES:
         return LineError(line, "line_too_long", _TOO_LONG)
@@ -173,41 +174,47 @@ def parse_object_line(
     try:
         obj = decode_line(raw)
         if not isinstance(obj, dict):
-            raise _Invalid("not_an_object", f"each line must be a JSON object ({_listed(fields)})")
+            raise InvalidLineError(
+                "not_an_object", f"each line must be a JSON object ({_listed(fields)})"
+            )
         item_id = _item_id(obj, line)
         if not fields.issuperset(obj):
             unknown = sorted(set(obj) - fields)
-            raise _Invalid(
+            raise InvalidLineError(
                 "unknown_field",
                 f"unknown field(s) {', '.join(map(repr, unknown))}; a line has {_listed(fields)}",
             )
         return build(obj, item_id)
-    except _Invalid as err:
+    except InvalidLineError as err:
         return LineError(line, err.code, str(err), item_id)
 
 
 def decode_line(raw: bytes) -> Any:
     """The JSON value of one line by the strict rules (module docstring), or
-    :class:`LineProblem` saying what is wrong with it: every JSONL input (a batch, the
+    :class:`InvalidLineError` saying what is wrong with it: every JSONL input (a batch, the
     references ``citeproof refs`` reads) is refused for the same reasons in the same words."""
     if len(raw) > MAX_LINE_BYTES:
-        raise _Invalid("line_too_long", _TOO_LONG)
+        raise InvalidLineError("line_too_long", _TOO_LONG)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise _Invalid("not_utf8", "the line is not UTF-8 text") from None
+        raise InvalidLineError("not_utf8", "the line is not UTF-8 text") from None
     try:
         if text.startswith("\ufeff"):  # what json.loads says of a BOM
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         obj = _DECODER.decode(text)
     except RecursionError:
-        raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels") from None
+        raise InvalidLineError(
+            "too_deep", f"the line nests deeper than {MAX_DEPTH} levels"
+        ) from None
     except json.JSONDecodeError as err:
-        raise _Invalid("not_json", f"the line is not JSON ({err.msg} at {err.pos})") from None
+        raise InvalidLineError(
+            "not_json", f"the line is not JSON ({err.msg} at {err.pos})"
+        ) from None
     # Each level of nesting opens with a bracket, so a line with few of them (every line of a
     # usual batch) cannot nest too deep, and is not walked to find out.
     if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
-        raise _Invalid("too_deep", f"the line nests deeper than {MAX_DEPTH} levels")
+        raise InvalidLineError("too_deep", f"the line nests deeper than {MAX_DEPTH} levels")
     return obj
 
 

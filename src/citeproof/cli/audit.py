@@ -186,10 +186,9 @@ def run(
     quote is ok when the work exists: citeproof never judges whether a source supports a
     claim.
     """
-    from citeproof.audit.run import audit_answer, log_audit
+    from citeproof.audit.run import audit_answer, record_audit
     from citeproof.audit.verdicts import parse_fail_on
     from citeproof.cli import _common
-    from citeproof.errors import CiteproofError
 
     ctx = click.get_current_context()
     refuse_unused_options(ctx, batch=batch, html=html_path is not None)
@@ -225,13 +224,7 @@ def run(
         find_source=find_source,
         references=not no_references,
     )
-    log_error: CiteproofError | None = None
-    seq: int | None = None
-    if not no_log:
-        try:
-            seq = log_audit(report, log_path)
-        except CiteproofError as err:  # the report is still shown; then the log's problem
-            log_error = err
+    seq, log_error = (None, None) if no_log else record_audit(report, log_path)
     if _common.want_json(as_json):
         _common.write_json(report.model_dump(mode="json"))
     else:
@@ -248,7 +241,7 @@ def run(
             import webbrowser
 
             webbrowser.open(page.resolve().as_uri())
-    if log_error is not None:
+    if log_error is not None:  # the report is still shown; then the log's problem
         raise log_error
     click.get_current_context().exit(audit_exit_code(report.verdict))
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from citeproof.cli.options import CONTEXT_SETTINGS, epilog, log_options, replay_option
-from citeproof.errors import CiteproofError, EvidenceNotRecordedError, ExitCode, check_exit_code
+from citeproof.errors import ExitCode, check_exit_code
 
 if TYPE_CHECKING:
     from citeproof.models import CheckResult
@@ -155,7 +155,7 @@ def check(
     """
     from citeproof.cli import _common
     from citeproof.service.inputs import validate_quote
-    from citeproof.service.pipeline import Checked, CheckOptions, Pipeline
+    from citeproof.service.pipeline import CheckOptions, Pipeline
 
     quote, source = _split_args(args, quote_file)
     if fail_on_retracted and no_retraction:
@@ -184,21 +184,9 @@ def check(
         assert quote_file is not None  # _split_args leaves QUOTE out only for --quote-file
         quote = _common.read_quote_file(quote_file)
     validate_quote(quote)  # before asking a person at a terminal for stdin
-    log_error: CiteproofError | None = None
-    try:
-        checked = Pipeline(options).run(
-            quote, source, stdin=_common.stdin_bytes() if source == "-" else None
-        )
-        text = checked.text
-    except EvidenceNotRecordedError as err:  # the result is still shown; then the log's problem
-        from citeproof.models import plain
-
-        failed = err.result
-        if not isinstance(failed, plain.CheckResult):
-            from citeproof.models import CheckResult
-
-            assert isinstance(failed, CheckResult)
-        checked, text, log_error = Checked(failed, None), err.text, err.cause
+    checked = Pipeline(options).run(
+        quote, source, stdin=_common.stdin_bytes() if source == "-" else None
+    )
     if _common.want_json(as_json):
         _common.write_json(checked.json())
     else:
@@ -213,9 +201,9 @@ def check(
             from citeproof.service.reading import closest_wording
 
             closest = closest_wording(quote, document, options.match)
-        render_check(result, text, closest=closest, closest_asked=asked)
-    if log_error is not None:
-        raise log_error
+        render_check(result, checked.text, closest=closest, closest_asked=asked)
+    if checked.log_error is not None:  # the result is still shown; then the log's problem
+        raise checked.log_error
     click.get_current_context().exit(_exit_code(checked.outcome, fail_on_retracted))
 
 

@@ -263,19 +263,17 @@ class CiteproofTools:
         return Pipeline(options, cache=self._held_cache(), log=log)
 
     def _check(self, quote: str, source: str, claim: str | None, find_source: bool) -> CheckResult:
-        from citeproof.errors import EvidenceNotRecordedError
         from citeproof.service.inputs import validate_quote
 
         validate_quote(quote)
         self._check_source(source)
-        try:
-            return self._pipeline(find_source=find_source).check(quote, source, claim=claim)
-        except EvidenceNotRecordedError as err:
-            verdict = getattr(err.result, "verdict", "?")
+        checked = self._pipeline(find_source=find_source).run(quote, source, claim=claim)
+        if checked.log_error is not None:
             raise BadInputError(
-                f"the check ran (verdict {verdict}) but its evidence line could not be "
-                f"written: {err.cause}"
-            ) from err
+                f"the check ran (verdict {checked.outcome.verdict}) but its evidence line "
+                f"could not be written: {checked.log_error}"
+            ) from checked.log_error
+        return checked.result
 
     def _record_search(self, record: SearchRecord) -> SearchRecord:
         if not self.settings.log:

@@ -25,6 +25,13 @@ The steps, and what each needs:
   (:mod:`citeproof.search.finder`), every candidate verified by this pipeline's match step.
 * **log** -- the evidence line (:mod:`citeproof.evidence`); :meth:`Pipeline.log_payload` and
   :meth:`Pipeline.record` are its two halves, for callers that compute payloads on workers.
+  A line that cannot be written does not undo the check: :meth:`Pipeline.run` returns the
+  result with the log's error beside it (:attr:`Checked.log_error`), so every door shows the
+  result, then reports the error, the same way.
+
+:meth:`Pipeline.run` is the order; :meth:`Pipeline.after_match` is the part of it between
+the match and the log, for a batch, whose match step runs on workers and whose log step
+appends a whole group at once.
 
 None of the steps after *match* changes the verdict: a quote found verbatim in a retracted
 paper is still EXACT, and the result says the paper is retracted.
@@ -47,7 +54,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from citeproof.documents.model import Document
-from citeproof.errors import CiteproofError, EvidenceNotRecordedError
+from citeproof.errors import CiteproofError
 from citeproof.evidence.payloads import CHECK_KIND, check_payload
 from citeproof.loading.failure import FetchFailure
 from citeproof.loading.load import SourceBytes, load_bytes, load_source
@@ -208,21 +215,30 @@ def _match_loaded(
 
 
 class Checked:
-    """A check's result, and the Document it was matched against (None when no text was
-    had): a terminal rendering shows the text around each match.
+    """A check's result, the Document it was matched against (None when no text was had: a
+    terminal rendering shows the text around each match), and the log's error, if any.
 
     The result is held as plain data when no step after the match had anything to do (a
     local file, no log): the command line prints it (:meth:`json`, or the terminal report)
     without importing pydantic, and :attr:`result` makes the model only when it is asked
-    for, and keeps it.  A hand-written class, not a dataclass, for the reason
-    ``models.plain`` gives: defining a dataclass costs start-up.
+    for, and keeps it.  ``log_error`` is set when the check ran but its evidence line could
+    not be written: every door shows the result first and then reports that error (a
+    command), or refuses the result with it (the library, a tool), each by one test of this
+    field.  A hand-written class, not a dataclass, for the reason ``models.plain`` gives:
+    defining a dataclass costs start-up.
     """
 
-    __slots__ = ("document", "outcome")
+    __slots__ = ("document", "log_error", "outcome")
 
-    def __init__(self, outcome: CheckResult | plain.CheckResult, document: Document | None) -> None:
+    def __init__(
+        self,
+        outcome: CheckResult | plain.CheckResult,
+        document: Document | None,
+        log_error: CiteproofError | None = None,
+    ) -> None:
         self.outcome = outcome
         self.document = document
+        self.log_error = log_error
 
     @property
     def result(self) -> CheckResult:
@@ -230,6 +246,13 @@ class Checked:
         if isinstance(self.outcome, plain.CheckResult):
             self.outcome = _model(self.outcome)
         return self.outcome
+
+    def logged(self) -> CheckResult:
+        """:attr:`result`, for a caller that has no use for a result the log did not record:
+        raises the log's error instead."""
+        if self.log_error is not None:
+            raise self.log_error
+        return self.result
 
     def json(self) -> dict[str, Any]:
         """The result as ``citeproof.check/1`` JSON, whichever form it is held in."""
@@ -309,44 +332,38 @@ class Pipeline:
 
     # ------------------------------------------------------------------ after the match
 
-    def finish(
-        self,
-        quote: str,
-        result: CheckResult,
-        *,
-        claim: str | None = None,
-        recheck_of: int | None = None,
-    ) -> CheckResult:
-        """Retraction, find-source and the log, as the options ask.
+    def after_match(
+        self, quote: str, matched: CheckResult | plain.CheckResult
+    ) -> CheckResult | plain.CheckResult:
+        """Retraction, then find-source, as the options ask: the steps between the match and
+        the log, in their one order.  ``matched`` stays plain data when neither has work (the
+        model is made only for what only the model holds)."""
+        if not self._needs_model(matched):
+            return matched
+        result = matched if not isinstance(matched, plain.CheckResult) else _model(matched)
+        return self.find_source(quote, self.retraction(result))
 
-        Raises :class:`~citeproof.errors.EvidenceNotRecordedError` (holding the finished
-        result) when the evidence line could not be written.
-        """
-        result = self.retraction(result)
-        result = self.find_source(quote, result)
-        if not self.options.log:
-            return result
-        seq = self._log_one(result, claim=claim, recheck_of=recheck_of)
-        return result.model_copy(update={"log_seq": seq})
-
-    def _log_one(
+    def log(
         self,
         result: CheckResult | plain.CheckResult,
         *,
         claim: str | None = None,
         recheck_of: int | None = None,
-    ) -> int:
-        """The log step for one result: its line appended, and its number.
-
-        Raises :class:`~citeproof.errors.EvidenceNotRecordedError`, holding ``result``,
-        when the line could not be written.
-        """
+    ) -> tuple[CheckResult | plain.CheckResult, CiteproofError | None]:
+        """The log step for one result, when the options ask: the result naming its line
+        (``log_seq``), or the result as it was and the log's error, when the line could not
+        be written (the check itself ran, and its result is still an answer)."""
+        if not self.options.log:
+            return result, None
         payload = self.log_payload(result, claim=claim, recheck_of=recheck_of)
         try:
             (seq,) = self.record([payload])
         except CiteproofError as err:
-            raise EvidenceNotRecordedError(err, result) from err
-        return seq
+            return result, err
+        if isinstance(result, plain.CheckResult):
+            result.log_seq = seq  # a result of its own, made by this check's match step
+            return result, None
+        return result.model_copy(update={"log_seq": seq}), None
 
     def retraction(self, result: CheckResult) -> CheckResult:
         """``result`` with the cited work's retraction status, when asked and the source is a
@@ -400,6 +417,12 @@ class Pipeline:
         with cache:
             return run(cache, o.offline)
 
+    @property
+    def asks_after_match(self) -> bool:
+        """Whether any step between the match and the log may have work (a batch then runs
+        :meth:`after_match` in its own process, where the network and the cache are)."""
+        return self.options.retraction or self.options.find_source
+
     def _asks_retraction(self, result: CheckResult | plain.CheckResult) -> bool:
         """Whether the retraction step has work: it was asked for and the source is named
         by an identifier (which kinds of identifier is the step's own business)."""
@@ -445,28 +468,20 @@ class Pipeline:
         stdin: IO[bytes] | None = None,
         recheck_of: int | None = None,
     ) -> Checked:
-        """Every step for one quote, and the Document the quote was matched against.
+        """Every step for one quote, in order, and the Document the quote was matched against.
 
         Bad input raises before any source is read; a source that has no text gives
         NOT_CHECKABLE (or UNAVAILABLE when it could not be read), an answer rather than an
-        error.  When the evidence line cannot be written,
-        :class:`~citeproof.errors.EvidenceNotRecordedError` carries the result and the text.
-        The result stays plain data (:class:`Checked`) unless a step needs the model.
+        error.  When the evidence line cannot be written the result is still returned, with
+        the log's error beside it (:attr:`Checked.log_error`).  The result stays plain data
+        (:class:`Checked`) unless a step needs the model.
         """
         validate_quote(quote)
         loaded = self.load(source, stdin=stdin)
         document = loaded if isinstance(loaded, Document) else None
-        matched = self.match_plain(quote, loaded)
-        result: CheckResult | plain.CheckResult = matched
-        try:
-            if self._needs_model(matched):
-                result = self.finish(quote, _model(matched), claim=claim, recheck_of=recheck_of)
-            elif self.options.log:  # nothing for the model to add: log the plain result
-                matched.log_seq = self._log_one(matched, claim=claim, recheck_of=recheck_of)
-        except EvidenceNotRecordedError as err:
-            err.text = document.text if document is not None else ""
-            raise
-        return Checked(result, document)
+        result = self.after_match(quote, self.match_plain(quote, loaded))
+        result, log_error = self.log(result, claim=claim, recheck_of=recheck_of)
+        return Checked(result, document, log_error)
 
     def check(
         self,
@@ -477,8 +492,9 @@ class Pipeline:
         stdin: IO[bytes] | None = None,
         recheck_of: int | None = None,
     ) -> CheckResult:
-        """:meth:`run`'s result."""
-        return self.run(quote, source, claim=claim, stdin=stdin, recheck_of=recheck_of).result
+        """:meth:`run`'s result; the log's error, raised, when its line was not written."""
+        checked = self.run(quote, source, claim=claim, stdin=stdin, recheck_of=recheck_of)
+        return checked.logged()
 
 
 # ---------------------------------------------------------------------------------- library
@@ -525,10 +541,7 @@ def check(
         log=log is not False,
         log_path=None if isinstance(log, bool) else os.fspath(log),
     )
-    try:
-        return Pipeline(options).check(quote, source, stdin=stdin)
-    except EvidenceNotRecordedError as err:
-        raise err.cause from None
+    return Pipeline(options).check(quote, source, stdin=stdin)
 
 
 def check_text(
