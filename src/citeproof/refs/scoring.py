@@ -712,66 +712,110 @@ def _fit(
     fields: tuple[FieldScore, ...],
     version: bool,
 ) -> tuple[Fit, tuple[str, ...]]:
-    _, authors, year, venue, volume, pages = fields
-    a, y, v = authors.agreement, year.agreement, venue.agreement
-    person_and_time = a == "agrees" and y == "agrees"
-    no_conflict = a != "differs" and y != "differs"
-    # A journal's volume and first page in a year name one article (ECitMatch's key): with
-    # the first author, or without one the record can compare, when the venue agrees.
-    # (A book's chapters have no volume: the book's title, the year and the first page.)
-    numbers = pages.agreement == "agrees" and (
-        volume.agreement == "agrees" or volume.agreement == "not_recorded"
-    )
-    # The year may be missing on one side (a chapter cited "n.d.") when the venue names
-    # where the pages are.
-    coordinates = (
-        numbers
-        and v != "differs"
-        and (a == "agrees" or (a != "differs" and v == "agrees"))
-        and (volume.agreement == "agrees" or v == "agrees")
-        and (y == "agrees" or (y != "differs" and v == "agrees"))
-    )
+    """What the comparison concludes, and the fields that decided it (module docstring):
+    by the title first, then by the numbers that name an article, then how near it came."""
+    _, authors, year, venue, _, _ = fields
     confirming = [f.field for f in (authors, year, venue) if f.agreement == "agrees"]
     spoken = ("title", *confirming)
-    near_name = a == "differs" and authors.score == NEAR_NAME
-    if title.level == "same" and title.informative and near_name and y == "agrees":
-        return "match", ("title", "year")
     if title.level == "same":
-        if title.informative and no_conflict:
-            return "match", spoken
-        if person_and_time:
-            return "match", spoken
-        if not title.informative:
-            if coordinates:
-                return "match", tuple(f.field for f in fields if f.agreement == "agrees")
-            return "other", ()
-        if version and a == "agrees":
-            return "match", spoken
-        return "partial", ("title",)
-    if title.level in ("words", "close") and person_and_time and (v != "differs" or version):
+        return _fit_same_title(title, fields, version, spoken)
+    if (
+        title.level in ("words", "close")
+        and _person_and_time(authors, year)
+        and (venue.agreement != "differs" or version)
+    ):
         return "match", spoken
-    # What a conference or book-series style prints of a paper: its first author, the
-    # venue (two words or more) and the year, and no title, volume or page to contradict.
-    sparse = (
-        a == "agrees"
-        and y == "agrees"
-        and v == "agrees"
+    if _coordinates(fields) or _sparse(entry, record, fields):
+        return _fit_by_numbers(entry, record, title, fields)
+    if title.level in ("words", "close"):
+        return "close", ()
+    return "other", ()
+
+
+def _person_and_time(authors: FieldScore, year: FieldScore) -> bool:
+    """The first author and the year both agree."""
+    return authors.agreement == "agrees" and year.agreement == "agrees"
+
+
+def _fit_same_title(
+    title: _Title, fields: tuple[FieldScore, ...], version: bool, spoken: tuple[str, ...]
+) -> tuple[Fit, tuple[str, ...]]:
+    """The fit of a record with the entry's title: a title that says something is the work
+    unless the author or the year contradicts it; one that says nothing needs the numbers."""
+    _, authors, year, *_ = fields
+    a, y = authors.agreement, year.agreement
+    near_name = a == "differs" and authors.score == NEAR_NAME
+    if title.informative and near_name and y == "agrees":
+        return "match", ("title", "year")
+    if title.informative and a != "differs" and y != "differs":
+        return "match", spoken
+    if _person_and_time(authors, year):
+        return "match", spoken
+    if not title.informative:
+        if _coordinates(fields):
+            return "match", tuple(f.field for f in fields if f.agreement == "agrees")
+        return "other", ()
+    if version and a == "agrees":
+        return "match", spoken
+    return "partial", ("title",)
+
+
+def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
+    """Whether the volume and first page name the article (ECitMatch's key), with the first
+    author and the year, each of which the venue may stand in for where a side lacks it.
+
+    A journal's volume and first page in a year name one article: with the first author,
+    or without one the record can compare, when the venue agrees.  (A book's chapters have
+    no volume: the book's title, the year and the first page.)  The year may be missing on
+    one side (a chapter cited "n.d.") when the venue names where the pages are.
+    """
+    _, authors, year, venue, volume, pages = fields
+    numbers = pages.agreement == "agrees" and volume.agreement in ("agrees", "not_recorded")
+    return (
+        numbers
+        and venue.agreement != "differs"
+        and _agrees_or_venue_does(authors, venue)
+        and _agrees_or_venue_does(volume, venue)
+        and _agrees_or_venue_does(year, venue)
+    )
+
+
+def _agrees_or_venue_does(field: FieldScore, venue: FieldScore) -> bool:
+    """``field`` agrees, or one side lacks it and the venue agrees in its place."""
+    return field.agreement == "agrees" or (
+        field.agreement != "differs" and venue.agreement == "agrees"
+    )
+
+
+def _sparse(entry: _Entry, record: WorkRecord, fields: tuple[FieldScore, ...]) -> bool:
+    """What a conference or book-series style prints of a paper: its first author, the
+    venue (two words or more) and the year, and no title, volume or page to contradict."""
+    _, authors, year, venue, volume, pages = fields
+    return (
+        _person_and_time(authors, year)
+        and venue.agreement == "agrees"
         and len(_venue_words_of(record)) >= 2
         and volume.agreement != "differs"
         and pages.agreement != "differs"
         and not entry.stated.title
         and _residue(entry, record) <= 1
     )
-    if coordinates or sparse:
-        agreed = tuple(f.field for f in fields[1:] if f.agreement == "agrees")
-        if title.level == "none":
-            return "match", agreed  # the record holds no title; its numbers speak
-        printed_title = title.level != "absent" and (
-            bool(entry.stated.title) or _residue(entry, record) >= 4
-        )
-        if not printed_title or title.level in ("words", "close"):
-            return "match", agreed
-        return "partial", agreed
-    if title.level in ("words", "close"):
-        return "close", ()
-    return "other", ()
+
+
+def _fit_by_numbers(
+    entry: _Entry, record: WorkRecord, title: _Title, fields: tuple[FieldScore, ...]
+) -> tuple[Fit, tuple[str, ...]]:
+    """The fit of a record its numbers (or its sparse fields) identify: a match, unless the
+    entry prints a title the record does not have."""
+    agreed = tuple(f.field for f in fields[1:] if f.agreement == "agrees")
+    if title.level == "none":
+        return "match", agreed  # the record holds no title; its numbers speak
+    if not _prints_a_title(entry, record, title) or title.level in ("words", "close"):
+        return "match", agreed
+    return "partial", agreed
+
+
+def _prints_a_title(entry: _Entry, record: WorkRecord, title: _Title) -> bool:
+    """Whether the entry prints a title: a stated one, or words of a string that no field of
+    the record accounts for."""
+    return title.level != "absent" and (bool(entry.stated.title) or _residue(entry, record) >= 4)
