@@ -327,73 +327,42 @@ def _run_batch(
     html_path: str | None,
 ) -> None:
     """``--batch``: every line of the JSONL file ANSWER, one report line each, in order."""
-    import time
-    from collections import Counter
-    from contextlib import closing
-    from pathlib import Path
-
     from citeproof.audit.verdicts import parse_fail_on
     from citeproof.batch.audits import audit_lines
+    from citeproof.batch.driver import LineBatch, Work, refuse_request
     from citeproof.batch.jsonl import read_lines
-    from citeproof.batch.output import ResultSink, count_lines, open_input
     from citeproof.cli._common import stdout_bytes
+    from citeproof.cli.batch import interrupted
     from citeproof.errors import BadInputError
 
     if html_path is not None:
         raise BadInputError("--html makes one page for one answer; it cannot go with --batch.")
-    if resume and output == "-":
-        raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
-    if answer != "-" and not Path(answer).is_file():
-        raise BadInputError(f"there is no input file {answer}; give a JSONL file or '-'.")
+    refuse_request(resume=resume, to_file=output != "-", input_path=answer)
     failing = parse_fail_on(fail_on)
-    sink = ResultSink(
+    job = LineBatch(
+        answer,
         output,
-        resume,
-        stdout=stdout_bytes() if output == "-" else None,
+        Work("audit", "answer", "{id?, answer, format?}", "error"),
+        resume=resume,
         overwrite=overwrite,
-        inputs=(answer,),
+        stdout=stdout_bytes() if output == "-" else None,
     )
-    started = time.monotonic()
-    verdicts: Counter[str] = Counter()
-    first_error: str | None = None
-    stream = open_input(answer)
-    try:
-        reports = audit_lines(
-            read_lines(stream),
-            workers=workers or os.cpu_count() or 1,
-            offline=offline,
-            replay=replay,
-            retraction=retraction,
-            fail_on=failing,
-            skip=sink.done,
-        )
-        with closing(reports):  # given up midway (Ctrl-C): the workers stop at once
-            for text, verdict in reports:
-                sink.write(text)
-                verdicts[verdict or "error"] += 1
-                if verdict is None and first_error is None:
-                    first_error = text
-    except KeyboardInterrupt:
-        click.echo(f"citeproof: {sink.stopped(count_lines(answer))}", err=True)
-        click.get_current_context().exit(130)
-    finally:
-        if answer != "-":
-            stream.close()
-        sink.close()
-    if not sink.done and verdicts["error"] == sum(verdicts.values()):
-        import json
-
-        from citeproof.cli._common import nothing_done
-
-        record = json.loads(first_error) if first_error is not None else None
-        shape = "{id?, answer, format?}"
-        raise BadInputError(
-            nothing_done(answer, "audit", shape, "answer", verdicts["error"], record)
-        )
+    reports = audit_lines(
+        read_lines(job.input),
+        workers=workers or os.cpu_count() or 1,
+        offline=offline,
+        replay=replay,
+        retraction=retraction,
+        fail_on=failing,
+        skip=job.done,
+    )
+    ending = job.drive(reports)
+    if ending.interrupted is not None:
+        interrupted(ending.interrupted)
+    verdicts = ending.counts
     parts = ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())) or "nothing"
     click.echo(
-        f"citeproof: {sum(verdicts.values())} answers audited in "
-        f"{time.monotonic() - started:.1f} s: {parts}",
+        f"citeproof: {sum(verdicts.values())} answers audited in {ending.seconds:.1f} s: {parts}",
         err=True,
     )
 

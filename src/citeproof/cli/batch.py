@@ -8,11 +8,9 @@ Module level imports click only.
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -20,7 +18,7 @@ import click
 from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
 
 if TYPE_CHECKING:
-    from citeproof.batch.checks import Outcome
+    from citeproof.batch.driver import Lines
 
 
 EPILOG = (
@@ -114,20 +112,21 @@ def batch(
     check. Checks are grouped by source, so each source is fetched and parsed once, and run
     on worker processes (or a Dask cluster with --executor dask).
     """
+    from citeproof.batch.driver import refuse_request
     from citeproof.batch.executors import start_early
-    from citeproof.errors import BadInputError
 
-    if resume and output == "-":
-        raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
-    if scheduler is not None and executor != "dask":
-        raise BadInputError("--scheduler is for --executor dask.")
-    if input_path != "-" and not Path(input_path).is_file():
-        raise BadInputError(f"there is no input file {input_path}; give a JSONL file or '-'.")
+    refuse_request(
+        resume=resume,
+        to_file=output != "-",
+        executor=executor,
+        scheduler=scheduler,
+        input_path=input_path,
+    )
     start_early(executor, workers)  # the workers' imports beside the ones below
 
     from citeproof.batch.checks import run
+    from citeproof.batch.driver import LineBatch, Work
     from citeproof.batch.jsonl import parse_stream
-    from citeproof.batch.output import ResultSink, count_lines, open_input
     from citeproof.cli._common import stdout_bytes
     from citeproof.service.pipeline import CheckOptions
 
@@ -139,70 +138,57 @@ def batch(
         replay=replay,
         log=log,
     )
-    sink = ResultSink(
+    job = LineBatch(
+        input_path,
         output,
-        resume,
-        stdout=stdout_bytes() if output == "-" else None,
+        Work("check", "check", "{id?, quote, source, claim?}", "ERROR"),
+        resume=resume,
         overwrite=overwrite,
-        inputs=(input_path,),
+        stdout=stdout_bytes() if output == "-" else None,
     )
-    done = sink.done
-    total = count_lines(input_path)
-    stream = open_input(input_path)
-    started = time.monotonic()
-    counts: Counter[str] = Counter()
     unavailable: Counter[str] = Counter()
-    first_error: Outcome | None = None
-    try:
-        with (
-            progress(quiet, total, len(done)) as advance,
-            closing(
-                run(
-                    parse_stream(stream),
-                    options=options,
-                    executor=executor,  # type: ignore[arg-type]
-                    workers=workers,
-                    scheduler=scheduler,
-                    ordered=not unordered,
-                    skip=done,
-                    on_done=advance.finished,
-                )
-            ) as outcomes,
-        ):
-            for outcome in outcomes:
-                sink.write(outcome.text)
-                _tally(outcome, counts, unavailable)
-                if first_error is None and outcome.verdict is None:
-                    first_error = outcome
-                advance(counts)
-    except KeyboardInterrupt:
-        click.echo(f"citeproof: {sink.stopped(total)}", err=True)
-        click.get_current_context().exit(130)
-    finally:
-        if input_path != "-":
-            stream.close()
-        sink.close()
-    if not done and counts["ERROR"] == sum(counts.values()):
-        from citeproof.cli._common import nothing_done
+    with progress(quiet, job.total, len(job.done)) as advance:
 
-        record = first_error.record if first_error is not None else None
-        shape = "{id?, quote, source, claim?}"
-        raise BadInputError(
-            nothing_done(input_path, "check", shape, "check", counts["ERROR"], record)
-        )
+        def checked() -> Lines:
+            outcomes = run(
+                parse_stream(job.input),
+                options=options,
+                executor=executor,  # type: ignore[arg-type]
+                workers=workers,
+                scheduler=scheduler,
+                ordered=not unordered,
+                skip=job.done,
+                on_done=advance.finished,
+            )
+            with closing(outcomes):
+                for outcome in outcomes:
+                    yield outcome.text, outcome.verdict
+
+        def written(text: str, verdict: str | None, counts: Counter[str]) -> None:
+            if verdict == "UNAVAILABLE":
+                unavailable[_unavailable_reason(text)] += 1
+            advance(counts)
+
+        ending = job.drive(checked(), written)
+    if ending.interrupted is not None:
+        interrupted(ending.interrupted)
     if not quiet:
-        _summary(counts, unavailable, time.monotonic() - started, len(done))
+        _summary(ending.counts, unavailable, ending.seconds, ending.skipped)
 
 
-def _tally(outcome: Outcome, counts: Counter[str], unavailable: Counter[str]) -> None:
-    if outcome.verdict is None:
-        counts["ERROR"] += 1
-        return
-    counts[outcome.verdict] += 1
-    if outcome.verdict == "UNAVAILABLE":
-        record = outcome.record
-        source = record.get("source") or {}
-        unavailable[f"{source.get('input')}: {record.get('reason')}"] += 1
+def interrupted(message: str) -> None:
+    """How a batch command ends at Ctrl-C: one line saying how far it got, exit 130."""
+    click.echo(f"citeproof: {message}", err=True)
+    click.get_current_context().exit(130)
+
+
+def _unavailable_reason(text: str) -> str:
+    """An UNAVAILABLE result line's source and reason, as the summary lists them."""
+    import json
+
+    record = json.loads(text)
+    source = record.get("source") or {}
+    return f"{source.get('input')}: {record.get('reason')}"
 
 
 class Advance:
