@@ -6,7 +6,8 @@ server and the HTML report all need the same answer in the public model, with ev
 offset placed in its block, section, region and page.  Keeping that translation in one
 module, away from the I/O in ``service``, means each rule about a result (which regions
 raise a flag, when a ``reason`` is filled in, what a hand-built Document reports as its
-source) is written once.  What the source was is described by
+source) is written once; the final verdict itself is :func:`decide_verdict`'s, the one
+function every check's result goes through.  What the source was is described by
 :func:`citeproof.loading.describe.describe_source`, which every other result shares.
 
 The results are built as ``models.plain`` dataclasses, which print the same JSON as the
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from citeproof.documents.model import Document
+from citeproof.documents.model import Document, Origin
 from citeproof.loading.describe import describe_source, origin_of
 from citeproof.loading.failure import FetchFailure
 from citeproof.match.types import MIN_QUOTE_CHARS, MatchOptions, NearMatch, QuoteMatch
@@ -32,15 +33,18 @@ from citeproof.models.plain import (
     Near,
     Resolved,
     SourceInfo,
+    Verdict,
     WordBoundaries,
 )
+from citeproof.service.texts import no_text_reason
 
 __all__ = [
+    "Unchecked",
+    "decide_verdict",
     "failure_result",
     "fallback_unavailable",
     "not_checkable_result",
     "result_from_match",
-    "unavailable_result",
 ]
 
 _REGION_FLAGS: Final = {
@@ -48,6 +52,106 @@ _REGION_FLAGS: Final = {
     "front-matter": "match_in_front_matter",
 }
 _ABSTRACT_ONLY: Final = "Only the abstract was checked; the full text was not."
+_COVERAGE_WORDS: Final = {
+    "abstract": "the abstract",
+    "page": "the landing page",
+    "full_text": "the full text",
+}
+
+
+# --- the verdict ---------------------------------------------------------------------------
+
+
+UncheckedKind = Literal["no_text", "unavailable", "not_checkable"]
+
+#: The verdict when the matcher was not asked, on the best text there is.
+_UNCHECKED_VERDICTS: Final[dict[UncheckedKind, Verdict]] = {
+    "no_text": "NOT_CHECKABLE",
+    "unavailable": "UNAVAILABLE",
+    "not_checkable": "NOT_CHECKABLE",
+}
+
+
+class Unchecked:
+    """Why the matcher was not asked, in place of its answer.
+
+    ``no_text``: the text read is empty (a scanned PDF, an empty file); ``unavailable``: no
+    text could be had because a source failed; ``not_checkable``: there is nothing to check
+    for another reason (an identifier with nothing to read, bytes that are not the expected
+    ones).  ``reason`` says it in words.  A hand-written class rather than a dataclass, for
+    the start-up reason ``models.plain`` gives.
+    """
+
+    __slots__ = ("kind", "reason")
+
+    def __init__(self, kind: UncheckedKind, reason: str) -> None:
+        self.kind = kind
+        self.reason = reason
+
+
+def decide_verdict(
+    answer: QuoteMatch | Unchecked, origin: Origin | None, options: MatchOptions
+) -> tuple[Verdict, str | None]:
+    """A check's final verdict and its reason: the one place they are decided.
+
+    The matcher (:func:`citeproof.match.quote.find_quote`) says what the words are in the
+    text it was given (EXACT, NEAR, NOT_FOUND, TOO_SHORT) and stays pure; whether that
+    answer stands depends on what the text was, which only the service knows.  This reads
+    the matcher's verdict and reason (or why it was not asked), and of where the text came
+    from only ``degraded`` (a better source failed, so the text is a fallback) and
+    ``coverage`` (an abstract); ``origin`` None means no text was read at all.  The rows
+    (docs/verdicts.md):
+
+    ==============================  ====================  ====================
+    answer                          best text there is    fallback (degraded)
+    ==============================  ====================  ====================
+    EXACT, NEAR, TOO_SHORT          the same              the same
+    NOT_FOUND                       NOT_FOUND             UNAVAILABLE
+    no text (``no_text``)           NOT_CHECKABLE         UNAVAILABLE
+    a source failed (nothing read)  UNAVAILABLE           --
+    nothing to check                NOT_CHECKABLE         NOT_CHECKABLE
+    ==============================  ====================  ====================
+
+    A fallback can confirm a quote, never deny it: a NOT_FOUND or an empty text there says
+    nothing of the better text that could not be read.
+    """
+    degraded = origin.degraded if origin is not None else ()
+    coverage = origin.coverage if origin is not None else "none"
+    if isinstance(answer, Unchecked):
+        if answer.kind == "no_text" and degraded:
+            return "UNAVAILABLE", _fallback_reason("there is no text in", coverage, degraded)
+        return _UNCHECKED_VERDICTS[answer.kind], answer.reason
+    if answer.verdict == "NOT_FOUND" and degraded:
+        return "UNAVAILABLE", _fallback_reason("the quote is not in", coverage, degraded)
+    return answer.verdict, _reason(answer, coverage, options)
+
+
+def _reason(found: QuoteMatch, coverage: str, options: MatchOptions) -> str | None:
+    """The contract (docs/verdicts.md): ``reason`` is always set for TOO_SHORT, and a
+    NOT_FOUND against an abstract says that the full text was not checked."""
+    reason = found.reason
+    if reason is None and found.verdict == "TOO_SHORT":
+        reason = (
+            f"the quote is under {MIN_QUOTE_CHARS} characters after normalisation, too "
+            "short to check reliably; quote more of the passage."
+        )
+    if reason is None and found.verdict == "NOT_FOUND":
+        reason = f"no passage has similarity of at least {options.near_threshold:.2f}."
+    if found.verdict == "NOT_FOUND" and coverage == "abstract":
+        reason = f"{reason} {_ABSTRACT_ONLY}"
+    return reason
+
+
+def _fallback_reason(what: str, coverage: str, degraded: tuple[str, ...]) -> str:
+    """Why a fallback's silence concludes nothing: the better source failed (named)."""
+    read = _COVERAGE_WORDS.get(coverage, "the text")
+    return (
+        f"{what} {read} that could be read, but a better source failed "
+        f"({'; '.join(degraded)}); nothing is concluded: check again later."
+    )
+
+
+# --- the result ----------------------------------------------------------------------------
 
 
 def _location(document: Document, offset: int) -> Location:
@@ -93,26 +197,19 @@ def _fragments(found: QuoteMatch) -> list[Fragment] | None:
     ]
 
 
-def _reason(found: QuoteMatch, document: Document, options: MatchOptions) -> str | None:
-    """The contract (docs/verdicts.md): ``reason`` is always set for TOO_SHORT, and a
-    NOT_FOUND against an abstract says that the full text was not checked."""
-    reason = found.reason
-    if reason is None and found.verdict == "TOO_SHORT":
-        reason = (
-            f"the quote is under {MIN_QUOTE_CHARS} characters after normalisation, too "
-            "short to check reliably; quote more of the passage."
-        )
-    if reason is None and found.verdict == "NOT_FOUND":
-        reason = f"no passage has similarity of at least {options.near_threshold:.2f}."
-    if found.verdict == "NOT_FOUND" and origin_of(document).coverage == "abstract":
-        reason = f"{reason} {_ABSTRACT_ONLY}"
-    return reason
-
-
 def result_from_match(
-    quote: str, document: Document, found: QuoteMatch, options: MatchOptions
+    quote: str, document: Document, found: QuoteMatch | None, options: MatchOptions
 ) -> CheckResult:
+    """The public result of checking ``quote`` against ``document``.
 
+    ``found`` is the matcher's answer, None when the document has no text and the matcher
+    was not asked.  The verdict and its reason are :func:`decide_verdict`'s; what the
+    matcher found is shown only when its verdict stands.
+    """
+    answer = found if found is not None else Unchecked("no_text", no_text_reason(document))
+    verdict, reason = decide_verdict(answer, origin_of(document), options)
+    if found is None or verdict != found.verdict:
+        return _unmatched_result(quote, document, options, verdict, reason)
     text = document.text
     matches = [
         Match(
@@ -136,11 +233,9 @@ def result_from_match(
         boundaries = WordBoundaries(
             starts_mid_word=found.starts_mid_word, ends_mid_word=found.ends_mid_word
         )
-    if found.verdict == "NOT_FOUND" and origin_of(document).degraded:
-        return fallback_unavailable(quote, document, options, "the quote is not in")
     return CheckResult(
-        verdict=found.verdict,
-        reason=_reason(found, document, options),
+        verdict=verdict,
+        reason=reason,
         quote=quote,
         normalisation=found.profile,
         matches=matches,
@@ -155,43 +250,12 @@ def result_from_match(
     )
 
 
-_COVERAGE_WORDS: Final = {
-    "abstract": "the abstract",
-    "page": "the landing page",
-    "full_text": "the full text",
-}
-
-
-def fallback_unavailable(
-    quote: str, document: Document, options: MatchOptions, what: str
+def _unmatched_result(
+    quote: str, document: Document, options: MatchOptions, verdict: Verdict, reason: str | None
 ) -> CheckResult:
-    """UNAVAILABLE for a fallback that does not hold the quote (or has no text).
-
-    The rule (docs/verdicts.md): NOT_FOUND is only said against the best text the chain could
-    have read.  When a better source *failed* (``origin.degraded``), the absence of the quote
-    from a lower one proves nothing about the cited work.
-    """
-    origin = origin_of(document)
-    read = _COVERAGE_WORDS.get(origin.coverage, "the text")
-    failed = "; ".join(origin.degraded)
+    """A verdict about ``document`` that shows nothing the matcher found."""
     return CheckResult(
-        verdict="UNAVAILABLE",
-        reason=(
-            f"{what} {read} that could be read, but a better source failed ({failed}); "
-            "nothing is concluded: check again later."
-        ),
-        quote=quote,
-        normalisation=options.profile,
-        source=describe_source(document),
-    )
-
-
-def not_checkable_result(
-    quote: str, document: Document, reason: str, options: MatchOptions
-) -> CheckResult:
-
-    return CheckResult(
-        verdict="NOT_CHECKABLE",
+        verdict=verdict,
         reason=reason,
         quote=quote,
         normalisation=options.profile,
@@ -199,30 +263,37 @@ def not_checkable_result(
     )
 
 
-def unavailable_result(quote: str, failure: FetchFailure, options: MatchOptions) -> CheckResult:
-    """UNAVAILABLE: a source could not be read, so nothing was concluded."""
-    return failure_result(quote, failure, options, verdict="UNAVAILABLE")
-
-
-def failure_result(
-    quote: str,
-    failure: FetchFailure,
-    options: MatchOptions,
-    *,
-    verdict: Literal["UNAVAILABLE", "NOT_CHECKABLE"] | None = None,
+def fallback_unavailable(
+    quote: str, document: Document, options: MatchOptions, what: str
 ) -> CheckResult:
+    """UNAVAILABLE for a fallback that has no text: :func:`result_from_match` with no
+    answer from the matcher.
+
+    Kept for a caller that tests ``origin.degraded`` itself before matching; ``what`` (its
+    words for what the fallback lacks) is not read, the words are :func:`decide_verdict`'s.
+    """
+    return result_from_match(quote, document, None, options)
+
+
+def not_checkable_result(
+    quote: str, document: Document, reason: str, options: MatchOptions
+) -> CheckResult:
+    """NOT_CHECKABLE, for ``reason``: the caller found nothing to check in ``document``."""
+    verdict, said = decide_verdict(Unchecked("not_checkable", reason), origin_of(document), options)
+    return _unmatched_result(quote, document, options, verdict, said)
+
+
+def failure_result(quote: str, failure: FetchFailure, options: MatchOptions) -> CheckResult:
     """The result for an identifier that gave no text (see ``citeproof.loading.pins``).
 
     No bytes were read, so ``source.kind`` and ``source.coverage`` are ``"none"`` and there
     is no sha256; ``source.resolved`` has whatever identifiers the chain learnt.
     """
-
-    if verdict is None:
-        verdict = "UNAVAILABLE" if failure.kind == "unavailable" else "NOT_CHECKABLE"
+    verdict, reason = decide_verdict(Unchecked(failure.kind, failure.reason), None, options)
     ids = failure.ids
     return CheckResult(
         verdict=verdict,
-        reason=failure.reason,
+        reason=reason,
         quote=quote,
         normalisation=options.profile,
         source=SourceInfo(
