@@ -232,62 +232,110 @@ def _from_identifiers(
     ids: Sequence[IdentifierEvidence],
     searches: Sequence[SearchEvidence],
 ) -> Decision:
-    gone = [i for i in ids if i.exists is False]
-    if gone:
+    """The verdict for an entry that names identifiers: what their records say, in order."""
+    gone = next((i for i in ids if i.exists is False), None)
+    if gone is not None:
         return Decision(
             "unresolvable",
-            f"{gone[0].key} does not exist: {gone[0].reason or 'no registry knows it'}. {LEAD}",
+            f"{gone.key} does not exist: {gone.reason or 'no registry knows it'}. {LEAD}",
         )
     records = [r for i in ids for r in i.records]
     if not records:
-        # The identifier's own record could not be read; a search that validates the very
-        # work it names still verifies the entry, anything else concludes nothing.
-        named = {i.key for i in ids}
-        for found in _searched(stated, searches):
-            if found.fit == "match" and named & _keys(found.record):
-                return _verified(
-                    f"The entry matches {found.record.key}, found by search (the registry "
-                    f"record could not be read){_by(found)}.",
-                    found,
-                )
-        failed = next((i for i in ids if i.exists is None), None)
-        reason = failed.reason if failed is not None and failed.reason else "no record"
-        # The reason is a sentence of its own; inside the brackets it loses its full stop.
-        why = reason.rstrip(".")
-        return Decision("unavailable", f"The record of {ids[0].key} could not be read ({why}).")
-    ranked = _best(stated, records)
-    best = ranked[0]
-    if _names_nothing(stated):
-        return Decision(
-            "verified",
-            f"{best.record.key} exists; the entry states nothing else to compare.",
-            work=best,
-        )
-    if best.fit == "match":
-        return _verified(f"The entry matches the record of {best.record.key}{_by(best)}.", best)
+        return _record_unread(stated, ids, searches)
+    best = _best(stated, records)[0]
+    return (
+        _states_nothing_else(stated, best)
+        or _record_matches(best)
+        or _record_uncontradicted(best)
+        or _record_untitled(best)
+        or _partial(best)
+        or _mismatch(stated, best, searches)
+    )
+
+
+def _record_unread(
+    stated: StatedReference,
+    ids: Sequence[IdentifierEvidence],
+    searches: Sequence[SearchEvidence],
+) -> Decision:
+    """The identifier's own record could not be read; a search that validates the very
+    work it names still verifies the entry, anything else concludes nothing."""
+    named = {i.key for i in ids}
+    for found in _searched(stated, searches):
+        if found.fit == "match" and named & _keys(found.record):
+            return _verified(
+                f"The entry matches {found.record.key}, found by search (the registry "
+                f"record could not be read){_by(found)}.",
+                found,
+            )
+    failed = next((i for i in ids if i.exists is None), None)
+    reason = failed.reason if failed is not None and failed.reason else "no record"
+    # The reason is a sentence of its own; inside the brackets it loses its full stop.
+    why = reason.rstrip(".")
+    return Decision("unavailable", f"The record of {ids[0].key} could not be read ({why}).")
+
+
+def _states_nothing_else(stated: StatedReference, best: Scored) -> Decision | None:
+    """An entry that states only its identifier: the record's existence is all there is."""
+    if not _names_nothing(stated):
+        return None
+    return Decision(
+        "verified",
+        f"{best.record.key} exists; the entry states nothing else to compare.",
+        work=best,
+    )
+
+
+def _record_matches(best: Scored) -> Decision | None:
+    if best.fit != "match":
+        return None
+    return _verified(f"The entry matches the record of {best.record.key}{_by(best)}.", best)
+
+
+def _record_uncontradicted(best: Scored) -> Decision | None:
+    """The identifier names the work; nothing the entry states contradicts its record,
+    which agrees on the first author or the year."""
     agreeing = [f.field for f in best.fields if f.agreement == "agrees"]
-    if not best.note and not best.differs and {"authors", "year"} & set(agreeing):
-        # The identifier names the work; nothing the entry states contradicts its record.
-        shown = replace(best, decided_by=("identifier", *agreeing))
-        return _verified(
-            f"The record of {best.record.key} agrees with everything the entry states "
-            f"({', '.join(agreeing)}).",
-            shown,
-        )
-    if best.field("title").agreement == "not_recorded" and best.fit != "partial":
-        return Decision(
-            "unchecked",
-            f"{best.record.key} exists, but its record holds no title and the entry's other "
-            "fields do not identify it, so whether it is the cited work could not be checked.",
-            work=best,
-        )
-    if best.fit == "partial":
-        return Decision(
-            "partial",
-            f"{best.record.key} has this {_what(best)}, but the {_differing(best)}. {LEAD}",
-            work=best,
-            differs=best.differs,
-        )
+    if best.note or best.differs or not {"authors", "year"} & set(agreeing):
+        return None
+    shown = replace(best, decided_by=("identifier", *agreeing))
+    return _verified(
+        f"The record of {best.record.key} agrees with everything the entry states "
+        f"({', '.join(agreeing)}).",
+        shown,
+    )
+
+
+def _record_untitled(best: Scored) -> Decision | None:
+    """A record without a title that the entry's other fields do not identify."""
+    if best.field("title").agreement != "not_recorded" or best.fit == "partial":
+        return None
+    return Decision(
+        "unchecked",
+        f"{best.record.key} exists, but its record holds no title and the entry's other "
+        "fields do not identify it, so whether it is the cited work could not be checked.",
+        work=best,
+    )
+
+
+def _partial(scored: Scored | None, closest: tuple[Scored, ...] = ()) -> Decision | None:
+    """A record with the entry's title (or numbers) and another field that differs."""
+    if scored is None or scored.fit != "partial":
+        return None
+    return Decision(
+        "partial",
+        f"{scored.record.key} has this {_what(scored)}, but the {_differing(scored)}. {LEAD}",
+        work=scored,
+        differs=scored.differs,
+        closest=closest,
+    )
+
+
+def _mismatch(
+    stated: StatedReference, best: Scored, searches: Sequence[SearchEvidence]
+) -> Decision:
+    """The identifier's record is another work; a search may find the one the entry
+    describes."""
     suggested = next(
         (
             s
@@ -342,76 +390,110 @@ def decide(
     searches: Sequence[SearchEvidence],
 ) -> Decision:
     """The verdict for ``stated`` (see the module docstring for the order)."""
-    isbn = next((p for p in map(isbn_problem, isbns_in(stated.text)) if p), None)
     if ids:
         return _from_identifiers(stated, ids, searches)
     ranked = _searched(stated, searches)
-    matches = [s for s in ranked if s.fit == "match"]
-    if matches:
-        top = matches[0]
-        equal = [s for s in matches if top.score - s.score <= AMBIGUITY_MARGIN]
-        if len(equal) > 1:
-            keys = ", ".join(s.record.key for s in equal[:MAX_CANDIDATES])
-            return Decision(
-                "ambiguous",
-                f"{len(equal)} works match the entry equally well: {keys}.",
-                candidates=tuple(equal[:MAX_CANDIDATES]),
-            )
-        return _verified(f"The entry matches {top.record.key}{_by(top)}.", top)
     partial = next((s for s in ranked if s.fit == "partial"), None)
+    closest = _closest(ranked)
+    return (
+        _search_matches(ranked)
+        or _search_unread(searches, partial, closest)
+        or _bad_isbn(stated)
+        or _partial(partial, closest)
+        or _too_little(ranked, closest)
+        or _outside(stated, searches, closest)
+        or _not_found(stated, searches, closest)
+    )
+
+
+def _search_matches(ranked: Sequence[Scored]) -> Decision | None:
+    """The work a search validates, or the works that validate equally well."""
+    matches = [s for s in ranked if s.fit == "match"]
+    if not matches:
+        return None
+    top = matches[0]
+    equal = [s for s in matches if top.score - s.score <= AMBIGUITY_MARGIN]
+    if len(equal) > 1:
+        keys = ", ".join(s.record.key for s in equal[:MAX_CANDIDATES])
+        return Decision(
+            "ambiguous",
+            f"{len(equal)} works match the entry equally well: {keys}.",
+            candidates=tuple(equal[:MAX_CANDIDATES]),
+        )
+    return _verified(f"The entry matches {top.record.key}{_by(top)}.", top)
+
+
+def _search_unread(
+    searches: Sequence[SearchEvidence], partial: Scored | None, closest: tuple[Scored, ...]
+) -> Decision | None:
+    """Nothing validated, and a database that could not be read (or answered hits it could
+    not compare) might hold the work."""
     failed = [s for s in searches if not s.ok]
     incomplete = [s for s in searches if s.ok and not s.complete]
-    if failed or incomplete:
-        # Nothing validated, and a database that could not be read (or answered hits it
-        # could not compare) might hold the work.
-        names = ", ".join(s.service for s in failed)
-        why = f"{names} could not be read" if failed else ""
-        if incomplete:
-            shown = ", ".join(s.service for s in incomplete)
-            why += ("; " if why else "") + f"{shown} answered hits without a title"
-        closest = ""
-        if partial is not None:
-            closest = f" (closest: {partial.record.key}, whose {_differing(partial)})"
-        return Decision(
-            "unavailable",
-            f"{why}, and nothing else matched{closest}; nothing was concluded.",
-            closest=_closest(ranked),
-        )
-    if isbn is not None:
-        return Decision(
-            "unresolvable", f"{isbn[0].upper()}{isbn[1:]}: no book has it. {LEAD}", work_kind="book"
-        )
+    if not (failed or incomplete):
+        return None
+    names = ", ".join(s.service for s in failed)
+    why = f"{names} could not be read" if failed else ""
+    if incomplete:
+        shown = ", ".join(s.service for s in incomplete)
+        why += ("; " if why else "") + f"{shown} answered hits without a title"
+    near = ""
     if partial is not None:
-        return Decision(
-            "partial",
-            f"{partial.record.key} has this {_what(partial)}, but the {_differing(partial)}. "
-            f"{LEAD}",
-            work=partial,
-            differs=partial.differs,
-            closest=_closest(ranked),
-        )
+        near = f" (closest: {partial.record.key}, whose {_differing(partial)})"
+    return Decision(
+        "unavailable",
+        f"{why}, and nothing else matched{near}; nothing was concluded.",
+        closest=closest,
+    )
+
+
+def _bad_isbn(stated: StatedReference) -> Decision | None:
+    """An ISBN whose length or check digit is wrong: no book has it."""
+    isbn = next((p for p in map(isbn_problem, isbns_in(stated.text)) if p), None)
+    if isbn is None:
+        return None
+    return Decision(
+        "unresolvable", f"{isbn[0].upper()}{isbn[1:]}: no book has it. {LEAD}", work_kind="book"
+    )
+
+
+def _too_little(ranked: Sequence[Scored], closest: tuple[Scored, ...]) -> Decision | None:
+    """A record agrees with all the entry states that the record can compare, but that is
+    too little to identify a work: not found would be untrue, verified unproven."""
     thin = next((s for s in ranked if _consistent(s)), None)
-    if thin is not None:
-        # A record agrees with all the entry states that the record can compare, but that
-        # is too little to identify a work: not found would be untrue, verified unproven.
-        agreeing = ", ".join(f.field for f in thin.fields if f.agreement == "agrees")
-        return Decision(
-            "unchecked",
-            f"{thin.record.key} agrees with all the entry states that its record holds "
-            f"({agreeing}), but that is too little to tell it is the cited work; compare them "
-            "by hand.",
-            closest=_closest(ranked),
-        )
+    if thin is None:
+        return None
+    agreeing = ", ".join(f.field for f in thin.fields if f.agreement == "agrees")
+    return Decision(
+        "unchecked",
+        f"{thin.record.key} agrees with all the entry states that its record holds "
+        f"({agreeing}), but that is too little to tell it is the cited work; compare them "
+        "by hand.",
+        closest=closest,
+    )
+
+
+def _outside(
+    stated: StatedReference, searches: Sequence[SearchEvidence], closest: tuple[Scored, ...]
+) -> Decision | None:
+    """A kind of work the databases may not hold: no record says nothing against it."""
     outside = outside_kind(stated)
-    if outside is not None:
-        asked = ", ".join(s.service for s in searches) or "no database"
-        return Decision(
-            "unchecked",
-            f"The entry cites a {outside.kind}, which {asked} may not hold: no record matched, "
-            f"which says nothing against it. Look it up in {outside.look}.",
-            closest=_closest(ranked),
-            work_kind=outside.kind,
-        )
+    if outside is None:
+        return None
+    asked = ", ".join(s.service for s in searches) or "no database"
+    return Decision(
+        "unchecked",
+        f"The entry cites a {outside.kind}, which {asked} may not hold: no record matched, "
+        f"which says nothing against it. Look it up in {outside.look}.",
+        closest=closest,
+        work_kind=outside.kind,
+    )
+
+
+def _not_found(
+    stated: StatedReference, searches: Sequence[SearchEvidence], closest: tuple[Scored, ...]
+) -> Decision:
+    """Every database asked answered, and nothing matches: a lead, never a finding."""
     if not searches:
         return Decision("unchecked", _nothing_to_look_up(stated))
     asked = ", ".join(s.service for s in searches)
@@ -419,5 +501,5 @@ def decide(
         "not_found",
         f"No record in {asked} matches the entry; each answered, and the closest records are "
         f"listed. The work may be missing from these databases or cited with errors. {LEAD}",
-        closest=_closest(ranked),
+        closest=closest,
     )
