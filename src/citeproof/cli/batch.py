@@ -11,7 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -176,7 +176,7 @@ def batch(
         _summary(ending.counts, unavailable, ending.seconds, ending.skipped)
 
 
-def interrupted(message: str) -> None:
+def interrupted(message: str) -> NoReturn:
     """How a batch command ends at Ctrl-C: one line saying how far it got, exit 130."""
     click.echo(f"citeproof: {message}", err=True)
     click.get_current_context().exit(130)

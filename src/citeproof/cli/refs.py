@@ -26,7 +26,8 @@ import click
 from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
 
 if TYPE_CHECKING:
-    from citeproof.batch.bibliographies import RefsOutcome
+    from citeproof.batch.bibliographies import Job, RefsOptions, RefsOutcome
+    from citeproof.batch.output import ResultSink
     from citeproof.models.references import ReferenceResult, ReferencesReport
 
 FORMATS = ("bibtex", "ris", "csl", "jats", "pdf", "answer", "list")
@@ -149,45 +150,20 @@ def refs(
     partial, not_found, unavailable, mismatch, unresolvable. A verified reference names a
     real work that matches the entry; it does not mean the work supports the claim.
     """
-    from citeproof.errors import BadInputError
+    from citeproof.batch.driver import refuse_request
 
-    if resume and output is None:
-        raise BadInputError("--resume needs --output FILE: it reads what that file holds.")
-    if scheduler is not None and executor != "dask":
-        raise BadInputError("--scheduler is for --executor dask.")
+    refuse_request(
+        resume=resume, to_file=output is not None, executor=executor, scheduler=scheduler
+    )
     for path in files:
         _check_file(path)
     if html_path is not None:  # before any work: a run must not be made only to be refused
         _check_page_path(html_path, files, output, resume, log_path, overwrite)
-    from citeproof.service.references import index_path, open_local_index
+    index = _local_index(index_dir)
 
-    index = index_path(index_dir)
-    if index is not None:
-        if not Path(index).is_dir():
-            raise BadInputError(
-                f"there is no local index at {index} (no such folder); give the folder "
-                "'citeproof index build' made, with --index or CITEPROOF_INDEX."
-            )
-        open_local_index(index)  # one line now if it is no index, not one a reference later
+    from citeproof.batch.bibliographies import RefsOptions
 
-    from citeproof.batch.bibliographies import (
-        RefsOptions,
-        RefsOutcome,
-        earlier_counts,
-        read_jobs,
-        run_refs,
-    )
-    from citeproof.batch.output import ResultSink
-    from citeproof.cli.batch import progress
-    from citeproof.errors import references_exit_code
-
-    size = sum(Path(path).stat().st_size for path in files)
-    if not quiet and size >= _SAY_READING:
-        # Parsing runs at roughly 6 MB a second: a long list is not left to look stuck.
-        where = files[0] if len(files) == 1 else f"{len(files)} files"
-        click.echo(f"citeproof: reading {where} ({size / 1e6:,.0f} MB)...", err=True)
-    reading: list[str] = []
-    jobs, formats = read_jobs(list(files), fmt, reading=reading)  # type: ignore[arg-type]
+    jobs, formats, reading = _read(files, fmt, quiet)
     options = RefsOptions(
         offline=offline,
         replay=replay,
@@ -198,16 +174,6 @@ def refs(
         scheduler=scheduler,
         index=index,
     )
-    # The sink refuses an output that is one of the files, or holds results (see its rules).
-    sink = (
-        ResultSink(output, resume, overwrite=overwrite, inputs=files)
-        if output is not None
-        else None
-    )
-    done = sink.done if sink is not None else set()
-    before = earlier_counts(output) if output is not None and resume else Counter()
-    tally: Counter[str] = Counter()
-    outcome = RefsOutcome()
     fmt_shown = formats.get(files[0]) if len(files) == 1 else None
     # JSON to stdout is written as results arrive, so it holds no more memory than -o does.
     stream = (
@@ -215,77 +181,163 @@ def refs(
         if output is None and (as_json or not sys.stdout.isatty())
         else None
     )
+    run = _Run(files, output, stream, quiet)
+    run.open(resume, overwrite)
     if not quiet:
-        click.echo(_count_line(len(jobs), files, len(done), output), err=True)
+        click.echo(_count_line(len(jobs), files, len(run.done), output), err=True)
     if output is not None or (stream is not None and not quiet):
         # Nowhere else to read them: -o holds one result a line, JSON on stdout is for a program.
         for line in reading:
             click.echo(f"citeproof: {line}", err=True)
-    try:
-        with progress(quiet, len(jobs), len(done), "references") as advance:
-
-            def arrived(ident: str, result: ReferenceResult) -> None:
-                if sink is not None:
-                    line = {"id": ident, **result.model_dump(mode="json")}
-                    sink.write(json.dumps(line, ensure_ascii=False))
-                if stream is not None:
-                    stream.add(result)
-                tally[result.verdict] += 1
-                advance(tally)
-
-            def not_asked(ident: str, result: ReferenceResult) -> None:
-                if stream is not None:
-                    stream.add(result)
-
-            report = run_refs(
-                jobs,
-                options,
-                skip=done,
-                on_result=arrived,
-                outcome=outcome,
-                keep=(output is None and stream is None) or html_path is not None,
-                on_not_asked=not_asked,
-                reading=reading,
-            )
-    except KeyboardInterrupt:
-        # As `citeproof batch`: say how far it got and how to go on, never "Aborted!".
-        written = len(done) + sum(tally.values())
-        if output is not None:
-            click.echo(
-                f"citeproof: interrupted: {written} of {len(jobs)} references written to "
-                f"{output}; run the same command with --resume to go on from there.",
-                err=True,
-            )
-        else:
-            what = "the JSON printed is cut short" if stream else "nothing was written"
-            click.echo(
-                f"citeproof: interrupted after {written} of {len(jobs)} references; {what} "
-                "(give -o FILE to keep results as they finish).",
-                err=True,
-            )
-        click.get_current_context().exit(130)
-    finally:
-        if sink is not None:
-            sink.close()
-    if outcome.not_asked:
-        click.echo(_unreachable_line(outcome, report.counts.total, output), err=True)
+    keep = (output is None and stream is None) or html_path is not None
+    report = run.verify(jobs, options, reading, keep=keep)
     if len(files) == 1:
         report = report.model_copy(update={"format": fmt_shown})
-    if stream is not None:
-        stream.close(report)
-    elif output is None:
-        _render(report)
-    elif not quiet and not outcome.not_asked:
-        shown = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
-        click.echo(f"citeproof: {sum(tally.values())} references ({shown}) -> {output}", err=True)
-    if html_path is not None:
-        from citeproof.report.page import write_references_html
-
-        page = write_references_html(report, html_path)
-        click.echo(f"citeproof: references page written to {page}.", err=True)
+    run.show(report, html_path)
     # A resumed run answers for the whole output, as the uninterrupted run would.
-    counts = before + Counter(report.counts.model_dump())
+    from citeproof.errors import references_exit_code
+
+    counts = run.before + Counter(report.counts.model_dump())
     click.get_current_context().exit(references_exit_code(counts))
+
+
+def _local_index(index_dir: str | None) -> str | None:
+    """The local index to ask (``--index``, else ``CITEPROOF_INDEX``), checked now: one line
+    for a folder that is not there or is no index, not one a reference later."""
+    from citeproof.errors import BadInputError
+    from citeproof.service.references import index_path, open_local_index
+
+    index = index_path(index_dir)
+    if index is not None:
+        if not Path(index).is_dir():
+            raise BadInputError(
+                f"there is no local index at {index} (no such folder); give the folder "
+                "'citeproof index build' made, with --index or CITEPROOF_INDEX."
+            )
+        open_local_index(index)  # one line now if it is no index, not one a reference later
+    return index
+
+
+def _read(
+    files: tuple[str, ...], fmt: str | None, quiet: bool
+) -> tuple[list[Job], dict[str, str], list[str]]:
+    """Every file's references, their formats, and what reading found wrong with a list."""
+    from citeproof.batch.bibliographies import read_jobs
+
+    size = sum(Path(path).stat().st_size for path in files)
+    if not quiet and size >= _SAY_READING:
+        # Parsing runs at roughly 6 MB a second: a long list is not left to look stuck.
+        where = files[0] if len(files) == 1 else f"{len(files)} files"
+        click.echo(f"citeproof: reading {where} ({size / 1e6:,.0f} MB)...", err=True)
+    reading: list[str] = []
+    jobs, formats = read_jobs(list(files), fmt, reading=reading)  # type: ignore[arg-type]
+    return jobs, formats, reading
+
+
+class _Run:
+    """One run's outputs: the ``-o`` file (a result sink, which refuses to lose a file), the
+    JSON streamed to stdout, the progress and the verdicts counted as results arrive."""
+
+    def __init__(
+        self, files: tuple[str, ...], output: str | None, stream: _JsonStream | None, quiet: bool
+    ) -> None:
+        self.files = files
+        self.output = output
+        self.stream = stream
+        self.quiet = quiet
+        self.sink: ResultSink | None = None
+        self.done: set[str] = set()
+        self.before: Counter[str] = Counter()
+        self.tally: Counter[str] = Counter()
+        self.outcome: RefsOutcome | None = None
+
+    def open(self, resume: bool, overwrite: bool) -> None:
+        """The ``-o`` file, checked; with ``--resume``, what it holds already."""
+        if self.output is None:
+            return
+        from citeproof.batch.bibliographies import earlier_counts
+        from citeproof.batch.output import ResultSink
+
+        # The sink refuses an output that is one of the files, or holds results (its rules).
+        self.sink = ResultSink(self.output, resume, overwrite=overwrite, inputs=self.files)
+        self.done = self.sink.done
+        if resume:
+            self.before = earlier_counts(self.output)
+
+    def verify(
+        self, jobs: list[Job], options: RefsOptions, reading: list[str], *, keep: bool
+    ) -> ReferencesReport:
+        """Every reference not done yet, each result written as it arrives; at Ctrl-C, one
+        line saying how far it got, and exit 130."""
+        from citeproof.batch.bibliographies import RefsOutcome, run_refs
+        from citeproof.cli.batch import interrupted, progress
+
+        self.outcome = RefsOutcome()
+        try:
+            with progress(self.quiet, len(jobs), len(self.done), "references") as advance:
+
+                def arrived(ident: str, result: ReferenceResult) -> None:
+                    if self.sink is not None:
+                        line = {"id": ident, **result.model_dump(mode="json")}
+                        self.sink.write(json.dumps(line, ensure_ascii=False))
+                    not_asked(ident, result)
+                    self.tally[result.verdict] += 1
+                    advance(self.tally)
+
+                def not_asked(ident: str, result: ReferenceResult) -> None:
+                    if self.stream is not None:
+                        self.stream.add(result)
+
+                return run_refs(
+                    jobs,
+                    options,
+                    skip=self.done,
+                    on_result=arrived,
+                    outcome=self.outcome,
+                    keep=keep,
+                    on_not_asked=not_asked,
+                    reading=reading,
+                )
+        except KeyboardInterrupt:
+            interrupted(self._stopped(len(jobs)))
+        finally:
+            if self.sink is not None:
+                self.sink.close()
+
+    def _stopped(self, total: int) -> str:
+        """As ``citeproof batch``: how far it got and how to go on, never "Aborted!"."""
+        written = len(self.done) + sum(self.tally.values())
+        if self.output is not None:
+            return (
+                f"interrupted: {written} of {total} references written to {self.output}; run "
+                "the same command with --resume to go on from there."
+            )
+        what = "the JSON printed is cut short" if self.stream else "nothing was written"
+        return (
+            f"interrupted after {written} of {total} references; {what} (give -o FILE to keep "
+            "results as they finish)."
+        )
+
+    def show(self, report: ReferencesReport, html_path: str | None) -> None:
+        """The report where it was asked for: the rest of the streamed JSON, the table, or a
+        line naming the ``-o`` file; the unreachable services' line; the ``--html`` page."""
+        outcome = self.outcome
+        assert outcome is not None  # verify() ran
+        if outcome.not_asked:
+            click.echo(_unreachable_line(outcome, report.counts.total, self.output), err=True)
+        if self.stream is not None:
+            self.stream.close(report)
+        elif self.output is None:
+            _render(report)
+        elif not self.quiet and not outcome.not_asked:
+            shown = ", ".join(f"{n} {v}" for v, n in sorted(self.tally.items()))
+            total = sum(self.tally.values())
+            click.echo(f"citeproof: {total} references ({shown}) -> {self.output}", err=True)
+        if html_path is not None:
+            from citeproof.report.page import write_references_html
+
+            page = write_references_html(report, html_path)
+            click.echo(f"citeproof: references page written to {page}.", err=True)
 
 
 def _check_page_path(
