@@ -68,48 +68,21 @@ def read_document_references(document: Document) -> list[StatedReference]:
     return read_document_reference_list(document).references
 
 
+_Span = tuple[int | None, int, EntrySpan]
+"""An entry span, the page of its block and its place in the block."""
+_Piece = tuple[int | None, int | None, list[str]]
+"""An entry's number, the page it starts on and its texts, one a block."""
+
+
 def read_document_reference_list(document: Document) -> ReferenceList:
     """The entries of the Document's references region and how they were read."""
     text = document.text
-    found = [
-        (block.page, i, entry)
-        for block in document.blocks
-        if block.region == "references" and block.kind != "heading"
-        for i, entry in enumerate(entry_spans(text, block.start, block.end))
-    ]
+    found = _spans(document)
     markers, absorbed = _markers(text, found)
-    last = max((k for k, marker in enumerate(markers) if marker), default=-1)
-    pieces: list[tuple[int | None, int | None, list[str]]] = []  # number, page, texts
-    left_out: list[str] = []
-    for k, ((page, i, entry), marker) in enumerate(zip(found, markers, strict=True)):
-        piece = text[entry.start : entry.end]
-        if marker:
-            pieces.append((entry.number, page, [text[entry.body : entry.end]]))
-        elif last >= 0 and entry.number is None and entry.body != entry.start:
-            left_out.append(piece)  # a bullet amid numbered entries: a publisher's box
-        elif pieces and (
-            entry.number is not None
-            or (i == 0 and k < last)
-            or (i == 0 and _goes_on(pieces[-1][2][-1], piece))
-        ):
-            pieces[-1][2].append(piece)
-        elif last < 0 or k < last:
-            pieces.append((None, page, [piece]))
-        else:
-            left_out.append(piece)  # after the last numbered entry, not the rest of it
-    out: list[StatedReference] = []
-    for n, (number, page, texts) in enumerate(pieces, start=1):
-        # Pieces from different blocks meet at a line end, so a DOI that a page or column
-        # break cut is joined again as one cut by a line end is.
-        entry_text = "\n".join(texts).replace(_SOFT_HYPHEN, "")
-        if not entry_text.strip():
-            continue
-        where = f"page {page}" if page is not None else f"entry {n}"
-        label = str(number) if number is not None else None
-        out.append(parse_reference_string(entry_text, label=label, where=where, numbered=False))
+    pieces, left_out = _pieces(text, found, markers)
     numbers = [number for number, _, _ in pieces if number is not None]
     return ReferenceList(
-        references=out,
+        references=_read(pieces),
         numbered=bool(numbers),
         first=numbers[0] if numbers else None,
         last=numbers[-1] if numbers else None,
@@ -120,9 +93,58 @@ def read_document_reference_list(document: Document) -> ReferenceList:
     )
 
 
-def _markers(
-    text: str, found: list[tuple[int | None, int, EntrySpan]]
-) -> tuple[list[bool], list[tuple[int, int]]]:
+def _spans(document: Document) -> list[_Span]:
+    """The entry spans of the references region's blocks (headings left out)."""
+    return [
+        (block.page, i, entry)
+        for block in document.blocks
+        if block.region == "references" and block.kind != "heading"
+        for i, entry in enumerate(entry_spans(document.text, block.start, block.end))
+    ]
+
+
+def _pieces(text: str, found: list[_Span], markers: list[bool]) -> tuple[list[_Piece], list[str]]:
+    """The spans gathered into entries (module rules), and the texts left out."""
+    last = max((k for k, marker in enumerate(markers) if marker), default=-1)
+    pieces: list[_Piece] = []
+    left_out: list[str] = []
+    for k, ((page, i, entry), marker) in enumerate(zip(found, markers, strict=True)):
+        piece = text[entry.start : entry.end]
+        if marker:
+            pieces.append((entry.number, page, [text[entry.body : entry.end]]))
+        elif last >= 0 and entry.number is None and entry.body != entry.start:
+            left_out.append(piece)  # a bullet amid numbered entries: a publisher's box
+        elif pieces and _is_the_rest(entry, i, k < last, pieces[-1][2][-1], piece):
+            pieces[-1][2].append(piece)
+        elif last < 0 or k < last:
+            pieces.append((None, page, [piece]))
+        else:
+            left_out.append(piece)  # after the last numbered entry, not the rest of it
+    return pieces, left_out
+
+
+def _is_the_rest(entry: EntrySpan, i: int, amid: bool, previous: str, piece: str) -> bool:
+    """Whether a span that starts no entry goes on the entry before it: a number that starts
+    none, or a block amid the numbered entries, or one that reads as the rest."""
+    return entry.number is not None or (i == 0 and (amid or _goes_on(previous, piece)))
+
+
+def _read(pieces: list[_Piece]) -> list[StatedReference]:
+    """Each entry read as a reference, its number as the label."""
+    out: list[StatedReference] = []
+    for n, (number, page, texts) in enumerate(pieces, start=1):
+        # Pieces from different blocks meet at a line end, so a DOI that a page or column
+        # break cut is joined again as one cut by a line end is.
+        entry_text = "\n".join(texts).replace(_SOFT_HYPHEN, "")
+        if not entry_text.strip():
+            continue
+        where = f"page {page}" if page is not None else f"entry {n}"
+        label = str(number) if number is not None else None
+        out.append(parse_reference_string(entry_text, label=label, where=where, numbered=False))
+    return out
+
+
+def _markers(text: str, found: list[_Span]) -> tuple[list[bool], list[tuple[int, int]]]:
     """For each entry span, whether its number starts an entry (module rules); and the
     lower numbers taken into an entry, as ``(number, entry)``."""
     out: list[bool] = []
