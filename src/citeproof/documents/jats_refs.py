@@ -65,23 +65,45 @@ def element_citation(el: etree._Element, capture: Capture) -> str:
     for child in el:
         name = local_name(child)
         if name in _PEOPLE:
-            for person in child if name == "person-group" else (child,):
-                who = local_name(person)
-                if who == "etal":
-                    people.append("et al.")
-                elif who in _PEOPLE:
-                    people.append(person_name(person, capture, surname_first=True))
-            continue
-        if name not in _CITATION_PARTS or not (text := capture(child)):
-            continue
-        if name in _CITATION_TITLES:
-            fields.setdefault("title", text)
-        elif name in _CITATION_FIELDS:
-            fields.setdefault(name, text)
-        elif name == "pub-id":
-            extra.append(f"{child.get('pub-id-type', 'id')}: {text}")
-        elif name in _CITATION_EXTRAS:
-            extra.append(text)
+            people.extend(_people(child, name, capture))
+        elif name in _CITATION_PARTS and (text := capture(child)):
+            _take_field(child, name, text, fields, extra)
+    f = fields.get
+    source = " ".join(x for x in (f("source"), f("edition")) if x)
+    publisher = ": ".join(x for x in (f("publisher-loc"), f("publisher-name")) if x)
+    parts = (", ".join(people), f("title"), source, publisher, _where(fields), *extra)
+    return " ".join(_sentences(parts))
+
+
+def _people(child: etree._Element, name: str, capture: Capture) -> list[str]:
+    """The names a person group (or one name, a collaboration, "et al.") prints."""
+    out: list[str] = []
+    for person in child if name == "person-group" else (child,):
+        who = local_name(person)
+        if who == "etal":
+            out.append("et al.")
+        elif who in _PEOPLE:
+            out.append(person_name(person, capture, surname_first=True))
+    return out
+
+
+def _take_field(
+    child: etree._Element, name: str, text: str, fields: dict[str, str], extra: list[str]
+) -> None:
+    """File one field's text: the first title and the first of each field are kept; an
+    identifier and the extras are printed after the rest, in their order."""
+    if name in _CITATION_TITLES:
+        fields.setdefault("title", text)
+    elif name in _CITATION_FIELDS:
+        fields.setdefault(name, text)
+    elif name == "pub-id":
+        extra.append(f"{child.get('pub-id-type', 'id')}: {text}")
+    elif name in _CITATION_EXTRAS:
+        extra.append(text)
+
+
+def _where(fields: dict[str, str]) -> str:
+    """Where in its venue the work is, Vancouver-like: "2010;12(3):45-67"."""
     f = fields.get
     pages = f("page-range") or "\u2013".join(p for p in (f("fpage"), f("lpage")) if p)
     where = f("year") or ""
@@ -89,10 +111,13 @@ def element_citation(el: etree._Element, capture: Capture) -> str:
         where += (";" if where else "") + volume
     if pages := pages or f("elocation-id", ""):
         where += (":" if where else "") + pages
-    source = " ".join(x for x in (f("source"), f("edition")) if x)
-    publisher = ": ".join(x for x in (f("publisher-loc"), f("publisher-name")) if x)
+    return where
+
+
+def _sentences(parts: tuple[str | None, ...]) -> list[str]:
+    """The parts that are not empty, each ending as a sentence ends."""
     out: list[str] = []
-    for part in (", ".join(people), f("title"), source, publisher, where, *extra):
+    for part in parts:
         if part := (part or "").rstrip(" ."):
             out.append(part if part[-1] in "?!" else part + ".")
-    return " ".join(out)
+    return out
