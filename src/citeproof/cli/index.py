@@ -198,3 +198,22 @@ def info(directory: Path, as_json: bool) -> None:
         _common.write_json({**manifest.data, "hash": manifest.hash})
     else:
         _render_manifest(manifest)
+
+
+def local_index(given: str | None) -> str | None:
+    """The local index a command asks first (``--index``, else ``CITEPROOF_INDEX``), checked
+    now: a folder that does not exist, is no finished index, or needs the extra that is not
+    installed is one line before any work, not an error at the first reference."""
+    from citeproof.errors import BadInputError
+    from citeproof.service.references import index_path, open_local_index
+
+    index = index_path(given)
+    if index is None:
+        return None
+    if not Path(index).is_dir():
+        raise BadInputError(
+            f"there is no local index at {index} (no such folder); give the folder "
+            "'citeproof index build' made, with --index or CITEPROOF_INDEX."
+        )
+    open_local_index(index)
+    return index

@@ -5,7 +5,8 @@ SDK points fd 1 at stderr while it serves, so a stray print cannot corrupt the s
 Module level imports click and the list of tool names only, so ``citeproof --help`` stays
 fast; the SDK (about a second to import) is loaded when the command runs.  Bad settings are
 refused before the SDK is imported, so the refusal is immediate: an HTTP option without
-``--http`` (it would be ignored), an empty host, a public host without a token.  A port
+``--http`` (it would be ignored), an empty host, a public host without a token, an
+``--index`` (or ``CITEPROOF_INDEX``) that is no index or needs the extra not installed.  A port
 that cannot be bound is refused before anything is printed (:mod:`citeproof.mcp.http`).
 
 Over HTTP a bearer token is required by default: without ``--token`` a random one is made
@@ -23,6 +24,8 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import click
 from click.core import ParameterSource
@@ -51,7 +54,8 @@ token is made and printed on stderr at start (--no-token: none, loopback only).
         "citeproof mcp --no-files --offline   # identifiers only, answered from the cache",
         exit_codes="Exit codes: 0 the server stopped on purpose (the client closed stdin, or "
         "SIGTERM); 2 bad settings (an HTTP option without --http, a public --host without a "
-        "token, a port in use) or a message over 4 MiB on stdin; 130 Ctrl-C.",
+        "token, a port in use, an --index folder that does not exist) or a message over 4 MiB "
+        "on stdin; 3 the --index folder holds no index that can be read; 130 Ctrl-C.",
     ),
 )
 @click.option("--http", "use_http", is_flag=True, help="Serve streamable HTTP at /mcp.")
@@ -90,30 +94,27 @@ token is made and printed on stderr at start (--no-token: none, loopback only).
     is_flag=True,
     help="Refuse local file paths as sources: clients may name identifiers only.",
 )
+@click.option(
+    "--index",
+    "index_dir",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="A local index (citeproof index build) that verify_references and the audit's "
+    "reference checks ask before the web services, and instead of them with --offline (env "
+    "CITEPROOF_INDEX).",
+)
 @replay_option
 @log_options("checks and searches")
-def mcp(
-    use_http: bool,
-    host: str,
-    port: int,
-    token: str | None,
-    no_token: bool,
-    offline: bool,
-    no_files: bool,
-    replay: str | None,
-    no_log: bool,
-    log_path: str | None,
-) -> None:
+def mcp(**given: Any) -> None:
     from citeproof.cli import INTERRUPTED, report_error, report_interrupted
     from citeproof.errors import CiteproofError
 
+    options = _Options(**given)
     ctx = click.get_current_context()
-    if not use_http:
+    if not options.use_http:
         _refuse_http_options(ctx)
     try:
-        stopped = _serve(
-            use_http, host, port, token, no_token, offline, no_files, replay, no_log, log_path
-        )
+        stopped = _serve(options)
     except CiteproofError as exc:
         report_error(ctx, exc)
     except KeyboardInterrupt:
@@ -123,6 +124,36 @@ def mcp(
     if stopped:
         click.echo("citeproof: stopped (SIGTERM).", err=True)
         _end_now(0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """The command's options, as given (click passes them by their parameter names)."""
+
+    use_http: bool
+    host: str
+    port: int
+    token: str | None
+    no_token: bool
+    offline: bool
+    no_files: bool
+    index_dir: str | None
+    replay: str | None
+    no_log: bool
+    log_path: str | None
+
+
+def _use_index(index_dir: str | None) -> None:
+    """Point the tools at the local index: ``verify_references`` and the audit read
+    ``CITEPROOF_INDEX`` on every call (as ``citeproof refs`` does without ``--index``), so
+    the server sets it in its own environment once the index is known to open; a folder
+    that is no index is refused now, in one line, not at a tool's first call."""
+    from citeproof.cli.index import local_index
+    from citeproof.service.references import INDEX_ENV
+
+    index = local_index(index_dir)
+    if index is not None:
+        os.environ[INDEX_ENV] = index
 
 
 #: The options that mean something only with ``--http``.
@@ -162,38 +193,29 @@ def _end_now(code: int) -> None:
     os._exit(code)
 
 
-def _serve(
-    use_http: bool,
-    host: str,
-    port: int,
-    token: str | None,
-    no_token: bool,
-    offline: bool,
-    no_files: bool,
-    replay: str | None,
-    no_log: bool,
-    log_path: str | None,
-) -> bool:
+def _serve(options: _Options) -> bool:
     """Serve until stopped; True when SIGTERM stopped the server."""
     made = False
-    if use_http:
+    host, token = options.host, options.token
+    if options.use_http:
         from citeproof.mcp.http import check_http_settings
 
         # before the slow imports: refuse at once
-        made = token is None and not no_token
-        token = check_http_settings(host, token, no_token=no_token)
+        made = token is None and not options.no_token
+        token = check_http_settings(host, token, no_token=options.no_token)
+    _use_index(options.index_dir)
     from citeproof.mcp.server import build_server
     from citeproof.mcp.tools import ToolSettings
 
     settings = ToolSettings(
-        offline=offline,
-        replay=replay,
-        log=not no_log,
-        log_path=log_path,
-        allow_files=not no_files,
+        offline=options.offline,
+        replay=options.replay,
+        log=not options.no_log,
+        log_path=options.log_path,
+        allow_files=not options.no_files,
     )
     server = build_server(settings)
-    if not use_http:
+    if not options.use_http:
         from citeproof.mcp.stdio import serve_stdio
 
         return serve_stdio(server)
@@ -208,7 +230,7 @@ def _serve(
                 err=True,
             )
 
-    return serve_http(server, host=host, port=port, token=token, ready=ready)
+    return serve_http(server, host=host, port=options.port, token=token, ready=ready)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
