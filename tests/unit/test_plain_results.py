@@ -1,9 +1,10 @@
 """``models.plain`` is ``models.check`` without pydantic: the same fields, the same JSON.
 
 A one-shot ``citeproof check`` prints the pipeline's plain result (issue 16: start-up), and
-every other door gets the pydantic model made from it, so the two must never drift: a field
-added to a model and not to its plain twin, a default that differs, or keys in another order
-(``check --json`` would print other bytes) fail here.
+every other door gets the pydantic model made from it, so the two must never drift.  The plain
+classes are generated from the models (``python -m citeproof.models.mirror``): a model changed
+without generating them again fails here, and so would a rule of the generator that made a
+field, a default or the keys' order (``check --json`` would print other bytes) differ.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from citeproof.cli.render import render_check
 from citeproof.documents.model import Block, Document, Origin
 from citeproof.evidence.payloads import check_payload
 from citeproof.loading.failure import FetchFailure
-from citeproof.models import base, check, plain
+from citeproof.models import base, check, mirror, plain
 from citeproof.service.pipeline import CheckOptions, Pipeline, check_document
 from citeproof.service.texts import load
 
@@ -51,6 +52,37 @@ AFTER_THE_MATCH = {"schema", "retraction", "found_elsewhere", "searched_elsewher
 
 def _keys(model: type[BaseModel]) -> list[str]:
     return [field.alias or name for name, field in model.model_fields.items()]
+
+
+def test_the_plain_classes_are_generated_from_the_current_models() -> None:
+    assert Path(plain.__file__).read_text(encoding="utf-8") == mirror.module_text()
+    assert [name for _, name in mirror.MIRRORED] == [lean.__name__ for lean, _ in PAIRS]
+
+
+def test_a_field_added_to_a_model_is_generated_into_its_plain_class(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read = mirror._source
+
+    def with_a_new_field(name: str) -> Any:
+        text, _ = read(name)
+        if name == "check.py":
+            text = text.replace(
+                "    changed: bool\n",
+                "    changed: bool\n    tries: list[int] = Field(default_factory=list)\n",
+            )
+        import ast
+
+        return text, ast.parse(text)
+
+    monkeypatch.setattr(mirror, "_source", with_a_new_field)
+    generated = mirror.generated()
+    refresh = generated[
+        generated.index("class Refresh(Plain):") : generated.index("class SourceInfo")
+    ]
+    assert '"tries",' in refresh
+    assert "tries: Sequence[int] = ()," in refresh
+    assert "self.tries = list(tries)" in refresh
 
 
 @pytest.mark.parametrize(("lean", "model"), PAIRS, ids=lambda c: c.__name__)

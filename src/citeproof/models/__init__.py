@@ -10,8 +10,9 @@ from :class:`citeproof.models.base.Model`.  Fields may be added; none is renamed
 without bumping ``schema``.
 
 Imports: ``pydantic``, each other, and the vocabularies of ``documents``; nothing with I/O.
-``models.plain`` is the exception that proves the rule: the check result as dataclasses,
-importing nothing, for the one-shot check that must not pay for pydantic.
+``models.plain`` is the exception that proves the rule: the check result as plain classes,
+generated from ``models.check`` (``models.mirror``) and importing nothing, for the one-shot
+check that must not pay for pydantic.
 
 The names below are resolved on first use (PEP 562), so that importing ``models.plain``, or
 a module that names a model only in its type hints, does not import pydantic: every

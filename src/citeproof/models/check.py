@@ -1,9 +1,9 @@
 """The ``citeproof.check/1`` result: the answer to one quote check, as every interface prints it.
 
 Field names follow the JSON contract (docs/principles.md, "The JSON contracts").  Fields may
-be added; none is renamed or removed without bumping ``schema``.  A field added here is added
-to ``models.plain`` too, the same result as dataclasses for a check that does not import
-pydantic (a test compares the two).
+be added; none is renamed or removed without bumping ``schema``.  These classes are also the
+declaration of ``models.plain``, the same result without pydantic for a one-shot check: after
+a change here, ``python -m citeproof.models.mirror`` writes it again (a test fails until then).
 """
 
 from __future__ import annotations

@@ -3,17 +3,18 @@ without importing pydantic.
 
 ``citeproof check QUOTE FILE`` is mostly start-up, and importing pydantic and building the
 result models cost about half of it (issue 16).  The match step therefore builds these
-classes, which mirror :mod:`citeproof.models.check` field for field and in the same order;
-:func:`to_json` gives exactly what ``CheckResult.model_dump(mode="json")`` gives (so ``check
---json`` prints the same bytes either way), and
-:meth:`citeproof.models.base.Model.from_plain` turns one into its pydantic model when a
-caller needs the model (the library, the MCP server, the steps after the match).
-``tests/unit/test_plain_results.py`` keeps the two in step: the same fields, in the same
-order, with the same defaults, and the same JSON.
+classes, which have :mod:`citeproof.models.check`'s fields, in the same order: they are
+generated from its declarations (below the marker, by ``python -m citeproof.models.mirror``,
+which says how), so each field is declared once.  :func:`to_json` gives exactly what
+``CheckResult.model_dump(mode="json")`` gives (so ``check --json`` prints the same bytes either
+way), and :meth:`citeproof.models.base.Model.from_plain` turns one into its pydantic model
+when a caller needs the model (the library, the MCP server, the steps after the match).
+``tests/unit/test_plain_results.py`` fails when the classes are not current, and compares the
+two forms' fields, defaults and JSON.
 
-Why hand-written classes with ``__slots__`` rather than dataclasses: defining a dataclass
-compiles its generated methods, and on this interpreter that cost about 1 ms a class, 8 to
-10 ms for these ten, every time ``citeproof check`` starts (measured by patching
+Why classes with ``__slots__`` rather than dataclasses: defining a dataclass compiles its
+generated methods, and on this interpreter that cost about 1 ms a class, 8 to 10 ms for these
+ten, every time ``citeproof check`` starts (measured by patching
 ``dataclasses._process_class``); these cost next to nothing to define.  Equality and repr
 come from :class:`Plain`, by the slots.  Treat the objects as values: they are built once,
 by ``service.results``, and only filled in there.
@@ -21,7 +22,9 @@ by ``service.results``, and only filled in there.
 Only the match step's part is mirrored: the retraction report and find-source's findings
 exist only as models, so here they are always null.
 
-Imports nothing but the standard library: that is the point of the module.
+Written by hand, above the marker: the vocabularies ``models.check`` imports from here (the
+verdicts, the coverages, the schema's name), :class:`Plain` and :func:`to_json`.  Imports
+nothing but the standard library: that is the point of the module.
 """
 
 # The slots are in the model's field order, which is the JSON's key order: not sorted.
@@ -64,9 +67,6 @@ Coverage = Literal["full_text", "abstract", "page", "file", "text", "none"]
 """``none``: no text was obtained (an UNAVAILABLE or NOT_CHECKABLE identifier)."""
 CHECK_SCHEMA: Literal["citeproof.check/1"] = "citeproof.check/1"
 
-#: Python names that are serialised under another key (pydantic's aliases).
-_ALIASES = {"schema_": "schema"}
-
 
 class Plain:
     """The base of the classes below: fields are the slots, in the model's order."""
@@ -93,13 +93,27 @@ def to_json(value: Any) -> Any:
     return value
 
 
+# Generated from models/check.py by `python -m citeproof.models.mirror`: do not edit below.
+
+#: Python names that are serialised under another key (pydantic's aliases).
+_ALIASES: dict[str, str] = {"schema_": "schema"}
+
+
 class Resolved(Plain):
     """The identifiers a work goes by, as far as they are known."""
 
-    __slots__ = ("doi", "pmid", "pmcid")
+    __slots__ = (
+        "doi",
+        "pmid",
+        "pmcid",
+    )
 
     def __init__(
-        self, *, doi: str | None = None, pmid: str | None = None, pmcid: str | None = None
+        self,
+        *,
+        doi: str | None = None,
+        pmid: str | None = None,
+        pmcid: str | None = None,
     ) -> None:
         self.doi = doi
         self.pmid = pmid
@@ -109,7 +123,12 @@ class Resolved(Plain):
 class Location(Plain):
     """Where in the document a span lies."""
 
-    __slots__ = ("block", "section", "region", "page")
+    __slots__ = (
+        "block",
+        "section",
+        "region",
+        "page",
+    )
 
     def __init__(
         self,
@@ -128,7 +147,14 @@ class Location(Plain):
 class Match(Plain):
     """One occurrence of the quote."""
 
-    __slots__ = ("start", "end", "normalized_start", "normalized_end", "text", "location")
+    __slots__ = (
+        "start",
+        "end",
+        "normalized_start",
+        "normalized_end",
+        "text",
+        "location",
+    )
 
     def __init__(
         self,
@@ -149,22 +175,40 @@ class Match(Plain):
 
 
 class WordBoundaries(Plain):
-    """Whether the match starts or ends inside a word of the source."""
+    __slots__ = (
+        "starts_mid_word",
+        "ends_mid_word",
+    )
 
-    __slots__ = ("starts_mid_word", "ends_mid_word")
-
-    def __init__(self, *, starts_mid_word: bool, ends_mid_word: bool) -> None:
+    def __init__(
+        self,
+        *,
+        starts_mid_word: bool,
+        ends_mid_word: bool,
+    ) -> None:
         self.starts_mid_word = starts_mid_word
         self.ends_mid_word = ends_mid_word
 
 
 class DiffOp(Plain):
-    """One step of the word-level diff from the source's wording to the quote."""
+    """One step of the word-level diff from the source's wording to the quote.
 
-    __slots__ = ("op", "quote", "source")
+    ``equal``: both have these words; ``replace``: the quote has ``quote`` where the source
+    has ``source``; ``insert``: words only in the quote; ``delete``: words only in the source.
+    """
+
+    __slots__ = (
+        "op",
+        "quote",
+        "source",
+    )
 
     def __init__(
-        self, *, op: Literal["equal", "replace", "insert", "delete"], quote: str, source: str
+        self,
+        *,
+        op: Literal["equal", "replace", "insert", "delete"],
+        quote: str,
+        source: str,
     ) -> None:
         self.op = op
         self.quote = quote
@@ -174,7 +218,15 @@ class DiffOp(Plain):
 class Near(Plain):
     """The closest passage when there is no exact occurrence."""
 
-    __slots__ = ("similarity", "start", "end", "text", "diff", "flags", "location")
+    __slots__ = (
+        "similarity",
+        "start",
+        "end",
+        "text",
+        "diff",
+        "flags",
+        "location",
+    )
 
     def __init__(
         self,
@@ -199,7 +251,15 @@ class Near(Plain):
 class Fragment(Plain):
     """One piece of an ellipsis or bracketed quote."""
 
-    __slots__ = ("quote", "verdict", "start", "end", "similarity", "gap_before", "flags")
+    __slots__ = (
+        "quote",
+        "verdict",
+        "start",
+        "end",
+        "similarity",
+        "gap_before",
+        "flags",
+    )
 
     def __init__(
         self,
@@ -224,9 +284,17 @@ class Fragment(Plain):
 class Refresh(Plain):
     """What ``--refresh`` found: the sha256 pinned before, and whether the bytes changed."""
 
-    __slots__ = ("previous_sha256", "changed")
+    __slots__ = (
+        "previous_sha256",
+        "changed",
+    )
 
-    def __init__(self, *, previous_sha256: str, changed: bool) -> None:
+    def __init__(
+        self,
+        *,
+        previous_sha256: str,
+        changed: bool,
+    ) -> None:
         self.previous_sha256 = previous_sha256
         self.changed = changed
 
@@ -292,9 +360,7 @@ class SourceInfo(Plain):
 
 
 class CheckResult(Plain):
-    """The match step's answer (schema ``citeproof.check/1``); ``retraction``,
-    ``found_elsewhere`` and ``searched_elsewhere`` are only ever set on the model, by the
-    steps after the match."""
+    """The answer to one quote check (schema ``citeproof.check/1``)."""
 
     __slots__ = (
         "schema_",
@@ -335,7 +401,7 @@ class CheckResult(Plain):
         source: SourceInfo,
         log_seq: int | None = None,
     ) -> None:
-        self.schema_ = CHECK_SCHEMA
+        self.schema_: Literal["citeproof.check/1"] = "citeproof.check/1"
         self.verdict = verdict
         self.reason = reason
         self.quote = quote
