@@ -31,7 +31,7 @@ import re
 import statistics
 import unicodedata
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "LINE_END_HYPHEN",
@@ -342,62 +342,119 @@ def _joint(
     first of the next): ``""`` or ``" "`` (one printed line), the line-end mark, or None."""
     before, after = text[a], text[b]
     if before in _HYPHEN_GLYPHS:
-        if a > line_start and text[a - 1].isalpha() and after.islower():
-            return LINE_END_HYPHEN if _next_line_below(a - 1, b, glyphs, at) else None
-        return None
+        return LINE_END_HYPHEN if _word_goes_on(text, line_start, a, b, glyphs, at) else None
     if before in _DASHES:
         # a dash set close between words breaks the line after it (mention–mention,
         # programme—the): the words go on after the dash, with no blank
-        if a > line_start and text[a - 1].isalpha() and after.isalpha():
-            return "" if _next_line_below(a - 1, b, glyphs, at) else None
-        return None
-    if not (before.isdigit() or after.isdigit()):
-        # only one baseline can join: look at the baselines before asking for more
-        oa, ob = glyphs.origin(at(a)), glyphs.origin(at(b))
-        if oa is None or ob is None or abs(oa[1] - ob[1]) > _ONE_BASELINE:
-            return None
+        return "" if _word_goes_on(text, line_start, a, b, glyphs, at) else None
+    if not (before.isdigit() or after.isdigit()) and _baselines_apart(a, b, glyphs, at):
+        return None  # only one baseline can join: looked at before asking for more
     ga, gb = _glyph(glyphs, at(a)), _glyph(glyphs, at(b))
     if ga is None or gb is None:
         return None
-    (size_a, base_a, _, right_a), (size_b, base_b, left_b, _) = ga, gb
-    gap = left_b - right_a
-    if before.isdigit() and size_a <= SUPERSCRIPT_SIZE * size_b:
-        # a superscript ends the line: the next goes on at the baseline before it
-        rise = base_a - base_b
-        c = a
-        while c > line_start and (text[c].isdigit() or text[c] in _SEPARATOR_BEFORE):
-            c -= 1
-        gc = _glyph(glyphs, at(c)) if c >= line_start and not text[c].isdigit() else None
-        if (
-            gc is not None
-            and abs(gc[1] - base_b) <= 0.1 * size_b
-            and abs(gc[0] - size_b) <= 0.1 * size_b
-            and SUPERSCRIPT_RISE * size_b <= rise <= 0.9 * size_b
-            and -0.25 * size_b <= gap <= 1.0 * size_b
-        ):
-            return " " if gap > 0.1 * size_b else ""
-        return None
-    if after.isdigit() and size_b <= SUPERSCRIPT_SIZE * size_a:
-        # the next line starts with a superscript raised above this line's baseline
-        rise = base_b - base_a
-        if (
-            SUPERSCRIPT_RISE * size_a <= rise <= 0.9 * size_a
-            and -0.25 * size_a <= gap <= 0.6 * size_a
-        ):
-            return " " if gap > 0.1 * size_a else ""
-        return None
-    same = abs(size_a - size_b) <= 0.1 * max(size_a, size_b)
-    if same and abs(base_a - base_b) <= 0.1 * size_a and -0.15 * size_a <= gap <= 0.1 * size_a:
-        return ""  # one baseline, glyphs touching: one word pdfium cut
+    if before.isdigit() and ga.size <= SUPERSCRIPT_SIZE * gb.size:
+        return _after_superscript(text, line_start, a, ga, gb, glyphs, at)
+    if after.isdigit() and gb.size <= SUPERSCRIPT_SIZE * ga.size:
+        return _before_superscript(ga, gb)
+    return _touching(ga, gb)
+
+
+def _word_goes_on(
+    text: str, line_start: int, a: int, b: int, glyphs: Glyphs, at: Callable[[int], int]
+) -> bool:
+    """Whether the hyphen or dash ``a`` ends a word that goes on at ``b`` right below: a
+    letter before it, and after it a lower-case letter (a hyphen) or any letter (a dash)."""
+    goes_on = text[b].islower() if text[a] in _HYPHEN_GLYPHS else text[b].isalpha()
+    return (
+        a > line_start
+        and text[a - 1].isalpha()
+        and goes_on
+        and _next_line_below(a - 1, b, glyphs, at)
+    )
+
+
+def _baselines_apart(a: int, b: int, glyphs: Glyphs, at: Callable[[int], int]) -> bool:
+    """Whether glyphs ``a`` and ``b`` are not known to sit on one baseline (to within
+    :data:`_ONE_BASELINE`)."""
+    oa, ob = glyphs.origin(at(a)), glyphs.origin(at(b))
+    return oa is None or ob is None or abs(oa[1] - ob[1]) > _ONE_BASELINE
+
+
+def _after_superscript(
+    text: str,
+    line_start: int,
+    a: int,
+    ga: _Glyph,
+    gb: _Glyph,
+    glyphs: Glyphs,
+    at: Callable[[int], int],
+) -> str | None:
+    """A superscript ends the line: the next goes on at the baseline before it, in the
+    size of the glyph before the number."""
+    gc = _glyph_before_number(text, line_start, a, glyphs, at)
+    gap = gb.left - ga.right
+    if (
+        gc is not None
+        and abs(gc.base - gb.base) <= 0.1 * gb.size
+        and abs(gc.size - gb.size) <= 0.1 * gb.size
+        and _superscript_rise(ga.base - gb.base, gb.size)
+        and -0.25 * gb.size <= gap <= 1.0 * gb.size
+    ):
+        return _blank_for(gap, gb.size)
     return None
 
 
-def _glyph(glyphs: Glyphs, i: int) -> tuple[float, float, float, float] | None:
+def _glyph_before_number(
+    text: str, line_start: int, a: int, glyphs: Glyphs, at: Callable[[int], int]
+) -> _Glyph | None:
+    """The glyph the number (or group of numbers) that ends at ``a`` is attached to."""
+    c = a
+    while c > line_start and (text[c].isdigit() or text[c] in _SEPARATOR_BEFORE):
+        c -= 1
+    return _glyph(glyphs, at(c)) if c >= line_start and not text[c].isdigit() else None
+
+
+def _before_superscript(ga: _Glyph, gb: _Glyph) -> str | None:
+    """The next line starts with a superscript raised above this line's baseline."""
+    gap = gb.left - ga.right
+    if _superscript_rise(gb.base - ga.base, ga.size) and -0.25 * ga.size <= gap <= 0.6 * ga.size:
+        return _blank_for(gap, ga.size)
+    return None
+
+
+def _touching(ga: _Glyph, gb: _Glyph) -> str | None:
+    """One baseline, one size, glyphs touching: one word pdfium cut."""
+    gap = gb.left - ga.right
+    same = abs(ga.size - gb.size) <= 0.1 * max(ga.size, gb.size)
+    if same and abs(ga.base - gb.base) <= 0.1 * ga.size and -0.15 * ga.size <= gap <= 0.1 * ga.size:
+        return ""
+    return None
+
+
+def _superscript_rise(rise: float, size: float) -> bool:
+    """Whether a baseline ``rise`` above one set in ``size`` is a superscript's."""
+    return SUPERSCRIPT_RISE * size <= rise <= 0.9 * size
+
+
+def _blank_for(gap: float, size: float) -> str:
+    """A blank where the glyphs of one line are set apart, none where they touch."""
+    return " " if gap > 0.1 * size else ""
+
+
+class _Glyph(NamedTuple):
+    size: float
+    base: float
+    """The baseline."""
+    left: float
+    right: float
+
+
+def _glyph(glyphs: Glyphs, i: int) -> _Glyph | None:
     """Size, baseline, left and right of glyph ``i``; None when unknown."""
     size, origin, box = glyphs.size(i), glyphs.origin(i), glyphs.loose_box(i)
     if size is None or size <= 1.5 or origin is None or box is None:
         return None
-    return size, origin[1], box[0], box[2]
+    return _Glyph(size, origin[1], box[0], box[2])
 
 
 def _next_line_below(a: int, b: int, glyphs: Glyphs, at: Callable[[int], int]) -> bool:
