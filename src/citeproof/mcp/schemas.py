@@ -98,41 +98,36 @@ class _Compactor:
     def node(
         self, node: dict[str, Any], shape: Any, name: str | None = None, field: str = ""
     ) -> dict[str, Any]:
+        """``node`` cut to ``shape``; ``name`` is the model it is defined as (``$defs``),
+        ``field`` the property it describes (whose enum may be kept)."""
         shape = outline(shape)  # what is kept, not how it is cut
         if "$ref" in node:
             ref = node["$ref"].rsplit("/", 1)[-1]
             return self.node(self.defs[ref], shape, ref, field)
         branches = node.get("anyOf")
         if isinstance(branches, list):
-            kept = [self.node(b, shape, field=field) for b in branches]
-            types = [b.get("type") for b in kept]
-            if len(kept) == 2 and {"type": "null"} in kept:
-                other = kept[0] if kept[1] == {"type": "null"} else kept[1]
-                if isinstance(other.get("type"), str) and other["type"] not in ("object", "array"):
-                    return {**other, "type": [other["type"], "null"]}
-            if all(isinstance(t, str) for t in types) and all(len(b) == 1 for b in kept):
-                return {"type": list(dict.fromkeys(t for t in types if isinstance(t, str)))}
-            return {"anyOf": kept}
+            return _union([self.node(b, shape, field=field) for b in branches])
+        out = self._typed(node, shape, field)
+        if name is not None and out.get("type") == "object":
+            self.names.setdefault(_canonical(out), name)
+        return out
+
+    def _typed(self, node: dict[str, Any], shape: Any, field: str) -> dict[str, Any]:
+        """An object, an array or a scalar, by its ``type``."""
         kind = node.get("type")
         kinds = kind if isinstance(kind, list) else [kind]
         if "object" in kinds or "properties" in node:
             out = self._object(node, shape)
             if kind != "object" and kind is not None:
                 out["type"] = kind
-        elif "array" in kinds:
-            items = node.get("items")
+            return out
+        if "array" in kinds:
             out = {"type": kind}
+            items = node.get("items")
             if isinstance(items, dict) and items:
                 out["items"] = self.node(items, shape, field=field)
-        else:
-            out = {key: node[key] for key in _KEEP if key in node}
-            if "const" in out:
-                out.pop("type", None)
-            elif "enum" in out and field not in _ENUMS:
-                del out["enum"]
-        if name is not None and out.get("type") == "object":
-            self.names.setdefault(_canonical(out), name)
-        return out
+            return out
+        return _scalar(node, field)
 
     def _object(self, node: dict[str, Any], shape: Any) -> dict[str, Any]:
         properties: dict[str, Any] = node.get("properties", {})
@@ -158,6 +153,29 @@ class _Compactor:
         if isinstance(extra, dict):
             out["additionalProperties"] = self.node(extra, True)
         return out
+
+
+def _union(kept: list[dict[str, Any]]) -> dict[str, Any]:
+    """An ``anyOf`` written as briefly as it can be: a nullable scalar as a list of two
+    types, a union of bare types as their list, anything else as it is."""
+    if len(kept) == 2 and {"type": "null"} in kept:
+        other = kept[0] if kept[1] == {"type": "null"} else kept[1]
+        if isinstance(other.get("type"), str) and other["type"] not in ("object", "array"):
+            return {**other, "type": [other["type"], "null"]}
+    types = [b.get("type") for b in kept]
+    if all(isinstance(t, str) for t in types) and all(len(b) == 1 for b in kept):
+        return {"type": list(dict.fromkeys(t for t in types if isinstance(t, str)))}
+    return {"anyOf": kept}
+
+
+def _scalar(node: dict[str, Any], field: str) -> dict[str, Any]:
+    """A scalar's type, its constant, or its enum where an agent branches on it."""
+    out: dict[str, Any] = {key: node[key] for key in _KEEP if key in node}
+    if "const" in out:
+        out.pop("type", None)
+    elif "enum" in out and field not in _ENUMS:
+        del out["enum"]
+    return out
 
 
 def _canonical(node: Any) -> str:
