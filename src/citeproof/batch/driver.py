@@ -7,10 +7,10 @@ command: ``--resume`` needs a file to read, ``--scheduler`` needs Dask, the inpu
 file or ``-``; the output is a :class:`~citeproof.batch.output.ResultSink` (it refuses to
 write over an input, a folder or results it was not told to resume or replace); Ctrl-C ends
 the run with one line saying how far it got (a command exits 130); and an input of which no
-line could be done is a failure of the input, not a run that went well (exit 2, naming the
-first error).  The commands parse their options, hand their work to a :class:`LineBatch`
-(or, for reference lists, call :func:`refuse_request` and hold a sink) and render what it
-returns.
+line could be done is a failure of the input, not a run that went well (a command exits 2,
+naming the first error).  The commands parse their options, hand their work to a
+:class:`LineBatch` (or, for reference lists, call :func:`refuse_request` and hold a sink)
+and render the :class:`Ending` it returns.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import IO, Any
 from citeproof.batch.output import ResultSink, count_lines, open_input
 from citeproof.errors import BadInputError
 
-__all__ = ["Ending", "LineBatch", "Lines", "Work", "nothing_done", "refuse_request"]
+__all__ = ["Ending", "LineBatch", "Lines", "Work", "refuse_request"]
 
 #: The output lines as the work gives them: each line's JSON text, and its verdict (None:
 #: an error record, which the line's input earned).
@@ -53,22 +53,6 @@ def refuse_request(
         raise BadInputError(f"there is no input file {input_path}; give a JSONL file or '-'.")
 
 
-def nothing_done(
-    path: str, verb: str, shape: str, item: str, errors: int, first: dict[str, Any] | None
-) -> str:
-    """Why a batch none of whose lines could be done (``verb``: "check", "audit") failed:
-    the input, not its lines.  ``shape`` is what one line holds, ``item`` what a line is;
-    ``first`` the first error's record, or None when the input had no lines at all."""
-    where = "standard input" if path == "-" else path
-    if first is None:
-        return f"{where} has no lines to {verb}; give a JSONL file of {shape}, one {item} a line."
-    error = first.get("error") or {}
-    return (
-        f"no line of {where} could be {verb}ed: all {errors:,} are errors, the first (line "
-        f"{first.get('line')}) {error.get('code')}: {error.get('message')}."
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Work:
     """What a line of the input is to the messages: ``verb`` ("check"), the ``item`` a line
@@ -85,12 +69,17 @@ class Work:
 class Ending:
     """How a run ended: the verdicts counted (error records under the work's key), the ids
     skipped as already done, the seconds it took, and, when Ctrl-C stopped it, the line that
-    says how far it got."""
+    says how far it got.  ``nothing_done`` says that no line of the input could be done
+    (every one an error record, or none at all, and ``--resume`` found no earlier results):
+    a failure of the input, not a run that went well; ``first_error`` is then the first
+    error record, or None for an input without lines."""
 
     counts: Counter[str] = field(default_factory=Counter)
     skipped: int = 0
     seconds: float = 0.0
     interrupted: str | None = None
+    nothing_done: bool = False
+    first_error: dict[str, Any] | None = None
 
 
 class LineBatch:
@@ -127,13 +116,8 @@ class LineBatch:
         on_line: Callable[[str, str | None, Counter[str]], None] | None = None,
     ) -> Ending:
         """Write every line the work yields, counting verdicts (``on_line`` sees each, with
-        the counts so far).  ``lines`` is a generator, closed at Ctrl-C, which stops the
-        work's workers at once.
-
-        Raises:
-            BadInputError: no line of the input could be done (every one an error record,
-                or none at all), unless ``--resume`` found earlier results.
-        """
+        the counts so far), and say how the run ended.  ``lines`` is a generator, closed at
+        Ctrl-C, which stops the work's workers at once."""
         ending = Ending(skipped=len(self.done))
         started = time.monotonic()
         first_error: str | None = None
@@ -156,10 +140,6 @@ class LineBatch:
             self.sink.close()
         ending.seconds = time.monotonic() - started
         if not self.done and ending.counts[key] == sum(ending.counts.values()):
-            first = json.loads(first_error) if first_error is not None else None
-            w = self.work
-            errors = ending.counts[key]
-            raise BadInputError(
-                nothing_done(self.input_path, w.verb, w.shape, w.item, errors, first)
-            )
+            ending.nothing_done = True
+            ending.first_error = json.loads(first_error) if first_error is not None else None
         return ending

@@ -332,7 +332,7 @@ def _run_batch(
     from citeproof.batch.driver import LineBatch, Work, refuse_request
     from citeproof.batch.jsonl import read_lines
     from citeproof.cli._common import stdout_bytes
-    from citeproof.cli.batch import interrupted
+    from citeproof.cli.batch import ended
     from citeproof.errors import BadInputError
 
     if html_path is not None:
@@ -357,8 +357,7 @@ def _run_batch(
         skip=job.done,
     )
     ending = job.drive(reports)
-    if ending.interrupted is not None:
-        interrupted(ending.interrupted)
+    ended(job, ending)
     verdicts = ending.counts
     parts = ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())) or "nothing"
     click.echo(

@@ -18,7 +18,7 @@ import click
 from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
 
 if TYPE_CHECKING:
-    from citeproof.batch.driver import Lines
+    from citeproof.batch.driver import Ending, LineBatch, Lines
 
 
 EPILOG = (
@@ -170,10 +170,24 @@ def batch(
             advance(counts)
 
         ending = job.drive(checked(), written)
-    if ending.interrupted is not None:
-        interrupted(ending.interrupted)
+    ended(job, ending)
     if not quiet:
         _summary(ending.counts, unavailable, ending.seconds, ending.skipped)
+
+
+def ended(job: LineBatch, ending: Ending) -> None:
+    """Stop a JSONL batch command that did not end well: at Ctrl-C (exit 130), or when no
+    line of its input could be done (one line naming the first error, exit 2)."""
+    from citeproof.cli._common import nothing_done
+    from citeproof.errors import BadInputError
+
+    if ending.interrupted is not None:
+        interrupted(ending.interrupted)
+    if ending.nothing_done:
+        w = job.work
+        errors = ending.counts[w.error_key]
+        first = ending.first_error
+        raise BadInputError(nothing_done(job.input_path, w.verb, w.shape, w.item, errors, first))
 
 
 def interrupted(message: str) -> NoReturn:
