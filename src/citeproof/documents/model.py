@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from citeproof.match.prepare import prepare
 
@@ -29,18 +29,8 @@ Region = Literal[
     "back-matter",
     "other",
 ]
-REGIONS: tuple[Region, ...] = (
-    "title",
-    "abstract",
-    "body",
-    "caption",
-    "table",
-    "footnote",
-    "references",
-    "front-matter",
-    "back-matter",
-    "other",
-)
+REGIONS: tuple[Region, ...] = get_args(Region)
+"""Every region, in the order of :data:`Region` (which is the one list)."""
 
 DocFormat = Literal["pdf", "jats", "html", "text", "pubmed", "ctgov", "openfda"]
 
