@@ -53,7 +53,7 @@ from citeproof.refs.numbers import (
     years_in_place,
 )
 from citeproof.refs.stated import StatedReference, fold, surname
-from citeproof.refs.venues import same_venue, venue_words
+from citeproof.refs.venues import letters_in, same_venue, venue_words
 
 __all__ = [
     "FIELD_WEIGHTS",
@@ -638,20 +638,10 @@ def _residue(entry: _Entry, record: WorkRecord) -> int:
     for word in entry.text.split():
         if len(word) < 3 or word.isdigit() or word in _STYLE_WORDS or word in known:
             continue
-        if any(v.startswith(word[:3]) and _letters_in(word, v) for v in venue):
+        if any(v.startswith(word[:3]) and letters_in(word, v) for v in venue):
             continue  # an abbreviation of a venue word
         left += 1
     return left
-
-
-def _letters_in(short: str, word: str) -> bool:
-    at = 0
-    for letter in short:
-        at = word.find(letter, at)
-        if at < 0:
-            return False
-        at += 1
-    return True
 
 
 def score(stated: StatedReference, record: WorkRecord) -> Scored:

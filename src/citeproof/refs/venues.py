@@ -20,7 +20,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["abbreviates", "same_venue", "venue_words"]
+__all__ = ["abbreviates", "letters_in", "same_venue", "venue_words"]
 
 #: Words ISO 4 leaves out of an abbreviation (and some styles keep).
 _SKIP = frozenset(
@@ -79,9 +79,9 @@ def venue_words(text: str) -> tuple[str, ...]:
     return tuple(w for w in joined if w not in _SKIP)
 
 
-def _subsequence(short: str, word: str) -> bool:
-    if not short or not word or short[0] != word[0]:
-        return False
+def letters_in(short: str, word: str) -> bool:
+    """Whether the letters of ``short`` stand in ``word`` in order (dropping letters is how
+    an abbreviation is made: "Phys" in "physical")."""
     at = 0
     for letter in short:
         at = word.find(letter, at)
@@ -89,6 +89,12 @@ def _subsequence(short: str, word: str) -> bool:
             return False
         at += 1
     return True
+
+
+def _subsequence(short: str, word: str) -> bool:
+    if not short or not word or short[0] != word[0]:
+        return False
+    return letters_in(short, word)
 
 
 def abbreviates(short: str, full: str) -> bool:
