@@ -96,33 +96,43 @@ def _vocabulary(tree: ast.Module) -> set[str]:
     return names
 
 
+def _declared(value: ast.expr | None) -> tuple[ast.expr | None, bool, str | None]:
+    """What a field's right-hand side declares: its default (None: required), whether a
+    ``default_factory`` makes it, and its alias; from ``Field(...)`` or a plain value."""
+    if not (isinstance(value, ast.Call) and getattr(value.func, "id", None) == "Field"):
+        return value, False, None
+    alias_node = _keyword(value, "alias")
+    alias = None
+    if isinstance(alias_node, ast.Constant) and isinstance(alias_node.value, str):
+        alias = alias_node.value
+    default = _keyword(value, "default") or (value.args[0] if value.args else None)
+    return default, _keyword(value, "default_factory") is not None, alias
+
+
+def _kind(annotation: ast.expr, written: str, has_default: bool, known: set[str]) -> str:
+    """Which rule of the module docstring a field follows."""
+    named = {n.id for n in ast.walk(annotation) if isinstance(n, ast.Name)}
+    if any(n[:1].isupper() and n not in known for n in named):
+        return "after_match"
+    if written.startswith("Literal[") and has_default and "," not in written:
+        return "constant"
+    if written.startswith("list["):
+        return "optional_list" if written.endswith(" | None") else "list"
+    return "value"
+
+
 def _field(text: str, node: ast.AnnAssign, known: set[str]) -> _Field:
     """``node`` as a plain field; ``known`` holds the mirrored classes and the vocabulary."""
     assert isinstance(node.target, ast.Name)
-    name = node.target.id
     annotation = ast.get_source_segment(text, node.annotation) or ""
-    named = {n.id for n in ast.walk(node.annotation) if isinstance(n, ast.Name)}
-    value, factory, alias = node.value, None, None
-    if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "Field":
-        alias_node = _keyword(value, "alias")
-        if isinstance(alias_node, ast.Constant) and isinstance(alias_node.value, str):
-            alias = alias_node.value
-        factory = _keyword(value, "default_factory")
-        value = _keyword(value, "default") or (value.args[0] if value.args else None)
+    value, made, alias = _declared(node.value)
     default = ast.get_source_segment(text, value) if value is not None else None
-    if any(n[:1].isupper() and n not in known for n in named):
-        kind = "after_match"
-    elif annotation.startswith("Literal[") and default is not None and "," not in annotation:
-        kind = "constant"
-    elif annotation.startswith("list[") and annotation.endswith(" | None"):
-        kind = "optional_list"
-    elif annotation.startswith("list["):
-        kind, default = "list", "()" if factory is not None else default
-    elif factory is not None:
+    kind = _kind(node.annotation, annotation, default is not None, known)
+    if made and kind == "list":
+        default = "()"
+    elif made and kind == "value":
         kind, default = "model", "None"
-    else:
-        kind = "value"
-    return _Field(name, annotation, default, kind, alias)
+    return _Field(node.target.id, annotation, default, kind, alias)
 
 
 def _parameter(field: _Field) -> str:
