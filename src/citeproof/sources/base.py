@@ -42,6 +42,17 @@ def plain_text(value: Any) -> str | None:
     return " ".join(html.unescape(_TAG.sub(" ", value)).split()) or None
 
 
+def field_text(value: Any) -> str | None:
+    """A field of a JSON answer as a non-empty string, stripped: identifiers such as PMIDs
+    arrive as JSON numbers too; anything else (a boolean, a list, null) is no text."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | str):
+        text = str(value).strip()
+        return text or None
+    return None
+
+
 Coverage = Literal["full_text", "abstract", "page"]
 OutcomeKind = Literal[
     "fetched",  # bytes were served (and verified where the service publishes a checksum)

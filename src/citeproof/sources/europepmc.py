@@ -29,7 +29,7 @@ import httpx2
 
 from citeproof.errors import NetworkError
 from citeproof.net.client import redact_url
-from citeproof.sources.base import Fetched, SourceOutcome, missing, unavailable
+from citeproof.sources.base import Fetched, SourceOutcome, field_text, missing, unavailable
 
 __all__ = [
     "BASE_URL",
@@ -86,15 +86,6 @@ class SearchPage:
     next_cursor: str | None = None
 
 
-def _text(value: Any) -> str | None:
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, int | str):
-        text = str(value).strip()
-        return text or None
-    return None
-
-
 def _flag(value: Any) -> bool:
     return isinstance(value, str) and value.strip().upper() == "Y"
 
@@ -115,19 +106,19 @@ def _pub_types(raw: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _record(raw: dict[str, Any]) -> EpmcRecord | None:
-    id_ = _text(raw.get("id"))
-    source = _text(raw.get("source"))
+    id_ = field_text(raw.get("id"))
+    source = field_text(raw.get("source"))
     if id_ is None or source is None:
         return None
-    doi = _text(raw.get("doi"))
+    doi = field_text(raw.get("doi"))
     return EpmcRecord(
         id=id_,
         source=source,
-        pmid=_text(raw.get("pmid")),
-        pmcid=_text(raw.get("pmcid")),
+        pmid=field_text(raw.get("pmid")),
+        pmcid=field_text(raw.get("pmcid")),
         doi=doi.lower() if doi else None,
-        title=_text(raw.get("title")),
-        pub_year=_text(raw.get("pubYear")),
+        title=field_text(raw.get("title")),
+        pub_year=field_text(raw.get("pubYear")),
         pub_types=_pub_types(raw),
         is_open_access=_flag(raw.get("isOpenAccess")),
         in_epmc=_flag(raw.get("inEPMC")),
@@ -182,7 +173,7 @@ async def search(
         for raw in (raw_results if isinstance(raw_results, list) else [])
         if isinstance(raw, dict) and (record := _record(raw)) is not None
     ]
-    next_cursor = _text(payload.get("nextCursorMark"))
+    next_cursor = field_text(payload.get("nextCursorMark"))
     # The service repeats the cursor it was given once the results are exhausted.
     if next_cursor is not None and (next_cursor == cursor or not results):
         next_cursor = None

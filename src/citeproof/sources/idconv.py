@@ -32,6 +32,7 @@ from typing import Any, Literal
 import httpx2
 
 from citeproof.errors import NetworkError
+from citeproof.sources.base import field_text
 
 __all__ = ["BATCH_SIZE", "IDCONV_URL", "IdRecord", "IdType", "convert"]
 
@@ -68,27 +69,17 @@ class IdRecord:
         return self.error is None and self.pmcid is not None
 
 
-def _text(value: Any) -> str | None:
-    """A record field as a non-empty string: PMIDs arrive as JSON numbers."""
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, int | str):
-        text = str(value).strip()
-        return text or None
-    return None
-
-
 def _record(requested: str, raw: dict[str, Any]) -> IdRecord:
     errmsg: str | None = None
     if raw.get("status") == "error":
-        errmsg = _text(raw.get("errmsg")) or "the ID converter has no PMC record for it"
+        errmsg = field_text(raw.get("errmsg")) or "the ID converter has no PMC record for it"
     # An error record still echoes the requested id in its own field (``doi`` for a DOI);
     # keep whatever it gives.
     return IdRecord(
         requested,
-        pmcid=_text(raw.get("pmcid")),
-        pmid=_text(raw.get("pmid")),
-        doi=_text(raw.get("doi")),
+        pmcid=field_text(raw.get("pmcid")),
+        pmid=field_text(raw.get("pmid")),
+        doi=field_text(raw.get("doi")),
         error=errmsg,
     )
 
@@ -133,7 +124,7 @@ async def _ask(client: httpx2.AsyncClient, batch: list[str], idtype: IdType) -> 
     for raw in records:
         if not isinstance(raw, dict):
             continue
-        echoed = _text(raw.get("requested-id"))
+        echoed = field_text(raw.get("requested-id"))
         for requested in wanted.get(echoed.casefold(), []) if echoed else []:
             if requested not in found:
                 found[requested] = _record(requested, raw)

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx2
 
-from citeproof.sources.base import json_answer, upstream_failure
+from citeproof.sources.base import field_text, json_answer, upstream_failure
 
 __all__ = ["MAX_RESULTS", "SENTENCES_URL", "Sentence", "sentences", "sentences_params"]
 
@@ -42,24 +42,15 @@ class Sentence:
 _fail = upstream_failure(_SERVICE, _HOST)
 
 
-def _id(value: Any) -> str | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int | str):
-        text = str(value).strip()
-        return text or None
-    return None
-
-
 def _sentence(raw: dict[str, Any]) -> Sentence | None:
     text = raw.get("text")
     if not isinstance(text, str) or not text.strip():
         return None
-    pmcid = _id(raw.get("pmcid"))
+    pmcid = field_text(raw.get("pmcid"))
     score = raw.get("score")
     section = raw.get("section")
     return Sentence(
-        pmid=_id(raw.get("pmid")),
+        pmid=field_text(raw.get("pmid")),
         pmcid=pmcid.upper() if pmcid else None,
         text=text,
         section=section if isinstance(section, str) and section else None,
