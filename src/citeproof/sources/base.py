@@ -132,6 +132,24 @@ async def get_or_outcome(
     return response
 
 
+async def get_or_fail(
+    client: httpx2.AsyncClient,
+    url: str,
+    what: str,
+    fail: Callable[[str], NetworkError],
+    params: Mapping[str, str] | None = None,
+) -> httpx2.Response:
+    """GET ``url``, any status; a client not built by ``make_client`` (which raises
+    :class:`NetworkError` itself) may raise a bare transport error, which becomes
+    ``fail("could not be reached (<error>) for <what>")``."""
+    try:
+        return await client.get(url, params=params)
+    except NetworkError:
+        raise
+    except httpx2.TransportError as err:  # a client not built by make_client
+        raise fail(f"could not be reached ({type(err).__name__}) for {what}") from err
+
+
 Failure = Callable[[str], UpstreamUnavailable]
 
 

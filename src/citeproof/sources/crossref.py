@@ -55,7 +55,7 @@ import httpx2
 
 from citeproof.errors import NetworkError
 from citeproof.models.references import WorkRecord
-from citeproof.sources.base import plain_text
+from citeproof.sources.base import get_or_fail, plain_text
 
 __all__ = [
     "API_URL",
@@ -270,19 +270,8 @@ def parse_notices(data: bytes, doi: str) -> tuple[list[CrossrefUpdate], int]:
     return found, total
 
 
-async def _get(
-    client: httpx2.AsyncClient, url: str, params: dict[str, str] | None, what: str
-) -> httpx2.Response:
-    try:
-        return await client.get(url, params=params)
-    except NetworkError:
-        raise
-    except httpx2.TransportError as err:  # a client not built by make_client
-        raise NetworkError(
-            f"{SERVICE} could not be reached ({type(err).__name__}) for {what}.",
-            service=SERVICE,
-            host=HOST,
-        ) from err
+def _unreached(what: str) -> NetworkError:
+    return NetworkError(f"{SERVICE} {what}.", service=SERVICE, host=HOST)
 
 
 async def _work_body(client: httpx2.AsyncClient, doi: str) -> tuple[str, bytes] | None:
@@ -291,7 +280,9 @@ async def _work_body(client: httpx2.AsyncClient, doi: str) -> tuple[str, bytes] 
     if not wanted:
         raise ValueError("an empty DOI cannot be looked up")
     what = f"the record of {wanted}"
-    response = await _get(client, API_URL + "works/" + quote(wanted, safe="/"), None, what)
+    response = await get_or_fail(
+        client, API_URL + "works/" + quote(wanted, safe="/"), what, _unreached
+    )
     if response.status_code == 404:
         return None
     if response.status_code != 200:
@@ -320,7 +311,7 @@ async def notices_about(client: httpx2.AsyncClient, doi: str) -> list[CrossrefUp
         params = {"filter": f"updates:{wanted}", "rows": str(ROWS)}
         if page:
             params["offset"] = str(page * ROWS)
-        response = await _get(client, API_URL + "works", params, what)
+        response = await get_or_fail(client, API_URL + "works", what, _unreached, params)
         if response.status_code != 200:
             raise _unreadable(f"answered HTTP {response.status_code} to {what}")
         updates, total = parse_notices(response.content, wanted)
@@ -468,7 +459,7 @@ async def bibliographic(
         raise ValueError(f"rows must be between 1 and {MAX_ROWS}, not {rows}")
     what = "a bibliographic search"
     params = {"query.bibliographic": text, "rows": str(rows), "select": SELECT}
-    response = await _get(client, API_URL + "works", params, what)
+    response = await get_or_fail(client, API_URL + "works", what, _unreached, params)
     if response.status_code != 200:
         raise _unreadable(f"answered HTTP {response.status_code} to {what}")
     items = _message(response.content, what).get("items")

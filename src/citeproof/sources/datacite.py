@@ -36,9 +36,8 @@ from urllib.parse import quote
 
 import httpx2
 
-from citeproof.errors import NetworkError
 from citeproof.models.references import WorkRecord
-from citeproof.sources.base import json_object, plain_text, upstream_failure
+from citeproof.sources.base import get_or_fail, json_object, plain_text, upstream_failure
 
 __all__ = ["API_URL", "FIELDS", "MAX_ROWS", "record", "record_from_data", "search", "search_params"]
 
@@ -166,24 +165,13 @@ def _related(value: Any, own: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-async def _get(
-    client: httpx2.AsyncClient, url: str, params: dict[str, str] | None, what: str
-) -> httpx2.Response:
-    try:
-        return await client.get(url, params=params)
-    except NetworkError:
-        raise
-    except httpx2.TransportError as err:  # a client not built by make_client
-        raise _fail(f"could not be reached ({type(err).__name__}) for {what}") from err
-
-
 async def record(client: httpx2.AsyncClient, doi: str) -> WorkRecord | None:
     """``dois/{doi}`` as a record; ``None`` when DataCite answers 404 (it has no such DOI)."""
     wanted = doi.strip().lower()
     if not wanted:
         raise ValueError("an empty DOI cannot be looked up")
     what = f"the record of {wanted}"
-    response = await _get(client, API_URL + "dois/" + quote(wanted, safe="/"), None, what)
+    response = await get_or_fail(client, API_URL + "dois/" + quote(wanted, safe="/"), what, _fail)
     if response.status_code == 404:
         return None
     data = json_object(response, what, _fail).get("data")
@@ -217,7 +205,7 @@ async def search(client: httpx2.AsyncClient, query: str, rows: int = 5) -> list[
     be read, so an unread search never looks like "no such work"."""
     params = search_params(query, rows)
     what = "a search"
-    response = await _get(client, API_URL + "dois", params, what)
+    response = await get_or_fail(client, API_URL + "dois", what, _fail, params)
     items = json_object(response, what, _fail).get("data")
     if not isinstance(items, list):
         raise _fail(f"answered {what} without a data list")

@@ -38,11 +38,11 @@ from urllib.parse import quote
 
 import httpx2
 
-from citeproof.errors import BadInputError, NetworkError
+from citeproof.errors import BadInputError
 from citeproof.identifiers import parse_identifier
 from citeproof.net.ssrf import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, Resolver, default_resolver
 from citeproof.redact import strip_secret_params
-from citeproof.sources.base import SourceOutcome, missing, upstream_failure
+from citeproof.sources.base import SourceOutcome, get_or_fail, missing, upstream_failure
 from citeproof.sources.web import outcome_from_page, safe_get
 
 __all__ = ["DOI_RESOLVER", "RA_URL", "doi_url", "fetch_doi_landing", "registration_agency"]
@@ -136,12 +136,7 @@ async def registration_agency(client: httpx2.AsyncClient, doi: str) -> str | Non
         raise ValueError("an empty DOI cannot be looked up")
     what = f"the registration agency of {wanted}"
     url = RA_URL + quote(wanted, safe=_SAFE.replace(",", ""))
-    try:
-        response = await client.get(url)
-    except NetworkError:
-        raise
-    except httpx2.TransportError as err:  # a client not built by make_client
-        raise _fail(f"could not be reached ({type(err).__name__}) for {what}") from err
+    response = await get_or_fail(client, url, what, _fail)
     status = response.status_code
     if status not in (200, 400, 404):
         raise _fail(f"answered HTTP {status} to {what}")
