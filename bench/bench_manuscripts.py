@@ -781,7 +781,7 @@ def check_quotations(
         m, info, sources=copy.parent, offline=True, references=False, retraction=False
     )
     if reports is not None:
-        reports[f"{article.name} {m.format}"] = report.model_dump(mode="json")
+        reports[f"{article.name} {m.name} {m.format}"] = report.model_dump(mode="json")
     return {_squash(q.text): q.finding for q in report.quotations}
 
 

@@ -18,6 +18,7 @@ Module level imports click only: ``citeproof --help`` imports this module.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -26,8 +27,10 @@ from citeproof.cli.audit import AuditGroup, DefaultCommand, key_option, verify_s
 from citeproof.cli.options import log_options, replay_option
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from citeproof.manuscript.structure import Manuscript
-    from citeproof.models.manuscript import ManuscriptReport
+    from citeproof.models.manuscript import ManuscriptReference, ManuscriptReport
 
 __all__ = ["manuscript", "render_manuscript"]
 
@@ -316,22 +319,37 @@ def render_manuscript(report: ManuscriptReport, console: Any = None) -> None:
     from rich.text import Text
 
     out: Console = console or Console(highlight=False)
-    info, c = report.manuscript, report.counts
+    info = report.manuscript
     head = Text("manuscript: ")
     head.append(report.verdict.upper(), style=_VERDICT_STYLE[report.verdict])
     head.append(f"  {info.name or 'standard input'} ({info.format})")
     out.print(head)
     refs = {r.id: r for r in report.references}
+    _print_problems(out, report, refs)
+    _print_quotations(out, report)
+    _print_references(out, report, refs)
+    _print_reading(out, report)
+    _print_counts(out, report)
 
-    def entry(entry_id: str) -> str:
-        r = refs.get(entry_id)
-        label = r.label if r is not None and r.label else entry_id
-        return f"[{label}]"
 
-    problems: list[tuple[str, str, str, str]] = []  # (name, style, what, detail)
+_Problem = tuple[str, str, str, str]
+"""(the finding's name, its style, what it is, the detail to look at)."""
+_Refs = Mapping[str, "ManuscriptReference"]
+
+
+def _label(refs: _Refs, entry_id: str) -> str:
+    """An entry as the manuscript prints it (``[3]``), else by its id."""
+    r = refs.get(entry_id)
+    label = r.label if r is not None and r.label else entry_id
+    return f"[{label}]"
+
+
+def _quotation_problems(report: ManuscriptReport, refs: _Refs) -> list[_Problem]:
+    """Each quotation not found as written: where it is, what it cites, why."""
+    problems: list[_Problem] = []
     for q in report.quotations:
         if q.finding != "ok":
-            cited = " ".join(entry(e) for e in q.entry_ids)
+            cited = " ".join(_label(refs, e) for e in q.entry_ids)
             where = f" in {' > '.join(q.section)}" if q.section else ""
             problems.append(
                 (
@@ -341,6 +359,13 @@ def render_manuscript(report: ManuscriptReport, console: Any = None) -> None:
                     f"“{_short(q.text, 80)}” — {q.reason or ''}",
                 )
             )
+    return problems
+
+
+def _reference_problems(report: ManuscriptReport, refs: _Refs) -> list[_Problem]:
+    """Each reference the databases did not confirm, and each cited work retracted or
+    under concern (one the manuscript says is retracted fails nothing)."""
+    problems: list[_Problem] = []
     for r in report.references:
         res = r.result
         if res is not None and res.verdict not in ("verified", "unchecked", "ambiguous"):
@@ -348,7 +373,7 @@ def render_manuscript(report: ManuscriptReport, console: Any = None) -> None:
                 (
                     res.verdict,
                     _REFERENCE_STYLE.get(res.verdict, "bold red"),
-                    f"reference {entry(r.id)}: {res.verdict}",
+                    f"reference {_label(refs, r.id)}: {res.verdict}",
                     f"{_short(r.text, 70)} — {_short(res.reason, 320)}",
                 )
             )
@@ -359,24 +384,45 @@ def render_manuscript(report: ManuscriptReport, console: Any = None) -> None:
             (
                 name,
                 "yellow" if w.acknowledged else "bold red",
-                f"cited work {entry(w.entry_id)} {w.status.lower()}{said}",
+                f"cited work {_label(refs, w.entry_id)} {w.status.lower()}{said}",
                 f"{w.identifier}: {w.reason or ''}",
             )
         )
-    for u in report.unlinked:
-        problems.append(
-            (
-                "unlinked",
-                "yellow",
-                f"citation {u.marker} names no entry",
-                f"{u.target}: {u.reason or 'no entry'}",
-            )
+    return problems
+
+
+def _list_problems(report: ManuscriptReport, refs: _Refs) -> list[_Problem]:
+    """The citations that name no entry, and the entries no citation names."""
+    problems: list[_Problem] = [
+        (
+            "unlinked",
+            "yellow",
+            f"citation {u.marker} names no entry",
+            f"{u.target}: {u.reason or 'no entry'}",
         )
+        for u in report.unlinked
+    ]
     for entry_id in report.uncited:
         text = refs[entry_id].text if entry_id in refs else ""
         problems.append(
-            ("uncited", "yellow", f"entry {entry(entry_id)} is never cited", _short(text, 90))
+            (
+                "uncited",
+                "yellow",
+                f"entry {_label(refs, entry_id)} is never cited",
+                _short(text, 90),
+            )
         )
+    return problems
+
+
+def _print_problems(out: Console, report: ManuscriptReport, refs: _Refs) -> None:
+    from rich.text import Text
+
+    problems = (
+        _quotation_problems(report, refs)
+        + _reference_problems(report, refs)
+        + _list_problems(report, refs)
+    )
     failing = set(report.fail_on)
     problems.sort(key=lambda p: p[0] not in failing)  # what fails the manuscript first
     if problems:
@@ -386,31 +432,53 @@ def render_manuscript(report: ManuscriptReport, console: Any = None) -> None:
             line.append(what, style=style)
             out.print(line)
             out.print(Text(f"      {detail}", style="dim"))
+
+
+def _print_quotations(out: Console, report: ManuscriptReport) -> None:
+    from rich.text import Text
+
     if report.quotations:
         out.print(Text("\nQuotations", style="bold"))
-        for q in report.quotations:
-            line = Text(f"  {q.index + 1}. ")
-            line.append(q.verdict, style=_FINDING_STYLE[q.finding])
-            against = q.against
-            if against is not None:
-                shown = against.file if against.kind == "file" else against.identifier
-                line.append(f"  against {shown}", style="dim")
-            line.append(f"  “{_short(q.text, 70)}”")
-            out.print(line)
+    for q in report.quotations:
+        line = Text(f"  {q.index + 1}. ")
+        line.append(q.verdict, style=_FINDING_STYLE[q.finding])
+        against = q.against
+        if against is not None:
+            shown = against.file if against.kind == "file" else against.identifier
+            line.append(f"  against {shown}", style="dim")
+        line.append(f"  “{_short(q.text, 70)}”")
+        out.print(line)
+
+
+def _print_references(out: Console, report: ManuscriptReport, refs: _Refs) -> None:
+    from rich.text import Text
+
     if report.references:
         out.print(Text("\nReferences", style="bold"))
-        for r in report.references:
-            verdict = r.result.verdict if r.result is not None else "not verified"
-            line = Text(f"  {entry(r.id)} ")
-            line.append(verdict, style=_REFERENCE_STYLE.get(verdict, "bold red"))
-            line.append(f"  {_short(r.text, 70)}  (cited {len(r.cited_by)}×)")
-            out.print(line)
+    for r in report.references:
+        verdict = r.result.verdict if r.result is not None else "not verified"
+        line = Text(f"  {_label(refs, r.id)} ")
+        line.append(verdict, style=_REFERENCE_STYLE.get(verdict, "bold red"))
+        line.append(f"  {_short(r.text, 70)}  (cited {len(r.cited_by)}×)")
+        out.print(line)
+
+
+def _print_reading(out: Console, report: ManuscriptReport) -> None:
+    """What the reader met (the first 20), and the limits the run reached."""
+    from rich.text import Text
+
     if report.problems:
         out.print(Text("\nReading", style="bold"))
-        for p in report.problems[:20]:
-            out.print(Text(f"  {p.code}: {_short(p.message, 120)}", style="dim"))
+    for p in report.problems[:20]:
+        out.print(Text(f"  {p.code}: {_short(p.message, 120)}", style="dim"))
     for note in report.notes:
         out.print(Text(f"\nnote: {note}", style="yellow"))
+
+
+def _print_counts(out: Console, report: ManuscriptReport) -> None:
+    from rich.text import Text
+
+    c = report.counts
     verified = c.by_reference_verdict.get("verified", 0)
     out.print(
         f"\n{c.references} references ({verified} verified), {c.citations} citations "

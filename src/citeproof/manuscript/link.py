@@ -162,53 +162,30 @@ class Linker:
         return found, reason
 
     def _author_year_names(self, t: RawTarget) -> tuple[str | None, str | None]:
-        name = t.names[0]
-        by_name = [e for e in self.entries[: self.printed] if _name_matches(name, self.who[e.id])]
+        """The one entry that the names, year and letter of ``t`` pick out, or why none is:
+        each step narrows the entries of the one before (module rules)."""
         who = " and ".join(t.names) + (" et al." if t.etal else "")
+        by_name = [
+            e for e in self.entries[: self.printed] if _name_matches(t.names[0], self.who[e.id])
+        ]
         if not by_name:
             return None, f"No reference entry has a first author named {who!r}."
         year = (t.year or "").lower()
-        digits, suffix = year[:4], year[4:5] if year[:4].isdigit() else ""
-        if year.startswith("n"):  # n.d.
-            by_year = [
-                e for e in by_name if not self.who[e.id].year or "n.d" in self.who[e.id].text
-            ]
-        elif not digits.isdigit():  # in press, forthcoming
-            by_year = [e for e in by_name if year.split()[0] in self.who[e.id].text]
-        else:
-            by_year = [e for e in by_name if self.who[e.id].year == digits]
+        by_year = self._of_year(by_name, year)
         if not by_year:
             years = sorted({self.who[e.id].year or "no year" for e in by_name})
             return None, (
                 f"No reference entry by {who} is from {t.year}; the entries by that name are "
                 f"from {', '.join(years)}."
             )
-        chosen = by_year
-        if len(t.names) == 2:
-            second = [e for e in chosen if self.who[e.id].second == t.names[1]]
-            chosen = second or [e for e in chosen if not self.who[e.id].second] or chosen
+        chosen = self._by_second_name(by_year, t.names)
+        suffix = year[4:5] if year[:4].isdigit() else ""
         if suffix:
-            printed = [e for e in chosen if suffix in self.who[e.id].suffixes]
-            if printed:
-                chosen = printed
-            elif not any(self.who[e.id].suffixes for e in chosen):
-                position = ord(suffix) - ord("a")
-                chosen = [chosen[position]] if position < len(chosen) else []
-            else:
-                chosen = []
+            chosen = self._by_letter(chosen, suffix)
             if not chosen:
                 return None, f"No reference entry by {who} is marked {t.year}."
         if len(chosen) > 1:
-            if t.etal:
-                narrowed = [e for e in chosen if self.who[e.id].authors >= 3]
-                narrowed = narrowed or [e for e in chosen if self.who[e.id].authors >= 2]
-            elif len(t.names) == 1:
-                narrowed = [e for e in chosen if self.who[e.id].authors <= 1]
-            elif len(t.names) == 2:
-                narrowed = [e for e in chosen if self.who[e.id].authors == 2]
-            else:
-                narrowed = [e for e in chosen if self.who[e.id].authors >= len(t.names)]
-            chosen = narrowed or chosen
+            chosen = self._by_author_count(chosen, t) or chosen
         if len(chosen) > 1:
             ids = ", ".join(e.label or e.id for e in chosen[:5])
             return None, (
@@ -216,6 +193,48 @@ class Linker:
                 "a letter after the year (2019a, 2019b) tells them apart."
             )
         return chosen[0].id, None
+
+    def _of_year(self, entries: list[ReferenceEntry], year: str) -> list[ReferenceEntry]:
+        """The entries of the year a citation writes: a year (its letter aside), ``n.d.``
+        (an entry with no year or printing n.d.), or words (``in press``: printed so)."""
+        if year.startswith("n"):  # n.d.
+            return [e for e in entries if not self.who[e.id].year or "n.d" in self.who[e.id].text]
+        if not year[:4].isdigit():  # in press, forthcoming
+            return [e for e in entries if year.split()[0] in self.who[e.id].text]
+        return [e for e in entries if self.who[e.id].year == year[:4]]
+
+    def _by_second_name(
+        self, entries: list[ReferenceEntry], names: tuple[str, ...]
+    ) -> list[ReferenceEntry]:
+        """For ``Smith and Lee``: the entries whose second author is Lee, else those with no
+        second author read, else all of them."""
+        if len(names) != 2:
+            return entries
+        second = [e for e in entries if self.who[e.id].second == names[1]]
+        return second or [e for e in entries if not self.who[e.id].second] or entries
+
+    def _by_letter(self, entries: list[ReferenceEntry], suffix: str) -> list[ReferenceEntry]:
+        """The entries a year's letter (``2019a``) picks: those printed with it; when none
+        prints a letter, the entry at the letter's place in list order (a first, b second)."""
+        printed = [e for e in entries if suffix in self.who[e.id].suffixes]
+        if printed:
+            return printed
+        if any(self.who[e.id].suffixes for e in entries):
+            return []
+        position = ord(suffix) - ord("a")
+        return [entries[position]] if position < len(entries) else []
+
+    def _by_author_count(self, entries: list[ReferenceEntry], t: RawTarget) -> list[ReferenceEntry]:
+        """The entries whose number of authors the citation's form fits: ``et al.`` three or
+        more (else two or more), one name one author, two names two, more names as many."""
+        if t.etal:
+            three = [e for e in entries if self.who[e.id].authors >= 3]
+            return three or [e for e in entries if self.who[e.id].authors >= 2]
+        if len(t.names) == 1:
+            return [e for e in entries if self.who[e.id].authors <= 1]
+        if len(t.names) == 2:
+            return [e for e in entries if self.who[e.id].authors == 2]
+        return [e for e in entries if self.who[e.id].authors >= len(t.names)]
 
     def _field(self, t: RawTarget) -> tuple[str | None, str | None]:
         """A reference manager's item against the printed entries (module rules)."""

@@ -258,29 +258,10 @@ class _Reader:
         self._walk(p, para)
         text = "".join(para.parts)
         style, level, outline = self._style(p)
-        style_info = self.styles.get(_style_id(p) or "")
         in_bib = bool(bib_before or self.in_bibliography or _BIB_STYLES.fullmatch(style or ""))
         if not text.strip():
             return
-        kind: BlockKind
-        if note:
-            kind = "footnote"
-        elif cell:
-            kind = "cell"
-        elif style and style.lower() in ("title", "subtitle"):
-            kind = "title"
-        elif level or outline is not None:
-            kind = "heading"
-        elif style and _QUOTE_STYLES.search(style):
-            kind = "quote"
-        elif style and style.lower() == "caption":
-            kind = "caption"
-        elif _numbered(p) or (style_info is not None and style_info.num_id):
-            kind = "list_item"
-        elif _indent(p) >= QUOTE_INDENT:
-            kind = "quote"
-        else:
-            kind = "paragraph"
+        kind = self._block_kind(p, style, level, outline, cell=cell, note=note)
         lead = len(text) - len(text.lstrip())
         text_stripped = text.strip()
         region: Region = self.region if kind != "title" else "front"
@@ -289,6 +270,51 @@ class _Reader:
         )
         shift = start - lead
         where = f"paragraph {self.paragraph_no}" if not note else f"note {self.note}"
+        self._place_marks(para, shift, (start, end), region, where)
+        self._superscripts(para, text, shift, region, where)
+        if kind == "title" and self.draft.title is None:
+            self.draft.title = text_stripped
+        what = _role(kind, text_stripped, in_bib=in_bib, note=note)
+        number = self._number(p) if what in ("bib", "para") else None
+        self.paragraphs.append((start, end, what, number))
+
+    def _block_kind(
+        self,
+        p: etree._Element,
+        style: str | None,
+        level: int,
+        outline: int | None,
+        *,
+        cell: bool,
+        note: bool,
+    ) -> BlockKind:
+        """What a paragraph is, by where it stands, then its style, then its numbering and
+        indent (a paragraph indented as far as a quotation is one)."""
+        if note:
+            return "footnote"
+        if cell:
+            return "cell"
+        if style and style.lower() in ("title", "subtitle"):
+            return "title"
+        if level or outline is not None:
+            return "heading"
+        if style and _QUOTE_STYLES.search(style):
+            return "quote"
+        if style and style.lower() == "caption":
+            return "caption"
+        style_info = self.styles.get(_style_id(p) or "")
+        if _numbered(p) or (style_info is not None and style_info.num_id):
+            return "list_item"
+        if _indent(p) >= QUOTE_INDENT:
+            return "quote"
+        return "paragraph"
+
+    def _place_marks(
+        self, para: _Para, shift: int, block: tuple[int, int], region: Region, where: str
+    ) -> None:
+        """The paragraph's citations and note calls, moved from its own offsets to the
+        manuscript's (a citation kept inside its block)."""
+        start, end = block
         for c in para.citations:
             c.start, c.end = _clamp(c.start + shift, start, end), _clamp(c.end + shift, start, end)
             c.region, c.where, c.note = region, where, self.note
@@ -297,24 +323,6 @@ class _Reader:
             self.draft.note_calls.append(
                 NoteCall(call.start + shift, call.end + shift, call.note, region)
             )
-        self._superscripts(para, text, shift, region, where)
-        if kind == "title" and self.draft.title is None:
-            self.draft.title = text_stripped
-        if note:
-            what = "note"
-        elif in_bib:
-            what = "bib"
-        elif REFERENCE_HEADING.fullmatch(text_stripped) is not None and kind in (
-            "heading",
-            "paragraph",
-        ):
-            what = "refheading"
-        elif kind == "heading":
-            what = "heading"
-        else:
-            what = "para"
-        number = self._number(p) if what in ("bib", "para") else None
-        self.paragraphs.append((start, end, what, number))
 
     def _superscripts(self, para: _Para, text: str, shift: int, region: Region, where: str) -> None:
         """Runs of raised digits outside fields and note marks: superscript citations."""
@@ -638,6 +646,20 @@ class _Style:
     """The outline level (0 = top) the style or a style it is based on sets."""
     num_id: str | None
     """The numbering the style gives its paragraphs (``List Number``), if any."""
+
+
+def _role(kind: BlockKind, text: str, *, in_bib: bool, note: bool) -> str:
+    """What a paragraph is to the reference list (``_Reader.paragraphs``): a note, an entry
+    of a bibliography, a heading that names the references, another heading, or text."""
+    if note:
+        return "note"
+    if in_bib:
+        return "bib"
+    if REFERENCE_HEADING.fullmatch(text) is not None and kind in ("heading", "paragraph"):
+        return "refheading"
+    if kind == "heading":
+        return "heading"
+    return "para"
 
 
 def _styles(doc: Any) -> dict[str, _Style]:

@@ -644,7 +644,7 @@ def _problems(
             quotations=[q for q in quotations if q.finding == "unattributed"],
         ),
     ]
-    return [g for g in groups if g.count]
+    return _with_items(*groups)
 
 
 def _editor_copies(report: ManuscriptReport, entries: _Entries) -> tuple[list[str], list[str]]:
@@ -660,6 +660,199 @@ def _editor_copies(report: ManuscriptReport, entries: _Entries) -> tuple[list[st
         else:
             unmatched.append(shown(f"{name}: {text(copy.reason) or 'matched to no entry'}"))
     return matched, unmatched
+
+
+def _reference_cards(report: ManuscriptReport) -> list[tuple[ReferenceView, str]]:
+    """Each entry's card, in list order, with the group it goes to."""
+    acknowledged = {text(w.entry_id) for w in report.retracted if w.acknowledged is True}
+    cards: list[tuple[ReferenceView, str]] = []
+    for position, ref in enumerate(report.references):
+        said = text(ref.id) in acknowledged
+        card = _reference_card(report, position, ref, said)
+        group = _reference_group(card, said)
+        card.problem = group == "check"
+        cards.append((card, group))
+    return cards
+
+
+def _by_group(cards: Sequence[tuple[ReferenceView, str]]) -> dict[str, list[ReferenceView]]:
+    """The cards of each group, in list order; among those that matched, the ambiguous last."""
+    by_group: dict[str, list[ReferenceView]] = {"check": [], "unchecked": [], "matched": []}
+    for card, group in cards:
+        by_group[group].append(card)
+    by_group["matched"].sort(key=lambda c: c.verdict != "verified")  # ambiguous last
+    return by_group
+
+
+def _unlinked(report: ManuscriptReport) -> list[UnlinkedView]:
+    """The works citations name that the list does not hold, each where it is cited."""
+    citations = {integer(c.index): c for c in report.citations}
+    unlinked = []
+    for u in report.unlinked:
+        c = citations.get(integer(u.citation))
+        unlinked.append(
+            UnlinkedView(
+                marker=shown(u.marker),
+                target=shown(u.target),
+                reason=shown(u.reason),
+                where=_where(u.section, c.region if c is not None else None),
+            )
+        )
+    return unlinked
+
+
+def _uncited(report: ManuscriptReport, entries: _Entries) -> list[UncitedView]:
+    """The entries no citation names, each with the start of its text."""
+    uncited = []
+    for entry_id in map(text, report.uncited):
+        found = entries.by_id.get(entry_id)
+        words = text(found[1].text) if found else ""
+        cut = words if len(words) <= _EXCERPT else words[: _EXCERPT - 1] + "\u2026"
+        uncited.append(UncitedView(entries.label(entry_id), entries.anchor(entry_id), shown(cut)))
+    return uncited
+
+
+def _with_items(*groups: GroupView) -> list[GroupView]:
+    """The groups that have something to show, in order."""
+    return [g for g in groups if g.count]
+
+
+def _unchecked_groups(
+    report: ManuscriptReport,
+    quotations: Sequence[QuotationView],
+    refs: list[ReferenceView],
+    copies_unmatched: list[str],
+) -> list[GroupView]:
+    """What could not be checked, and what limited the run: it accuses nothing."""
+    reading = [
+        shown(f"{text(p.code)}: {text(p.message)}" + (f" ({text(p.where)})" if p.where else ""))
+        for p in report.problems
+    ]
+    return _with_items(
+        _group(
+            "quotations-unchecked",
+            "Quotations not checked",
+            "No text of the cited work could be read (it is not open access, a service did "
+            "not answer, or only an abstract could be read, which does not hold the words). "
+            "Nothing is concluded about these quotations; give your own copies with "
+            "--sources to check them.",
+            quotations=[q for q in quotations if q.finding == "unchecked"],
+        ),
+        _group(
+            "references-unchecked",
+            "References not checked",
+            "A database could not be read, or the work is of a kind the databases may not "
+            "hold (a book, a thesis, a web page): nothing was concluded, and nothing is "
+            "said against these entries.",
+            references=refs,
+        ),
+        _group(
+            "copies-unmatched",
+            "Your copies matched to no entry",
+            "Files of --sources that name no work of the reference list (by an identifier, "
+            "or by its title and first author), or could not be read.",
+            lines=copies_unmatched,
+        ),
+        _group(
+            "reading",
+            "What reading the manuscript found",
+            "Parts the reader could not read or link; what is past a limit is not read.",
+            lines=reading,
+        ),
+        _group(
+            "notes",
+            "Left unchecked",
+            "Limits the run reached.",
+            lines=[shown(n) for n in report.notes],
+        ),
+    )
+
+
+def _matched_groups(
+    quotations: Sequence[QuotationView],
+    refs: list[ReferenceView],
+    retracted: list[RetractedView],
+    copies_matched: list[str],
+) -> list[GroupView]:
+    """What holds: quotations found, references that match, retractions the manuscript
+    states, the copies matched."""
+    return _with_items(
+        _group(
+            "quotations-found",
+            "Quotations found as written",
+            "Each is in the text of the work it cites, word for word; the evidence, folded "
+            "under each, is the passage and the text it was read from. Found is not "
+            "support: citeproof never judges whether a work backs what the manuscript says.",
+            quotations=[q for q in quotations if q.finding == "ok"],
+        ),
+        _group(
+            "references-matched",
+            "References that match",
+            "Verified: the entry names a real work whose record agrees with it. Ambiguous: "
+            "several works match it equally well, often versions of one work.",
+            references=refs,
+        ),
+        _group(
+            "retracted-stated",
+            "Retracted works the manuscript says are retracted",
+            "Where it cites each one, the manuscript says the work is retracted: citing it "
+            "so fails nothing.",
+            retracted=[w for w in retracted if w.acknowledged],
+        ),
+        _group(
+            "copies-matched",
+            "Your copies, matched",
+            "Each file of --sources and the entry it is a copy of.",
+            lines=copies_matched,
+        ),
+    )
+
+
+def _banner(
+    report: ManuscriptReport,
+    tally: Mapping[str, int],
+    references: int,
+    quotations: int,
+    *,
+    source_name: str | None,
+    generated_at: str | None,
+) -> dict[str, Any]:
+    """The page's head: the verdict in words, what was read, when, and the signature."""
+    verdict = text(report.verdict)
+    label, css, meaning = _VERDICTS.get(verdict, _UNKNOWN_VERDICT)
+    info = report.manuscript
+    name = source_name if source_name is not None else text(info.name) or "standard input"
+    counts = _words(tally)
+    if not counts:
+        counts = (
+            f"{references} reference{'s' if references != 1 else ''}, {quotations} "
+            f"quotation{'s' if quotations != 1 else ''}: nothing to look at"
+        )
+    signature = report.signature
+    when = (
+        generated_at or text(report.created_at) or datetime.now(UTC).isoformat(timespec="seconds")
+    )
+    citations = integer(report.counts.citations) or len(report.citations)
+    return {
+        "verdict": verdict if verdict in _VERDICTS else "unknown",
+        "verdict_label": label,
+        "verdict_css": css,
+        "verdict_words": meaning,
+        "verdict_counts": shown(counts),
+        "source_name": shown(name),
+        "format": shown(_FORMATS.get(text(info.format), text(info.format))),
+        "title": shown(info.title),
+        "sha256": shown(info.sha256),
+        "members": [shown(m) for m in info.members],
+        "sizes": shown(f"{references} references, {citations} citations, {quotations} quotations"),
+        "generated_at": shown(when),
+        "key_id": shown(signature.key_id) if signature is not None else "",
+        "algorithm": shown(signature.algorithm) if signature is not None else "",
+        "schema": shown(report.schema_),
+        "generator": shown(report.generator),
+        "fail_on": [shown(f) for f in report.fail_on],
+        "offline": report.offline is True,
+    }
 
 
 def build_manuscript_view(
@@ -679,172 +872,42 @@ def build_manuscript_view(
         _quotation(q, n, _cited(report, q, entries), entries)
         for n, q in enumerate(report.quotations)
     ]
-    acknowledged = {text(w.entry_id) for w in report.retracted if w.acknowledged is True}
-    cards: list[tuple[ReferenceView, str]] = []
-    for position, ref in enumerate(report.references):
-        said = text(ref.id) in acknowledged
-        card = _reference_card(report, position, ref, said)
-        card.problem = _reference_group(card, said) == "check"
-        cards.append((card, _reference_group(card, said)))
+    cards = _reference_cards(report)
+    by_group = _by_group(cards)
     retracted = _retracted(report, entries)
-    citations = {integer(c.index): c for c in report.citations}
-    unlinked = []
-    for u in report.unlinked:
-        c = citations.get(integer(u.citation))
-        unlinked.append(
-            UnlinkedView(
-                marker=shown(u.marker),
-                target=shown(u.target),
-                reason=shown(u.reason),
-                where=_where(u.section, c.region if c is not None else None),
-            )
-        )
-    uncited = []
-    for entry_id in map(text, report.uncited):
-        found = entries.by_id.get(entry_id)
-        words = text(found[1].text) if found else ""
-        cut = words if len(words) <= _EXCERPT else words[: _EXCERPT - 1] + "\u2026"
-        uncited.append(UncitedView(entries.label(entry_id), entries.anchor(entry_id), shown(cut)))
+    unlinked = _unlinked(report)
+    uncited = _uncited(report, entries)
     copies_matched, copies_unmatched = _editor_copies(report, entries)
-    reading = [
-        shown(f"{text(p.code)}: {text(p.message)}" + (f" ({text(p.where)})" if p.where else ""))
-        for p in report.problems
-    ]
-    by_group: dict[str, list[ReferenceView]] = {"check": [], "unchecked": [], "matched": []}
-    for card, group in cards:
-        by_group[group].append(card)
-    by_group["matched"].sort(key=lambda c: c.verdict != "verified")  # ambiguous last
-
-    problem_groups = _problems(quotations, by_group["check"], retracted, unlinked, uncited)
-    unchecked_groups = [
-        g
-        for g in (
-            _group(
-                "quotations-unchecked",
-                "Quotations not checked",
-                "No text of the cited work could be read (it is not open access, a service did "
-                "not answer, or only an abstract could be read, which does not hold the words). "
-                "Nothing is concluded about these quotations; give your own copies with "
-                "--sources to check them.",
-                quotations=[q for q in quotations if q.finding == "unchecked"],
-            ),
-            _group(
-                "references-unchecked",
-                "References not checked",
-                "A database could not be read, or the work is of a kind the databases may not "
-                "hold (a book, a thesis, a web page): nothing was concluded, and nothing is "
-                "said against these entries.",
-                references=by_group["unchecked"],
-            ),
-            _group(
-                "copies-unmatched",
-                "Your copies matched to no entry",
-                "Files of --sources that name no work of the reference list (by an identifier, "
-                "or by its title and first author), or could not be read.",
-                lines=copies_unmatched,
-            ),
-            _group(
-                "reading",
-                "What reading the manuscript found",
-                "Parts the reader could not read or link; what is past a limit is not read.",
-                lines=reading,
-            ),
-            _group(
-                "notes",
-                "Left unchecked",
-                "Limits the run reached.",
-                lines=[shown(n) for n in report.notes],
-            ),
-        )
-        if g.count
-    ]
-    matched_groups = [
-        g
-        for g in (
-            _group(
-                "quotations-found",
-                "Quotations found as written",
-                "Each is in the text of the work it cites, word for word; the evidence, folded "
-                "under each, is the passage and the text it was read from. Found is not "
-                "support: citeproof never judges whether a work backs what the manuscript says.",
-                quotations=[q for q in quotations if q.finding == "ok"],
-            ),
-            _group(
-                "references-matched",
-                "References that match",
-                "Verified: the entry names a real work whose record agrees with it. Ambiguous: "
-                "several works match it equally well, often versions of one work.",
-                references=by_group["matched"],
-            ),
-            _group(
-                "retracted-stated",
-                "Retracted works the manuscript says are retracted",
-                "Where it cites each one, the manuscript says the work is retracted: citing it "
-                "so fails nothing.",
-                retracted=[w for w in retracted if w.acknowledged],
-            ),
-            _group(
-                "copies-matched",
-                "Your copies, matched",
-                "Each file of --sources and the entry it is a copy of.",
-                lines=copies_matched,
-            ),
-        )
-        if g.count
-    ]
     parts = [
         PartView(
             "problems",
             "Problems",
             "What needs a person, most serious first.",
-            problem_groups,
+            _problems(quotations, by_group["check"], retracted, unlinked, uncited),
         ),
         PartView(
             "unchecked",
             "Not checked",
             "What could not be checked. This says nothing against the manuscript.",
-            unchecked_groups,
+            _unchecked_groups(report, quotations, by_group["unchecked"], copies_unmatched),
         ),
-        PartView("matched", "What matched", "What holds.", matched_groups),
+        PartView(
+            "matched",
+            "What matched",
+            "What holds.",
+            _matched_groups(quotations, by_group["matched"], retracted, copies_matched),
+        ),
     ]
     tally = _tally(quotations, cards, retracted, len(report.unlinked), len(report.uncited))
-    verdict = text(report.verdict)
-    label, css, meaning = _VERDICTS.get(verdict, _UNKNOWN_VERDICT)
-    info = report.manuscript
-    name = source_name if source_name is not None else text(info.name) or "standard input"
-    counts = _words(tally)
-    if not counts:
-        counts = (
-            f"{len(cards)} reference{'s' if len(cards) != 1 else ''}, {len(quotations)} "
-            f"quotation{'s' if len(quotations) != 1 else ''}: nothing to look at"
-        )
-    signature = report.signature
-    when = (
-        generated_at or text(report.created_at) or datetime.now(UTC).isoformat(timespec="seconds")
-    )
-    counts_of = report.counts
     return {
-        "verdict": verdict if verdict in _VERDICTS else "unknown",
-        "verdict_label": label,
-        "verdict_css": css,
-        "verdict_words": meaning,
-        "verdict_counts": shown(counts),
-        "source_name": shown(name),
-        "format": shown(_FORMATS.get(text(info.format), text(info.format))),
-        "title": shown(info.title),
-        "sha256": shown(info.sha256),
-        "members": [shown(m) for m in info.members],
-        "sizes": shown(
-            f"{len(cards)} references, {integer(counts_of.citations) or len(report.citations)} "
-            f"citations, {len(quotations)} quotations"
+        **_banner(
+            report,
+            tally,
+            len(cards),
+            len(quotations),
+            source_name=source_name,
+            generated_at=generated_at,
         ),
-        "generated_at": shown(when),
-        "key_id": shown(signature.key_id) if signature is not None else "",
-        "algorithm": shown(signature.algorithm) if signature is not None else "",
-        "schema": shown(report.schema_),
-        "generator": shown(report.generator),
-        "fail_on": [shown(f) for f in report.fail_on],
-        "offline": report.offline is True,
         "cards": _cards(tally, quotations, retracted, len(cards), len(by_group["check"])),
         "parts": parts,
         "problems": parts[0].count,

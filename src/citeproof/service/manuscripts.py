@@ -45,7 +45,7 @@ from citeproof.errors import BadInputError
 from citeproof.evidence.log import open_log
 from citeproof.identifiers import find_identifiers
 from citeproof.loading.pins import open_cache_for
-from citeproof.manuscript.structure import Manuscript
+from citeproof.manuscript.structure import Manuscript, ReferenceEntry
 from citeproof.models.audit import OverallVerdict
 from citeproof.models.manuscript import (
     DEFAULT_FAIL_ON,
@@ -230,6 +230,53 @@ def _assemble(
     offline: bool,
     now: Callable[[], datetime] | None,
 ) -> ManuscriptReport:
+    citations, unlinked, cited_by = _citations(m)
+    references = [
+        _reference(e, results.get(e.id), works[e.id], copies, cited_by[e.id]) for e in m.references
+    ]
+    retracted = _retracted(m, results, cited_by)
+    uncited = [e.id for e in m.references if not cited_by[e.id]]
+    found = {f for r in references if (f := _reference_finding(r.result)) is not None}
+    found |= {_RETRACTION_FINDING[r.status] for r in retracted if not r.acknowledged}
+    if notes:
+        found.add("unchecked")  # a cap was reached: what is past it was not checked
+    found |= {q.finding for q in quotations if q.finding != "ok"}
+    if unlinked:
+        found.add("unlinked")
+    if uncited:
+        found.add("uncited")
+    moment = (now or (lambda: datetime.now(UTC)))().astimezone(UTC)
+    return ManuscriptReport(
+        verdict=_verdict(found, failing),
+        manuscript=info,
+        counts=_counts(m, results, quotations, unlinked, uncited, retracted),
+        quotations=quotations,
+        references=references,
+        unlinked=unlinked,
+        uncited=uncited,
+        retracted=retracted,
+        citations=citations,
+        problems=[
+            ReadingProblem(code=p.code, message=p.message, where=p.where) for p in m.problems
+        ],
+        sources=copies.records,
+        notes=notes,
+        offline=offline,
+        fail_on=list(failing),
+        created_at=moment.isoformat().replace("+00:00", "Z"),
+        generator=f"citeproof {distribution_version()}",
+    )
+
+
+#: The finding of a retracted work, or one under concern, that the manuscript does not say is.
+_RETRACTION_FINDING: Final = {"RETRACTED": "retracted", "CONCERN": "concern"}
+
+
+def _citations(
+    m: Manuscript,
+) -> tuple[list[ManuscriptCitation], list[UnlinkedCitation], dict[str, list[int]]]:
+    """The citations as reported, the works they name that no entry is, and which
+    citations cite each entry (every entry listed, the uncited with none)."""
     cited_by: dict[str, list[int]] = {e.id: [] for e in m.references}
     citations, unlinked = [], []
     for c in m.citations:
@@ -261,53 +308,76 @@ def _assemble(
                 unlinked=[item.target for item in missing],
             )
         )
-    references, retracted = [], []
-    found: set[str] = set()
+    return citations, unlinked, cited_by
+
+
+def _reference(
+    e: ReferenceEntry,
+    result: ReferenceResult | None,
+    work: WorkIds,
+    copies: Copies,
+    cited_by: list[int],
+) -> ManuscriptReference:
+    """One entry of the list as reported: what it says, who cites it, what it was found to be."""
+    return ManuscriptReference(
+        id=e.id,
+        label=e.label,
+        key=e.key,
+        origin=e.origin,
+        where=e.where,
+        text=e.reference.text,
+        cited_by=cited_by,
+        result=result,
+        work=work.keys[0] if work.keys else None,
+        source_file=copies.files.get(e.id),
+    )
+
+
+def _reference_finding(result: ReferenceResult | None) -> str | None:
+    """What a reference's verification adds to the findings: its verdict, unless it was
+    verified or not checked."""
+    if result is None or result.verdict in ("verified", "unchecked"):
+        return None
+    return result.verdict
+
+
+def _retracted(
+    m: Manuscript, results: dict[str, ReferenceResult], cited_by: dict[str, list[int]]
+) -> list[RetractedWork]:
+    """The cited works retracted or under concern, each saying whether the manuscript
+    acknowledges it (in a sentence that cites it, or in its entry)."""
+    retracted = []
     for e in m.references:
         result = results.get(e.id)
-        work = works[e.id]
-        references.append(
-            ManuscriptReference(
-                id=e.id,
-                label=e.label,
-                key=e.key,
-                origin=e.origin,
-                where=e.where,
-                text=e.reference.text,
+        work = result.work if result is not None else None
+        if result is None or work is None or not result.retracted:
+            continue
+        status = work.retraction
+        if status not in ("RETRACTED", "CONCERN"):
+            continue
+        retracted.append(
+            RetractedWork(
+                entry_id=e.id,
+                identifier=work.identifier,
+                status=status,
+                reason=work.retraction_reason,
                 cited_by=cited_by[e.id],
-                result=result,
-                work=work.keys[0] if work.keys else None,
-                source_file=copies.files.get(e.id),
+                acknowledged=_acknowledged(m, e.reference.text, cited_by[e.id]),
             )
         )
-        if result is None:
-            continue
-        if result.verdict != "verified" and result.verdict != "unchecked":
-            found.add(result.verdict)
-        status = result.work.retraction if result.work is not None else None
-        if result.retracted and result.work is not None and status in ("RETRACTED", "CONCERN"):
-            said = _acknowledged(m, e.reference.text, cited_by[e.id])
-            retracted.append(
-                RetractedWork(
-                    entry_id=e.id,
-                    identifier=result.work.identifier,
-                    status=status,
-                    reason=result.work.retraction_reason,
-                    cited_by=cited_by[e.id],
-                    acknowledged=said,
-                )
-            )
-            if not said:
-                found.add("retracted" if status == "RETRACTED" else "concern")
-    if notes:
-        found.add("unchecked")  # a cap was reached: what is past it was not checked
-    uncited = [e.id for e in m.references if not cited_by[e.id]]
-    found |= {q.finding for q in quotations if q.finding != "ok"}
-    if unlinked:
-        found.add("unlinked")
-    if uncited:
-        found.add("uncited")
-    counts = ManuscriptCounts(
+    return retracted
+
+
+def _counts(
+    m: Manuscript,
+    results: dict[str, ReferenceResult],
+    quotations: list[QuotationReport],
+    unlinked: list[UnlinkedCitation],
+    uncited: list[str],
+    retracted: list[RetractedWork],
+) -> ManuscriptCounts:
+    """The figures at the head of the report."""
+    return ManuscriptCounts(
         references=len(m.references),
         references_verified=len(results),
         by_reference_verdict={
@@ -324,27 +394,6 @@ def _assemble(
         by_finding={f: sum(1 for q in quotations if q.finding == f) for f in FINDINGS},
         retracted=len({r.identifier for r in retracted}),
         problems=len(m.problems),
-    )
-    moment = (now or (lambda: datetime.now(UTC)))().astimezone(UTC)
-    return ManuscriptReport(
-        verdict=_verdict(found, failing),
-        manuscript=info,
-        counts=counts,
-        quotations=quotations,
-        references=references,
-        unlinked=unlinked,
-        uncited=uncited,
-        retracted=retracted,
-        citations=citations,
-        problems=[
-            ReadingProblem(code=p.code, message=p.message, where=p.where) for p in m.problems
-        ],
-        sources=copies.records,
-        notes=notes,
-        offline=offline,
-        fail_on=list(failing),
-        created_at=moment.isoformat().replace("+00:00", "Z"),
-        generator=f"citeproof {distribution_version()}",
     )
 
 
