@@ -37,8 +37,9 @@ the key itself (the reasons are citeproof's words, not the body's).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import quote
 
 import httpx2
@@ -107,6 +108,7 @@ def work_id(value: str) -> str | None:
 
 
 _fail = upstream_failure(_SERVICE, _HOST)
+_Read = TypeVar("_Read")
 _GET_KEY = "a free key comes from openalex.org/settings/api"
 
 
@@ -408,23 +410,28 @@ async def resolve_work(
     client: httpx2.AsyncClient, kind: ExternalKind, value: str
 ) -> OpenAlexWork | None:
     """The work OpenAlex files under ``works/{kind}:{value}``; ``None`` on its 404."""
-    raw = await _lookup(client, kind, value)
-    if raw is None:
-        return None
-    work = _work(raw)
-    if work is None:
-        raise _fail(f"answered the lookup of {kind}:{value.strip()} without a work id")
-    return work
+    return await _looked_up(client, kind, value, _work)
 
 
 async def lookup_record(
     client: httpx2.AsyncClient, kind: ExternalKind, value: str
 ) -> WorkRecord | None:
     """:func:`resolve_work` as a :class:`~citeproof.models.references.WorkRecord`."""
+    return await _looked_up(client, kind, value, record_from_work)
+
+
+async def _looked_up(
+    client: httpx2.AsyncClient,
+    kind: ExternalKind,
+    value: str,
+    read: Callable[[dict[str, Any]], _Read | None],
+) -> _Read | None:
+    """The work under ``works/{kind}:{value}`` as ``read`` makes it; ``None`` on OpenAlex's
+    404, and a failure when the answer holds no work id."""
     raw = await _lookup(client, kind, value)
     if raw is None:
         return None
-    found = record_from_work(raw)
+    found = read(raw)
     if found is None:
         raise _fail(f"answered the lookup of {kind}:{value.strip()} without a work id")
     return found
