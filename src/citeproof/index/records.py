@@ -730,26 +730,92 @@ def _xml_date(el: etree._Element | None) -> str | None:
 
 def pubmed_article(el: etree._Element) -> Parsed | None:
     """One ``PubmedArticle`` (or ``PubmedBookArticle``) of a baseline or update file."""
-    citation = el.find("MedlineCitation")
-    if citation is None:
-        citation = el.find("BookDocument")
+    citation = _pubmed_citation(el)
     if citation is None:
         return None
-    pmid_el = citation.find("PMID")
-    pmid = normalise_id("pmid", pmid_el.text or "") if pmid_el is not None else None
-    if pmid is None or pmid_el is None:
+    pmid, version = _pubmed_pmid(citation)
+    if pmid is None:
         return None
-    version_text = (pmid_el.get("Version") or "1").strip()
-    version = int(version_text) if version_text.isdigit() else 1
-    article = citation.find("Article")
     book = citation.find("Book")
+    article = citation.find("Article")
     container = article if article is not None else citation
     journal = container.find("Journal")
     issue = journal.find("JournalIssue") if journal is not None else None
+    title = _pubmed_title(container, book)
+    types = _unique(_text(t) for t in container.iterfind("PublicationTypeList/PublicationType"))
+    doi, pmcid = _pubmed_ids(el.find("PubmedData"), container)
+    venue, venue_names, issns = _pubmed_venue(citation, journal, book)
+    values = _values(
+        source="pubmed",
+        doi=doi,
+        pmid=pmid,
+        pmcid=pmcid,
+        title=title,
+        authors=[
+            a for author in container.iterfind("AuthorList/Author") if (a := _pubmed_author(author))
+        ],
+        year=_pubmed_year(container, issue, book),
+        venue=venue,
+        kind=types[0] if types else None,
+        is_notice=any(t.lower() in _PUBMED_NOTICE_TYPES for t in types),
+        volume=_text(issue.find("Volume")) if issue is not None else None,
+        issue=_text(issue.find("Issue")) if issue is not None else None,
+        pages=_pubmed_pages(container),
+        other_titles=_pubmed_other_titles(container, title),
+        venue_names=venue_names,
+        issn=issns,
+        types=types,
+    )
+    return Parsed(
+        rkey=f"pubmed:{pmid}",
+        version=version,
+        ids=_ids(("pmid", pmid), ("doi", doi or ""), ("pmcid", pmcid or "")),
+        values=values,
+        notices=_pubmed_notices(citation, f"pmid:{pmid}", types),
+        date=_xml_date(citation.find("DateRevised")) or _xml_date(citation.find("DateCompleted")),
+    )
+
+
+def _pubmed_citation(el: etree._Element) -> etree._Element | None:
+    """The citation of an article (``MedlineCitation``) or of a book (``BookDocument``)."""
+    citation = el.find("MedlineCitation")
+    return citation if citation is not None else el.find("BookDocument")
+
+
+def _pubmed_pmid(citation: etree._Element) -> tuple[str | None, int]:
+    """The PMID (None when there is none, or it is no PMID) and its ``Version``: a record
+    with a higher version replaces the lower."""
+    pmid_el = citation.find("PMID")
+    if pmid_el is None:
+        return None, 1
+    version_text = (pmid_el.get("Version") or "1").strip()
+    version = int(version_text) if version_text.isdigit() else 1
+    return normalise_id("pmid", pmid_el.text or ""), version
+
+
+def _pubmed_title(container: etree._Element, book: etree._Element | None) -> str | None:
+    """The article's title, or for a book chapter without one, the book's."""
     title = _text(container.find("ArticleTitle"))
     if title is None and book is not None:
         title = _text(book.find("BookTitle"))
+    return title
+
+
+def _pubmed_other_titles(container: etree._Element, title: str | None) -> tuple[str, ...]:
+    """The original-language title, and the English one a translated title is bracketed
+    as (``[Title in English].``), which references cite."""
     vernacular = _text(container.find("VernacularTitle"))
+    others = [vernacular] if vernacular else []
+    if title and title.startswith("[") and "]" in title:
+        others.append(title[1 : title.rindex("]")])
+    return _unique(others, drop=[title])
+
+
+def _pubmed_year(
+    container: etree._Element, issue: etree._Element | None, book: etree._Element | None
+) -> int | None:
+    """The issue's (or the book's) publication year, else the electronic article date's:
+    what a reference prints."""
     pub_date = issue.find("PubDate") if issue is not None else None
     if pub_date is None and book is not None:
         pub_date = book.find("PubDate")
@@ -760,26 +826,52 @@ def pubmed_article(el: etree._Element) -> Parsed | None:
     )
     if year is None:
         year = _year(_xml_date(container.find("ArticleDate")))
-    types = _unique(_text(t) for t in container.iterfind("PublicationTypeList/PublicationType"))
+    return year
+
+
+def _pubmed_ids(
+    data: etree._Element | None, container: etree._Element
+) -> tuple[str | None, str | None]:
+    """(DOI, PMCID): the first of each in ``PubmedData``'s ArticleIdList, the DOI else from
+    the article's ``ELocationID``."""
     doi = pmcid = None
-    data = el.find("PubmedData")
     for article_id in data.iterfind("ArticleIdList/ArticleId") if data is not None else ():
         id_type = article_id.get("IdType")
         if id_type == "doi" and doi is None:
             doi = normalise_id("doi", article_id.text or "")
         elif id_type == "pmc" and pmcid is None:
             pmcid = normalise_id("pmcid", article_id.text or "")
-    elocations = list(container.iterfind("ELocationID"))
-    for location in elocations:
+    for location in container.iterfind("ELocationID"):
         if location.get("EIdType") == "doi" and doi is None:
             doi = normalise_id("doi", location.text or "")
+    return doi, pmcid
+
+
+def _pubmed_pages(container: etree._Element) -> str | None:
+    """``MedlinePgn``, else the start and end pages, else an online article's ``pii``
+    location (its article number)."""
     pages = _text(container.find("Pagination/MedlinePgn"))
     if pages is None:
         start = _text(container.find("Pagination/StartPage"))
         end = _text(container.find("Pagination/EndPage"))
         pages = f"{start}-{end}" if start and end else start
     if pages is None:
-        pages = next((_text(loc) for loc in elocations if loc.get("EIdType") == "pii"), None)
+        pages = next(
+            (
+                _text(loc)
+                for loc in container.iterfind("ELocationID")
+                if loc.get("EIdType") == "pii"
+            ),
+            None,
+        )
+    return pages
+
+
+def _pubmed_venue(
+    citation: etree._Element, journal: etree._Element | None, book: etree._Element | None
+) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
+    """(venue, its other names, ISSNs): the journal's title (a book's publisher when it has
+    none), its ISO and NLM abbreviations, and its ISSNs with the linking one."""
     info = citation.find("MedlineJournalInfo")
     venue = _text(journal.find("Title")) if journal is not None else None
     if venue is None and book is not None:
@@ -791,40 +883,7 @@ def pubmed_article(el: etree._Element) -> Parsed | None:
     issns = [_text(i) for i in journal.iterfind("ISSN")] if journal is not None else []
     if info is not None:
         issns.append(_text(info.find("ISSNLinking")))
-    own = f"pmid:{pmid}"
-    notices = _pubmed_notices(citation, own, types)
-    others = [vernacular] if vernacular else []
-    if title and title.startswith("[") and "]" in title:
-        others.append(title[1 : title.rindex("]")])
-    values = _values(
-        source="pubmed",
-        doi=doi,
-        pmid=pmid,
-        pmcid=pmcid,
-        title=title,
-        authors=[
-            a for author in container.iterfind("AuthorList/Author") if (a := _pubmed_author(author))
-        ],
-        year=year,
-        venue=venue,
-        kind=types[0] if types else None,
-        is_notice=any(t.lower() in _PUBMED_NOTICE_TYPES for t in types),
-        volume=_text(issue.find("Volume")) if issue is not None else None,
-        issue=_text(issue.find("Issue")) if issue is not None else None,
-        pages=pages,
-        other_titles=_unique(others, drop=[title]),
-        venue_names=_unique(abbreviations, drop=[venue]),
-        issn=_unique(issns),
-        types=types,
-    )
-    return Parsed(
-        rkey=f"pubmed:{pmid}",
-        version=version,
-        ids=_ids(("pmid", pmid), ("doi", doi or ""), ("pmcid", pmcid or "")),
-        values=values,
-        notices=notices,
-        date=_xml_date(citation.find("DateRevised")) or _xml_date(citation.find("DateCompleted")),
-    )
+    return venue, _unique(abbreviations, drop=[venue]), _unique(issns)
 
 
 def _pubmed_author(author: etree._Element) -> str | None:
