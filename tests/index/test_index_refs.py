@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -82,6 +83,28 @@ def test_offline_the_index_alone_answers_and_names_what_it_holds(built: Path) ->
     assert r.verdict == "not_found", r.reason
     assert "The local index holds" in r.reason and "is not in it" in r.reason
     assert [a.service for a in r.asked] == ["index"]
+
+
+def test_offline_the_index_is_asked_the_whole_reference(
+    built: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index's question read the reference string when it ran, after the offline path
+    had emptied it for the web services: offline, the index was asked the parsed fields
+    alone, and an entry without a parsed title was refused as an empty search."""
+    from citeproof.index.query import LocalIndex
+    from citeproof.refs.lookup import bibliographic_string
+
+    texts: list[str | None] = []
+    original = LocalIndex.search
+
+    def spy(self: LocalIndex, text: str | None = None, **fields: Any) -> Any:
+        texts.append(text)
+        return original(self, text, **fields)
+
+    monkeypatch.setattr(LocalIndex, "search", spy)
+    (r,), asked = _verify(built, [WORK_1], network=False)
+    assert asked == [] and r.verdict == "verified", r.reason
+    assert texts == [bibliographic_string(parse_reference_string(WORK_1))]
 
 
 def test_offline_an_identifier_the_index_lacks_is_never_unresolvable(built: Path) -> None:

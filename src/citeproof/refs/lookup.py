@@ -514,15 +514,18 @@ async def search_for(
 
         steps.append(("index", query, index_search))
     if not where.network:
-        query = ""  # the index alone answers: no web service is asked
-        title = None
-    if len(query.split()) >= 2:
+        # The index alone answers: no web service is asked.  (New names, not ``query = ""``:
+        # the index's question above reads ``query`` when it runs, after this line.)
+        web_query, title = "", None
+    else:
+        web_query = query
+    if len(web_query.split()) >= 2:
 
         async def crossref_search() -> tuple[str, tuple[WorkRecord, ...]]:
-            found = await crossref.bibliographic(client, query, rows=ROWS)
+            found = await crossref.bibliographic(client, web_query, rows=ROWS)
             return _found([record for record, _ in found])
 
-        steps.append(("crossref", query, crossref_search))
+        steps.append(("crossref", web_query, crossref_search))
     term = _pubmed_term(stated, title) if title else _coordinates_term(stated)
     if term and where.network:
 
@@ -535,8 +538,8 @@ async def search_for(
             return await _summaries(client, page.ids)
 
         steps.append(("pubmed", term, pubmed_search))
-    if where.network and _looks_datacite(stated) and (title or query):
-        wanted = title or query
+    if where.network and _looks_datacite(stated) and (title or web_query):
+        wanted = title or web_query
 
         async def datacite_search() -> tuple[str, tuple[WorkRecord, ...]]:
             return _found(await datacite.search(client, wanted, rows=ROWS))
