@@ -341,6 +341,23 @@ def _connect(db_path: Path) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True)
 
 
+@contextlib.contextmanager
+def _reading(db_path: Path) -> Iterator[sqlite3.Connection]:
+    """The snapshot open for reading, closed after; anything that cannot be read in it (a
+    damaged file, a missing table or key) is a :class:`SnapshotError` saying what to do."""
+    try:
+        connection = _connect(db_path)
+        try:
+            yield connection
+        finally:
+            connection.close()
+    except (sqlite3.Error, KeyError, ValueError) as exc:
+        raise SnapshotError(
+            f"The Retraction Watch snapshot {db_path} cannot be read ({exc}); import the CSV "
+            "again (citeproof retractions import FILE)."
+        ) from exc
+
+
 def _info(connection: sqlite3.Connection, db_path: Path) -> SnapshotInfo:
     meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
     if meta.get("format") != FORMAT_VERSION:
@@ -363,17 +380,8 @@ def snapshot_info(db_path: Path | None = None) -> SnapshotInfo | None:
     path = db_path if db_path is not None else default_db_path()
     if not path.is_file():
         return None
-    try:
-        connection = _connect(path)
-        try:
-            return _info(connection, path)
-        finally:
-            connection.close()
-    except (sqlite3.Error, KeyError, ValueError) as exc:
-        raise SnapshotError(
-            f"The Retraction Watch snapshot {path} cannot be read ({exc}); import the CSV "
-            "again (citeproof retractions import FILE)."
-        ) from exc
+    with _reading(path) as connection:
+        return _info(connection, path)
 
 
 _COLUMNS = (
@@ -394,22 +402,13 @@ def lookup(
     doi_col, pmid_col = (
         ("retraction_doi", "retraction_pmid") if as_notice else ("original_doi", "original_pmid")
     )
-    try:
-        connection = _connect(db_path)
-        try:
-            info = _info(connection, db_path)
-            found = connection.execute(
-                f"SELECT {_COLUMNS} FROM entries WHERE {doi_col} = ? OR {pmid_col} = ? "
-                "ORDER BY retraction_date, record_id",
-                (wanted_doi, wanted_pmid),
-            ).fetchall()
-        finally:
-            connection.close()
-    except (sqlite3.Error, KeyError, ValueError) as exc:
-        raise SnapshotError(
-            f"The Retraction Watch snapshot {db_path} cannot be read ({exc}); import the CSV "
-            "again (citeproof retractions import FILE)."
-        ) from exc
+    with _reading(db_path) as connection:
+        info = _info(connection, db_path)
+        found = connection.execute(
+            f"SELECT {_COLUMNS} FROM entries WHERE {doi_col} = ? OR {pmid_col} = ? "
+            "ORDER BY retraction_date, record_id",
+            (wanted_doi, wanted_pmid),
+        ).fetchall()
     entries = [
         RwEntry(
             record_id=row[0],
