@@ -9,10 +9,11 @@ ever guessed: a BOM names the encoding, otherwise the bytes must be UTF-8.
 from __future__ import annotations
 
 import codecs
+import json
 
-from citeproof.errors import EncodingError
+from citeproof.errors import DocumentError, EncodingError
 
-__all__ = ["decode_unicode_text", "split_bom"]
+__all__ = ["decode_unicode_text", "json_document", "split_bom"]
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -50,4 +51,15 @@ def decode_unicode_text(data: bytes, *, what: str = "text") -> str:
             f"The {what} is not valid {(codec or 'utf-8').upper()}: the byte at offset {offset} "
             f"(0x{data[offset]:02x}) cannot be decoded; convert the file to UTF-8 "
             "(for example with `iconv -f latin1 -t utf-8`) and try again."
+        ) from None
+
+
+def json_document(data: bytes, thing: str) -> object:
+    """``data`` read as JSON (an API's answer: a study, a label), or a DocumentError that
+    says to download the ``thing`` again, since an answer cut short or mangled reads so."""
+    try:
+        return json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise DocumentError(
+            f"The JSON is not well-formed ({exc}); download the {thing} again."
         ) from None

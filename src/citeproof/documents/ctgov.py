@@ -25,11 +25,11 @@ Decisions:
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
+from citeproof.documents._decode import json_document
 from citeproof.documents._text import Context, DocBuilder, collapse
 from citeproof.documents.model import Document, DocumentMeta, Region
 from citeproof.errors import DocumentError, UnsupportedFormatError
@@ -50,7 +50,7 @@ _SKIP_FIELDS = frozenset(
 
 def parse_ctgov(data: bytes) -> Document:
     """Parse one ClinicalTrials.gov v2 study (or the first study of a page)."""
-    study = study_of(_load(data))
+    study = study_of(json_document(data, "study"))
     builder = DocBuilder(Context("paragraph", "body"))
     ident = study.get("protocolSection", {}).get("identificationModule", {})
     title = ident.get("briefTitle") if isinstance(ident, dict) else None
@@ -87,15 +87,6 @@ def study_of(answer: object) -> dict[str, Any]:
         "The JSON is not a ClinicalTrials.gov API v2 study (no protocolSection); supply the "
         "answer of https://clinicaltrials.gov/api/v2/studies/NCT........"
     )
-
-
-def _load(data: bytes) -> object:
-    try:
-        return json.loads(data)
-    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise DocumentError(
-            f"The JSON is not well-formed ({exc}); download the study again."
-        ) from None
 
 
 def _strings(value: object, path: tuple[str, ...], depth: int = 0) -> Iterator[tuple[str, str]]:

@@ -24,9 +24,9 @@ Decisions:
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from citeproof.documents._decode import json_document
 from citeproof.documents._text import Context, DocBuilder, collapse
 from citeproof.documents.model import Document, DocumentMeta, Region
 from citeproof.errors import DocumentError, UnsupportedFormatError
@@ -45,7 +45,7 @@ _UPPER = frozenset({"spl", "fda", "otc"})
 
 def parse_openfda(data: bytes) -> Document:
     """Parse the first label of an openFDA drug label answer."""
-    label = label_of(_load(data))
+    label = label_of(json_document(data, "label"))
     builder = DocBuilder(Context("paragraph", "body"))
     for field, value in label.items():
         if field in _NOT_TEXT or field.endswith("_table") or not isinstance(value, list):
@@ -97,12 +97,3 @@ def _title(label: dict[str, Any]) -> str | None:
         if isinstance(names, list) and names and isinstance(names[0], str) and names[0].strip():
             return collapse(names[0])
     return None
-
-
-def _load(data: bytes) -> object:
-    try:
-        return json.loads(data)
-    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise DocumentError(
-            f"The JSON is not well-formed ({exc}); download the label again."
-        ) from None
