@@ -149,3 +149,46 @@ def test_the_log_step_is_the_same_line_from_the_library_and_the_cli(
     assert (first.log_seq, second["log_seq"]) == (1, 2)
     one, two = open_log(log).entries()
     assert one.payload == two.payload
+
+
+def test_a_batch_on_workers_runs_the_steps_after_the_match_as_a_check_does(
+    recordings: Path, tmp_path: Path
+) -> None:
+    """Matched on two workers, then retraction (``Pipeline.after_match``) and the log in the
+    batch's process: each line is the library's result, and its evidence line the library's."""
+    from citeproof.service.logbook import open_log
+
+    log = tmp_path / "batch.jsonl"
+    options = CheckOptions(retraction=True, log=True, log_path=str(log))
+    items = [{"id": n, "quote": q, "source": s} for n, (s, q) in enumerate(CASES)]
+    outcomes = list(batch.run(items, options=options, workers=2, with_payload=True))
+    alone = tmp_path / "alone.jsonl"
+    for n, ((source, quote), outcome) in enumerate(zip(CASES, outcomes, strict=True)):
+        record = outcome.record
+        assert record.pop("id") == n
+        expected = citeproof.check(quote, source, retraction=True, log=alone)
+        assert record == {**expected.model_dump(mode="json"), "log_seq": n + 1}
+    assert [e.payload for e in open_log(log).entries()] == [
+        e.payload for e in open_log(alone).entries()
+    ]
+    assert [o.payload for o in outcomes] == [e.payload for e in open_log(log).entries()]
+
+
+def test_a_log_that_cannot_be_written_leaves_the_result_beside_its_error(tmp_path: Path) -> None:
+    """The check ran: ``run`` returns its result with the log's error, and the doors that
+    cannot show a result the log did not record raise that error."""
+    from citeproof.service.pipeline import Pipeline
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    options = CheckOptions(log=True, log_path=str(blocker / "evidence.jsonl"))
+    quote = QUOTES[ARTICLE][0]
+    checked = Pipeline(options).run(quote, ARTICLE)
+    assert checked.log_error is not None
+    assert checked.outcome.verdict == "EXACT" and checked.outcome.log_seq is None
+    assert checked.json() == _library(quote, ARTICLE)
+    with pytest.raises(type(checked.log_error), match="evidence"):
+        Pipeline(options).check(quote, ARTICLE)
+    with pytest.raises(type(checked.log_error)) as raised:
+        citeproof.check(quote, ARTICLE, log=blocker / "evidence.jsonl")
+    assert str(raised.value) == str(checked.log_error)
