@@ -144,3 +144,36 @@ def test_an_os_error_no_step_names_is_still_one_line(tmp_path: Path) -> None:
     )
     assert run.returncode == 2
     assert run.stderr == f"citeproof: error: {folder} is a folder, not a file.\n"
+
+
+def test_an_audit_whose_log_is_under_a_file_prints_the_report_then_one_line(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("mine\n")
+    answer = tmp_path / "answer.md"
+    answer.write_text("An uncited claim about sleep.\n")
+    log = str(blocker / "log.jsonl")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "citeproof",
+            "audit",
+            "--json",
+            "--offline",
+            str(answer),
+            "--log",
+            log,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CITEPROOF_HOME": str(tmp_path / "home")},
+        check=False,
+    )
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("citeproof: error: "), run.stderr
+    assert f"{blocker} is a file, not a folder" in lines[0]
+    assert json.loads(run.stdout)["schema"] == "citeproof.audit/1"  # the report came first
+    assert blocker.read_text() == "mine\n"
