@@ -28,7 +28,7 @@ from markdown_it import MarkdownIt
 
 from citeproof.manuscript.bib_entries import bib_entries
 from citeproof.manuscript.draft import Draft, NoteCall, RawCitation, RawTarget
-from citeproof.manuscript.ref_section import entries_in, find_list
+from citeproof.manuscript.ref_section import entries_in, find_list, trimmed
 from citeproof.manuscript.scan import numbers_of
 from citeproof.manuscript.structure import BlockKind, Region
 from citeproof.refs.listed import BlockStart, split_lines
@@ -71,7 +71,7 @@ def read_markdown(text: str, members: Mapping[str, bytes] | None = None) -> Draf
             s = marks.end() if marks and tok.markup.startswith("#") else ls
             close = _ATX_CLOSE.search(text, s, le)
             e = close.start() if close else le
-            s, e = _strip(text, s, e)
+            s, e = trimmed(text, s, e)
             if s < e:
                 level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
                 draft.span_block(s, e, "heading", level=level)
@@ -83,11 +83,11 @@ def read_markdown(text: str, members: Mapping[str, bytes] | None = None) -> Draf
             if quote_depth:
                 for ls, le in lines[first:last]:
                     marker = _QUOTE_MARKER.match(text, ls, le)
-                    s, e = _strip(text, marker.end() if marker else ls, le)
+                    s, e = trimmed(text, marker.end() if marker else ls, le)
                     if s < e:
                         draft.span_block(s, e, "quote")
                 continue
-            s, e = _strip(text, lines[first][0], lines[last - 1][1])
+            s, e = trimmed(text, lines[first][0], lines[last - 1][1])
             kind: BlockKind = "list_item" if list_depth else "paragraph"
             starts.append(BlockStart(kind, s, lines[first][1]))
             note = _NOTE_DEF.match(text, s, e)
@@ -97,7 +97,7 @@ def read_markdown(text: str, members: Mapping[str, bytes] | None = None) -> Draf
             elif s < e:
                 draft.span_block(s, e, kind)
         elif tok.type in ("fence", "code_block", "html_block") and tok.map:
-            s, e = _strip(text, lines[tok.map[0]][0], lines[tok.map[1] - 1][1])
+            s, e = trimmed(text, lines[tok.map[0]][0], lines[tok.map[1] - 1][1])
             if s < e:
                 draft.span_block(s, e, "other", "front")
     _reference_list(draft, text, starts)
@@ -105,14 +105,6 @@ def read_markdown(text: str, members: Mapping[str, bytes] | None = None) -> Draf
     _calls(draft, text, has_bib=bool(bib))
     draft.entries.extend(bib)
     return draft
-
-
-def _strip(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 def _reference_list(draft: Draft, text: str, starts: list[BlockStart]) -> None:
@@ -125,7 +117,7 @@ def _reference_list(draft: Draft, text: str, starts: list[BlockStart]) -> None:
         if block.end <= cut or block.start >= place.end:
             kept.append(block)
         elif block.start < cut:
-            s, e = _strip(text, block.start, cut)
+            s, e = trimmed(text, block.start, cut)
             if s < e:
                 kept.append(replace(block, start=s, end=e))
     draft.blocks = kept

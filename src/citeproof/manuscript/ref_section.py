@@ -54,7 +54,7 @@ from citeproof.refs.listed import (
 )
 from citeproof.refs.stated import StatedReference
 
-__all__ = ["ListPlace", "entries_in", "find_list"]
+__all__ = ["ListPlace", "entries_in", "find_list", "trimmed"]
 
 _ATX = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 _BARE_NUMBER = re.compile(r"(\d{1,4})[ \t]+(?=\S)")
@@ -117,7 +117,7 @@ def _under_heading(text: str, lines: Sequence[tuple[int, int]], at: int, stop: i
         if _ATX.match(text, ls, le) is not None:
             list_end = ls
             break
-    return ListPlace(_trimmed(text, *lines[at]), lines[at][1], list_end)
+    return ListPlace(trimmed(text, *lines[at]), lines[at][1], list_end)
 
 
 def _reference_score(text: str) -> int:
@@ -167,7 +167,9 @@ def _dated_lines(text: str, lines: Sequence[tuple[int, int]]) -> int:
     return sum(1 for a, b in lines if _DATED.search(text, a, b))
 
 
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(start, end)`` past the whitespace on both sides, so that a block or an entry is
+    its words only; a span of whitespace only becomes ``(end, end)``."""
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():

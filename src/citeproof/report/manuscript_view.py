@@ -48,7 +48,7 @@ from citeproof.report.citation_card import CITATION_VERDICTS, CitationView, cita
 from citeproof.report.figures import MetricCard
 from citeproof.report.lenient import read
 from citeproof.report.reference_card import ReferenceView, reference_view
-from citeproof.report.values import integer, shown, status_sentence, text
+from citeproof.report.values import counted, integer, shown, status_sentence, text
 
 __all__ = [
     "CitedEntry",
@@ -512,14 +512,6 @@ def _tally(
     return tally
 
 
-def _words(tally: Mapping[str, int]) -> str:
-    return ", ".join(
-        f"{n} {one if n == 1 else many}"
-        for key, one, many in _COUNT_WORDS
-        if (n := tally.get(key, 0)) > 0
-    )
-
-
 def _cards(
     tally: Mapping[str, int],
     quotations: Sequence[QuotationView],
@@ -822,7 +814,7 @@ def _banner(
     label, css, meaning = _VERDICTS.get(verdict, _UNKNOWN_VERDICT)
     info = report.manuscript
     name = source_name if source_name is not None else text(info.name) or "standard input"
-    counts = _words(tally)
+    counts = counted(tally, _COUNT_WORDS)
     if not counts:
         counts = (
             f"{references} reference{'s' if references != 1 else ''}, {quotations} "

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from citeproof.models.references import PROBLEM_VERDICTS
+from citeproof.report.values import counted
 from citeproof.report.view import MetricCard, ReferenceView, reference_view, shown
 
 __all__ = [
@@ -183,15 +184,6 @@ def _counted(report: Mapping[str, Any]) -> tuple[dict[str, int], int]:
     return tally, tally.pop("total", 0)
 
 
-def _words(tally: Mapping[str, int]) -> str:
-    said = [
-        f"{n} {one if n == 1 else many}"
-        for key, one, many in _COUNT_WORDS
-        if (n := tally.get(key, 0)) > 0
-    ]
-    return ", ".join(said)
-
-
 def _flag_count(tally: Mapping[str, int], cards: Sequence[ReferenceView] | None) -> int:
     if cards is not None:
         return sum(1 for c in cards if _flagged(c))
@@ -280,7 +272,7 @@ def _lists(
                     name=shown(shown_name),
                     format=shown(report.get("format")),
                     total=total,
-                    counts=shown(_words(tally)),
+                    counts=shown(counted(tally, _COUNT_WORDS)),
                     flagged=_flag_count(tally, None if counts_only else cards),
                     reading=[shown(line) for line in placed.get(name, [])],
                     tally=tally,
@@ -386,7 +378,7 @@ def build_references_view(
         "state": state,
         "state_label": label,
         "state_css": css,
-        "counts": shown(_words(tally)) or "no references",
+        "counts": shown(counted(tally, _COUNT_WORDS)) or "no references",
         "about": about,
         "names": named[:_NAMES_SHOWN],
         "names_more": more,

@@ -13,12 +13,14 @@ let a quote look different from what it is.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
 __all__ = [
     "WORK_RETRACTION",
     "Piece",
+    "counted",
     "integer",
     "number",
     "offsets",
@@ -105,6 +107,14 @@ class Piece:
 
     text: str
     mark: str = ""
+
+
+def counted(tally: Mapping[str, int], words: Iterable[tuple[str, str, str]]) -> str:
+    """The counts a banner gives in words ("1 misquote, 2 entries never cited"), in the
+    order of ``words`` (key, one, many); a count of none is left out."""
+    return ", ".join(
+        f"{n} {one if n == 1 else many}" for key, one, many in words if (n := tally.get(key, 0)) > 0
+    )
 
 
 def worst(*classes: str) -> str:
