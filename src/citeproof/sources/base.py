@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 import httpx2
 
-from citeproof.errors import NetworkError, UpstreamUnavailable
+from citeproof.errors import BadInputError, NetworkError, UpstreamUnavailable
+from citeproof.identifiers import KINDS, IdentifierKind
 
 _TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
 
@@ -51,6 +52,16 @@ def field_text(value: Any) -> str | None:
         text = str(value).strip()
         return text or None
     return None
+
+
+def checked_identifier(kind: IdentifierKind, given: str, what: str) -> str:
+    """``given`` as the canonical value of ``kind`` (surrounding blanks ignored), before
+    anything is asked of a service; a :class:`BadInputError` saying it is not ``what``
+    ("an NCT number (...)") otherwise."""
+    value = KINDS[kind].canonical(given.strip())
+    if value is None:
+        raise BadInputError(f"{given!r} is not {what}.")
+    return value
 
 
 Coverage = Literal["full_text", "abstract", "page"]

@@ -25,12 +25,12 @@ from typing import Any
 import httpx2
 
 from citeproof.documents.ctgov import study_of
-from citeproof.errors import BadInputError, CiteproofError
-from citeproof.identifiers import KINDS
+from citeproof.errors import CiteproofError
 from citeproof.net.client import redact_url
 from citeproof.sources.base import (
     Fetched,
     SourceOutcome,
+    checked_identifier,
     get_or_outcome,
     json_answer,
     unavailable,
@@ -50,13 +50,6 @@ __all__ = [
 STUDIES_URL = "https://clinicaltrials.gov/api/v2/studies/"
 
 
-def _checked_nct(nct: str) -> str:
-    value = KINDS["nct"].canonical(nct.strip())
-    if value is None:
-        raise BadInputError(f"{nct!r} is not an NCT number (NCT and 8 digits, e.g. NCT04363697).")
-    return value
-
-
 def _text(obj: object, *path: str) -> str | None:
     for name in path:
         obj = obj.get(name) if isinstance(obj, dict) else None
@@ -65,7 +58,7 @@ def _text(obj: object, *path: str) -> str | None:
 
 async def fetch_study(client: httpx2.AsyncClient, nct: str) -> SourceOutcome:
     """Fetch one study's v2 JSON; see the module docstring for each outcome."""
-    value = _checked_nct(nct)
+    value = checked_identifier("nct", nct, "an NCT number (NCT and 8 digits, e.g. NCT04363697)")
     response = await get_or_outcome(
         client,
         STUDIES_URL + value,

@@ -24,12 +24,12 @@ from typing import Any
 import httpx2
 
 from citeproof.documents.openfda import label_of, parse_openfda
-from citeproof.errors import BadInputError, CiteproofError
-from citeproof.identifiers import KINDS
+from citeproof.errors import CiteproofError
 from citeproof.net.client import redact_url
 from citeproof.sources.base import (
     Fetched,
     SourceOutcome,
+    checked_identifier,
     get_or_outcome,
     json_object,
     unavailable,
@@ -49,19 +49,11 @@ __all__ = [
 LABEL_URL = "https://api.fda.gov/drug/label.json"
 
 
-def _checked_set_id(set_id: str) -> str:
-    value = KINDS["setid"].canonical(set_id.strip())
-    if value is None:
-        raise BadInputError(
-            f"{set_id!r} is not an SPL set id (a UUID such as "
-            "7c4deb97-9966-4c8e-9ba6-bb260b71e130)."
-        )
-    return value
-
-
 async def fetch_label(client: httpx2.AsyncClient, set_id: str) -> SourceOutcome:
     """Fetch the drug label with this set id; see the module docstring for each outcome."""
-    value = _checked_set_id(set_id)
+    value = checked_identifier(
+        "setid", set_id, "an SPL set id (a UUID such as 7c4deb97-9966-4c8e-9ba6-bb260b71e130)"
+    )
     params = {
         "search": f'set_id:"{value}"',
         "limit": "1",
