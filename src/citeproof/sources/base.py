@@ -43,6 +43,14 @@ def plain_text(value: Any) -> str | None:
     return " ".join(html.unescape(_TAG.sub(" ", value)).split()) or None
 
 
+def family_first(family: str | None, given: str | None, name: str | None) -> str | None:
+    """A person as a record lists them: "Family, Given" where the database splits the name
+    (the reference comparison reads the family name first), else the one name it has."""
+    if family and given:
+        return f"{family}, {given}"
+    return family or name or given
+
+
 def field_text(value: Any) -> str | None:
     """A field of a JSON answer as a non-empty string, stripped: identifiers such as PMIDs
     arrive as JSON numbers too; anything else (a boolean, a list, null) is no text."""

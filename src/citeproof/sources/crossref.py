@@ -55,7 +55,7 @@ import httpx2
 
 from citeproof.errors import NetworkError
 from citeproof.models.references import WorkRecord
-from citeproof.sources.base import get_or_fail, plain_text
+from citeproof.sources.base import family_first, get_or_fail, plain_text
 
 __all__ = [
     "API_URL",
@@ -337,10 +337,7 @@ def _first(value: Any) -> str | None:
 def _person(raw: Any) -> str | None:
     if not isinstance(raw, dict):
         return None
-    family, given = _str(raw.get("family")), _str(raw.get("given"))
-    if family and given:
-        return f"{family}, {given}"
-    return family or _str(raw.get("name")) or given
+    return family_first(_str(raw.get("family")), _str(raw.get("given")), _str(raw.get("name")))
 
 
 def _year(message: dict[str, Any]) -> int | None:

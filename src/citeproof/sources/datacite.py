@@ -37,7 +37,13 @@ from urllib.parse import quote
 import httpx2
 
 from citeproof.models.references import WorkRecord
-from citeproof.sources.base import get_or_fail, json_object, plain_text, upstream_failure
+from citeproof.sources.base import (
+    family_first,
+    get_or_fail,
+    json_object,
+    plain_text,
+    upstream_failure,
+)
 
 __all__ = ["API_URL", "FIELDS", "MAX_ROWS", "record", "record_from_data", "search", "search_params"]
 
@@ -74,10 +80,8 @@ def _title(titles: Any) -> str | None:
 def _creator(raw: Any) -> str | None:
     if not isinstance(raw, dict):
         return None
-    family, given = _str(raw.get("familyName")), _str(raw.get("givenName"))
-    if family and given:
-        return f"{family}, {given}"
-    return family or _str(raw.get("name")) or given
+    given = _str(raw.get("givenName"))
+    return family_first(_str(raw.get("familyName")), given, _str(raw.get("name")))
 
 
 def _year(value: Any) -> int | None:
