@@ -23,6 +23,7 @@ import citeproof
 from citeproof import batch
 from citeproof.audit.run import audit_answer
 from citeproof.demo import COFFEE, WALKING, write_recordings
+from citeproof.errors import EvidenceNotRecordedError
 from citeproof.mcp.server import build_server
 from citeproof.service.pipeline import CheckOptions
 
@@ -176,7 +177,7 @@ def test_a_batch_on_workers_runs_the_steps_after_the_match_as_a_check_does(
 
 def test_a_log_that_cannot_be_written_leaves_the_result_beside_its_error(tmp_path: Path) -> None:
     """The check ran: ``run`` returns its result with the log's error, and the doors that
-    cannot show a result the log did not record raise that error."""
+    cannot show a result the log did not record raise that error, holding the result."""
     from citeproof.service.pipeline import Pipeline
 
     blocker = tmp_path / "a-file"
@@ -187,8 +188,14 @@ def test_a_log_that_cannot_be_written_leaves_the_result_beside_its_error(tmp_pat
     assert checked.log_error is not None
     assert checked.outcome.verdict == "EXACT" and checked.outcome.log_seq is None
     assert checked.json() == _library(quote, ARTICLE)
-    with pytest.raises(type(checked.log_error), match="evidence"):
+    with pytest.raises(EvidenceNotRecordedError, match="evidence"):
         Pipeline(options).check(quote, ARTICLE)
-    with pytest.raises(type(checked.log_error)) as raised:
+    with pytest.raises(EvidenceNotRecordedError) as raised:
         citeproof.check(quote, ARTICLE, log=blocker / "evidence.jsonl")
+    # The library's caller keeps what the check found: the result and the text ride the error,
+    # whose message and exit code are the log's own.
     assert str(raised.value) == str(checked.log_error)
+    assert type(raised.value.cause) is type(checked.log_error)
+    assert raised.value.exit_code == checked.log_error.exit_code
+    assert raised.value.result.model_dump(mode="json") == checked.json()
+    assert quote in raised.value.text

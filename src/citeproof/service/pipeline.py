@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from citeproof.documents.model import Document
-from citeproof.errors import CiteproofError
+from citeproof.errors import CiteproofError, EvidenceNotRecordedError
 from citeproof.evidence.payloads import CHECK_KIND, check_payload
 from citeproof.loading.failure import FetchFailure
 from citeproof.loading.load import SourceBytes, load_bytes, load_source
@@ -248,10 +248,11 @@ class Checked:
         return self.outcome
 
     def logged(self) -> CheckResult:
-        """:attr:`result`, for a caller that has no use for a result the log did not record:
-        raises the log's error instead."""
+        """:attr:`result`, for a caller that wants a recorded result (the library, a tool):
+        when the line was not written, raises :class:`~citeproof.errors.EvidenceNotRecordedError`,
+        which holds the result and the text, so what the check found is not lost with it."""
         if self.log_error is not None:
-            raise self.log_error
+            raise EvidenceNotRecordedError(self.log_error, self.result, self.text)
         return self.result
 
     def json(self) -> dict[str, Any]:
