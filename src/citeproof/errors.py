@@ -168,43 +168,43 @@ def check_exit_code(verdict: str) -> int:
     return ExitCode.NEGATIVE
 
 
-_AUDIT_EXIT_CODES: Final = {
-    "pass": ExitCode.OK,
-    "warn": ExitCode.OK,
-    "fail": ExitCode.NEGATIVE,
-    "incomplete": ExitCode.UNAVAILABLE,
+#: What a command's verdict or status means for its exit status, by command (``check`` and
+#: ``refs`` decide theirs from more than one word, below).
+_EXIT_CODES: Final[Mapping[str, Mapping[str, ExitCode]]] = {
+    "audit": {
+        "pass": ExitCode.OK,
+        "warn": ExitCode.OK,
+        "fail": ExitCode.NEGATIVE,
+        "incomplete": ExitCode.UNAVAILABLE,
+    },
+    "retraction": {
+        "NOT_RETRACTED_AS_OF": ExitCode.OK,
+        "RETRACTED": ExitCode.NEGATIVE,
+        "CONCERN": ExitCode.NEGATIVE,
+        "UNVERIFIABLE": ExitCode.UNAVAILABLE,
+    },
+    "resolve": {
+        "RESOLVED": ExitCode.OK,
+        "NOT_CHECKABLE": ExitCode.NEGATIVE,
+        "UNAVAILABLE": ExitCode.UNAVAILABLE,
+    },
 }
 
 
 def audit_exit_code(verdict: str) -> int:
     """0 pass or warn, 1 fail, 3 incomplete (a cited source was unavailable)."""
-    return _AUDIT_EXIT_CODES[verdict]
-
-
-_RETRACTION_EXIT_CODES: Final = {
-    "NOT_RETRACTED_AS_OF": ExitCode.OK,
-    "RETRACTED": ExitCode.NEGATIVE,
-    "CONCERN": ExitCode.NEGATIVE,
-    "UNVERIFIABLE": ExitCode.UNAVAILABLE,
-}
+    return _EXIT_CODES["audit"][verdict]
 
 
 def retraction_exit_code(status: str) -> int:
     """0 not retracted (as of a date), 1 retracted or under concern, 3 unverifiable."""
-    return _RETRACTION_EXIT_CODES[status]
-
-
-_RESOLVE_EXIT_CODES: Final = {
-    "RESOLVED": ExitCode.OK,
-    "NOT_CHECKABLE": ExitCode.NEGATIVE,
-    "UNAVAILABLE": ExitCode.UNAVAILABLE,
-}
+    return _EXIT_CODES["retraction"][status]
 
 
 def resolve_exit_code(status: str) -> int:
     """0 resolved, 1 not checkable (every source answered and none serves text: a negative
     answer, as a check's NOT_CHECKABLE), 3 unavailable (a source could not be read)."""
-    return _RESOLVE_EXIT_CODES[status]
+    return _EXIT_CODES["resolve"][status]
 
 
 def references_exit_code(counts: Mapping[str, int]) -> int:
