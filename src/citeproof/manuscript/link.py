@@ -237,37 +237,62 @@ class Linker:
         return [e for e in entries if self.who[e.id].authors >= len(t.names)]
 
     def _field(self, t: RawTarget) -> tuple[str | None, str | None]:
-        """A reference manager's item against the printed entries (module rules)."""
+        """A reference manager's item against the printed entries (module rules): the first
+        rule that names an entry, else an entry made from the item."""
         item = t.csl or {}
         stated = from_csl_item(item)
-        if (
-            t.number is not None
-            and self.numbered
-            and (found := self.by_label.get(t.number))
-            and self._agrees(stated, found)
+        for rule in (
+            self._field_by_number,
+            self._field_by_doi,
+            self._field_by_key,
+            self._field_by_author,
+            self._field_by_position,
         ):
-            return found, None
-        if stated.doi and (same := self.by_doi.get(stated.doi.lower())):
-            return same[0], None
-        if t.key and (found := self.by_key.get(t.key)):
-            return found, None
+            found = rule(t, stated)
+            if found is not None:
+                return found, None
+        return self._field_entry(item, t), None
+
+    def _field_by_number(self, t: RawTarget, stated: StatedReference) -> str | None:
+        """The entry printed with the number the field prints, if it names an author of the
+        item (:meth:`_agrees`)."""
+        if t.number is None or not self.numbered:
+            return None
+        found = self.by_label.get(t.number)
+        return found if found and self._agrees(stated, found) else None
+
+    def _field_by_doi(self, t: RawTarget, stated: StatedReference) -> str | None:
+        """The first entry with the item's DOI."""
+        same = self.by_doi.get(stated.doi.lower()) if stated.doi else None
+        return same[0] if same else None
+
+    def _field_by_key(self, t: RawTarget, stated: StatedReference) -> str | None:
+        """The entry with the item's key."""
+        return (self.by_key.get(t.key) or None) if t.key else None
+
+    def _field_by_author(self, t: RawTarget, stated: StatedReference) -> str | None:
+        """The one printed entry by the item's first author in its year (and with its title,
+        when several are)."""
         surnames = stated.surnames
         year = str(stated.year) if stated.year else ""
-        if surnames and self.printed:
-            matches = [
-                e
-                for e in self.entries[: self.printed]
-                if _name_matches(surnames[0], self.who[e.id])
-                and (not year or self.who[e.id].year == year)
-            ]
-            if len(matches) > 1 and stated.title:
-                title = fold(stated.title)
-                matches = [e for e in matches if title[:40] in fold(e.reference.text)] or matches
-            if len(matches) == 1:
-                return matches[0].id, None
+        if not surnames or not self.printed:
+            return None
+        matches = [
+            e
+            for e in self.entries[: self.printed]
+            if _name_matches(surnames[0], self.who[e.id])
+            and (not year or self.who[e.id].year == year)
+        ]
+        if len(matches) > 1 and stated.title:
+            title = fold(stated.title)
+            matches = [e for e in matches if title[:40] in fold(e.reference.text)] or matches
+        return matches[0].id if len(matches) == 1 else None
+
+    def _field_by_position(self, t: RawTarget, stated: StatedReference) -> str | None:
+        """In a list printed without numbers, the entry at the field's number."""
         if t.number is not None and not self.numbered and 1 <= t.number <= self.printed:
-            return self.entries[t.number - 1].id, None
-        return self._field_entry(item, t), None
+            return self.entries[t.number - 1].id
+        return None
 
     def _agrees(self, stated: StatedReference, entry_id: str) -> bool:
         """Whether a field's item can be the printed entry of its number: one of the item's

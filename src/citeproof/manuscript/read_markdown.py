@@ -21,8 +21,9 @@ no inline markup is re-implemented here.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Final
 
 from markdown_it import MarkdownIt
 
@@ -32,6 +33,9 @@ from citeproof.manuscript.ref_section import entries_in, find_list, trimmed
 from citeproof.manuscript.scan import numbers_of
 from citeproof.manuscript.structure import BlockKind, Region
 from citeproof.refs.listed import BlockStart, split_lines
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 __all__ = ["read_markdown"]
 
@@ -53,49 +57,20 @@ def read_markdown(text: str, members: Mapping[str, bytes] | None = None) -> Draf
     lines = split_lines(text)
     md = MarkdownIt("commonmark", {"maxNesting": _MAX_NESTING})
     tokens = md.parse(text)
-    quote_depth = 0
-    list_depth = 0
+    depth = {"quote": 0, "list": 0}
     starts: list[BlockStart] = []
     for tok in tokens:
-        if tok.type == "blockquote_open":
-            quote_depth += 1
-        elif tok.type == "blockquote_close":
-            quote_depth -= 1
-        elif tok.type in ("bullet_list_open", "ordered_list_open"):
-            list_depth += 1
-        elif tok.type in ("bullet_list_close", "ordered_list_close"):
-            list_depth -= 1
+        if tok.type in _NESTING:
+            which, step = _NESTING[tok.type]
+            depth[which] += step
         elif tok.type == "heading_open" and tok.map:
-            ls, le = lines[tok.map[0]]
-            marks = _ATX_MARKS.match(text, ls, le)
-            s = marks.end() if marks and tok.markup.startswith("#") else ls
-            close = _ATX_CLOSE.search(text, s, le)
-            e = close.start() if close else le
-            s, e = trimmed(text, s, e)
-            if s < e:
-                level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
-                draft.span_block(s, e, "heading", level=level)
-                starts.append(BlockStart("heading", s, e))
-                if level == 1 and draft.title is None:
-                    draft.title = text[s:e]
+            _heading(draft, text, lines[tok.map[0]], tok, starts)
         elif tok.type == "paragraph_open" and tok.map:
             first, last = tok.map
-            if quote_depth:
-                for ls, le in lines[first:last]:
-                    marker = _QUOTE_MARKER.match(text, ls, le)
-                    s, e = trimmed(text, marker.end() if marker else ls, le)
-                    if s < e:
-                        draft.span_block(s, e, "quote")
-                continue
-            s, e = trimmed(text, lines[first][0], lines[last - 1][1])
-            kind: BlockKind = "list_item" if list_depth else "paragraph"
-            starts.append(BlockStart(kind, s, lines[first][1]))
-            note = _NOTE_DEF.match(text, s, e)
-            if note is not None and not list_depth:
-                draft.span_block(note.end(), e, "footnote", "footnotes")
-                draft.notes[note.group(1)] = (note.end(), e)
-            elif s < e:
-                draft.span_block(s, e, kind)
+            if depth["quote"]:
+                _quote_lines(draft, text, lines[first:last])
+            else:
+                _paragraph(draft, text, lines, (first, last), starts, listed=bool(depth["list"]))
         elif tok.type in ("fence", "code_block", "html_block") and tok.map:
             s, e = trimmed(text, lines[tok.map[0]][0], lines[tok.map[1] - 1][1])
             if s < e:
@@ -105,6 +80,67 @@ def read_markdown(text: str, members: Mapping[str, bytes] | None = None) -> Draf
     _calls(draft, text, has_bib=bool(bib))
     draft.entries.extend(bib)
     return draft
+
+
+#: Tokens that open or close a block quote or a list: (which depth, by how much).
+_NESTING: Final = {
+    "blockquote_open": ("quote", 1),
+    "blockquote_close": ("quote", -1),
+    "bullet_list_open": ("list", 1),
+    "ordered_list_open": ("list", 1),
+    "bullet_list_close": ("list", -1),
+    "ordered_list_close": ("list", -1),
+}
+
+
+def _heading(
+    draft: Draft, text: str, line: tuple[int, int], tok: Token, starts: list[BlockStart]
+) -> None:
+    """A heading's words, without its ``#`` marks; the first top-level one is the title."""
+    ls, le = line
+    marks = _ATX_MARKS.match(text, ls, le)
+    s = marks.end() if marks and tok.markup.startswith("#") else ls
+    close = _ATX_CLOSE.search(text, s, le)
+    e = close.start() if close else le
+    s, e = trimmed(text, s, e)
+    if s < e:
+        level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
+        draft.span_block(s, e, "heading", level=level)
+        starts.append(BlockStart("heading", s, e))
+        if level == 1 and draft.title is None:
+            draft.title = text[s:e]
+
+
+def _quote_lines(draft: Draft, text: str, lines: Sequence[tuple[int, int]]) -> None:
+    """A paragraph inside a block quote: each line a quote block, its ``>`` marks left out."""
+    for ls, le in lines:
+        marker = _QUOTE_MARKER.match(text, ls, le)
+        s, e = trimmed(text, marker.end() if marker else ls, le)
+        if s < e:
+            draft.span_block(s, e, "quote")
+
+
+def _paragraph(
+    draft: Draft,
+    text: str,
+    lines: Sequence[tuple[int, int]],
+    span: tuple[int, int],
+    starts: list[BlockStart],
+    *,
+    listed: bool,
+) -> None:
+    """A paragraph or list item over lines ``span`` (first, past the last); one that opens
+    with ``[^name]:`` outside a list is that footnote's text."""
+    first, last = span
+    s, e = trimmed(text, lines[first][0], lines[last - 1][1])
+    kind: BlockKind = "list_item" if listed else "paragraph"
+    starts.append(BlockStart(kind, s, lines[first][1]))
+    note = _NOTE_DEF.match(text, s, e)
+    if note is not None and not listed:
+        draft.span_block(note.end(), e, "footnote", "footnotes")
+        draft.notes[note.group(1)] = (note.end(), e)
+    elif s < e:
+        draft.span_block(s, e, kind)
 
 
 def _reference_list(draft: Draft, text: str, starts: list[BlockStart]) -> None:
