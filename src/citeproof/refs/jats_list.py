@@ -78,30 +78,17 @@ def _reference(ref: etree._Element) -> StatedReference:
     if tagged is None:
         text = _capture(ref, skip="label")
         return parse_reference_string(text, label=label, where=where, numbered=False)
-    if printed is tagged and (
-        local_name(tagged) in ("element-citation", "nlm-citation") or not has_own_text(tagged)
-    ):
-        # the string is written from the tags, so it has nothing more to tell
-        text, stated = element_citation(tagged, _capture), StatedReference()
-    else:
-        text = _capture(printed, guard=True)
-        stated = parse_reference_string(text, numbered=False)
+    text, stated = _printed(printed, tagged)
     authors = list(_authors(tagged))
     if any(local_name(d) in _PEOPLE for d in _descendants(tagged)):
         stated = replace(stated, authors=())  # named people, none of them authors: editors
-    title_el = next((d for d in _descendants(tagged) if local_name(d) in _TITLES), None)
-    source_el = next((d for d in _descendants(tagged) if local_name(d) == "source"), None)
-    year_el = next((d for d in _descendants(tagged) if local_name(d) == "year"), None)
     kind = tagged.get("publication-type") or tagged.get("citation-type")
-    title = _capture(title_el) if title_el is not None else None
-    venue = _capture(source_el) if source_el is not None else None
-    if title is None and venue and kind not in (None, "journal"):
-        title, venue = venue, None
+    title, venue, year = _tagged(tagged, kind)
     ids, extra, urls = _identifiers(tagged)
     return from_fields(
         title=title or stated.title,
         authors=authors or stated.authors,
-        year=(year_in(_capture(year_el)) if year_el is not None else None) or stated.year,
+        year=year or stated.year,
         venue=venue or stated.venue,
         doi=ids.get("doi") or stated.doi,
         pmid=ids.get("pmid") or stated.pmid,
@@ -113,6 +100,31 @@ def _reference(ref: etree._Element) -> StatedReference:
         extra_ids=[*extra, *stated.extra_ids],
         urls=urls,
     )
+
+
+def _printed(printed: etree._Element, tagged: etree._Element) -> tuple[str, StatedReference]:
+    """The string the reference prints, and what that string states: nothing, when it is
+    written from the tags (it has nothing more to tell than they do)."""
+    if printed is tagged and (
+        local_name(tagged) in ("element-citation", "nlm-citation") or not has_own_text(tagged)
+    ):
+        return element_citation(tagged, _capture), StatedReference()
+    text = _capture(printed, guard=True)
+    return text, parse_reference_string(text, numbered=False)
+
+
+def _tagged(tagged: etree._Element, kind: str | None) -> tuple[str | None, str | None, int | None]:
+    """The title, the venue and the year the tags give; the one name of a work that is no
+    journal article (a book, a report) is its title."""
+    title_el = next((d for d in _descendants(tagged) if local_name(d) in _TITLES), None)
+    source_el = next((d for d in _descendants(tagged) if local_name(d) == "source"), None)
+    year_el = next((d for d in _descendants(tagged) if local_name(d) == "year"), None)
+    title = _capture(title_el) if title_el is not None else None
+    venue = _capture(source_el) if source_el is not None else None
+    if title is None and venue and kind not in (None, "journal"):
+        title, venue = venue, None
+    year = year_in(_capture(year_el)) if year_el is not None else None
+    return title, venue, year
 
 
 def _citations(ref: etree._Element) -> tuple[etree._Element, etree._Element | None]:
