@@ -198,8 +198,33 @@ async def esearch(client: httpx2.AsyncClient, params: dict[str, str]) -> Esearch
 
 
 def _summary(pmid: str, raw: dict[str, Any]) -> PubmedSummary:
+    doi, pmcid = _article_ids(raw.get("articleids"))
+    title = raw.get("title")
+    pubdate = raw.get("pubdate")
+    types = raw.get("pubtype")
+    venue, venue_names = _venues(raw)
+    return PubmedSummary(
+        pmid=pmid,
+        title=title.strip() or None if isinstance(title, str) else None,
+        pubdate=pubdate.strip() or None if isinstance(pubdate, str) else None,
+        doi=doi,
+        pmcid=pmcid,
+        pub_types=tuple(t for t in types if isinstance(t, str)) if isinstance(types, list) else (),
+        authors=_author_names(raw.get("authors")),
+        venue=venue,
+        venue_names=venue_names,
+        volume=_text(raw.get("volume")),
+        issue=_text(raw.get("issue")),
+        pages=_text(raw.get("pages")) or _elocation(raw.get("elocationid")),
+        issn=tuple(i for i in dict.fromkeys((_text(raw.get("issn")), _text(raw.get("essn")))) if i),
+        vernacular_title=_text(raw.get("vernaculartitle")),
+    )
+
+
+def _article_ids(article_ids: Any) -> tuple[str | None, str | None]:
+    """The first DOI (lower case) and the first PMCID (``PMC...``) among ``articleids``."""
     doi = pmcid = None
-    for article_id in raw.get("articleids") or []:
+    for article_id in article_ids or []:
         if not isinstance(article_id, dict):
             continue
         kind, value = article_id.get("idtype"), article_id.get("value")
@@ -209,36 +234,24 @@ def _summary(pmid: str, raw: dict[str, Any]) -> PubmedSummary:
             doi = value.strip().lower()
         elif kind == "pmc" and pmcid is None and value.strip().upper().startswith("PMC"):
             pmcid = value.strip().upper()
-    title = raw.get("title")
-    pubdate = raw.get("pubdate")
-    types = raw.get("pubtype")
-    authors = raw.get("authors")
-    return PubmedSummary(
-        pmid=pmid,
-        title=title.strip() or None if isinstance(title, str) else None,
-        pubdate=pubdate.strip() or None if isinstance(pubdate, str) else None,
-        doi=doi,
-        pmcid=pmcid,
-        pub_types=tuple(t for t in types if isinstance(t, str)) if isinstance(types, list) else (),
-        authors=tuple(
-            name
-            for author in (authors if isinstance(authors, list) else [])
-            if isinstance(author, dict) and (name := _text(author.get("name")))
-        ),
-        venue=_text(raw.get("fulljournalname"))
-        or _text(raw.get("source"))
-        or _text(raw.get("booktitle")),
-        venue_names=tuple(
-            n
-            for n in dict.fromkeys((_text(raw.get("source")), _text(raw.get("booktitle"))))
-            if n and n != _text(raw.get("fulljournalname"))
-        ),
-        volume=_text(raw.get("volume")),
-        issue=_text(raw.get("issue")),
-        pages=_text(raw.get("pages")) or _elocation(raw.get("elocationid")),
-        issn=tuple(i for i in dict.fromkeys((_text(raw.get("issn")), _text(raw.get("essn")))) if i),
-        vernacular_title=_text(raw.get("vernaculartitle")),
+    return doi, pmcid
+
+
+def _author_names(authors: Any) -> tuple[str, ...]:
+    return tuple(
+        name
+        for author in (authors if isinstance(authors, list) else [])
+        if isinstance(author, dict) and (name := _text(author.get("name")))
     )
+
+
+def _venues(raw: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:
+    """The venue's full name (else its abbreviation, else the book's title), and the other
+    names the summary gives it."""
+    full = _text(raw.get("fulljournalname"))
+    source, book = _text(raw.get("source")), _text(raw.get("booktitle"))
+    others = tuple(n for n in dict.fromkeys((source, book)) if n and n != full)
+    return full or source or book, others
 
 
 def _elocation(value: Any) -> str | None:
