@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import log_options, replay_option
+from citeproof.cli.options import json_option_for, log_options, replay_option
 from citeproof.errors import audit_exit_code
 
 if TYPE_CHECKING:
@@ -82,12 +82,7 @@ class DefaultCommand(click.Command):
     "  citeproof audit --batch answers.jsonl -o reports.jsonl --resume",
 )
 @click.argument("answer", metavar="ANSWER")
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print the report as JSON (the default when stdout is not a terminal).",
-)
+@json_option_for("the report")
 @click.option(
     "--format",
     "input_format",

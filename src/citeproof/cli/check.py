@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, epilog, log_options, replay_option
+from citeproof.cli.options import (
+    CONTEXT_SETTINGS,
+    epilog,
+    json_option_for,
+    log_options,
+    replay_option,
+)
 from citeproof.errors import ExitCode, check_exit_code
 
 if TYPE_CHECKING:
@@ -66,12 +72,7 @@ EPILOG = epilog(
     metavar="FILE",
     help="Read the quote from FILE ('-' for stdin) instead of the QUOTE argument.",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print the result as JSON (the default when stdout is not a terminal).",
-)
+@json_option_for("the result")
 @click.option(
     "--profile",
     type=click.Choice(PROFILES),

@@ -28,12 +28,19 @@ def epilog(*examples: str, exit_codes: str | None = None) -> str:
     return "\n\n".join(parts)
 
 
-json_option = click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print JSON (the default when stdout is not a terminal).",
-)
+def json_option_for(what: str | None = None) -> Callable[[F], F]:
+    """``--json`` for a command whose JSON is ``what`` (``"the report"``; none: ``Print JSON``):
+    every command prints JSON off a terminal, and its help says so in the same words."""
+    said = f"{what} as JSON" if what else "JSON"
+    return click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        help=f"Print {said} (the default when stdout is not a terminal).",
+    )
+
+
+json_option = json_option_for()
 
 replay_option = click.option(
     "--replay",

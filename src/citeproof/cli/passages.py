@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, epilog, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option_for, replay_option
 
 if TYPE_CHECKING:
     from citeproof.models.passages import PassageList
@@ -37,12 +37,7 @@ PREVIEW_CHARS = 160
     show_default=True,
     help="Most passages to list.",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print the passages as JSON (the default when stdout is not a terminal).",
-)
+@json_option_for("the passages")
 @click.option("--offline", is_flag=True, help="Never fetch: read an identifier's pinned copy only.")
 @click.option("--refresh", is_flag=True, help="Fetch an identifier again even when it is pinned.")
 @replay_option

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, epilog, log_options, replay_option
+from citeproof.cli.options import (
+    CONTEXT_SETTINGS,
+    epilog,
+    json_option_for,
+    log_options,
+    replay_option,
+)
 from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -23,12 +29,7 @@ EXIT_CODES = (
     "Exit codes: 0 the engine answered (hits or none); 2 bad input; 3 the engine could not be read."
 )
 
-_json = click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print the record as JSON (the default when stdout is not a terminal).",
-)
+_json = json_option_for("the record")
 _offline = click.option(
     "--offline", is_flag=True, help="Refuse to search (exit 3): a search always needs the network."
 )
