@@ -550,36 +550,63 @@ def mark_floats(page: list[Line], body: float | None) -> bool:
     found = False
     k = 0
     while k < len(flow):
-        line = flow[k]
-        opens = k == 0 or _break_above(line) or flow[k - 1].role in _FLOATS
-        if not (_CAPTION.match(line.text) and opens):
+        if not _opens_caption(flow, k):
             k += 1
             continue
-        j = k
-        while (
-            j + 1 < len(flow)
-            and j - k < 12
-            and 0.0 < flow[j + 1].gap_before <= 1.6
-            and not flow[j + 1].para_start
-            and not _size_changed(flow[j + 1], line.size)
-        ):
-            j += 1
-        cells = _cells_above(flow, k, body, width) if line.gap_before >= -_COLUMN else []
-        after = j + 1
-        while after < len(flow) and after - j <= _FLOAT_MAX:
-            if after > j + 1 and _break_above(flow[after]):
-                break
-            after += 1
-        if after > j + 1 and _tabular(flow[j + 1 : after], body, width):
-            cells += flow[j + 1 : after]
-        for n, caption in enumerate(flow[k : j + 1]):
-            caption.role, caption.para_start = "caption", n == 0
-        kind = "table" if _TABLE_CAPTION.match(line.text) else "figure"
-        for n, cell in enumerate(cells):
-            cell.role, cell.para_start = kind, n == 0
+        j = _caption_end(flow, k)
+        cells = _cells_above(flow, k, body, width) if flow[k].gap_before >= -_COLUMN else []
+        cells += _cells_below(flow, j, body, width)
+        _mark_float(flow[k : j + 1], cells)
         found = True
         k = j + 1
     return found
+
+
+def _opens_caption(flow: list[Line], k: int) -> bool:
+    """Whether ``flow[k]`` opens a caption: it reads like one, with space above it, or at
+    the top of a column or block, or right after another float."""
+    line = flow[k]
+    opens = k == 0 or _break_above(line) or flow[k - 1].role in _FLOATS
+    return bool(_CAPTION.match(line.text)) and opens
+
+
+def _caption_end(flow: list[Line], k: int) -> int:
+    """The last line of the caption ``flow[k]`` opens: the lines that go on from it, close
+    below and in its size (a dozen at most)."""
+    size = flow[k].size
+    j = k
+    while (
+        j + 1 < len(flow)
+        and j - k < 12
+        and 0.0 < flow[j + 1].gap_before <= 1.6
+        and not flow[j + 1].para_start
+        and not _size_changed(flow[j + 1], size)
+    ):
+        j += 1
+    return j
+
+
+def _cells_below(flow: list[Line], j: int, body: float | None, width: float) -> list[Line]:
+    """The text of the table or figure under the caption that ends at ``flow[j]``: the
+    block below it, when it reads like cells or labels."""
+    after = j + 1
+    while after < len(flow) and after - j <= _FLOAT_MAX:
+        if after > j + 1 and _break_above(flow[after]):
+            break
+        after += 1
+    if after > j + 1 and _tabular(flow[j + 1 : after], body, width):
+        return flow[j + 1 : after]
+    return []
+
+
+def _mark_float(captions: list[Line], cells: list[Line]) -> None:
+    """Set the roles of one float's caption lines and of its own text, each starting a
+    paragraph of its own."""
+    for n, caption in enumerate(captions):
+        caption.role, caption.para_start = "caption", n == 0
+    kind = "table" if _TABLE_CAPTION.match(captions[0].text) else "figure"
+    for n, cell in enumerate(cells):
+        cell.role, cell.para_start = kind, n == 0
 
 
 _COLUMN = 5.0
