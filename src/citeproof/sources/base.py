@@ -9,7 +9,12 @@ concluded from a source that could not be read.
 Search sources (``eutils_search``, ``openalex``, ``litsense`` and the search halves of
 ``ctgov`` and ``openfda``) answer data rather than outcomes, so a failed read *raises*
 :class:`~citeproof.errors.UpstreamUnavailable`; :func:`upstream_failure` and
-:func:`json_answer` are the one way they word and detect it.
+:func:`json_answer` are the one way they word and detect it, and :func:`get_or_fail` the one
+way a bare transport error becomes that failure.
+
+What every source does alike is here once: an identifier checked before it reaches a URL
+(:func:`checked_identifier`), a JSON field read as text (:func:`field_text`), a person's
+name written family first (:func:`family_first`).
 """
 
 from __future__ import annotations
