@@ -14,7 +14,7 @@ the models are plain data: no computed fields that could serialise differently l
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from pydantic import Field
 
@@ -85,6 +85,9 @@ CitationForm = Literal["bracket", "paren", "link", "bare", "json"]
 QuoteKind = Literal["inline", "handle", "blockquote", "claim"]
 
 
+#: In the order the contract decides them: earlier is worse.  ``mismatch`` (citeproof's
+#: addition): the identifier exists but names another work than the reference entry (or the
+#: citing sentence) states.
 CitationVerdict = Literal[
     "malformed",
     "forged",
@@ -96,22 +99,7 @@ CitationVerdict = Literal[
     "near_quote",
     "ok",
 ]
-
-
-#: In the order the contract decides them: earlier is worse.  ``mismatch`` (citeproof's
-#: addition): the identifier exists but names another work than the reference entry (or the
-#: citing sentence) states.
-VERDICTS: Final[tuple[CitationVerdict, ...]] = (
-    "malformed",
-    "forged",
-    "unresolvable",
-    "mismatch",
-    "unavailable",
-    "withdrawn",
-    "misquote",
-    "near_quote",
-    "ok",
-)
+VERDICTS: Final[tuple[CitationVerdict, ...]] = get_args(CitationVerdict)
 
 
 OverallVerdict = Literal["pass", "warn", "fail", "incomplete"]

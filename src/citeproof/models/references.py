@@ -10,7 +10,7 @@ looked up and a later run can replay it from the pins.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field
 
@@ -35,6 +35,7 @@ __all__ = [
 
 REFERENCES_SCHEMA = "citeproof.references/1"
 
+#: In the order they are decided: the first that applies is the verdict.
 ReferenceVerdict = Literal[
     "unresolvable",
     "mismatch",
@@ -45,17 +46,7 @@ ReferenceVerdict = Literal[
     "ambiguous",
     "verified",
 ]
-#: In the order they are decided: the first that applies is the verdict.
-REFERENCE_VERDICTS: tuple[ReferenceVerdict, ...] = (
-    "unresolvable",
-    "mismatch",
-    "unavailable",
-    "unchecked",
-    "not_found",
-    "partial",
-    "ambiguous",
-    "verified",
-)
+REFERENCE_VERDICTS: tuple[ReferenceVerdict, ...] = get_args(ReferenceVerdict)
 #: The verdicts that flag a reference for a person to confirm: each carries its evidence.
 PROBLEM_VERDICTS: tuple[ReferenceVerdict, ...] = (
     "unresolvable",
