@@ -135,22 +135,37 @@ def _scan(draft: Draft, text: str, blocks: Sequence[TextBlock], scans: frozenset
     for block in blocks:
         if block.kind not in _SCANNED or block.region == "references":
             continue
-        found: list[RawCitation] = []
-        if "numeric" in scans:
-            found += scan_numeric(text, block.start, block.end, taken, known)
-        if block.region == "front":
-            # a layout guess may put the first paragraphs in the front matter; a bracketed
-            # number there is still a citation, while a raised one is an affiliation mark
-            pass
-        elif "superscript" in scans:
-            found += scan_superscripts(text, block.start, block.end, taken)
-        if "author_year" in scans and not numbered and block.region != "front":
-            found += scan_author_year(text, block.start, block.end, taken)
+        found = _scan_block(text, block, scans, taken, known, numbered=numbered)
         note = next((n for (s, e), n in notes if s <= block.start < e), None)
         for c in found:
             c.region = block.region
             c.note = note
         draft.citations.extend(found)
+
+
+def _scan_block(
+    text: str,
+    block: TextBlock,
+    scans: frozenset[str],
+    taken: list[tuple[int, int]],
+    known: frozenset[int],
+    *,
+    numbered: bool,
+) -> list[RawCitation]:
+    """The citations the ``scans`` find in one block, outside the spans ``taken``: author
+    and year only when the list is not numbered.  A layout guess may put the first
+    paragraphs in the front matter: a bracketed number there is still a citation, while a
+    raised one is an affiliation mark, and author and year are not looked for."""
+    found: list[RawCitation] = []
+    if "numeric" in scans:
+        found += scan_numeric(text, block.start, block.end, taken, known)
+    if block.region == "front":
+        return found
+    if "superscript" in scans:
+        found += scan_superscripts(text, block.start, block.end, taken)
+    if "author_year" in scans and not numbered:
+        found += scan_author_year(text, block.start, block.end, taken)
+    return found
 
 
 def _note_citations(

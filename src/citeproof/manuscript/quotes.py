@@ -197,32 +197,49 @@ def _block_quote(
 ) -> Quotation | None:
     start, end = blocks[0].start, blocks[-1].end
     last = blocks[-1]
-    inside = [c for c in citations if last.start <= c.start < last.end]
-    trailing: list[InTextCitation] = []
-    stop = end
-    for c in reversed(inside):
-        if _TRAILING.fullmatch(text, c.end, stop) is None:
-            break
-        trailing.insert(0, c)
-        stop = c.start
+    trailing = _trailing_citations(text, last, citations)
     if trailing:
-        cut = trailing[0].start
-        words_end = cut
+        words_end = trailing[0].start
         while words_end > last.start and text[words_end - 1] in " \t\n(—–-":
             words_end -= 1
         chosen = tuple(c.index for c in trailing)
     else:
         words_end = end
-        chosen = ()
-        if following is not None and following.kind in _PROSE:
-            after = [c for c in citations if following.start <= c.start < following.end]
-            rest = text[following.start : following.end]
-            for c in sorted(after, key=lambda c: c.start, reverse=True):
-                rest = rest[: c.start - following.start] + rest[c.end - following.start :]
-            if after and not any(ch.isalnum() for ch in rest):
-                chosen = tuple(c.index for c in after)
+        chosen = _citations_alone(text, following, citations)
     parts = [text[b.start : min(b.end, words_end)].strip() for b in blocks if b.start < words_end]
     words = "\n\n".join(p for p in parts if p)
     if not _is_quotation(words):
         return None
     return Quotation(words, start, words_end, True, chosen, blocks[0].region)
+
+
+def _trailing_citations(
+    text: str, last: TextBlock, citations: Sequence[InTextCitation]
+) -> list[InTextCitation]:
+    """The citations that end a block quote's last block, with nothing but separators
+    between them and after them."""
+    inside = [c for c in citations if last.start <= c.start < last.end]
+    trailing: list[InTextCitation] = []
+    stop = last.end
+    for c in reversed(inside):
+        if _TRAILING.fullmatch(text, c.end, stop) is None:
+            break
+        trailing.insert(0, c)
+        stop = c.start
+    return trailing
+
+
+def _citations_alone(
+    text: str, following: TextBlock | None, citations: Sequence[InTextCitation]
+) -> tuple[int, ...]:
+    """The citations of the paragraph after a block quote when it holds nothing else (a
+    source line under the quote); none otherwise."""
+    if following is None or following.kind not in _PROSE:
+        return ()
+    after = [c for c in citations if following.start <= c.start < following.end]
+    rest = text[following.start : following.end]
+    for c in sorted(after, key=lambda c: c.start, reverse=True):
+        rest = rest[: c.start - following.start] + rest[c.end - following.start :]
+    if after and not any(ch.isalnum() for ch in rest):
+        return tuple(c.index for c in after)
+    return ()

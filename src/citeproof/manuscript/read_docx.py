@@ -165,6 +165,10 @@ class _Para:
         self.size += len(text)
 
 
+#: Run children that stand for one character of text.
+_RUN_CHARACTERS: Final = {"tab": "\t", "br": "\n", "cr": "\n", "noBreakHyphen": "-"}
+
+
 class _Reader:
     def __init__(self, doc: Any) -> None:
         self.doc = doc
@@ -437,32 +441,36 @@ class _Reader:
                 if self.stack and not self.stack[-1].result:
                     self.stack[-1].instruction.append(c.text or "")
             elif name == "fldChar":
-                kind = c.get(f"{{{_W}}}fldCharType")
-                if kind == "begin":
-                    data = _kid(c, "fldData")
-                    self._open(_Frame(data.text if data is not None else None))
-                elif kind == "separate" and self.stack:
-                    self._separate(self.stack[-1], para)
-                elif kind == "end" and self.stack:
-                    self._close(para)
+                self._field_char(c, para)
             elif self._instruction_open():
                 continue
-            elif name == "tab":
-                para.add("\t")
-            elif name in ("br", "cr"):
-                para.add("\n")
-            elif name == "noBreakHyphen":
-                para.add("-")
+            elif name in _RUN_CHARACTERS:
+                para.add(_RUN_CHARACTERS[name])
             elif name in ("footnoteReference", "endnoteReference"):
-                prefix = "fn" if name == "footnoteReference" else "en"
-                note_id = f"{prefix}{c.get(f'{{{_W}}}id')}"
-                number = self.note_numbers.setdefault(
-                    note_id, sum(k.startswith(prefix) for k in self.note_numbers) + 1
-                )
-                mark = str(number).translate(_SUPER_DIGITS)
-                start = para.size
-                para.add(mark)
-                para.calls.append(NoteCall(start, para.size, note_id))
+                self._note_mark(c, "fn" if name == "footnoteReference" else "en", para)
+
+    def _field_char(self, c: etree._Element, para: _Para) -> None:
+        """A field's begin, separator (its instruction read, its result next) or end."""
+        kind = c.get(f"{{{_W}}}fldCharType")
+        if kind == "begin":
+            data = _kid(c, "fldData")
+            self._open(_Frame(data.text if data is not None else None))
+        elif kind == "separate" and self.stack:
+            self._separate(self.stack[-1], para)
+        elif kind == "end" and self.stack:
+            self._close(para)
+
+    def _note_mark(self, c: etree._Element, prefix: str, para: _Para) -> None:
+        """A footnote's or endnote's mark: its number, raised, and the call to the note.
+        Notes are numbered in the order they are first called, each kind on its own."""
+        note_id = f"{prefix}{c.get(f'{{{_W}}}id')}"
+        number = self.note_numbers.setdefault(
+            note_id, sum(k.startswith(prefix) for k in self.note_numbers) + 1
+        )
+        mark = str(number).translate(_SUPER_DIGITS)
+        start = para.size
+        para.add(mark)
+        para.calls.append(NoteCall(start, para.size, note_id))
 
     def _open(self, frame: _Frame) -> None:
         if len(self.stack) >= MAX_FIELD_DEPTH:

@@ -31,7 +31,7 @@ from citeproof.manuscript.bib_entries import bib_entries
 from citeproof.manuscript.draft import Draft, NoteCall, RawCitation, RawTarget
 from citeproof.manuscript.ref_section import entries_in, find_list, trimmed
 from citeproof.manuscript.scan import numbers_of
-from citeproof.manuscript.structure import BlockKind, Region
+from citeproof.manuscript.structure import BlockKind, CitationKind, Region
 from citeproof.refs.listed import BlockStart, split_lines
 
 if TYPE_CHECKING:
@@ -192,34 +192,15 @@ def _calls(draft: Draft, text: str, *, has_bib: bool) -> None:
             if m.group(1) in draft.notes:
                 draft.note_calls.append(NoteCall(m.start(), m.end(), m.group(1), region))
         for m in _ANCHOR_LINK.finditer(text, s, e):
-            label, anchor = m.group(1).strip(), m.group(2)
-            numbers = numbers_of(label) if re.fullmatch(r"[\d\s,;\-–—]+", label) else None
-            if numbers:
-                targets = [RawTarget(str(k), number=k) for k in numbers]
-                kind = "numeric"
-            else:
-                targets = [RawTarget(label, key=anchor)]
-                kind = "key"
+            kind, targets = _anchor_targets(m.group(1).strip(), m.group(2))
             draft.citations.append(
-                RawCitation(m.start(), m.end(), kind, targets, region=region, note=note)  # type: ignore[arg-type]
+                RawCitation(m.start(), m.end(), kind, targets, region=region, note=note)
             )
         taken = [(c.start, c.end) for c in draft.citations]
         for m in _PANDOC_GROUP.finditer(text, s, e):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
-            targets = []
-            for part in m.group(1).split(";"):
-                key = _PANDOC_KEY.search(part)
-                if key is None:
-                    continue
-                locator = _LOCATOR.search(part[key.end() :])
-                targets.append(
-                    RawTarget(
-                        key.group(1),
-                        key=key.group(1),
-                        locator=locator.group(1).strip() if locator else None,
-                    )
-                )
+            targets = _pandoc_targets(m.group(1))
             if targets:
                 draft.citations.append(
                     RawCitation(m.start(), m.end(), "key", targets, region=region, note=note)
@@ -240,3 +221,31 @@ def _calls(draft: Draft, text: str, *, has_bib: bool) -> None:
                     note=note,
                 )
             )
+
+
+def _anchor_targets(label: str, anchor: str) -> tuple[CitationKind, list[RawTarget]]:
+    """What a link to an anchor (``[3](#ref3)``) cites: the numbers its words print, else
+    the anchor as a key."""
+    numbers = numbers_of(label) if re.fullmatch(r"[\d\s,;\-–—]+", label) else None
+    if numbers:
+        return "numeric", [RawTarget(str(k), number=k) for k in numbers]
+    return "key", [RawTarget(label, key=anchor)]
+
+
+def _pandoc_targets(inside: str) -> list[RawTarget]:
+    """The keys of a Pandoc citation group (``[see @smith2019, p. 4; @lee2020]``), each with
+    its locator."""
+    targets = []
+    for part in inside.split(";"):
+        key = _PANDOC_KEY.search(part)
+        if key is None:
+            continue
+        locator = _LOCATOR.search(part[key.end() :])
+        targets.append(
+            RawTarget(
+                key.group(1),
+                key=key.group(1),
+                locator=locator.group(1).strip() if locator else None,
+            )
+        )
+    return targets
