@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
+import click
+
 from citeproof.errors import (
     BadInputError,
     SourceNotFoundError,
@@ -50,6 +52,16 @@ def write_json(obj: Any, *, indent: int | None = 2) -> None:
     out = stdout_bytes()
     out.write(text.encode("utf-8", "surrogatepass") + b"\n")
     out.flush()
+
+
+def emit(as_json: bool, obj: Any, lines: Iterable[str]) -> None:
+    """Print ``obj`` as JSON when JSON is wanted (:func:`want_json`), else the readable
+    ``lines``: the two views every small command offers of one answer."""
+    if want_json(as_json):
+        write_json(obj)
+    else:
+        for line in lines:
+            click.echo(line)
 
 
 def read_input(path: str, what: str, give: str, *, max_bytes: int | None = None) -> bytes:

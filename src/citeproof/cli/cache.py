@@ -53,17 +53,6 @@ def _pin_dict(pin: Pin) -> dict[str, Any]:
     }
 
 
-def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
-    """Print ``obj`` as JSON when JSON is wanted, else the readable ``lines``."""
-    from citeproof.cli import _common
-
-    if _common.want_json(as_json):
-        _common.write_json(obj)
-    else:
-        for line in lines:
-            click.echo(line)
-
-
 @click.group(
     context_settings=CONTEXT_SETTINGS,
     short_help="Inspect, prune, verify, export and import the source cache.",
@@ -93,6 +82,8 @@ def path_cmd() -> None:
 @json_option
 def ls_cmd(prefix: str | None, as_json: bool) -> None:
     """List pins: key, sha256 (first 12), size, version, served_by, retrieved_at."""
+    from citeproof.cli import _common
+
     with _open_cache() as c:
         pins = c.list_pins(prefix)
     lines = [
@@ -108,7 +99,7 @@ def ls_cmd(prefix: str | None, as_json: bool) -> None:
         )
         for p in pins
     ]
-    _emit(as_json, [_pin_dict(p) for p in pins], lines)
+    _common.emit(as_json, [_pin_dict(p) for p in pins], lines)
 
 
 @cache.command("show", epilog=epilog("citeproof cache show pmcid:PMC3166277"))
@@ -119,6 +110,7 @@ def show_cmd(key: str, as_json: bool) -> None:
 
     Exits 1 when the bytes are corrupt, 2 when KEY is not pinned.
     """
+    from citeproof.cli import _common
     from citeproof.errors import CacheCorruptError, CacheMissError
 
     with _open_cache() as c:
@@ -134,7 +126,7 @@ def show_cmd(key: str, as_json: bool) -> None:
             problem = str(exc)
     obj = {**_pin_dict(pin), "verified": problem is None, "problem": problem}
     lines = [f"{name}: {'-' if value is None else value}" for name, value in obj.items()]
-    _emit(as_json, obj, lines)
+    _common.emit(as_json, obj, lines)
     if problem is not None:
         click.get_current_context().exit(ExitCode.NEGATIVE)
 
@@ -159,6 +151,8 @@ def prune_cmd(older_than: str | None, keys: tuple[str, ...], as_json: bool) -> N
 
     With no option only unreferenced blobs go (bytes replaced by a refresh); pins are kept.
     """
+    from citeproof.cli import _common
+
     with _open_cache() as c:
         result = c.prune(older_than=older_than, keys=keys)
     obj = {
@@ -170,7 +164,7 @@ def prune_cmd(older_than: str | None, keys: tuple[str, ...], as_json: bool) -> N
         f"removed {result.pins_removed} pin(s) and {result.blobs_removed} blob(s), "
         f"freed {result.bytes_freed} bytes"
     ]
-    _emit(as_json, obj, lines)
+    _common.emit(as_json, obj, lines)
 
 
 @cache.command("verify", epilog=epilog("citeproof cache verify"))
@@ -181,6 +175,8 @@ def verify_cmd(as_json: bool) -> None:
     The pins pointing at each corrupt blob are listed too: those are the sources to fetch
     again (with --refresh), which repairs the blob.
     """
+    from citeproof.cli import _common
+
     with _open_cache() as c:
         bad = c.verify()
         pins = c.list_pins() if bad else []
@@ -194,7 +190,7 @@ def verify_cmd(as_json: bool) -> None:
         ]
     else:
         lines = ["every blob matches its sha256"]
-    _emit(as_json, obj, lines)
+    _common.emit(as_json, obj, lines)
     if bad:
         click.get_current_context().exit(ExitCode.NEGATIVE)
 
@@ -216,17 +212,17 @@ def verify_cmd(as_json: bool) -> None:
 @json_option
 def export_cmd(file: str, keys: tuple[str, ...], overwrite: bool, as_json: bool) -> None:
     """Write pins (all, or the --key ones) and their bytes to the zip FILE."""
-    from citeproof.cli._common import refuse_to_replace
+    from citeproof.cli import _common
     from citeproof.errors import CacheError
     from citeproof.service.storage import is_export
 
-    refuse_to_replace(file, overwrite=overwrite, ours=is_export, what="the export file")
+    _common.refuse_to_replace(file, overwrite=overwrite, ours=is_export, what="the export file")
     with _open_cache() as c:
         try:
             count = c.export_to(file, keys=keys or None)
         except OSError as exc:
             raise CacheError(f"Cannot write the export file {file}: {exc.strerror}.") from exc
-    _emit(as_json, {"file": file, "pins": count}, [f"exported {count} pin(s) to {file}"])
+    _common.emit(as_json, {"file": file, "pins": count}, [f"exported {count} pin(s) to {file}"])
 
 
 @cache.command(
@@ -247,6 +243,8 @@ def import_cmd(file: str, replace: bool, as_json: bool) -> None:
     pinned here to different bytes is a conflict: kept as it is (exit 1, so a script
     notices that the cache does not match the file) unless --replace takes the file's pin.
     """
+    from citeproof.cli import _common
+
     with _open_cache() as c:
         report = c.import_from(file, replace=replace)
     conflicts: list[dict[str, Any]] = [
@@ -272,6 +270,6 @@ def import_cmd(file: str, replace: bool, as_json: bool) -> None:
         f"(here {k['existing_sha256'][:12]}, file {k['incoming_sha256'][:12]})"
         for k in conflicts
     ]
-    _emit(as_json, obj, lines)
+    _common.emit(as_json, obj, lines)
     if conflicts and not replace:
         click.get_current_context().exit(ExitCode.NEGATIVE)

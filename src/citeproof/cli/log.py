@@ -43,16 +43,6 @@ class _LogGroup(click.Group):
                 report_error(ctx, exc)
 
 
-def _emit(as_json: bool, obj: Any, lines: list[str]) -> None:
-    from citeproof.cli import _common
-
-    if _common.want_json(as_json):
-        _common.write_json(obj)
-    else:
-        for line in lines:
-            click.echo(line)
-
-
 def _log(ctx: click.Context, *, reading: bool = True) -> EvidenceLog:
     """The log the command works on; a reading command refuses a named log that is not there
     (``--log typo.jsonl``) instead of reading it as empty."""
@@ -130,6 +120,8 @@ def verify_cmd(ctx: click.Context, checkpoint_file: str | None, as_json: bool) -
     The first bad entry is named with the expected and the actual hash. A log named with
     --log (or CITEPROOF_LOG) that is not there is an error, never an empty log.
     """
+    from citeproof.cli import _common
+
     evidence = _log(ctx)
     checkpoint = _read_text(checkpoint_file, "checkpoint") if checkpoint_file else None
     report = evidence.verify(checkpoint)
@@ -145,7 +137,7 @@ def verify_cmd(ctx: click.Context, checkpoint_file: str | None, as_json: bool) -
             if p.expected is not None or p.actual is not None:
                 lines.append(f"  expected {p.expected}")
                 lines.append(f"  actual   {p.actual}")
-    _emit(as_json, report.to_json(), lines)
+    _common.emit(as_json, report.to_json(), lines)
     if not report.ok:
         ctx.exit(ExitCode.NEGATIVE)
 
@@ -201,11 +193,12 @@ def prove_cmd(ctx: click.Context, seq: int) -> None:
 @click.pass_context
 def verify_proof_cmd(ctx: click.Context, bundle: str, public_key: str, as_json: bool) -> None:
     """Check a proof from `log prove` without the log.  Exits 0 when it holds, 1 otherwise."""
+    from citeproof.cli import _common
     from citeproof.service.logbook import verify_proof
 
     report = verify_proof(_read_text(bundle, "proof bundle"), public_key)
     line = ("ok: " if report.ok else "FAILED: ") + report.reason
-    _emit(as_json, report.to_json(), [line])
+    _common.emit(as_json, report.to_json(), [line])
     if not report.ok:
         ctx.exit(ExitCode.NEGATIVE)
 
@@ -226,8 +219,10 @@ def repair_cmd(ctx: click.Context, set_aside_unsigned: bool, as_json: bool) -> N
     Whole valid entries that the signed head does not cover (an interrupted append) are
     signed, unless --set-aside-unsigned.  Valid signed entries are never touched.
     """
+    from citeproof.cli import _common
+
     report = _log(ctx).repair(set_aside_unsigned=set_aside_unsigned)
-    _emit(as_json, report.to_json(), [report.message])
+    _common.emit(as_json, report.to_json(), [report.message])
 
 
 @log.command(
@@ -251,8 +246,10 @@ def annotate_cmd(
     ctx: click.Context, seq: int, support: str, by: str, note: str | None, as_json: bool
 ) -> None:
     """Record a verdict on entry SEQ (appends an `annotation` entry)."""
+    from citeproof.cli import _common
+
     entry = _log(ctx).annotate(seq, support, by, note)
-    _emit(as_json, entry.to_json(), [_entry_line(entry)])
+    _common.emit(as_json, entry.to_json(), [_entry_line(entry)])
 
 
 @log.command("show", epilog=epilog("citeproof log show --last 5", "citeproof log show 12 --json"))
@@ -267,14 +264,16 @@ def show_cmd(
     """Show entry SEQ, or list entries (seq, time, kind, hash, payload)."""
     from collections import deque
 
+    from citeproof.cli import _common
+
     evidence = _log(ctx)
     if seq is not None:
         entry = evidence.get(seq)
-        _emit(as_json, entry.to_json(), [_entry_line(entry)])
+        _common.emit(as_json, entry.to_json(), [_entry_line(entry)])
         return
     found = (e for e in evidence.entries() if kind is None or e.kind == kind)
     entries = list(deque(found, maxlen=last)) if last else list(found)
-    _emit(as_json, [e.to_json() for e in entries], [_entry_line(e) for e in entries])
+    _common.emit(as_json, [e.to_json() for e in entries], [_entry_line(e) for e in entries])
 
 
 @log.command(

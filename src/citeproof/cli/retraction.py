@@ -154,14 +154,12 @@ def import_(file: Path, as_of: datetime | None, as_json: bool) -> None:
 
     day: date | None = as_of.date() if as_of is not None else None
     info = import_csv(file, as_of=day)
-    if _common.want_json(as_json):
-        _common.write_json(_info_json(info))
-    else:
-        skipped = f" ({info.skipped} malformed rows skipped)" if info.skipped else ""
-        click.echo(
-            f"Imported {info.rows} rows from {file} as the Retraction Watch snapshot of "
-            f"{info.as_of.isoformat()}{skipped}."
-        )
+    skipped = f" ({info.skipped} malformed rows skipped)" if info.skipped else ""
+    line = (
+        f"Imported {info.rows} rows from {file} as the Retraction Watch snapshot of "
+        f"{info.as_of.isoformat()}{skipped}."
+    )
+    _common.emit(as_json, _info_json(info), [line])
 
 
 @retractions.command(
@@ -177,18 +175,12 @@ def info(as_json: bool) -> None:
 
     found = snapshot_info()
     if found is None:
-        if _common.want_json(as_json):
-            _common.write_json({"path": str(snapshot_path()), "as_of": None, "rows": 0})
-        else:
-            click.echo(
-                "No Retraction Watch snapshot is imported; run `citeproof retractions import FILE`."
-            )
+        none = "No Retraction Watch snapshot is imported; run `citeproof retractions import FILE`."
+        _common.emit(as_json, {"path": str(snapshot_path()), "as_of": None, "rows": 0}, [none])
         click.get_current_context().exit(1)
     assert found is not None
-    if _common.want_json(as_json):
-        _common.write_json(_info_json(found))
-    else:
-        click.echo(
-            f"Retraction Watch snapshot of {found.as_of.isoformat()}: {found.rows} rows, "
-            f"imported {found.imported_at} from {found.source_name} ({found.path})."
-        )
+    line = (
+        f"Retraction Watch snapshot of {found.as_of.isoformat()}: {found.rows} rows, "
+        f"imported {found.imported_at} from {found.source_name} ({found.path})."
+    )
+    _common.emit(as_json, _info_json(found), [line])
