@@ -46,6 +46,7 @@ __all__ = [
     "own_warnings",
     "report_error",
     "report_interrupted",
+    "reporting",
     "usage_line",
 ]
 
@@ -113,11 +114,9 @@ class LazyGroup(click.Group):
             raise UsageLine.of(exc) from exc
 
     def invoke(self, ctx: click.Context) -> Any:
-        with own_warnings():
+        with reporting(ctx):
             try:
                 return super().invoke(ctx)
-            except CiteproofError as exc:
-                report_error(ctx, exc)
             except click.UsageError as exc:  # a subcommand's options, or no such command
                 raise UsageLine.of(exc) from exc
             except OSError as exc:
@@ -246,6 +245,18 @@ def report_interrupted(ctx: click.Context, what: str = "") -> None:
     tail = f": {what}" if what else " (Ctrl-C); nothing more was done."
     click.echo(f"citeproof: interrupted{tail}", err=True)
     ctx.exit(INTERRUPTED)
+
+
+@contextlib.contextmanager
+def reporting(ctx: click.Context) -> Iterator[None]:
+    """Run a command with its expected failures printed as one line and its exit code, and
+    its warnings as one line each: every command under the main group, and a group run on
+    its own (``log``)."""
+    with own_warnings():
+        try:
+            yield
+        except CiteproofError as exc:
+            report_error(ctx, exc)
 
 
 def report_error(ctx: click.Context, exc: CiteproofError) -> None:

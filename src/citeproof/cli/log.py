@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option
-from citeproof.errors import CiteproofError, ExitCode
+from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
     from citeproof.service.logbook import EvidenceLog, LogEntry
@@ -34,13 +34,10 @@ class _LogGroup(click.Group):
     on its own."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from citeproof.cli import own_warnings, report_error
+        from citeproof.cli import reporting
 
-        with own_warnings():
-            try:
-                return super().invoke(ctx)
-            except CiteproofError as exc:
-                report_error(ctx, exc)
+        with reporting(ctx):
+            return super().invoke(ctx)
 
 
 def _log(ctx: click.Context, *, reading: bool = True) -> EvidenceLog:
