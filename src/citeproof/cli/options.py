@@ -51,6 +51,18 @@ replay_option = click.option(
 )
 
 
+def source_options(command: F) -> F:
+    """``--offline``, ``--refresh`` and ``--replay`` for a command that reads one source as
+    ``citeproof check`` reads it (``text``, ``passages``): the same flags, the same words."""
+    command = replay_option(command)
+    command = click.option(
+        "--refresh", is_flag=True, help="Fetch an identifier again even when it is pinned."
+    )(command)
+    return click.option(
+        "--offline", is_flag=True, help="Never fetch: read an identifier's pinned copy only."
+    )(command)
+
+
 def log_options(what: str) -> Callable[[F], F]:
     """``--no-log`` and ``--log FILE`` for a command that records ``what`` in the log."""
 

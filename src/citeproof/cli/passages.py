@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option_for, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option_for, source_options
 
 if TYPE_CHECKING:
     from citeproof.models.passages import PassageList
@@ -38,9 +38,7 @@ PREVIEW_CHARS = 160
     help="Most passages to list.",
 )
 @json_option_for("the passages")
-@click.option("--offline", is_flag=True, help="Never fetch: read an identifier's pinned copy only.")
-@click.option("--refresh", is_flag=True, help="Fetch an identifier again even when it is pinned.")
-@replay_option
+@source_options
 def passages(
     source: str,
     query: str | None,

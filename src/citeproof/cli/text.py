@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, epilog, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, source_options
 
 
 @click.command(
@@ -23,9 +23,7 @@ from citeproof.cli.options import CONTEXT_SETTINGS, epilog, replay_option
     is_flag=True,
     help="Print one JSON object per block instead: {start, end, kind, section, region, page}.",
 )
-@click.option("--offline", is_flag=True, help="Never fetch: read an identifier's pinned copy only.")
-@click.option("--refresh", is_flag=True, help="Fetch an identifier again even when it is pinned.")
-@replay_option
+@source_options
 def text(source: str, blocks: bool, offline: bool, refresh: bool, replay: str | None) -> None:
     """Print the text citeproof extracts from SOURCE ('-' for stdin), byte for byte.
 
