@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import json_option_for, log_options, replay_option
+from citeproof.cli.options import json_output, log_options, replay_option
 from citeproof.errors import audit_exit_code
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class DefaultCommand(click.Command):
     "  citeproof audit --batch answers.jsonl -o reports.jsonl --resume",
 )
 @click.argument("answer", metavar="ANSWER")
-@json_option_for("the report")
+@json_output("the report")
 @click.option(
     "--format",
     "input_format",

@@ -13,13 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from citeproof.cli.options import (
-    CONTEXT_SETTINGS,
-    epilog,
-    json_option_for,
-    log_options,
-    replay_option,
-)
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_output, log_options, replay_option
 from citeproof.errors import ExitCode, check_exit_code
 
 if TYPE_CHECKING:
@@ -72,7 +66,7 @@ EPILOG = epilog(
     metavar="FILE",
     help="Read the quote from FILE ('-' for stdin) instead of the QUOTE argument.",
 )
-@json_option_for("the result")
+@json_output("the result")
 @click.option(
     "--profile",
     type=click.Choice(PROFILES),

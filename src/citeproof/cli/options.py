@@ -28,7 +28,7 @@ def epilog(*examples: str, exit_codes: str | None = None) -> str:
     return "\n\n".join(parts)
 
 
-def json_option_for(what: str | None = None) -> Callable[[F], F]:
+def json_output(what: str | None = None) -> Callable[[F], F]:
     """``--json`` for a command whose JSON is ``what`` (``"the report"``; none: ``Print JSON``):
     every command prints JSON off a terminal, and its help says so in the same words."""
     said = f"{what} as JSON" if what else "JSON"
@@ -40,7 +40,7 @@ def json_option_for(what: str | None = None) -> Callable[[F], F]:
     )
 
 
-json_option = json_option_for()
+json_option = json_output()
 
 replay_option = click.option(
     "--replay",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option_for, source_options
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_output, source_options
 
 if TYPE_CHECKING:
     from citeproof.models.passages import PassageList
@@ -37,7 +37,7 @@ PREVIEW_CHARS = 160
     show_default=True,
     help="Most passages to list.",
 )
-@json_option_for("the passages")
+@json_output("the passages")
 @source_options
 def passages(
     source: str,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_option_for, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_output, replay_option
 from citeproof.errors import retraction_exit_code
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def _render(report: RetractionReport) -> None:
     ),
 )
 @click.argument("ident", metavar="IDENT")
-@json_option_for("the report")
+@json_output("the report")
 @click.option(
     "--offline",
     is_flag=True,

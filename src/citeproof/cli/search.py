@@ -12,13 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import (
-    CONTEXT_SETTINGS,
-    epilog,
-    json_option_for,
-    log_options,
-    replay_option,
-)
+from citeproof.cli.options import CONTEXT_SETTINGS, epilog, json_output, log_options, replay_option
 from citeproof.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -29,7 +23,7 @@ EXIT_CODES = (
     "Exit codes: 0 the engine answered (hits or none); 2 bad input; 3 the engine could not be read."
 )
 
-_json = json_option_for("the record")
+_json = json_output("the record")
 _offline = click.option(
     "--offline", is_flag=True, help="Refuse to search (exit 3): a search always needs the network."
 )
