@@ -64,7 +64,6 @@ from citeproof.models import plain
 from citeproof.service.inputs import match_options, validate_quote, validate_sha256
 from citeproof.service.results import (
     failure_result,
-    fallback_unavailable,
     not_checkable_result,
     result_from_match,
 )
@@ -177,13 +176,9 @@ def _model(result: plain.CheckResult) -> CheckResult:
 def _match_document(quote: str, document: Document, options: MatchOptions) -> plain.CheckResult:
     """:func:`check_document` as plain data."""
     validate_quote(quote)
-    if not document.has_text:
-        if document.origin is not None and document.origin.degraded:
-            return fallback_unavailable(quote, document, options, "there is no text in")
-        return not_checkable_result(quote, document, no_text_reason(document), options)
-    return result_from_match(
-        quote, document, find_quote(document.prepared, quote, options), options
-    )
+    # A document with no text is not searched; what that means is decide_verdict's to say.
+    found = find_quote(document.prepared, quote, options) if document.has_text else None
+    return result_from_match(quote, document, found, options)
 
 
 def _match_loaded(

@@ -42,7 +42,6 @@ __all__ = [
     "Unchecked",
     "decide_verdict",
     "failure_result",
-    "fallback_unavailable",
     "not_checkable_result",
     "result_from_match",
 ]
@@ -261,18 +260,6 @@ def _unmatched_result(
         normalisation=options.profile,
         source=describe_source(document),
     )
-
-
-def fallback_unavailable(
-    quote: str, document: Document, options: MatchOptions, what: str
-) -> CheckResult:
-    """UNAVAILABLE for a fallback that has no text: :func:`result_from_match` with no
-    answer from the matcher.
-
-    Kept for a caller that tests ``origin.degraded`` itself before matching; ``what`` (its
-    words for what the fallback lacks) is not read, the words are :func:`decide_verdict`'s.
-    """
-    return result_from_match(quote, document, None, options)
 
 
 def not_checkable_result(
