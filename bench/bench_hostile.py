@@ -205,7 +205,7 @@ def budget_case(text: str, chars: int, repeats: int) -> bool:
             budget = near.Budget.for_search(n, m)
             try:
                 found = near.closest_passage(prep.hay, needle, 0.9, prep.lower, budget)
-            except near.BudgetSpent:
+            except near.BudgetSpentError:
                 return f"stopped at its budget ({budget.spent / n:.0f} passes priced)", None
             return f"finished ({budget.spent / n:.0f} passes priced)", found
 

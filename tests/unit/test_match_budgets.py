@@ -24,7 +24,7 @@ from citeproof.match.near import (
     NEAR_PASSES,
     STEP_UNITS,
     Budget,
-    BudgetSpent,
+    BudgetSpentError,
     closest_passage,
     comparison_units,
 )
@@ -44,12 +44,12 @@ def test_the_budget_of_one_check() -> None:
 def test_a_step_that_would_overrun_is_refused_and_not_spent() -> None:
     budget = Budget(100)
     budget.spend(60)
-    with pytest.raises(BudgetSpent):
+    with pytest.raises(BudgetSpentError):
         budget.spend(41)
     assert budget.spent == 60
     budget.spend(40)
     assert budget.spent == 100
-    with pytest.raises(BudgetSpent):
+    with pytest.raises(BudgetSpentError):
         budget.spend(1)
 
 
@@ -98,7 +98,7 @@ def test_a_search_within_its_budget_is_the_search_without_one(
     budget = Budget(limit)
     try:
         got = closest_passage(hay, quote, good_enough, folded, budget)
-    except BudgetSpent:
+    except BudgetSpentError:
         assert budget.spent <= limit
         # a budget that was not enough is never more than what a finished search spends
         whole = Budget(10**12)

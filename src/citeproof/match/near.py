@@ -19,7 +19,7 @@ and with the square of the quote (each rapidfuzz comparison), and a hostile quot
 characters stitched from pieces of the text) can make every seed hit everywhere.  So the
 search is given a ``Budget``, counted in one unit per character of a ``str.find`` pass, and
 every step is priced before it is taken: when the next step would overrun, the search
-stops with ``BudgetSpent`` and reports no passage at all.  A partial search could only say
+stops with ``BudgetSpentError`` and reports no passage at all.  A partial search could only say
 "the best of what was looked at", which may not be the closest passage, so it says
 nothing.
 """
@@ -54,7 +54,7 @@ NEAR_FLOOR_CHARS = 1 << 20
 """Added to the text's length, so that a short text still affords a full search."""
 
 
-class BudgetSpent(Exception):
+class BudgetSpentError(Exception):
     """The closest-passage search stopped at its budget before it finished."""
 
 
@@ -74,7 +74,7 @@ class Budget:
 
     def spend(self, units: int) -> None:
         if self.spent + units > self.limit:
-            raise BudgetSpent
+            raise BudgetSpentError
         self.spent += units
 
 
@@ -288,7 +288,7 @@ def closest_passage(
     ``folded``, when given, is ``text`` lower-cased position for position: seeds (and the
     quote's first and last words) are looked up there, so a change of case does not hide
     a passage.  ``budget``, when given, is charged for every step before it is taken;
-    when it would overrun, ``BudgetSpent`` is raised and no passage is returned, so a
+    when it would overrun, ``BudgetSpentError`` is raised and no passage is returned, so a
     search either finishes as it would without a budget or reports nothing.
     """
     text = hay.text

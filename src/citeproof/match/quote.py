@@ -31,7 +31,7 @@ from citeproof.match.diff import has_negation, risk_flags, word_diff
 from citeproof.match.exact import Haystack, mid_word
 from citeproof.match.forms import ELLIPSIS, QuoteForm, prepare_quote, split_quote
 from citeproof.match.markers import cited_works
-from citeproof.match.near import Budget, BudgetSpent, Passage, closest_passage, similarity
+from citeproof.match.near import Budget, BudgetSpentError, Passage, closest_passage, similarity
 from citeproof.match.prepare import Layer, Prepared, dehyphenate
 from citeproof.match.types import (
     MIN_QUOTE_CHARS,
@@ -245,7 +245,7 @@ def _near(
     casefold = bool(q.layer) and prep.lower.contains(q.layer.lower())
     try:
         near, profile = _closest(prep, q, dehyphen, opts.near_threshold, budget, casefold)
-    except BudgetSpent:
+    except BudgetSpentError:
         profile = "t1+dehyphen" if dehyphen and not q.marker_numbers else "t1"
         return QuoteMatch(
             "NOT_FOUND", BUDGET_REASON, profile, casefold_match=casefold, flags=(BUDGET_FLAG,)
@@ -402,7 +402,7 @@ def _fragments_near(
     missing = [f for f in frags if not f.occurrences(0, len(hay), False)]
     try:
         _place_by_closest(prep, missing, opts, budget)
-    except BudgetSpent:
+    except BudgetSpentError:
         return _fragments_missing(prep, frags, opts, BUDGET_REASON)
     if any(f.near is None for f in missing):
         return _fragments_missing(prep, frags, opts)
@@ -429,7 +429,7 @@ def _place_by_closest(
     prep: Prepared, missing: list[_Frag], opts: MatchOptions, budget: Budget
 ) -> None:
     """Give each missing fragment (long enough to search for) its closest passage, where one
-    is close enough; :class:`BudgetSpent` when the search runs out."""
+    is close enough; :class:`BudgetSpentError` when the search runs out."""
     for f in missing:
         q = f.forms[0]
         if len(q.layer) < MIN_QUOTE_CHARS:
