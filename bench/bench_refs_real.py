@@ -864,7 +864,7 @@ class _Clock:
 
 
 async def _verify(
-    world: World, entries: Sequence[Entry], concurrency: int, home: Path
+    world: World, entries: Sequence[Entry], concurrency: int, home: Path, index: Path | None = None
 ) -> tuple[list[Any], float, float, list[float]]:
     import httpx2
 
@@ -882,6 +882,12 @@ async def _verify(
     async def no_sleep(seconds: float) -> None:
         return None
 
+    sources = None
+    if index is not None:  # what refs --index DIR --offline asks: the index alone
+        from citeproof.refs.lookup import Sources
+        from citeproof.service.indexing import open_index
+
+        sources = Sources(index=open_index(index), network=False)
     clock = _Clock(world)
     per_ref: list[float] = []
     t0 = time.perf_counter()
@@ -913,7 +919,7 @@ async def _verify(
             try:
                 t1 = time.perf_counter()
                 results = await verification.verify_all(
-                    client, stated, retraction=None, concurrency=concurrency
+                    client, stated, retraction=None, concurrency=concurrency, sources=sources
                 )
                 wall = time.perf_counter() - t1
             finally:
@@ -923,12 +929,15 @@ async def _verify(
 
 
 def run(
-    world: World, entries: Sequence[Entry], concurrency: int
+    world: World, entries: Sequence[Entry], concurrency: int, index: Path | None = None
 ) -> tuple[list[Outcome], float, float]:
-    """Every entry verified as ``verify_all`` does; (outcomes, local s, world s)."""
+    """Every entry verified as ``verify_all`` does (from ``index`` alone when given, as
+    ``refs --index DIR --offline``); (outcomes, local s, world s)."""
     with tempfile.TemporaryDirectory() as home:
         os.environ["CITEPROOF_HOME"] = home
-        results, local, spent, _ = asyncio.run(_verify(world, entries, concurrency, Path(home)))
+        results, local, spent, _ = asyncio.run(
+            _verify(world, entries, concurrency, Path(home), index)
+        )
     outcomes = []
     for e, r in zip(entries, results, strict=True):
         asked: Counter[str] = Counter()
@@ -945,6 +954,180 @@ def timing(world: World, entries: Sequence[Entry], count: int, seed: int) -> lis
         os.environ["CITEPROOF_HOME"] = home
         _, _, _, per_ref = asyncio.run(_verify(world, sample, 1, Path(home)))
     return [1e3 * s for s in per_ref]
+
+
+# ================================================================== through a local index
+
+
+def world_dumps(world: World, folder: Path) -> list[Path]:
+    """The records the emulated services answer with, as the dumps publish them: Crossref
+    items (a public-data-file ``{"items": [...]}``), OpenAlex works (JSON Lines), DataCite
+    resources (JSON Lines) and PubMed articles (``PubmedArticleSet`` XML), gzipped."""
+    import gzip
+
+    from scholarly_world import _datacite_resource, _openalex_work, _pubmed_article
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    crossref = folder / "crossref-0.json.gz"
+    with gzip.open(crossref, "wt", encoding="utf-8") as handle:
+        json.dump({"items": [world.crossref_message(w) for w in world.crossref.works]}, handle)
+    written.append(crossref)
+    openalex = folder / "openalex-part_000.gz"
+    with gzip.open(openalex, "wt", encoding="utf-8") as handle:
+        for w in world.openalex.works:
+            handle.write(json.dumps(_openalex_work(w)) + "\n")
+    written.append(openalex)
+    if world.datacite.works:
+        datacite = folder / "datacite.jsonl.gz"
+        with gzip.open(datacite, "wt", encoding="utf-8") as handle:
+            for w in world.datacite.works:
+                handle.write(json.dumps(_datacite_resource(w, None, full=True)) + "\n")
+        written.append(datacite)
+    with_pmid = [w for w in world.works if w.pmid]
+    if with_pmid:
+        pubmed = folder / "pubmed26n0001.xml.gz"
+        with gzip.open(pubmed, "wt", encoding="utf-8") as handle:
+            handle.write('<?xml version="1.0" ?>\n<PubmedArticleSet>')
+            handle.writelines(_pubmed_article(w) for w in with_pmid)
+            handle.write("</PubmedArticleSet>\n")
+        written.append(pubmed)
+    return written
+
+
+def build_world_index(world: World, folder: Path) -> Path:
+    """``citeproof index build`` (the command, in a subprocess) of the world's records."""
+    dumps = world_dumps(world, folder / "dumps")
+    index = folder / "index"
+    command = [sys.executable, "-m", "citeproof", "index", "build", str(index), *map(str, dumps)]
+    t0 = time.perf_counter()
+    done = subprocess.run([*command, "--json"], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"citeproof index build failed ({done.returncode}): {done.stderr}")
+    counts = json.loads(done.stdout)["manifest"]["counts"]
+    print(
+        f"  index of the world's records: {counts.get('records')} records of "
+        f"{len(dumps)} dumps built in {time.perf_counter() - t0:.1f} s"
+    )
+    return index
+
+
+_UNTITLED = "answered hits without a title"
+
+
+def _named(result: ReferenceResult) -> set[str]:
+    """The DOIs of every record a result names: its work, suggestion, candidates, closest."""
+    found = [result.work, result.suggested, *result.candidates, *result.closest]
+    return {w.doi.lower() for w in found if w is not None and w.doi}
+
+
+def difference_reason(online: Outcome, local: Outcome, untitled: set[str]) -> str:
+    """The mechanism behind one difference, read from the two results: which database
+    answered what (the validation and verdict rules are the same code on both paths).
+    ``untitled``: the DOIs of the world's records without a title (their renderings gave
+    none to read back; the real records have one)."""
+    a, b = online.result, local.result
+    verdicts = {online.verdict, local.verdict}
+    if online.verdict == "unresolvable":
+        return (
+            "inherent: doi.org says the DOI does not exist; the index holds only what its "
+            "dumps hold, so offline it can say only that it does not hold it (unavailable)"
+        )
+    if (_UNTITLED in a.reason + b.reason) or (_named(a) | _named(b)) & untitled:
+        return (
+            "world: a record without a title (one the bench's world could not read a title "
+            "for) ranked among one side's first results and not the other's: an answer "
+            "holding one cannot show the work is absent (unavailable), a match on the "
+            "fields it has is too little to tell (unchecked), a title-less hit is no "
+            "candidate (not_found)"
+        )
+    if _UNTITLED in b.reason and _UNTITLED not in a.reason:
+        return (
+            "ranking: the index's first results hold a record without a title (an answer "
+            "with one cannot show the work is absent: unavailable); Crossref's first "
+            "results held none"
+        )
+    if _UNTITLED in a.reason and _UNTITLED not in b.reason:
+        return (
+            "ranking: Crossref's first results held a record without a title (unavailable); "
+            "the index's first results hold none"
+        )
+    if verdicts == {"verified", "ambiguous"}:
+        return (
+            "candidates: a second record that also validates was among one side's results "
+            "and not the other's"
+        )
+    if "unchecked" in verdicts:
+        return (
+            "ranking: a record of a work of a kind the databases may not hold (a book, a "
+            "chapter, a web page) was found near the entry by one side only"
+        )
+    if online.verdict in ("verified", "ambiguous", "partial"):
+        return (
+            f"ranking: online, {a.work.source if a.work else 'a search'} returned the record "
+            "the entry was compared with; the index did not rank it among its first results"
+        )
+    if local.verdict in ("verified", "ambiguous", "partial"):
+        return (
+            "ranking: the index returned a record the online searches did not rank among "
+            "their first results"
+        )
+    return f"other: online {online.verdict}, index {local.verdict}"
+
+
+def compare_with_index(
+    online: Sequence[Outcome], local: Sequence[Outcome], show: int, untitled: set[str]
+) -> dict[str, Any]:
+    """Verdict by verdict: the identical share, and each difference with its mechanism."""
+    same = sum(1 for a, b in zip(online, local, strict=True) if a.verdict == b.verdict)
+    differences = [(a, b) for a, b in zip(online, local, strict=True) if a.verdict != b.verdict]
+    share = same / max(1, len(online))
+    print(
+        f"\n  through the index (refs --index DIR --offline): {same} of {len(online)} verdicts "
+        f"identical to the online run ({100 * share:.2f}%; target >= 99.5%)"
+    )
+    transitions = Counter(f"{a.verdict} -> {b.verdict}" for a, b in differences)
+    for name, count in transitions.most_common():
+        print(f"    {count:>5}  {name}")
+    right_online = sum(1 for o in online if o.right)
+    right_local = sum(1 for o in local if o.right)
+    print(f"  right verdicts: online {right_online}, through the index {right_local}")
+    rows = []
+    for a, b in differences:
+        why = difference_reason(a, b, untitled)
+        rows.append(
+            {
+                "id": a.entry.id,
+                "kind": a.entry.kind,
+                "text": a.entry.text,
+                "truth": a.entry.doi,
+                "online": {"verdict": a.verdict, "work": a.link, "reason": a.result.reason},
+                "index": {"verdict": b.verdict, "work": b.link, "reason": b.result.reason},
+                "why": why,
+            }
+        )
+    mechanisms = Counter(row["why"].split(":")[0] for row in rows)
+    print("  differences by mechanism: " + ", ".join(f"{k} {v}" for k, v in mechanisms.items()))
+    apart = mechanisms.get("world", 0)
+    print(
+        f"  identical when the {apart} differences over the world's title-less records are "
+        f"set aside: {100 * same / max(1, len(online) - apart):.2f}% ({same} of "
+        f"{len(online) - apart})"
+    )
+    for why, count in Counter(row["why"] for row in rows).most_common():
+        print(f"    {count:>5}  {why}")
+    for row in rows[:show]:
+        print(
+            f"  [{row['kind']}] {row['text'][:150]}\n    online {row['online']['verdict']} "
+            f"{row['online']['work'] or ''}; index {row['index']['verdict']} "
+            f"{row['index']['work'] or ''}\n    why: {row['why']}\n"
+            f"    index said: {row['index']['reason'][:240]}"
+        )
+    asked_elsewhere = sum(
+        1 for o in local for a in o.result.asked if a.service != "index" and a.responses
+    )
+    print(f"  requests to any web service through the index: {asked_elsewhere}")
+    return {"identical": same, "of": len(online), "share": share, "differences": rows}
 
 
 # =========================================================================== the report
@@ -1218,6 +1401,18 @@ def main(argv: list[str] | None = None) -> int:
         help="references timed one at a time (default 200; 0 skips)",
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="every verdict and its truth")
+    parser.add_argument(
+        "--via-index",
+        action="store_true",
+        help="also build a local index of the world's records (citeproof index build) and run "
+        "the same references through it offline; compare verdict by verdict",
+    )
+    parser.add_argument(
+        "--index-json",
+        type=Path,
+        metavar="FILE",
+        help="with --via-index: every difference, both verdicts and why",
+    )
     parser.add_argument("--show-wrong", type=int, default=0, metavar="N")
     parser.add_argument(
         "--top",
@@ -1266,6 +1461,21 @@ def main(argv: list[str] | None = None) -> int:
             f"median {statistics.median(ms):.2f} ms, p95 {percentile(ms, 95):.2f} ms"
         )
     show_wrong(outcomes, args.show_wrong, args.top)
+    if args.via_index:
+        with tempfile.TemporaryDirectory() as scratch:
+            index = build_world_index(world, Path(scratch))
+            t2 = time.perf_counter()
+            through, _, _ = run(world, entries, args.concurrency, index)
+            print(
+                f"  verified through the index in {time.perf_counter() - t2:.0f} s; load "
+                f"average {load_avg()}"
+            )
+        untitled = {w.key for w in world.works if not w.title}
+        compared = compare_with_index(outcomes, through, args.show_wrong or 20, untitled)
+        if args.index_json:
+            args.index_json.write_text(
+                json.dumps(compared, indent=1, ensure_ascii=False), encoding="utf-8"
+            )
     if args.json:
         write_json(args.json, outcomes)
         print(f"\n  every verdict with its truth: {args.json}")
