@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -20,6 +20,11 @@ from citeproof.errors import (
     SourceNotFoundError,
     SourceTooLargeError,
 )
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 
 def want_json(flag: bool) -> bool:
@@ -62,6 +67,15 @@ def emit(as_json: bool, obj: Any, lines: Iterable[str]) -> None:
     else:
         for line in lines:
             click.echo(line)
+
+
+def show(result: M, as_json: bool, render: Callable[[M], None]) -> None:
+    """Print a published result as its schema's JSON when JSON is wanted, else as ``render``
+    draws it for a person: every command that answers with one model does this."""
+    if want_json(as_json):
+        write_json(result.model_dump(mode="json"))
+    else:
+        render(result)
 
 
 def read_input(path: str, what: str, give: str, *, max_bytes: int | None = None) -> bytes:

@@ -220,10 +220,7 @@ def run(
         references=not no_references,
     )
     seq, log_error = (None, None) if no_log else record_audit(report, log_path)
-    if _common.want_json(as_json):
-        _common.write_json(report.model_dump(mode="json"))
-    else:
-        render_audit(report)
+    _common.show(report, as_json, render_audit)
     if seq is not None:
         click.echo(f"citeproof: audit recorded as log entry {seq}.", err=True)
     if html_path is not None:

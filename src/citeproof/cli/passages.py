@@ -64,10 +64,7 @@ def passages(
     result = passages_for(
         source, query=query, limit=limit, offline=offline, refresh=refresh, replay=replay
     )
-    if _common.want_json(as_json):
-        _common.write_json(result.model_dump(mode="json"))
-    else:
-        _render(result)
+    _common.show(result, as_json, _render)
 
 
 def _render(result: PassageList) -> None:

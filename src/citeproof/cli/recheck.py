@@ -67,10 +67,7 @@ def recheck(
         logbook.recheck(log, since=cutoff, offline=offline, replay=replay, record=not no_log)
     )
     report = logbook.recheck_report(items, since)
-    if _common.want_json(as_json):
-        _common.write_json(report.model_dump(mode="json"))
-    else:
-        _render(report)
+    _common.show(report, as_json, _render)
     if report.changed:
         code = 1
     elif report.not_rechecked:

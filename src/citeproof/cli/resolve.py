@@ -88,8 +88,5 @@ def resolve(
     from citeproof.service.reading import resolve_identifier
 
     found = resolve_identifier(" ".join(ident), offline=offline, refresh=refresh, replay=replay)
-    if _common.want_json(as_json):
-        _common.write_json(found.model_dump(mode="json"))
-    else:
-        _render(found)
+    _common.show(found, as_json, _render)
     click.get_current_context().exit(resolve_exit_code(found.status))

@@ -90,10 +90,7 @@ def retraction(ident: str, as_json: bool, offline: bool, replay: str | None) -> 
     report = retraction_report(
         ident, offline=offline, replay_dir=Path(replay) if replay is not None else None
     )
-    if _common.want_json(as_json):
-        _common.write_json(report.model_dump(mode="json"))
-    else:
-        _render(report)
+    _common.show(report, as_json, _render)
     click.get_current_context().exit(retraction_exit_code(report.status))
 
 

@@ -54,10 +54,7 @@ def _finish(record: SearchRecord, as_json: bool, log_path: str | None) -> None:
             record = record_search(record, open_log(log_path or None))
         except CiteproofError as err:  # the record is still shown; then the log's problem
             log_error = err
-    if _common.want_json(as_json):
-        _common.write_json(record.model_dump(mode="json"))
-    else:
-        _render(record)
+    _common.show(record, as_json, _render)
     if log_error is not None:
         raise log_error
     click.get_current_context().exit(
