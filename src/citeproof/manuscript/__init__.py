@@ -1,7 +1,7 @@
 """Whole manuscripts: a Word file, a LaTeX source, a PDF, publisher XML, HTML or Markdown,
 read into one model of body text, in-text citations, reference entries and quotations.
 
-What ``citeproof audit`` checks for a manuscript (docs/manuscripts.md).  The entry point is
+What ``citeproof manuscript`` reads before it checks (docs/manuscripts.md).  The entry point is
 :func:`read_manuscript` (``reader``); the model is in ``structure``.  Names resolve on first
 use, so importing the package does not import the format readers.
 """
