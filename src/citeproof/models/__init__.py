@@ -82,33 +82,12 @@ __all__ = [
 ]
 
 _BASE = "citeproof.models.base"
-_CHECK = "citeproof.models.check"
 _RETRACTION = "citeproof.models.retraction"
-#: name -> the module that defines it; imported on first access only.
-_LAZY: dict[str, str] = {
+#: The names of ``__all__`` that ``models.check`` does not define, and the module that does.
+_ELSEWHERE: dict[str, str] = {
     "Model": _BASE,
     "Published": _BASE,
     "Resolved": _BASE,
-    **dict.fromkeys(
-        [
-            "CHECK_SCHEMA",
-            "VERDICTS",
-            "CheckResult",
-            "Coverage",
-            "DiffOp",
-            "FoundElsewhere",
-            "Fragment",
-            "Location",
-            "Match",
-            "Near",
-            "Refresh",
-            "SearchedPlace",
-            "SourceInfo",
-            "Verdict",
-            "WordBoundaries",
-        ],
-        _CHECK,
-    ),
     **dict.fromkeys(
         [
             "RETRACTION_SCHEMA",
@@ -122,6 +101,8 @@ _LAZY: dict[str, str] = {
         _RETRACTION,
     ),
 }
+#: name -> the module that defines it; imported on first access only.
+_LAZY: dict[str, str] = {name: _ELSEWHERE.get(name, "citeproof.models.check") for name in __all__}
 
 
 def __getattr__(name: str) -> Any:
