@@ -132,3 +132,24 @@ def _loaded_by(code: str) -> set[str]:
 )
 def test_a_one_shot_check_imports_only_what_it_uses(code: str, absent: set[str]) -> None:
     assert _loaded_by(code) & absent == set()
+
+
+def test_the_layer_map_in_the_docs_is_the_contract() -> None:
+    """docs/architecture.md draws the layers import-linter enforces; a package added to the
+    contract (manuscript and index once were not drawn) must be drawn too, in its row."""
+    import tomllib
+
+    root = PACKAGE.parents[1]
+    contract = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = next(
+        c["layers"]
+        for c in contract["tool"]["importlinter"]["contracts"]
+        if c.get("type") == "layers"
+    )
+    doc = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = doc.split("## The layers", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    drawn = []
+    for line in block.strip().splitlines():
+        names = line.strip().split("  ", 1)[0]  # the names, then two spaces and what they do
+        drawn.append(" ".join(names.split()))
+    assert drawn == [" ".join(layer.split()) for layer in layers]
