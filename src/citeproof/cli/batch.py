@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, executor_options, replay_option
 
 if TYPE_CHECKING:
     from citeproof.batch.driver import Ending, LineBatch, Lines
@@ -55,15 +55,7 @@ EPILOG = (
 )
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @click.option("--log", "log", is_flag=True, help="Record every check in the evidence log.")
-@click.option(
-    "--executor",
-    type=click.Choice(["local", "dask"]),
-    default="local",
-    show_default=True,
-    help="Worker processes on this machine, or a Dask cluster.",
-)
-@click.option("--workers", type=click.IntRange(min=1), help="Worker processes (default: cores).")
-@click.option("--scheduler", metavar="ADDR", help="A running Dask scheduler, tcp://HOST:PORT.")
+@executor_options("Worker processes on this machine", workers="Worker processes (default: cores).")
 @click.option("--unordered", is_flag=True, help="Write results as they finish, not in input order.")
 @click.option("--offline", is_flag=True, help="Never fetch: identifiers must be pinned.")
 @replay_option

@@ -63,6 +63,27 @@ def source_options(command: F) -> F:
     )(command)
 
 
+def executor_options(here: str, workers: str) -> Callable[[F], F]:
+    """``--executor``, ``--workers`` and ``--scheduler`` for a command whose work runs here or
+    on a Dask cluster (``batch``, ``refs``): ``here`` says what runs locally, ``workers``
+    what ``--workers`` counts."""
+
+    def decorate(command: F) -> F:
+        command = click.option(
+            "--scheduler", metavar="ADDR", help="A running Dask scheduler, tcp://HOST:PORT."
+        )(command)
+        command = click.option("--workers", type=click.IntRange(min=1), help=workers)(command)
+        return click.option(
+            "--executor",
+            type=click.Choice(["local", "dask"]),
+            default="local",
+            show_default=True,
+            help=f"{here}, or a Dask cluster.",
+        )(command)
+
+    return decorate
+
+
 def log_options(what: str) -> Callable[[F], F]:
     """``--no-log`` and ``--log FILE`` for a command that records ``what`` in the log."""
 

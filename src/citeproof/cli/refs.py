@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from citeproof.cli.options import CONTEXT_SETTINGS, log_options, replay_option
+from citeproof.cli.options import CONTEXT_SETTINGS, executor_options, log_options, replay_option
 
 if TYPE_CHECKING:
     from citeproof.batch.bibliographies import Job, RefsOptions, RefsOutcome
@@ -106,19 +106,9 @@ _STYLE = {
 @click.option(
     "--no-retraction", is_flag=True, help="Do not ask the retraction sources about the works."
 )
-@click.option(
-    "--executor",
-    type=click.Choice(["local", "dask"]),
-    default="local",
-    show_default=True,
-    help="This process, or a Dask cluster.",
+@executor_options(
+    "This process", workers="References in flight (local, default 8) or Dask worker processes."
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    help="References in flight (local, default 8) or Dask worker processes.",
-)
-@click.option("--scheduler", metavar="ADDR", help="A running Dask scheduler, tcp://HOST:PORT.")
 @replay_option
 @log_options("each verification")
 def refs(
