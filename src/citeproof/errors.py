@@ -50,16 +50,16 @@ for the same reason), and this docstring is the whole tree (a test keeps it true
     └── UnavailableError                3  nothing could be concluded: try again later
         ├── SearchOfflineError          3  --offline, and a search has no cached answer
         └── NetworkError                3  a source could not be read
-            ├── UpstreamUnavailable     3  5xx, 429 or network errors on every attempt
-            │   ├── RetryAfterTooLong   3  Retry-After longer than allowed
-            │   └── DeadlineExceeded    3  the time allowed for one check ran out
-            ├── BodyTooLarge            3  an answer over the body cap (raw or decompressed)
+            ├── UpstreamUnavailableError  3  5xx, 429 or network errors on every attempt
+            │   ├── RetryAfterTooLongError  3  Retry-After longer than allowed
+            │   └── DeadlineExceededError  3  the time allowed for one check ran out
+            ├── BodyTooLargeError       3  an answer over the body cap (raw or decompressed)
             ├── PmcAnswerError          3  PMC answered with something unreadable
             ├── NotPinnedError          3  --offline, and the answer was never pinned
             └── FetchError              3  a public URL could not be read
                 ├── TooManyRedirectsError  3
-                ├── ResponseTooLargeError  3  (also a BodyTooLarge)
-                └── FetchTimeoutError      3  (also a DeadlineExceeded)
+                ├── ResponseTooLargeError  3  (also a BodyTooLargeError)
+                └── FetchTimeoutError      3  (also a DeadlineExceededError)
 
 Warnings are conditions worth a word that do not stop anything; the CLI prints each one raised
 by citeproof as one ``citeproof: warning: <message>`` line on stderr::
@@ -89,6 +89,7 @@ __all__ = [
     "BadInputError",
     "BodyHashMismatchError",
     "BodyTooLarge",
+    "BodyTooLargeError",
     "CacheCorruptError",
     "CacheError",
     "CacheImportError",
@@ -98,6 +99,7 @@ __all__ = [
     "CiteproofError",
     "CiteproofWarning",
     "DeadlineExceeded",
+    "DeadlineExceededError",
     "DocumentError",
     "EmptyQuoteError",
     "EncodingError",
@@ -124,6 +126,7 @@ __all__ = [
     "ResponseTooLargeError",
     "RetractionWatchFormatError",
     "RetryAfterTooLong",
+    "RetryAfterTooLongError",
     "SearchCursorError",
     "SearchDateError",
     "SearchInputError",
@@ -141,6 +144,7 @@ __all__ = [
     "UnsafeXMLError",
     "UnsupportedFormatError",
     "UpstreamUnavailable",
+    "UpstreamUnavailableError",
     "audit_exit_code",
     "check_exit_code",
     "os_problem",
@@ -527,7 +531,7 @@ class NetworkError(UnavailableError):
         self.host = host
 
 
-class UpstreamUnavailable(NetworkError):
+class UpstreamUnavailableError(NetworkError):
     """The service answered 429/5xx or could not be reached on every attempt;
     ``unreachable`` when no attempt could even connect (no network, no name resolution)."""
 
@@ -538,7 +542,7 @@ class UpstreamUnavailable(NetworkError):
         self.unreachable = unreachable
 
 
-class RetryAfterTooLong(UpstreamUnavailable):
+class RetryAfterTooLongError(UpstreamUnavailableError):
     """``Retry-After`` asked for a longer wait than ``max_wait``; we stop instead of sleeping."""
 
     def __init__(
@@ -555,11 +559,11 @@ class RetryAfterTooLong(UpstreamUnavailable):
         self.limit = limit
 
 
-class DeadlineExceeded(UpstreamUnavailable):
+class DeadlineExceededError(UpstreamUnavailableError):
     """The total deadline for the current check passed before an answer arrived."""
 
 
-class BodyTooLarge(NetworkError):
+class BodyTooLargeError(NetworkError):
     """The answer's body (after decompression) is over the cap; reading stopped at the cap."""
 
     def __init__(self, reason: str, *, service: str = "", host: str = "", limit: int = 0) -> None:
@@ -588,9 +592,17 @@ class TooManyRedirectsError(FetchError):
     """The server redirected more times than allowed."""
 
 
-class ResponseTooLargeError(FetchError, BodyTooLarge):
+class ResponseTooLargeError(FetchError, BodyTooLargeError):
     """The response body was larger than the byte cap."""
 
 
-class FetchTimeoutError(FetchError, DeadlineExceeded):
+class FetchTimeoutError(FetchError, DeadlineExceededError):
     """The whole fetch (DNS, redirects, body) did not finish within the deadline."""
+
+
+# The names four network errors had before every error's name ended in ``Error``: the same
+# classes, so code that catches them by the old name goes on working.
+UpstreamUnavailable = UpstreamUnavailableError
+RetryAfterTooLong = RetryAfterTooLongError
+DeadlineExceeded = DeadlineExceededError
+BodyTooLarge = BodyTooLargeError

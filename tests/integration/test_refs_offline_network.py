@@ -25,7 +25,7 @@ import httpx2
 import pytest
 
 import citeproof.service.references as references
-from citeproof.errors import UpstreamUnavailable
+from citeproof.errors import UpstreamUnavailableError
 from citeproof.net.session import Session
 from citeproof.refs.verification import NOT_ASKED, Reachability
 from refs_world import RECORDINGS, REFERENCES, handler
@@ -174,7 +174,7 @@ def test_the_client_tells_no_connection_from_an_outage(
     async def call(client: httpx2.AsyncClient) -> Any:
         return await client.get("https://api.crossref.org/works/10.5555/x")
 
-    with pytest.raises(UpstreamUnavailable) as caught:
+    with pytest.raises(UpstreamUnavailableError) as caught:
         run(httpx2.MockTransport(answer), call)
     assert caught.value.unreachable is unreachable
 

@@ -26,7 +26,7 @@ from typing import TypeVar
 import httpx2
 import pytest
 
-from citeproof.errors import NetworkError, UpstreamUnavailable
+from citeproof.errors import NetworkError, UpstreamUnavailableError
 from citeproof.net.recordings import Recording, load_litcheck
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import crossref
@@ -428,7 +428,7 @@ def test_invented_429_is_unavailable_after_the_retries() -> None:
         async with fake_client(transport, fake=fake) as client:
             return await crossref.notices_about(client, "10.5555/invented.cr.busy")
 
-    with pytest.raises(UpstreamUnavailable, match="429 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="429 three times"):
         asyncio.run(go())
     assert transport.used["crossref-updates-10.5555-invented.cr.busy.429"] == 3
     assert fake.sleeps == [2.0, 2.0]
@@ -438,7 +438,7 @@ def test_invented_503_is_a_network_error_with_or_without_the_retry_layer() -> No
     """The production client gives up after retries; a bare client still gets NetworkError
     naming the status (crossref.py checks the status itself)."""
     doi = "10.5555/invented.cr.down"
-    with pytest.raises(UpstreamUnavailable, match="503 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="503 three times"):
         run_client(invented(), lambda c: crossref.work(c, doi))
     with pytest.raises(NetworkError, match="HTTP 503"):
         run(invented(), lambda c: crossref.work(c, doi))

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeproof.errors import NetworkError, UpstreamUnavailable
+from citeproof.errors import NetworkError, UpstreamUnavailableError
 from citeproof.net.record import RecordingTransport
 from citeproof.net.recordings import load_folder, load_litcheck, request_key
 from citeproof.net.replay import ReplayTransport, UnrecordedRequestError
@@ -377,7 +377,7 @@ def test_invented_429_is_unavailable_after_the_retries() -> None:
         async with fake_client(transport, fake=fake) as client:
             return await esearch(client, esearch_params("invented busy", retmax=20))
 
-    with pytest.raises(UpstreamUnavailable, match="429 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="429 three times"):
         asyncio.run(go())
     assert transport.used == {"eutils-search-esearch-busy.429": 3}
     assert fake.now > 0  # it waited (backoff and NCBI's rate limit), on the fake clock
@@ -385,7 +385,7 @@ def test_invented_429_is_unavailable_after_the_retries() -> None:
 
 def test_invented_esummary_502_fails_the_call() -> None:
     transport = invented()
-    with pytest.raises(UpstreamUnavailable, match="502 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="502 three times"):
         run(transport, lambda c: esummary(c, ["99900502"]))
     assert transport.refused == []
 

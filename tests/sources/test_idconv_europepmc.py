@@ -21,7 +21,7 @@ import httpx2
 import pytest
 
 from citeproof.documents.safe_xml import local_name, parse_xml_safely
-from citeproof.errors import NetworkError, UpstreamUnavailable
+from citeproof.errors import NetworkError, UpstreamUnavailableError
 from citeproof.net.recordings import Recording, load_litcheck, load_tekmeria
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import europepmc, idconv
@@ -512,7 +512,7 @@ def test_contact_and_key_go_on_the_wire_to_the_converter_only() -> None:
 def test_invented_idconv_429_raises_after_the_retries() -> None:
     """429 with Retry-After: the stack waits as asked, then raises; a bare client raises."""
     client, transport, fake = on_stack("idconv")
-    with pytest.raises(UpstreamUnavailable, match="429 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="429 three times"):
         run(_with(client, lambda c: idconv.convert(c, ["99919999"], "pmid")))
     assert transport.used == {"idconv-pmid-99919999-rate-limited": 3}
     assert fake.sleeps.count(2.0) == 2
@@ -524,7 +524,7 @@ def test_invented_idconv_429_raises_after_the_retries() -> None:
 def test_invented_idconv_502_raises_not_an_empty_answer() -> None:
     """A gateway error must not become error records ("not in PMC") for the ids asked."""
     client, transport, _ = on_stack("idconv")
-    with pytest.raises(UpstreamUnavailable, match="502 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="502 three times"):
         run(_with(client, lambda c: idconv.convert(c, ["99919998"], "pmid")))
     assert transport.used == {"idconv-pmid-99919998-bad-gateway": 3}
     client, _ = on_plain("idconv")
@@ -727,7 +727,7 @@ def test_phrase_search_limit_range(limit: int) -> None:
 def test_invented_search_503_raises() -> None:
     """A 503 page must raise (unavailable), never read as a page with no results."""
     client, transport, _ = on_stack("epmc")
-    with pytest.raises(UpstreamUnavailable, match="503 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="503 three times"):
         run(_with(client, lambda c: europepmc.search(c, "invented outage")))
     assert transport.used == {"epmc-search-service-unavailable": 3}
     client, _ = on_plain("epmc")

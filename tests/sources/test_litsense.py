@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from citeproof.errors import NetworkError, UpstreamUnavailable
+from citeproof.errors import NetworkError, UpstreamUnavailableError
 from citeproof.net.recordings import load_litcheck
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import litsense
@@ -164,7 +164,7 @@ def test_invented_503_raises_after_the_retries() -> None:
         async with client:
             return await litsense.sentences(client, "invented outage")
 
-    with pytest.raises(UpstreamUnavailable, match="503 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="503 three times"):
         asyncio.run(go(fake_client(transport, fake=fake)))
     assert transport.used == {"litsense-sentences-unavailable": 3}
     with pytest.raises(NetworkError, match="LitSense answered HTTP 503 to a sentence search"):

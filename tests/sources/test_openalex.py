@@ -17,7 +17,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from citeproof.errors import NetworkError, UpstreamUnavailable
+from citeproof.errors import NetworkError, UpstreamUnavailableError
 from citeproof.net.recordings import load_litcheck
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import openalex
@@ -287,7 +287,7 @@ def test_invented_429_is_unavailable_after_the_retries() -> None:
         async with fake_client(transport, fake=fake) as client:
             return await openalex.works(client, params)
 
-    with pytest.raises(UpstreamUnavailable, match="429 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="429 three times"):
         asyncio.run(go())
     assert transport.used == {"openalex-search-busy.429": 3}
     assert fake.sleeps == [1.0, 1.0]
@@ -296,7 +296,7 @@ def test_invented_429_is_unavailable_after_the_retries() -> None:
 def test_invented_503_and_truncated_answers_raise() -> None:
     """A 503 (after retries) and a body cut short are failures, never an empty page."""
     transport = invented()
-    with pytest.raises(UpstreamUnavailable, match="503"):
+    with pytest.raises(UpstreamUnavailableError, match="503"):
         run(transport, lambda c: openalex.works(c, openalex.works_params(cites="W9990503")))
     with pytest.raises(NetworkError, match="not JSON"):
         run(

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from citeproof.errors import UpstreamUnavailable
+from citeproof.errors import UpstreamUnavailableError
 from citeproof.net import digests
 from citeproof.net.client import api_keys, make_client
 from citeproof.net.ratelimit import RateLimiter
@@ -246,7 +246,7 @@ def test_a_spent_budget_is_not_retried_and_names_the_variable(key: str) -> None:
         calls.append(request)
         return _json(429, _SPENT, _SPENT_HEADERS)
 
-    with pytest.raises(UpstreamUnavailable) as info:
+    with pytest.raises(UpstreamUnavailableError) as info:
         _search(handler, key=key)
     reason = info.value.reason
     assert len(calls) == 1  # asking again before midnight UTC only spends requests
@@ -275,7 +275,7 @@ def test_each_sign_of_a_spent_budget_is_enough(headers: dict[str, str]) -> None:
         calls.append(1)
         return _json(429, _SPENT, headers)
 
-    with pytest.raises(UpstreamUnavailable, match="OPENALEX_API_KEY"):
+    with pytest.raises(UpstreamUnavailableError, match="OPENALEX_API_KEY"):
         _search(handler)
     assert len(calls) == 1
 
@@ -294,7 +294,7 @@ def test_a_refused_key_is_a_failure_that_names_the_variable(
 ) -> None:
     body = {"error": "Invalid API key", "message": f"The api_key {KEY} is not valid."}
 
-    with pytest.raises(UpstreamUnavailable) as info:
+    with pytest.raises(UpstreamUnavailableError) as info:
         _search(lambda r: _json(status, body), key=key)
     reason = info.value.reason
     assert words in reason and f"HTTP {status}" in reason
@@ -308,12 +308,12 @@ def test_a_lookup_refused_for_the_budget_is_a_failure_not_none() -> None:
         async with _client(lambda r: _json(429, _SPENT, _SPENT_HEADERS)) as client:
             return await openalex.resolve_work(client, "doi", "10.5555/invented.oa.target")
 
-    with pytest.raises(UpstreamUnavailable, match="OPENALEX_API_KEY"):
+    with pytest.raises(UpstreamUnavailableError, match="OPENALEX_API_KEY"):
         asyncio.run(go())
 
 
 def test_an_error_object_in_a_200_is_the_budget_failure_not_an_empty_page() -> None:
-    with pytest.raises(UpstreamUnavailable, match="daily budget without an API key"):
+    with pytest.raises(UpstreamUnavailableError, match="daily budget without an API key"):
         _search(lambda r: _json(200, _SPENT))
 
 

@@ -31,7 +31,7 @@ import pytest
 from citeproof.documents.ctgov import parse_ctgov
 from citeproof.documents.openfda import parse_openfda
 from citeproof.documents.pubmed import CommentCorrection, parse_pubmed
-from citeproof.errors import BadInputError, NetworkError, UpstreamUnavailable
+from citeproof.errors import BadInputError, NetworkError, UpstreamUnavailableError
 from citeproof.net.recordings import META_SUFFIX, Recording, load_litcheck
 from citeproof.net.replay import ReplayTransport
 from citeproof.sources import ctgov, openfda
@@ -140,7 +140,7 @@ def test_pubmed_empty_200_is_unavailable_not_missing(body: bytes) -> None:
     def handler(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, content=body, headers={"content-type": "text/xml"})
 
-    with pytest.raises(UpstreamUnavailable, match="no XML document"):
+    with pytest.raises(UpstreamUnavailableError, match="no XML document"):
         _run(httpx2.MockTransport(handler), lambda c: efetch_records(c, ["1"]))
 
 
@@ -573,13 +573,13 @@ def test_invented_efetch_records_reads_a_batch() -> None:
 def test_invented_efetch_records_rate_limit_raises() -> None:
     """A retraction source that could not be read must raise, never answer "no notice"."""
     transport = invented("pubmed-efetch-99920008-429")
-    with pytest.raises(UpstreamUnavailable, match="429 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="429 three times"):
         _run(transport, lambda c: efetch_records(c, ["99920008"]))
     assert transport.used["pubmed-efetch-99920008-429"] == 3
 
 
 def test_invented_efetch_records_error_document_raises() -> None:
-    with pytest.raises(UpstreamUnavailable, match="efetch answer could not be read") as caught:
+    with pytest.raises(UpstreamUnavailableError, match="efetch answer could not be read") as caught:
         _run(
             invented("pubmed-efetch-99920009-error-document"),
             lambda c: efetch_records(c, ["99920009"]),
@@ -592,7 +592,7 @@ def test_invented_efetch_records_error_document_raises() -> None:
 
 def test_invented_efetch_records_other_status_raises() -> None:
     transport = _Answering(400, b"Bad Request")
-    with pytest.raises(UpstreamUnavailable) as caught:
+    with pytest.raises(UpstreamUnavailableError) as caught:
         _run(transport, lambda c: efetch_records(c, ["99920001"]))
     assert str(caught.value) == (
         "NCBI E-utilities answered HTTP 400 to efetch of 1 PMIDs; nothing was concluded."
@@ -600,7 +600,7 @@ def test_invented_efetch_records_other_status_raises() -> None:
 
 
 def test_invented_efetch_records_bare_client_transport_error_raises() -> None:
-    with pytest.raises(UpstreamUnavailable, match=r"could not be reached \(ConnectError\)"):
+    with pytest.raises(UpstreamUnavailableError, match=r"could not be reached \(ConnectError\)"):
         _plain_client_run(_refuse, lambda c: efetch_records(c, ["99920001"]))
 
 
@@ -616,7 +616,7 @@ def test_invented_efetch_records_a_failed_later_batch_fails_the_whole_call() -> 
         return httpx2.Response(503)
 
     pmids = [str(99920001 + n) for n in range(201)]
-    with pytest.raises(UpstreamUnavailable):
+    with pytest.raises(UpstreamUnavailableError):
         _run(httpx2.MockTransport(handler), lambda c: efetch_records(c, pmids))
     assert calls == [200, 1, 1, 1]  # the second batch was retried, then the call failed
 
@@ -974,21 +974,21 @@ def test_invented_openfda_search_no_match_404_is_an_empty_page() -> None:
 )
 def test_invented_openfda_search_other_404_raises(body: bytes) -> None:
     """Only openFDA's own NOT_FOUND 404 means "nothing matched"; any other 404 is a failure."""
-    with pytest.raises(UpstreamUnavailable, match="answered HTTP 404 to a label search"):
+    with pytest.raises(UpstreamUnavailableError, match="answered HTTP 404 to a label search"):
         _run(_Answering(404, body), lambda c: openfda.search_labels(c, openfda.labels_params("x")))
 
 
 def test_invented_openfda_search_rate_limit_raises() -> None:
     body = invented_body(f"openfda-label-{LABEL_6}-429")
     transport = _Answering(429, body, **{"content-type": "application/json"})
-    with pytest.raises(UpstreamUnavailable, match="429 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="429 three times"):
         _run(transport, lambda c: openfda.search_labels(c, openfda.labels_params("x:y")))
 
 
 def test_invented_openfda_search_bad_request_raises_in_the_shared_wording() -> None:
     """Search sources word a failed read alike: '<service> <what>; nothing was concluded.'"""
     transport = _Answering(400, b'{"error": {"code": "BAD_REQUEST", "message": "Invented"}}')
-    with pytest.raises(UpstreamUnavailable) as caught:
+    with pytest.raises(UpstreamUnavailableError) as caught:
         _run(transport, lambda c: openfda.search_labels(c, openfda.labels_params("x:y")))
     assert str(caught.value) == (
         "openFDA answered HTTP 400 to a label search; nothing was concluded."
@@ -1005,7 +1005,7 @@ def test_invented_openfda_search_bad_request_raises_in_the_shared_wording() -> N
     ],
 )
 def test_invented_openfda_search_unreadable_answer_raises(body: bytes, what: str) -> None:
-    with pytest.raises(UpstreamUnavailable, match=what):
+    with pytest.raises(UpstreamUnavailableError, match=what):
         _run(_Answering(200, body), lambda c: openfda.search_labels(c, openfda.labels_params("x")))
 
 

@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 import httpx2
 import pytest
 
-from citeproof.errors import NetworkError, UpstreamUnavailable
+from citeproof.errors import NetworkError, UpstreamUnavailableError
 from citeproof.models.references import WorkRecord
 from citeproof.net.ratelimit import service_for
 from citeproof.net.recordings import Recording, load_litcheck
@@ -368,7 +368,7 @@ def test_invented_work_record_lookups() -> None:
     )
     assert notice is not None and notice.is_notice
     assert run(transport, lambda c: crossref.work_record(c, "10.5555/invented.cr.nosuch")) is None
-    with pytest.raises(UpstreamUnavailable, match="503 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="503 three times"):
         run(transport, lambda c: crossref.work_record(c, "10.5555/invented.cr.down"))
     with pytest.raises(NetworkError, match="not JSON"):
         run(transport, lambda c: crossref.work_record(c, "10.5555/invented.cr.truncated"))
@@ -458,11 +458,11 @@ def test_invented_datacite_preprint_with_publisher_object_and_container() -> Non
 def test_invented_datacite_404_is_none_and_failures_raise() -> None:
     transport = invented()
     assert run(transport, lambda c: datacite.record(c, "10.5555/invented.refs.13")) is None
-    with pytest.raises(UpstreamUnavailable, match="503 three times"):
+    with pytest.raises(UpstreamUnavailableError, match="503 three times"):
         run(transport, lambda c: datacite.record(c, "10.5555/invented.refs.14"))
-    with pytest.raises(UpstreamUnavailable, match=r"HTTP 503"):
+    with pytest.raises(UpstreamUnavailableError, match=r"HTTP 503"):
         bare(transport, lambda c: datacite.record(c, "10.5555/invented.refs.14"))
-    with pytest.raises(UpstreamUnavailable, match=r"record of 10\.5555/invented\.refs\.12"):
+    with pytest.raises(UpstreamUnavailableError, match=r"record of 10\.5555/invented\.refs\.12"):
         run(transport, lambda c: datacite.record(c, "10.5555/invented.refs.15"))
     assert transport.refused == []
 
@@ -510,10 +510,10 @@ def test_invented_datacite_search() -> None:
     ],
 )
 def test_unreadable_datacite_answers_raise(status: int, body: str, match: str) -> None:
-    with pytest.raises(UpstreamUnavailable, match=match):
+    with pytest.raises(UpstreamUnavailableError, match=match):
         bare(answering(status, body), lambda c: datacite.search(c, "soil moisture"))
     if status == 200 and body.startswith("{"):
-        with pytest.raises(UpstreamUnavailable, match="without a DOI record"):
+        with pytest.raises(UpstreamUnavailableError, match="without a DOI record"):
             bare(answering(status, body), lambda c: datacite.record(c, "10.5555/x"))
 
 
@@ -521,7 +521,7 @@ def test_datacite_transport_errors_raise() -> None:
     def refuse(request: httpx2.Request) -> httpx2.Response:
         raise httpx2.ConnectError("refused", request=request)
 
-    with pytest.raises(UpstreamUnavailable, match="could not be reached"):
+    with pytest.raises(UpstreamUnavailableError, match="could not be reached"):
         bare(httpx2.MockTransport(refuse), lambda c: datacite.record(c, "10.5555/x"))
 
 
@@ -553,7 +553,7 @@ def test_invented_registration_agency(value: str, agency: str | None) -> None:
 
 
 def test_unknown_registration_agency_is_not_knowing() -> None:
-    with pytest.raises(UpstreamUnavailable, match="Unknown"):
+    with pytest.raises(UpstreamUnavailableError, match="Unknown"):
         run(invented(), lambda c: doi.registration_agency(c, "10.5555/invented.refs.98"))
 
 
@@ -597,19 +597,19 @@ def test_registration_agency_answers(status: int, body: str, expected: str | Non
     ],
 )
 def test_registration_agency_failures_raise(status: int, body: str) -> None:
-    with pytest.raises(UpstreamUnavailable, match=r"^doi\.org "):
+    with pytest.raises(UpstreamUnavailableError, match=r"^doi\.org "):
         bare(answering(status, body), lambda c: doi.registration_agency(c, "10.5555/x"))
 
 
 def test_registration_agency_through_the_client_stack() -> None:
-    """Retried 503s end in UpstreamUnavailable, never in "the DOI does not exist"."""
-    with pytest.raises(UpstreamUnavailable, match="503 three times"):
+    """Retried 503s end in UpstreamUnavailableError, never in "the DOI does not exist"."""
+    with pytest.raises(UpstreamUnavailableError, match="503 three times"):
         run(answering(503, "busy"), lambda c: doi.registration_agency(c, "10.5555/x"))
 
     def refuse(request: httpx2.Request) -> httpx2.Response:
         raise httpx2.ConnectError("refused", request=request)
 
-    with pytest.raises(UpstreamUnavailable, match="could not be reached"):
+    with pytest.raises(UpstreamUnavailableError, match="could not be reached"):
         bare(httpx2.MockTransport(refuse), lambda c: doi.registration_agency(c, "10.5555/x"))
     with pytest.raises(ValueError):
         bare(httpx2.MockTransport(refuse), lambda c: doi.registration_agency(c, "  "))
@@ -678,7 +678,7 @@ def test_invented_openalex_search_records() -> None:
 
 
 def test_invented_openalex_search_without_results_raises() -> None:
-    with pytest.raises(UpstreamUnavailable, match="without results"):
+    with pytest.raises(UpstreamUnavailableError, match="without results"):
         run(invented(), lambda c: openalex.search_records(c, "invented broken answer"))
 
 
@@ -687,7 +687,7 @@ def test_invented_openalex_search_without_results_raises() -> None:
     [(500, "oops", "HTTP 500"), (200, "<html/>", "not JSON"), (200, "[]", "not an object")],
 )
 def test_unreadable_openalex_searches_raise(status: int, body: str, match: str) -> None:
-    with pytest.raises(UpstreamUnavailable, match=match):
+    with pytest.raises(UpstreamUnavailableError, match=match):
         bare(answering(status, body), lambda c: openalex.search_records(c, "seed spacing"))
 
 

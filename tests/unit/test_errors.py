@@ -60,10 +60,10 @@ PINNED: dict[str, tuple[str | None, int]] = {
     "UnavailableError": ("CiteproofError", 3),
     "SearchOfflineError": ("UnavailableError", 3),
     "NetworkError": ("UnavailableError", 3),
-    "UpstreamUnavailable": ("NetworkError", 3),
-    "RetryAfterTooLong": ("UpstreamUnavailable", 3),
-    "DeadlineExceeded": ("UpstreamUnavailable", 3),
-    "BodyTooLarge": ("NetworkError", 3),
+    "UpstreamUnavailableError": ("NetworkError", 3),
+    "RetryAfterTooLongError": ("UpstreamUnavailableError", 3),
+    "DeadlineExceededError": ("UpstreamUnavailableError", 3),
+    "BodyTooLargeError": ("NetworkError", 3),
     "PmcAnswerError": ("NetworkError", 3),
     "NotPinnedError": ("NetworkError", 3),
     "FetchError": ("NetworkError", 3),
@@ -169,3 +169,14 @@ def test_unavailable_errors_are_what_the_audit_reads_as_unavailable() -> None:
     for name, (_, code) in PINNED.items():
         cls = getattr(errors, name)
         assert issubclass(cls, errors.UnavailableError) == (code == 3), name
+
+
+def test_every_exception_name_ends_in_error_and_the_old_names_still_catch() -> None:
+    """One naming pattern (issue 25); the four network errors renamed keep their old names
+    as the same classes, so code that catches ``UpstreamUnavailable`` goes on working."""
+    _import_everything()
+    names = {c.__name__ for c in _subclasses(CiteproofError)}
+    assert sorted(n for n in names if not n.endswith("Error")) == []
+    for old in ("UpstreamUnavailable", "RetryAfterTooLong", "DeadlineExceeded", "BodyTooLarge"):
+        assert getattr(errors, old) is getattr(errors, old + "Error")
+        assert old in errors.__all__

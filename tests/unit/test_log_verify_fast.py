@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citeproof.evidence.lines import LineProblem, check_line, parse_line
+from citeproof.evidence.lines import LineProblemError, check_line, parse_line
 from citeproof.evidence.log import EvidenceLog
 from citeproof.evidence.verify import _full_scan, verify_log
 from citeproof.store.keys import LogKey
@@ -57,7 +57,7 @@ def test_non_canonical_signed_line_detected(pristine: tuple[Path, str], tmp_path
     path = _copy(pristine[0], tmp_path)
     lines = path.read_bytes().splitlines(keepends=True)
     lines[1] = lines[1].replace(b'"kind":"check"', b'"kind": "check"')
-    with pytest.raises(LineProblem):
+    with pytest.raises(LineProblemError):
         check_line(lines[1])
     path.write_bytes(b"".join(lines))
     for cp in (None, pristine[1]):

@@ -18,11 +18,11 @@ import httpx2
 import pytest
 
 from citeproof.errors import (
-    BodyTooLarge,
+    BodyTooLargeError,
     CiteproofError,
-    DeadlineExceeded,
-    RetryAfterTooLong,
-    UpstreamUnavailable,
+    DeadlineExceededError,
+    RetryAfterTooLongError,
+    UpstreamUnavailableError,
 )
 from citeproof.net.client import make_client, redact_url, user_agent
 from citeproof.net.ratelimit import RateLimiter
@@ -116,7 +116,7 @@ def test_timeout_then_200_is_retried() -> None:
 
 def test_503_three_times_is_unavailable_with_a_precise_reason() -> None:
     handler, seen = _sequence(*(httpx2.Response(503) for _ in range(3)))
-    with pytest.raises(UpstreamUnavailable) as info:
+    with pytest.raises(UpstreamUnavailableError) as info:
         _get(handler)
     assert len(seen) == 3
     err = info.value
@@ -132,7 +132,7 @@ def test_mixed_failures_are_listed() -> None:
         httpx2.ConnectError("refused"), httpx2.Response(502), httpx2.Response(504)
     )
     with pytest.raises(
-        UpstreamUnavailable, match=r"failed three times \(ConnectError, 502 and 504\)"
+        UpstreamUnavailableError, match=r"failed three times \(ConnectError, 502 and 504\)"
     ):
         _get(handler)
 
@@ -145,7 +145,7 @@ def test_backoff_grows_exponentially_with_full_jitter() -> None:
         async with _client(handler, rec, attempts=5, rng=random.Random(1)) as client:
             await client.get(PMC_S3)
 
-    with pytest.raises(UpstreamUnavailable, match="answered 500 five times"):
+    with pytest.raises(UpstreamUnavailableError, match="answered 500 five times"):
         asyncio.run(main())
     assert len(rec.sleeps) == 4
     for attempt, slept in enumerate(rec.sleeps, start=1):
@@ -154,7 +154,7 @@ def test_backoff_grows_exponentially_with_full_jitter() -> None:
 
 def test_retry_after_over_the_limit_stops_without_sleeping() -> None:
     handler, seen = _sequence(httpx2.Response(503, headers={"Retry-After": "120"}))
-    with pytest.raises(RetryAfterTooLong) as info:
+    with pytest.raises(RetryAfterTooLongError) as info:
         _get(handler)
     assert "Retry-After of 120 s exceeds the 60 s limit" in str(info.value)
     assert info.value.wait == 120 and info.value.limit == 60
@@ -169,7 +169,7 @@ def test_retry_after_limit_is_configurable_and_no_sleep_happens() -> None:
         async with _client(handler, rec, max_wait=10.0) as client:
             await client.get(PMC_S3)
 
-    with pytest.raises(RetryAfterTooLong, match="exceeds the 10 s limit"):
+    with pytest.raises(RetryAfterTooLongError, match="exceeds the 10 s limit"):
         asyncio.run(main())
     assert 30.0 not in rec.sleeps and rec.sleeps == []
 
@@ -210,7 +210,7 @@ def test_deadline_stops_retries_that_would_overrun_the_check() -> None:
             with deadline(10.0, clock=rec):
                 await client.get(PMC_S3)
 
-    with pytest.raises(DeadlineExceeded, match="within the 10 s allowed for this check"):
+    with pytest.raises(DeadlineExceededError, match="within the 10 s allowed for this check"):
         asyncio.run(main())
     assert len(seen) == 1 and rec.sleeps == []
 
@@ -227,7 +227,7 @@ def test_deadline_bounds_a_hanging_request() -> None:
             with deadline(0.05):
                 await client.get(PMC_S3)
 
-    with pytest.raises(DeadlineExceeded):
+    with pytest.raises(DeadlineExceededError):
         asyncio.run(main())
 
 
@@ -272,7 +272,7 @@ def test_gzip_bomb_is_stopped_at_the_cap() -> None:
     def handler(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, headers={"Content-Encoding": "gzip"}, stream=stream)
 
-    with pytest.raises(BodyTooLarge, match="over the 100,000 byte limit") as info:
+    with pytest.raises(BodyTooLargeError, match="over the 100,000 byte limit") as info:
         _get(handler, max_body=100_000)
     assert info.value.exit_code == 3
     assert stream.yielded < len(bomb)  # stopped early, not after inflating everything
@@ -304,7 +304,7 @@ def test_body_over_the_cap_without_compression() -> None:
     def handler(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, stream=stream)
 
-    with pytest.raises(BodyTooLarge):
+    with pytest.raises(BodyTooLargeError):
         _get(handler, max_body=1_000)
     assert stream.yielded <= 1_100
 
@@ -315,7 +315,7 @@ def test_declared_content_length_over_the_cap_fails_before_reading() -> None:
     def handler(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, headers={"Content-Length": "999999"}, stream=stream)
 
-    with pytest.raises(BodyTooLarge):
+    with pytest.raises(BodyTooLargeError):
         _get(handler, max_body=1_000)
     assert stream.yielded == 0
 

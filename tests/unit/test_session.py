@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from citeproof.errors import BadInputError, BodyTooLarge
+from citeproof.errors import BadInputError, BodyTooLargeError
 from citeproof.net.record import RecordingTransport, recording_name
 from citeproof.net.recordings import load_folder
 from citeproof.net.replay import original_url
@@ -97,6 +97,6 @@ def test_an_over_cap_body_is_not_recorded(tmp_path: Path) -> None:
         now=lambda: WHEN,
         max_body=10,
     )
-    with pytest.raises(BodyTooLarge):
+    with pytest.raises(BodyTooLargeError):
         _send(transport, "https://example.org/big")
     assert list(tmp_path.iterdir()) == []

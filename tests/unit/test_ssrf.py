@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import httpx2
 import pytest
 
-from citeproof.errors import BadInputError, BodyTooLarge, CiteproofError, NetworkError
+from citeproof.errors import BadInputError, BodyTooLargeError, CiteproofError, NetworkError
 from citeproof.net.ssrf import (
     CONNECTED_ADDRESS_EXTENSION,
     FetchError,
@@ -384,7 +384,7 @@ def test_fetch_body_cap() -> None:
                 max_bytes=5000,
             )
         )
-    assert isinstance(err.value, BodyTooLarge) and err.value.limit == 5000
+    assert isinstance(err.value, BodyTooLargeError) and err.value.limit == 5000
     assert err.value.exit_code == 3
 
     declared = Recorder({"big.example/": httpx2.Response(200, content=b"y" * 6000)})

@@ -40,7 +40,7 @@ from citeproof.errors import CiteproofError, CiteproofWarning, os_problem
 __all__ = [
     "INTERRUPTED",
     "LazyGroup",
-    "UsageLine",
+    "UsageLineError",
     "cli",
     "main",
     "own_warnings",
@@ -111,14 +111,14 @@ class LazyGroup(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
-            raise UsageLine.of(exc) from exc
+            raise UsageLineError.of(exc) from exc
 
     def invoke(self, ctx: click.Context) -> Any:
         with reporting(ctx):
             try:
                 return super().invoke(ctx)
             except click.UsageError as exc:  # a subcommand's options, or no such command
-                raise UsageLine.of(exc) from exc
+                raise UsageLineError.of(exc) from exc
             except OSError as exc:
                 # What the file system refused on a path no step turned into a
                 # CiteproofError (a folder where a file goes, no permission): still one line.
@@ -129,7 +129,7 @@ class LazyGroup(click.Group):
                 report_interrupted(ctx)
 
 
-class UsageLine(click.UsageError):
+class UsageLineError(click.UsageError):
     """A usage error shown as the one line ``citeproof: error: <what> <which --help>``.
 
     Still a ``click.UsageError`` (exit 2), so a caller running the group with
@@ -139,7 +139,7 @@ class UsageLine(click.UsageError):
     @classmethod
     def of(cls, exc: click.UsageError) -> click.UsageError:
         """``exc`` as one line; help requested with no arguments stays the help page."""
-        if isinstance(exc, UsageLine | click.exceptions.NoArgsIsHelpError):
+        if isinstance(exc, UsageLineError | click.exceptions.NoArgsIsHelpError):
             return exc
         return cls(usage_line(exc), exc.ctx)
 
@@ -148,7 +148,9 @@ class UsageLine(click.UsageError):
 
 
 #: click 8.4 and later raise this for a command that does not exist (earlier: a UsageError).
-_NO_SUCH_COMMAND: type[click.UsageError] = getattr(click.exceptions, "NoSuchCommand", UsageLine)
+_NO_SUCH_COMMAND: type[click.UsageError] = getattr(
+    click.exceptions, "NoSuchCommand", UsageLineError
+)
 
 
 def _did_you_mean(ctx: click.Context, name: str) -> str:

@@ -164,7 +164,7 @@ def _refuse_http_options(ctx: click.Context) -> None:
     """An HTTP option typed without ``--http`` is a usage error: it would be ignored, and
     a user who gave ``--token`` believes the server is guarded by it.  (``CITEPROOF_MCP_TOKEN``
     in the environment is not an error: it is meant for the HTTP servers a user starts.)"""
-    from citeproof.cli import UsageLine
+    from citeproof.cli import UsageLineError
 
     given = [
         param.opts[0]
@@ -174,7 +174,7 @@ def _refuse_http_options(ctx: click.Context) -> None:
     ]
     if given:
         applies = "applies" if len(given) == 1 else "apply"
-        raise UsageLine.of(
+        raise UsageLineError.of(
             click.BadOptionUsage(
                 given[0].lstrip("-").replace("-", "_"),
                 f"{', '.join(given)} {applies} to --http only (over stdio only the client that "

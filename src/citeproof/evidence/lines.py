@@ -57,7 +57,7 @@ __all__ = [
     "Head",
     "Intent",
     "IntentOutcome",
-    "LineProblem",
+    "LineProblemError",
     "LogDamagedError",
     "LogEntry",
     "LogError",
@@ -140,7 +140,7 @@ def build_line(
     return line + b"\n", LogEntry(seq, time, kind, prev, data, digest, text)
 
 
-class LineProblem(Exception):
+class LineProblemError(Exception):
     """Why one line is not a valid entry (``expected``/``actual`` for hash mismatches)."""
 
     def __init__(
@@ -160,21 +160,23 @@ class LineProblem(Exception):
 
 
 def parse_line(raw: bytes) -> LogEntry:
-    """Parse and check one line (with its newline); raise :class:`LineProblem` if invalid.
+    """Parse and check one line (with its newline); raise :class:`LineProblemError` if invalid.
 
     Checks: a whole line, UTF-8, a JSON object with exactly the entry's fields and their
     types, canonical form, and the ``hash`` recomputed from the rest.  Chain checks (seq,
     prev) need the previous entry and are the caller's.
     """
     if not raw.endswith(b"\n"):
-        raise LineProblem("torn", "the last line is incomplete (no newline): a torn write")
+        raise LineProblemError("torn", "the last line is incomplete (no newline): a torn write")
     try:
         text = raw[:-1].decode("utf-8")
         obj = _DECODER.decode(text)
     except (UnicodeDecodeError, ValueError) as exc:
-        raise LineProblem("bad-json", f"the line is not valid JSON ({exc})") from None
+        raise LineProblemError("bad-json", f"the line is not valid JSON ({exc})") from None
     if not isinstance(obj, dict) or obj.keys() != KEYS:
-        raise LineProblem("bad-fields", "the line is not an entry object with the log's fields")
+        raise LineProblemError(
+            "bad-fields", "the line is not an entry object with the log's fields"
+        )
     seq, stored, prev = obj["seq"], obj.pop("hash"), obj["prev"]
     if not (
         type(seq) is int
@@ -190,7 +192,7 @@ def parse_line(raw: bytes) -> LogEntry:
         and isinstance(obj["payload"], dict)
         and isinstance(stored, str)
     ):
-        raise LineProblem(
+        raise LineProblemError(
             "bad-fields",
             "a field has the wrong type or form",
             seq=seq if type(seq) is int else None,
@@ -198,10 +200,12 @@ def parse_line(raw: bytes) -> LogEntry:
     try:
         hashed = canonical_text(obj, checked=True).encode("utf-8")
     except (ValueError, CanonicalJSONError):
-        raise LineProblem("not-canonical", "the entry cannot be written as JSON", seq) from None
+        raise LineProblemError(
+            "not-canonical", "the entry cannot be written as JSON", seq
+        ) from None
     digest = "sha256:" + hashlib.sha256(hashed).hexdigest()
     if digest != stored:
-        raise LineProblem(
+        raise LineProblemError(
             "hash-mismatch",
             "the entry's hash does not match its content: the entry was altered",
             seq,
@@ -209,7 +213,7 @@ def parse_line(raw: bytes) -> LogEntry:
             actual=stored,
         )
     if raw != b'{"hash":"' + digest.encode("ascii") + b'",' + hashed[1:] + b"\n":
-        raise LineProblem("not-canonical", "the line is not in canonical JSON form", seq)
+        raise LineProblemError("not-canonical", "the line is not in canonical JSON form", seq)
     return LogEntry(seq, obj["time"], obj["kind"], prev, obj["payload"], stored, text)
 
 
@@ -219,7 +223,7 @@ _SHA256 = hashlib.sha256
 
 
 def check_line(raw: bytes, *, canonical: bool = True) -> tuple[int, str, str]:
-    """``(seq, prev, hash)`` of a valid line, from ONE parse; :class:`LineProblem` if not.
+    """``(seq, prev, hash)`` of a valid line, from ONE parse; :class:`LineProblemError` if not.
 
     The same checks as :func:`parse_line`, but the hash is computed from the raw bytes (the
     hashed text is the line with its leading ``"hash":"…",`` member cut out, see the module
@@ -229,14 +233,16 @@ def check_line(raw: bytes, *, canonical: bool = True) -> tuple[int, str, str]:
     rejects is rejected by :func:`parse_line` too, which gives the precise reason.
     """
     if raw[-1:] != b"\n" or raw[:16] != _PREFIX or raw[80:82] != b'",':
-        raise LineProblem("bad-form", "the line does not start with its hash")
+        raise LineProblemError("bad-form", "the line does not start with its hash")
     try:
         text = raw[:-1].decode("utf-8")
         obj = _LOADS(text)
     except (UnicodeDecodeError, ValueError):
-        raise LineProblem("bad-json", "the line is not valid JSON") from None
+        raise LineProblemError("bad-json", "the line is not valid JSON") from None
     if type(obj) is not dict or obj.keys() != KEYS:
-        raise LineProblem("bad-fields", "the line is not an entry object with the log's fields")
+        raise LineProblemError(
+            "bad-fields", "the line is not an entry object with the log's fields"
+        )
     seq, stored, prev, when, kind = obj["seq"], obj["hash"], obj["prev"], obj["time"], obj["kind"]
     if not (
         type(seq) is int
@@ -253,17 +259,17 @@ def check_line(raw: bytes, *, canonical: bool = True) -> tuple[int, str, str]:
         and type(obj["payload"]) is dict
         and type(stored) is str
     ):
-        raise LineProblem("bad-fields", "a field has the wrong type or form")
+        raise LineProblemError("bad-fields", "a field has the wrong type or form")
     digest = _SHA256(b"{" + raw[82:-1]).hexdigest()
     if stored[7:] != digest or len(stored) != 71:
-        raise LineProblem("hash-mismatch", "the entry's hash does not match its content")
+        raise LineProblemError("hash-mismatch", "the entry's hash does not match its content")
     if canonical:
         try:
             again = canonical_text(obj, checked=True)
         except ValueError:
-            raise LineProblem("not-canonical", "the entry cannot be written as JSON") from None
+            raise LineProblemError("not-canonical", "the entry cannot be written as JSON") from None
         if again != text:
-            raise LineProblem("not-canonical", "the line is not in canonical JSON form")
+            raise LineProblemError("not-canonical", "the line is not in canonical JSON form")
     return seq, prev, stored
 
 
@@ -494,7 +500,7 @@ def intent_outcome(base: Head, intent: Intent, tail: bytes) -> IntentOutcome:
         raw = tail[pos : cut + 1]
         try:
             entry = parse_line(raw)
-        except LineProblem:
+        except LineProblemError:
             return "foreign"
         if entry.hash != digest or entry.seq != acc.size + 1 or entry.prev != prev:
             return "foreign"

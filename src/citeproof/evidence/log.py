@@ -53,7 +53,7 @@ from citeproof.evidence.lines import (
     ZERO_HASH,
     Head,
     Intent,
-    LineProblem,
+    LineProblemError,
     LogDamagedError,
     LogEntry,
     LogError,
@@ -294,7 +294,7 @@ class EvidenceLog:
             raw = read_line_ending_at(fd, head.end)
             try:
                 last = parse_line(raw)
-            except LineProblem:
+            except LineProblemError:
                 last = None
             if last is None or last.hash != head.last or last.seq != head.size:
                 raise LogTamperedError(
@@ -481,7 +481,7 @@ class EvidenceLog:
                 continue
             try:
                 yield parse_line(raw)
-            except LineProblem:
+            except LineProblemError:
                 return
 
     def last(self, n: int) -> list[LogEntry]:
@@ -571,7 +571,7 @@ class EvidenceLog:
             if head.size:
                 try:
                     last = parse_line(read_line_ending_at(fd, head.end))
-                except LineProblem:
+                except LineProblemError:
                     last = None
                 if last is None or last.hash != head.last:
                     raise LogTamperedError(
@@ -597,7 +597,7 @@ class EvidenceLog:
             for raw in iter_raw_lines(self.path, start):
                 try:
                     entry = parse_line(raw)
-                except LineProblem:
+                except LineProblemError:
                     break
                 if entry.seq != acc.size + 1 or entry.prev != prev:
                     break

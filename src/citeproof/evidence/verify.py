@@ -42,7 +42,7 @@ from citeproof.evidence.lines import (
     Head,
     Intent,
     IntentOutcome,
-    LineProblem,
+    LineProblemError,
     LogEntry,
     LogError,
     LogTamperedError,
@@ -375,7 +375,7 @@ def _fast_scan(
         else:
             try:
                 seq, link, digest = check_line(raw, canonical=count >= signed)
-            except LineProblem:
+            except LineProblemError:
                 return None
             if seq != count + 1 or link != prev:
                 return None
@@ -416,7 +416,7 @@ def _full_scan(
     for lineno, raw in enumerate(iter_raw_lines(path), 1):
         try:
             entry = parse_line(raw)
-        except LineProblem as p:
+        except LineProblemError as p:
             first_bad = VerifyProblem(
                 code=p.code,
                 message=f"line {lineno} (entry {p.seq or count + 1}): {p.message}.",
@@ -523,7 +523,7 @@ def prove(path: Path, head: Head, verifier: Verifier, seq: int) -> ProofBundle:
         raise LogTamperedError(f"entry {seq} is missing from the log: run `citeproof log verify`.")
     try:
         entry = parse_line(raw)
-    except LineProblem as p:
+    except LineProblemError as p:
         raise LogTamperedError(f"entry {seq} is damaged ({p.message}).") from None
     ranges = inclusion_ranges(seq - 1, head.size)
     try:
@@ -572,7 +572,7 @@ def verify_proof(
         return _fail(str(exc), tree_size=proof.tree_size)
     try:
         entry: LogEntry = parse_line(proof.entry.encode("utf-8") + b"\n")
-    except LineProblem as p:
+    except LineProblemError as p:
         return _fail(f"the entry in the bundle is not a valid log entry: {p.message}.")
     info: dict[str, Any] = {
         "seq": entry.seq,

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import httpx2
 
-from citeproof.errors import BodyTooLarge
+from citeproof.errors import BodyTooLargeError
 from citeproof.net.recordings import request_key, write_recording
 from citeproof.net.replay import form_body, original_url
 from citeproof.net.retry import DEFAULT_MAX_BODY, buffered
@@ -105,8 +105,8 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
             )
             raise
 
-        def too_large() -> BodyTooLarge:
-            return BodyTooLarge(
+        def too_large() -> BodyTooLargeError:
+            return BodyTooLargeError(
                 f"{host} sent a body over the {self._max_body:,} byte limit; it was not recorded.",
                 service=host,
                 host=host,

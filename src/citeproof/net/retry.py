@@ -16,7 +16,7 @@ only those); any other encoding is passed through with the raw cap.
 Retried: 429, 500, 502, 503, 504 and ``httpx2.TransportError`` (timeouts included), with
 full-jitter exponential backoff, or exactly the ``Retry-After`` the service asked for (seconds
 or an HTTP date). A ``Retry-After`` over ``max_wait`` stops at once with
-:class:`RetryAfterTooLong` instead of sleeping silently. Not retried: a 429 from a service that
+:class:`RetryAfterTooLongError` instead of sleeping silently. Not retried: a 429 from a service that
 meters a daily budget (OpenAlex) when it says the budget is spent (:func:`budget_spent`):
 asking again before midnight UTC only spends requests, so the answer goes back to the source,
 which says which key to set. A 429 with a short ``Retry-After`` and budget left is OpenAlex's
@@ -44,10 +44,10 @@ from email.utils import parsedate_to_datetime
 import httpx2
 
 from citeproof.errors import (
-    BodyTooLarge,
-    DeadlineExceeded,
-    RetryAfterTooLong,
-    UpstreamUnavailable,
+    BodyTooLargeError,
+    DeadlineExceededError,
+    RetryAfterTooLongError,
+    UpstreamUnavailableError,
 )
 from citeproof.net.ratelimit import Clock, RateLimiter, Sleep, service_for
 
@@ -168,7 +168,9 @@ def budget_spent(
 class _CappedDecoder:
     """Decodes a chain of gzip/deflate encodings, raising as soon as output passes ``cap``."""
 
-    def __init__(self, encodings: list[str], cap: int, fail: Callable[[], BodyTooLarge]) -> None:
+    def __init__(
+        self, encodings: list[str], cap: int, fail: Callable[[], BodyTooLargeError]
+    ) -> None:
         self._stages = [self._new(e) for e in reversed(encodings)]
         self._kinds = list(reversed(encodings))
         self._started = [False] * len(self._stages)
@@ -225,7 +227,7 @@ class _CappedDecoder:
 
 
 async def read_capped(
-    response: httpx2.Response, cap: int, fail: Callable[[], BodyTooLarge]
+    response: httpx2.Response, cap: int, fail: Callable[[], BodyTooLargeError]
 ) -> tuple[bytes, bool]:
     """Read ``response``'s raw stream under ``cap``; returns (body, decoded?).
 
@@ -260,7 +262,7 @@ async def buffered(
     response: httpx2.Response,
     request: httpx2.Request,
     cap: int,
-    fail: Callable[[], BodyTooLarge],
+    fail: Callable[[], BodyTooLargeError],
 ) -> httpx2.Response:
     """``response`` read whole under ``cap`` and closed: decoded, with a true Content-Length."""
     try:
@@ -348,7 +350,7 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
                     response.headers.get("retry-after"), now=self._now()
                 )
                 if retry_after is not None and retry_after > self.max_wait:
-                    raise RetryAfterTooLong(
+                    raise RetryAfterTooLongError(
                         f"{label} answered {response.status_code}; its Retry-After of "
                         f"{retry_after:.0f} s exceeds the {self.max_wait:.0f} s limit, so "
                         "citeproof stopped rather than wait. Nothing was concluded; try again "
@@ -363,7 +365,7 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
             wait = retry_after if retry_after is not None else self._backoff(attempt)
             self._check_deadline(label, service.name, host, upcoming=wait)
             await self._sleep(wait)
-        raise UpstreamUnavailable(
+        raise UpstreamUnavailableError(
             self._describe(label, outcomes),
             service=service.name,
             host=host,
@@ -389,8 +391,8 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
     ) -> httpx2.Response:
         response = await self.inner.handle_async_request(request)
 
-        def fail() -> BodyTooLarge:
-            return BodyTooLarge(
+        def fail() -> BodyTooLargeError:
+            return BodyTooLargeError(
                 f"{label} sent a body over the {self.max_body:,} byte limit; reading stopped "
                 "there and nothing was concluded. Raise the limit if this source is expected "
                 "to be that large.",
@@ -412,8 +414,10 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
             raise self._deadline_error(label, name, host, current)
 
     @staticmethod
-    def _deadline_error(label: str, name: str, host: str, current: Deadline) -> DeadlineExceeded:
-        return DeadlineExceeded(
+    def _deadline_error(
+        label: str, name: str, host: str, current: Deadline
+    ) -> DeadlineExceededError:
+        return DeadlineExceededError(
             f"{label} did not answer within the {current.seconds:g} s allowed for this check; "
             "nothing was concluded. Try again later or allow more time.",
             service=name,

@@ -8,7 +8,7 @@ concluded from a source that could not be read.
 
 Search sources (``eutils_search``, ``openalex``, ``litsense`` and the search halves of
 ``ctgov`` and ``openfda``) answer data rather than outcomes, so a failed read *raises*
-:class:`~citeproof.errors.UpstreamUnavailable`; :func:`upstream_failure` and
+:class:`~citeproof.errors.UpstreamUnavailableError`; :func:`upstream_failure` and
 :func:`json_answer` are the one way they word and detect it, and :func:`get_or_fail` the one
 way a bare transport error becomes that failure.
 
@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import httpx2
 
-from citeproof.errors import BadInputError, NetworkError, UpstreamUnavailable
+from citeproof.errors import BadInputError, NetworkError, UpstreamUnavailableError
 from citeproof.identifiers import KINDS, IdentifierKind
 
 _TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
@@ -174,15 +174,15 @@ async def get_or_fail(
         raise fail(f"could not be reached ({type(err).__name__}) for {what}") from err
 
 
-Failure = Callable[[str], UpstreamUnavailable]
+Failure = Callable[[str], UpstreamUnavailableError]
 
 
 def upstream_failure(service: str, host: str) -> Failure:
     """``fail(what)``: the error a search source raises when ``service`` could not be read,
     worded "<service> <what>; nothing was concluded." so every source says it alike."""
 
-    def fail(what: str) -> UpstreamUnavailable:
-        return UpstreamUnavailable(
+    def fail(what: str) -> UpstreamUnavailableError:
+        return UpstreamUnavailableError(
             f"{service} {what}; nothing was concluded.", service=service, host=host
         )
 

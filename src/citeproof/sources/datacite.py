@@ -23,7 +23,7 @@ filtering"):
   ``AND``/``OR``/``NOT``.  ``sort=relevance`` is asked because the list is otherwise sorted
   by last update; ``disable-facets`` and ``fields[dois]`` keep the answer to the records.
 
-Failures *raise* :class:`~citeproof.errors.UpstreamUnavailable` (``upstream_failure``), as
+Failures *raise* :class:`~citeproof.errors.UpstreamUnavailableError` (``upstream_failure``), as
 the other search sources do.  The rate (DataCite's 500 requests per 5 minutes without
 identification) is the client's, ``citeproof.net.ratelimit``.
 """
@@ -205,7 +205,7 @@ def search_params(query: str, rows: int = 5) -> dict[str, str]:
 
 async def search(client: httpx2.AsyncClient, query: str, rows: int = 5) -> list[WorkRecord]:
     """The DataCite records that match every word of ``query``, most relevant first; an
-    empty list when none does.  Raises ``UpstreamUnavailable`` when the answer could not
+    empty list when none does.  Raises ``UpstreamUnavailableError`` when the answer could not
     be read, so an unread search never looks like "no such work"."""
     params = search_params(query, rows)
     what = "a search"

@@ -127,7 +127,7 @@ async def registration_agency(client: httpx2.AsyncClient, doi: str) -> str | Non
     """The name of the agency that registered ``doi`` (``"Crossref"``, ``"DataCite"``,
     ``"mEDRA"`` ...), or ``None`` when doi.org says the DOI does not exist or is invalid.
 
-    Raises :class:`~citeproof.errors.UpstreamUnavailable` for any other answer (another
+    Raises :class:`~citeproof.errors.UpstreamUnavailableError` for any other answer (another
     status, a body that is not the documented list, the "Unknown" state): nothing about the
     DOI may be concluded from a look-up that failed.
     """
