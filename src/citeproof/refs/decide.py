@@ -371,12 +371,16 @@ def _nothing_to_look_up(stated: StatedReference) -> str:
 
 def _consistent(scored: Scored) -> bool:
     """A record that contradicts nothing the entry states and shares its year and its first
-    author, venue or title words, without enough to identify it (no author and year with
-    the title, no numbers): too close to call the entry not found."""
+    author, venue or title words, or its first author and first page (and volume, when it
+    has one), without enough to identify it: too close to call the entry not found.  (A
+    year OCR garbled, "(20N3)", or a chapter cited "n.d." leaves the author and the page.)"""
     if scored.differs or scored.note:
         return False
     agreeing = {f.field for f in scored.fields if f.agreement == "agrees"}
-    return "year" in agreeing and bool({"authors", "venue", "title"} & agreeing)
+    if "year" in agreeing and {"authors", "venue", "title"} & agreeing:
+        return True
+    volume = scored.field("volume").agreement
+    return {"authors", "pages"} <= agreeing and volume in ("agrees", "not_recorded")
 
 
 def _what(scored: Scored) -> str:

@@ -86,7 +86,8 @@ from citeproof.identifiers import (
     mend_line_breaks,
     parse_identifier,
 )
-from citeproof.refs.stated import StatedReference, year_in
+from citeproof.refs.numbers import cited_year
+from citeproof.refs.stated import StatedReference
 
 __all__ = [
     "BULLET",
@@ -673,8 +674,10 @@ def parse_reference_string(
         bare = bare.replace(ident.raw, " ")
     authors, title, venue, year, after = _style(flat[:_MAX_PARSE])
     if year is None:
-        year = year_in(after) if after is not None else None
-        year = year if year is not None else year_in(bare)
+        # where the style puts the year (``refs.numbers``), never the first number that
+        # looks like one: "Venue 4, 1775 (20N0)" prints a page there, not a year
+        year = cited_year(after) if after is not None else None
+        year = year if year is not None else cited_year(bare)
     doi = picked.get("doi")
     return StatedReference(
         text=flat,

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["family_keys", "near_family", "same_family", "strip_suffix"]
+__all__ = ["family_keys", "near_family", "one_edit", "same_family", "strip_suffix"]
 
 #: Name suffixes a list may print where the surname goes ("Dennis Jr G").
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "2nd", "3rd", "junior", "senior"})
@@ -106,7 +106,7 @@ def family_keys(name: str) -> frozenset[str]:
     return frozenset(k for k in keys if len(k) > 1)
 
 
-def _one_edit(a: str, b: str) -> bool:
+def one_edit(a: str, b: str) -> bool:
     """Within one substitution, insertion, deletion or swap of neighbours."""
     if abs(len(a) - len(b)) > 1:
         return False
@@ -136,7 +136,7 @@ def same_family(a: str, b: str) -> bool:
         return True
     for x in keys_a:
         for y in keys_b:
-            if min(len(x), len(y)) >= 5 and x[0] == y[0] and _one_edit(x, y):
+            if min(len(x), len(y)) >= 5 and x[0] == y[0] and one_edit(x, y):
                 return True
     return False
 
@@ -146,6 +146,6 @@ def near_family(a: str, b: str) -> bool:
     only the other fields can tell (``refs.scoring`` lets the title and year decide)."""
     for x in family_keys(a):
         for y in family_keys(b):
-            if min(len(x), len(y)) >= 3 and x[0] == y[0] and _one_edit(x, y):
+            if min(len(x), len(y)) >= 3 and x[0] == y[0] and one_edit(x, y):
                 return True
     return False

@@ -58,6 +58,10 @@ _PLACES: tuple[tuple[re.Pattern[str], int], ...] = (
     ),
 )
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _YEAR + r"(?![\d])")
+#: Where a style puts the first page, right after the volume: "Venue 4, 1775 (20N0)" (AIP),
+#: "2019;30:1775" (Vancouver).  A lone year-shaped number there is a page whose year the
+#: extraction garbled, not the year.
+_PAGE_PLACE = re.compile(r"\d\s*[,:]\s*$")
 
 
 def _visible(text: str) -> str:
@@ -84,11 +88,17 @@ def cited_year(text: str) -> int | None:
 
     The strongest place wins; without any, a lone year outside the hidden spans (a page
     range, a DOI, an access date) is taken, and with several such years none is (a year in
-    a title and one in an unknown place cannot be told apart)."""
+    a title and one in an unknown place cannot be told apart); a number where the first page
+    goes, after the volume, is never taken so."""
     placed = years_in_place(text)
     if placed:
         return placed[0][0]
-    loose = {int(m.group(1)) for m in _ANY_YEAR.finditer(_visible(text))}
+    visible = _visible(text)
+    loose = {
+        int(m.group(1))
+        for m in _ANY_YEAR.finditer(visible)
+        if not _PAGE_PLACE.search(visible, 0, m.start())
+    }
     return loose.pop() if len(loose) == 1 else None
 
 

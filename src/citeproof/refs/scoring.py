@@ -44,7 +44,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from citeproof.models.references import WorkRecord
-from citeproof.refs.names import family_keys, near_family, same_family
+from citeproof.refs.names import family_keys, near_family, one_edit, same_family
 from citeproof.refs.numbers import (
     cited_year,
     coordinates,
@@ -634,14 +634,50 @@ def _residue(entry: _Entry, record: WorkRecord) -> int:
     for t in _titles(record):
         known.update(t.split())
     venue = [w for n in _venue_names(record) for w in venue_words(n)]
+    fields: str | None = None
     left = 0
     for word in entry.text.split():
         if len(word) < 3 or word.isdigit() or word in _STYLE_WORDS or word in known:
             continue
         if any(v.startswith(word[:3]) and letters_in(word, v) for v in venue):
             continue  # an abbreviation of a venue word
+        if fields is None:
+            fields = _squeezed_fields(record)
+        if _broken(word, known, fields):
+            continue
         left += 1
     return left
+
+
+def _squeezed_fields(record: WorkRecord) -> str:
+    """The record's titles, venue names and authors, each without its spaces: where a word
+    extraction glued or split is found again."""
+    parts = [t.replace(" ", "") for t in _titles(record)]
+    parts.extend(fold(n).replace(" ", "") for n in _venue_names(record))
+    parts.append("".join(fold(a) for a in record.authors[:MAX_AUTHORS]).replace(" ", ""))
+    return " ".join(parts)
+
+
+#: The shortest piece of a word OCR or extraction broke ("Computersin", "elkunde") that is
+#: looked for inside a record's fields: shorter pieces are found anywhere.
+_PIECE = 6
+
+
+def _broken(word: str, known: set[str], fields: str) -> bool:
+    """Whether a word of a string is a record's word that OCR or PDF extraction mangled: one
+    letter wrong in a word of six letters or more ("Heqlth", "hystems"; in one of five, not
+    the first), or a piece of the record's title, venue or names glued to the next word or
+    split from it ("Computersin", "elkunde"), one letter in ten wrong.  Such words are the
+    fields printed, not a title the record lacks."""
+    if len(word) >= 5 and any(
+        len(k) >= 5 and (k[0] == word[0] or len(word) >= 6) and one_edit(word, k) for k in known
+    ):
+        return True
+    if len(word) < _PIECE:
+        return False
+    if word in fields:
+        return True
+    return len(word) >= 10 and fuzz.partial_ratio(word, fields) >= SQUEEZED_SAME
 
 
 def score(stated: StatedReference, record: WorkRecord) -> Scored:
