@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from citeproof.models.references import WorkRecord
-from citeproof.refs.decide import SearchEvidence, decide
+from citeproof.refs.decide import IdentifierEvidence, SearchEvidence, decide
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.numbers import cited_year
 from citeproof.refs.scoring import score
@@ -132,3 +132,69 @@ def test_another_first_page_of_the_same_author_is_still_not_found() -> None:
     text = "1 C.W. Finkl, Invented Geology 517 (n.d.)."
     got = decide(parse_reference_string(text), [], _found(CHAPTER))
     assert got.verdict == "not_found", got.reason
+
+
+# ------------------------------------------------------------------ identifiers are no title
+
+MUSCLE = WorkRecord(
+    source="crossref",
+    doi="10.5555/ajpcell.1990.259.3.c409",
+    title="Influence of invented turnover on glycolysis in vole muscle",
+    authors=("Sahlin, K.", "Gorski, J.", "Edstrom, L."),
+    year=1990,
+    venue="Invented Journal of Physiology-Cell Physiology",
+    volume="259",
+    issue="3",
+    pages="C409-C412",
+)
+
+
+def test_a_doi_and_article_numbers_are_not_read_as_a_title() -> None:
+    text = (
+        "(1) Sahlin, K.; Gorski, J.; Edstrom, L. Invented Journal of Physiology-Cell Physiology "
+        "1990, 259, C409–C412. DOI: 10.5555/ajpcell.1990.259.3.c409."
+    )
+    stated = parse_reference_string(text)
+    ids = [IdentifierEvidence(f"doi:{MUSCLE.doi}", True, (MUSCLE,))]
+    got = decide(stated, ids, [])
+    assert got.verdict == "verified", got.reason
+
+
+# ------------------------------------------------------------------ a first letter misread
+
+ROSACEA = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.rosacea",
+    title="Structure evolution across the invented phase boundary of doped garden ceramics",
+    authors=("Shi, Xin Xin", "Liu, Xiao Qiang", "Chen, Xiang Ming"),
+    year=2016,
+    venue="Journal of Invented Physics",
+    volume="119",
+    issue="6",
+    pages="064104",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the string the parser could not split, its first author's first letter misread
+        "Qhi, X.X., Liu,X. Q., & Che n, X. M. (2016). Structure evolution across the invented "
+        "phase boundary of doped garden ceramics. Journal of Invented Physics, 119(6), 064104.",
+        # parsed into fields
+        "Qhi, X. X., Liu, X. Q., & Chen, X. M. (2016). Structure evolution across the invented "
+        "phase boundary of doped garden ceramics. Journal of Invented Physics, 119(6), 064104.",
+    ],
+)
+def test_a_misread_first_letter_with_the_title_and_year_verifies(text: str) -> None:
+    got = decide(parse_reference_string(text), [], _found(ROSACEA))
+    assert got.verdict == "verified", got.reason
+
+
+def test_another_first_author_with_the_title_is_still_partial() -> None:
+    text = (
+        "Brown, K. (2016). Structure evolution across the invented phase boundary of doped "
+        "garden ceramics. Journal of Invented Physics, 119(6), 064104."
+    )
+    got = decide(parse_reference_string(text), [], _found(ROSACEA))
+    assert got.verdict == "partial", got.reason

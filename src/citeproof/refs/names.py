@@ -142,10 +142,13 @@ def same_family(a: str, b: str) -> bool:
 
 
 def near_family(a: str, b: str) -> bool:
-    """One letter off a short surname ("Luyd" for "Luyt"): a typo or another person, which
-    only the other fields can tell (``refs.scoring`` lets the title and year decide)."""
+    """One letter off a short surname ("Luyd" for "Luyt"), or a first letter OCR misread
+    ("Qhi" for "Shi", "dart" for "Hart"): a typo or another person, which only the other
+    fields can tell (``refs.scoring`` lets the title and year decide)."""
     for x in family_keys(a):
         for y in family_keys(b):
-            if min(len(x), len(y)) >= 3 and x[0] == y[0] and one_edit(x, y):
+            if min(len(x), len(y)) < 3:
+                continue
+            if (x[0] == y[0] and one_edit(x, y)) or (len(x) == len(y) and x[1:] == y[1:]):
                 return True
     return False

@@ -290,6 +290,10 @@ class _Entry:
     names: frozenset[str]
     """The folded words printed next to initials ("Zhang, W.", "K.V.N. Menon"): authors'
     names, which a record that lists only the first few authors does not account for."""
+    prose: tuple[str, ...]
+    """The folded words without identifiers and URLs, nor any word with a digit in it (an
+    article number "C409", a DOI's "v28i51", a page glued to a year): the words that could
+    be a title's."""
 
 
 _INITIALS = r"(?:[A-Z]\.(?:\s?-?[A-Z]\.){0,3})"
@@ -300,6 +304,7 @@ _NAMED = (
 )
 #: A list number glued to the entry ("1Anaesthesia 32, 84 (1977)."), which a reader that
 #: splits lists at "1 " or "[1]" leaves in place.
+_IDENTIFIERS = re.compile(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", re.IGNORECASE)
 _GLUED_NUMBER = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}(?=[A-Z][a-z]))\s*")
 
 
@@ -322,6 +327,9 @@ def _entry(stated: StatedReference) -> _Entry:
         coordinates=coordinates(raw),
         squeezed=text.replace(" ", ""),
         names=frozenset(fold(n) for pattern in _NAMED for n in pattern.findall(raw)),
+        prose=tuple(
+            w for w in fold(_IDENTIFIERS.sub(" ", raw)).split() if not any(c.isdigit() for c in w)
+        ),
     )
 
 
@@ -483,6 +491,10 @@ def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
         # every word of the string is the record's venue, title or numbers: it prints no
         # author to compare ("Anaesthesia 32, 84 (1977).")
         return FieldScore("authors", None, shown, None, "not_stated")
+    if any(near_family(name, recorded[0]) for name in entry.names):
+        # a name printed beside initials one letter off the first author's ("Qhi, X. X."
+        # for Shi): a typo or another person, which the title and the year decide
+        return FieldScore("authors", None, shown, NEAR_NAME, "differs")
     return FieldScore("authors", None, shown, round(present / len(head), 3), "differs")
 
 
@@ -636,8 +648,8 @@ def _residue(entry: _Entry, record: WorkRecord) -> int:
     venue = [w for n in _venue_names(record) for w in venue_words(n)]
     fields: str | None = None
     left = 0
-    for word in entry.text.split():
-        if len(word) < 3 or word.isdigit() or word in _STYLE_WORDS or word in known:
+    for word in entry.prose:
+        if len(word) < 3 or word in _STYLE_WORDS or word in known:
             continue
         if any(v.startswith(word[:3]) and letters_in(word, v) for v in venue):
             continue  # an abbreviation of a venue word
