@@ -66,6 +66,29 @@ def test_verify_references_asks_the_index_the_server_was_given(
     assert reference["work"]["identifier"] == "doi:10.5555/invented.idx.1"
 
 
+def test_the_audit_checks_an_answers_references_in_the_index(
+    run_cli: CliRun, built: Path, served: list[Any]
+) -> None:
+    """``audit_answer`` verifies the answer's reference list as ``verify_references`` does:
+    offline, only the index can have verified it."""
+    from mcp import Client
+
+    run = run_cli("mcp", "--index", built, "--offline", "--no-log")
+    assert run.exit_code == 0, run.output
+    ((server, _),) = served
+    answer = f"Compost warms with more earthworms [1].\n\nReferences\n1. {ENTRY}\n"
+
+    async def go() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool("audit_answer", {"answer": answer, "detail": "full"})
+
+    result = anyio.run(go)
+    assert not result.is_error, result.content
+    (reference,) = result.structured_content["references"]
+    assert reference["verdict"] == "verified", reference["reason"]
+    assert [a["service"] for a in reference["asked"]] == ["index"]
+
+
 def test_without_an_index_the_same_server_finds_nothing_offline(
     run_cli: CliRun, served: list[Any]
 ) -> None:
