@@ -366,6 +366,25 @@ class LocalIndex:
             ]
         )
         hits = self._searcher.search(query, 3 * limit + 6, count=False).hits
+        out: list[tuple[WorkRecord, float, str]] = []
+        works: set[int] = set()
+        # Hits are read a few at a time, best first: most are distinct works, so the first
+        # ``limit + 2`` usually give ``limit`` of them, and reading a hit (its rid, its row,
+        # its record) costs as much again as tantivy's search for all of them.
+        step = limit + 2
+        for start in range(0, len(hits), step):
+            if len(out) == limit:
+                break
+            out += self._read_hits(hits[start : start + step], works, limit - len(out), not out)
+        return out
+
+    def _read_hits(
+        self, hits: list[Any], works: set[int], wanted: int, first: bool
+    ) -> list[tuple[WorkRecord, float, str]]:
+        """At most ``wanted`` records of ``hits`` (in their order) whose works are not in
+        ``works`` yet, each with its score, and the searched text of the best of all
+        (``first``: these are the first hits read; the text :meth:`_confident` reads),
+        empty for the others.  ``works`` is updated."""
         # The stored rid: reading a fast field costs a column open per call, a stored
         # document a few microseconds.
         scored = [
@@ -381,19 +400,18 @@ class LocalIndex:
                 [rid for _score, rid in scored],
             )
         }
-        out: list[tuple[WorkRecord, float, str]] = []
-        works: set[int] = set()
+        found: list[tuple[WorkRecord, float, str]] = []
         for score, rid in scored:
             row = rows.get(rid)
             if row is None or row[0] in works:
                 continue
             works.add(row[0])
             ids, fields = decode_blob(row[1])
-            record = WorkRecord(**fields)
-            out.append((record, score, _searched_text(ids, fields)))
-            if len(out) == limit:
+            text = _searched_text(ids, fields) if first and not found else ""
+            found.append((WorkRecord(**fields), score, text))
+            if len(found) == wanted:
                 break
-        return out
+        return found
 
 
 def _searched_text(ids: tuple[str, ...], fields: dict[str, Any]) -> str:
