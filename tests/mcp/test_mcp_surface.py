@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import pytest
@@ -26,6 +26,9 @@ from citeproof.mcp.tools import ToolSettings
 from citeproof.models import CheckResult
 from citeproof.models.audit import AuditReport
 from citeproof.models.references import ReferencesReport
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 EXACT = "Mean sleep onset latency fell by 14 minutes (95% CI 9 to 19) in the walking group"
 NUMBERS_CHANGED = EXACT.replace("14 minutes", "41 minutes")
@@ -436,17 +439,15 @@ def test_resolve_handles_answers_each_handle(server: MCPServer, pinned: str) -> 
     assert result.by_status == {"forged": 1, "malformed": 1, "ok": 1}
 
 
-def test_log_checkpoint_signs_what_verify_log_and_the_cli_check(server: MCPServer) -> None:
-    from click.testing import CliRunner
-
-    from citeproof.cli import cli
-
+def test_log_checkpoint_signs_what_verify_log_and_the_cli_check(
+    server: MCPServer, run_cli: CliRun
+) -> None:
     structured(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
     signed = structured(server, "log_checkpoint", {})
     assert signed["size"] == 1
     assert signed["checkpoint"].startswith(f"{signed['origin']}\n1\n{signed['root']}\n")
     assert signed["key"].startswith(signed["checkpoint"].split("\u2014 ")[1].split(" ")[0])
-    printed = CliRunner().invoke(cli, ["log", "checkpoint"])
+    printed = run_cli("log", "checkpoint")
     assert printed.exit_code == 0 and printed.output == signed["checkpoint"]
     structured(server, "check_quote", {"quote": EXACT, "source": str(EXAMPLE)})
     report = structured(server, "verify_log", {"checkpoint": signed["checkpoint"]})
