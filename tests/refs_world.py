@@ -21,6 +21,14 @@ Any searched title containing "outage" makes PubMed answer 503, so the "one data
 not be read" case exists.  A request the world has no answer for raises, so a recording run
 can never quietly record a gap.
 
+This module is also the one description of those formats for ``bench/refs_fixtures.py``,
+whose thousands of INVENTED bench works are :class:`Work` records answered by a subclass
+of :class:`World` (its searches find a code word instead of matching words): the recordings
+and the bench cannot drift into two versions of a service's answer.  The shared part lives
+here, not in bench/, because the recordings are what it is checked against (a change to a
+builder shows as a changed recording), and the tests import this module by name; bench
+scripts already reach shared code under tests/ the same way (``bench_refs_real.py``).
+
 ``python tests/refs_world.py`` rewrites ``tests/refs/recordings/`` (and the Retraction Watch
 CSV beside it): it verifies every reference the tests use (:func:`stated_inputs`) through
 ``citeproof.refs.verification.verify_all`` on a client whose innermost transport is a
@@ -39,7 +47,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import parse_qsl, unquote
 
 import httpx2
@@ -66,10 +74,11 @@ PREFIX = "10.5555/invented.world."
 # The works
 
 
-@dataclass(frozen=True, slots=True)
-class Person:
-    family: str
+class Person(NamedTuple):
+    """A (given, family) pair, so a bench script unpacks it as the pair it prints names from."""
+
     given: str
+    family: str
 
     @property
     def pubmed(self) -> str:
@@ -84,195 +93,189 @@ class Person:
 
 @dataclass(frozen=True, slots=True)
 class Work:
-    n: str
+    """One INVENTED work, as every service that knows it records it."""
+
+    n: int
+    doi: str
     title: str
     authors: tuple[Person, ...]
     year: int
     month: int
     day: int
     venue: str | None
-    """The journal; None for a book or a dataset."""
+    """The journal (a bench dataset's repository); None for a book or the world's dataset."""
     publisher: str
-    kind: str
-    """Crossref's type (``journal-article``, ``book``), or ``dataset`` for DataCite."""
-    crossref: bool = True
-    datacite: bool = False
-    openalex: bool = True
+    kind: str = "journal-article"
+    """Crossref's type (``journal-article``, ``book``), or ``dataset``: registered with
+    DataCite instead of Crossref."""
     pmid: str | None = None
     pmcid: str | None = None
     volume: str = ""
     issue: str = ""
     page: str = ""
     abbreviation: str = ""
+    issn: str = "9999-3001"
     isbn: str = ""
+    electronic: bool = False
+    """A book's edition published online (its ISBN typed electronic, not print)."""
     pubmed_lists_doi: bool = True
     """False: PubMed's summary names no DOI (as for many older records)."""
+    cites: tuple[tuple[str, str], ...] = ()
+    """The reference list deposited with Crossref: (DOI, the reference as printed)."""
+    updates: str | None = None
+    """For a correction notice: the DOI of the work it corrects (Crossref's ``update-to``)."""
 
     @property
-    def doi(self) -> str:
-        return PREFIX + self.n
+    def datacite(self) -> bool:
+        return self.kind == "dataset"
 
     @property
     def openalex_id(self) -> str:
-        return f"W9993{int(self.n):04d}"
+        return f"W9993{self.n:04d}"
 
 
-HALLOWAY = Person("Halloway", "Wren")
-OKONKWO = Person("Okonkwo-Reyes", "Tamsin")
+def _invented(
+    n: int,
+    title: str,
+    authors: tuple[Person, ...],
+    published: tuple[int, int, int],
+    venue: str | None,
+    publisher: str,
+    **more: Any,
+) -> Work:
+    """A work of the world: its DOI under :data:`PREFIX`."""
+    return Work(n, f"{PREFIX}{n}", title, authors, *published, venue, publisher, **more)
+
+
+HALLOWAY = Person("Wren", "Halloway")
+OKONKWO = Person("Tamsin", "Okonkwo-Reyes")
+ASHWORTH = Person("Clara", "Ashworth")
 SOIL = "Invented Journal of Soil Ecology"
+SOIL_PRESS = "Invented Press for Soil Science"
+SOCIETY = "Invented Ecology Society"
+BIRDS = "A field guide to invented hedgerow birds"
 
 WORKS: tuple[Work, ...] = (
-    Work(
-        "1",
+    _invented(
+        1,
         "Compost temperature and earthworm density in invented allotments",
         (HALLOWAY, OKONKWO),
-        2021,
-        3,
-        4,
+        (2021, 3, 4),
         SOIL,
-        "Invented Press for Soil Science",
-        "journal-article",
+        SOIL_PRESS,
         pmid="99930001",
         volume="4",
         issue="2",
         page="e0101",
         abbreviation="Inv J Soil Ecol",
     ),
-    Work(
-        "2",
+    _invented(
+        2,
         "Rainwater harvesting for invented urban gardens",
-        (Person("Brennan", "Aoife"), Person("Mwangi", "Peter")),
-        2020,
-        6,
-        15,
+        (Person("Aoife", "Brennan"), Person("Peter", "Mwangi")),
+        (2020, 6, 15),
         "Invented Journal of Urban Water",
-        "Invented Press for Soil Science",
-        "journal-article",
+        SOIL_PRESS,
         pmid="99930002",
         volume="7",
         page="12-19",
         abbreviation="Inv J Urban Water",
     ),
-    Work(
-        "3",
+    _invented(
+        3,
         "Pollinator visits to invented rooftop meadows",
-        (Person("Adeyemi", "Folake"), Person("Novak", "Lenka")),
-        2022,
-        1,
-        20,
+        (Person("Folake", "Adeyemi"), Person("Lenka", "Novak")),
+        (2022, 1, 20),
         "Invented Urban Ecology",
-        "Invented Ecology Society",
-        "journal-article",
+        SOCIETY,
         volume="9",
         issue="1",
         page="33-41",
     ),
-    Work(
-        "4",
+    _invented(
+        4,
         "Mycorrhizal networks under invented orchard cover crops",
-        (Person("Sato", "Kenji"), Person("Lindqvist", "Maja")),
-        2019,
-        9,
-        2,
+        (Person("Kenji", "Sato"), Person("Maja", "Lindqvist")),
+        (2019, 9, 2),
         "Invented Journal of Orchard Science",
-        "Invented Ecology Society",
-        "journal-article",
+        SOCIETY,
         pmid="99930004",
         volume="11",
         page="201-210",
         abbreviation="Inv J Orchard Sci",
     ),
-    Work(
-        "5",
-        "A field guide to invented hedgerow birds",
-        (Person("Ashworth", "Clara"),),
-        2018,
-        4,
-        1,
+    _invented(
+        5,
+        BIRDS,
+        (ASHWORTH,),
+        (2018, 4, 1),
         None,
         "Invented Natural History Press",
-        "book",
+        kind="book",
         isbn="9780999300051",
     ),
-    Work(
-        "6",
-        "A field guide to invented hedgerow birds",
-        (Person("Ashworth", "Clara"),),
-        2018,
-        4,
-        1,
+    _invented(
+        6,
+        BIRDS,
+        (ASHWORTH,),
+        (2018, 4, 1),
         None,
         "Invented Natural History Press",
-        "book",
+        kind="book",
         isbn="9780999300068",
+        electronic=True,
     ),
-    Work(
-        "7",
+    _invented(
+        7,
         "Biochar doubles invented tomato yields",
-        (Person("Quill", "Dorian"), Person("Marsh", "Esme")),
-        2022,
-        5,
-        9,
+        (Person("Dorian", "Quill"), Person("Esme", "Marsh")),
+        (2022, 5, 9),
         SOIL,
-        "Invented Press for Soil Science",
-        "journal-article",
+        SOIL_PRESS,
         pmid="99930007",
         volume="5",
         page="77-85",
         abbreviation="Inv J Soil Ecol",
     ),
-    Work(
-        "8",
+    _invented(
+        8,
         "Soil temperature readings from invented allotment plots",
         (HALLOWAY, OKONKWO),
-        2023,
-        5,
-        2,
+        (2023, 5, 2),
         None,
         "Zenodo",
-        "dataset",
-        crossref=False,
-        datacite=True,
+        kind="dataset",
     ),
-    Work(
-        "9",
+    _invented(
+        9,
         "Nitrogen leaching from invented raised beds",
-        (Person("Ortega", "Marisol"), Person("Byrne", "Siobhan")),
-        2020,
-        11,
-        30,
+        (Person("Marisol", "Ortega"), Person("Siobhan", "Byrne")),
+        (2020, 11, 30),
         SOIL,
-        "Invented Press for Soil Science",
-        "journal-article",
+        SOIL_PRESS,
         pmid="99930009",
         pmcid="PMC99930009",
         volume="3",
         page="45-52",
         abbreviation="Inv J Soil Ecol",
     ),
-    Work(
-        "10",
+    _invented(
+        10,
         "Ground beetle DNA barcodes from invented Alpine pastures",
-        (Person("Müller", "Jürgen"), Person("Sørensen", "Åse")),
-        2021,
-        7,
-        7,
+        (Person("Jürgen", "Müller"), Person("Åse", "Sørensen")),
+        (2021, 7, 7),
         "Invented Alpine Entomology",
-        "Invented Ecology Society",
-        "journal-article",
+        SOCIETY,
         volume="2",
         page="5-14",
     ),
-    Work(
-        "11",
+    _invented(
+        11,
         "Slug pressure on invented lettuce trials",
-        (Person("Okafor", "Chidi"), Person("Lindgren", "Pia")),
-        1998,
-        10,
-        1,
+        (Person("Chidi", "Okafor"), Person("Pia", "Lindgren")),
+        (1998, 10, 1),
         "Invented Horticultural Pest Review",
-        "Invented Ecology Society",
-        "journal-article",
+        SOCIETY,
         pmid="99930011",
         volume="14",
         page="210-218",
@@ -280,13 +283,6 @@ WORKS: tuple[Work, ...] = (
         pubmed_lists_doi=False,
     ),
 )
-BY_DOI = {w.doi: w for w in WORKS}
-BY_PMID = {w.pmid: w for w in WORKS if w.pmid}
-BY_PMCID = {w.pmcid: w for w in WORKS if w.pmcid}
-#: The work the Retraction Watch CSV lists as retracted.
-RETRACTED = BY_DOI[PREFIX + "7"]
-#: A DOI no agency registered.
-FABRICATED_DOI = PREFIX + "99"
 
 # --------------------------------------------------------------------------------------------
 # The references the tests verify (every one is recorded by main())
@@ -473,86 +469,6 @@ def rw_csv_text() -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Matching, as each service roughly does it
-
-_STOP = frozenset("a an and the of in on for to with by from at as is are".split())
-
-
-def words(text: str) -> list[str]:
-    """Lower-case words without accents, punctuation, stop words or bare numbers."""
-    bare = "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    ).replace("ø", "o")
-    found = re.findall(r"[a-z0-9]+", bare.casefold())
-    return [w for w in found if w not in _STOP and not w.isdigit() and len(w) > 1]
-
-
-def _indexed(work: Work) -> set[str]:
-    people = " ".join(f"{p.family} {p.given}" for p in work.authors)
-    return set(words(f"{work.title} {people} {work.venue or ''} {work.publisher}"))
-
-
-def crossref_ranked(query: str, rows: int) -> list[tuple[Work, float]]:
-    """Crossref's bibliographic search: every work sharing a word, most shared first."""
-    wanted = set(words(query))
-    scored: list[tuple[Work, float]] = []
-    for work in WORKS:
-        if not work.crossref:
-            continue
-        shared = wanted & _indexed(work)
-        if shared:
-            score = 11.0 * len(shared) + 7.3 * len(shared) / max(1, len(set(words(work.title))))
-            scored.append((work, round(score, 5)))
-    scored.sort(key=lambda pair: (-pair[1], int(pair[0].n)))
-    return scored[:rows]
-
-
-def openalex_ranked(query: str, per_page: int) -> list[Work]:
-    """OpenAlex's search: works whose title holds most of the searched words."""
-    wanted = set(words(query))
-    found: list[tuple[float, Work]] = []
-    for work in WORKS:
-        if not work.openalex or not wanted:
-            continue
-        share = len(wanted & set(words(work.title))) / len(wanted)
-        if share >= 0.6:
-            found.append((share, work))
-    found.sort(key=lambda pair: (-pair[0], int(pair[1].n)))
-    return [w for _, w in found[:per_page]]
-
-
-def datacite_matches(query: str, rows: int) -> list[Work]:
-    """DataCite's query_string, AND by default: every word matches the record."""
-    wanted = set(words(query))
-    return [w for w in WORKS if w.datacite and wanted and wanted <= _indexed(w)][:rows]
-
-
-_TERM = re.compile(r"^(?P<word>[^\[\]]+)\[(?P<field>tiab|au)\]$")
-
-
-def pubmed_matches(term: str) -> list[Work]:
-    """esearch for ``word[tiab] AND … AND name[au]``: every term must match."""
-    found: list[Work] = []
-    parts = [p.strip() for p in term.split(" AND ")]
-    for work in (w for w in WORKS if w.pmid):
-        title = set(words(work.title))
-        families = {" ".join(words(p.family)) for p in work.authors}
-        ok = True
-        for part in parts:
-            m = _TERM.match(part)
-            if m is None:
-                raise AssertionError(f"the invented PubMed cannot read the term {part!r}")
-            wanted = " ".join(words(m.group("word")))
-            if m.group("field") == "tiab" and wanted not in title:
-                ok = False
-            if m.group("field") == "au" and wanted not in families:
-                ok = False
-        if ok:
-            found.append(work)
-    return found
-
-
-# --------------------------------------------------------------------------------------------
 # Answers in each service's format
 
 
@@ -579,7 +495,7 @@ def crossref_message(work: Work) -> dict[str, Any]:
     issued = {"date-parts": [[work.year, work.month, work.day]]}
     message: dict[str, Any] = {
         "indexed": {**_stamp(2026, 4, 18), "version": "4.1.0"},
-        "reference-count": 0,
+        "reference-count": len(work.cites),
         "publisher": work.publisher,
         "content-domain": {"domain": [], "crossmark-restriction": False},
         "short-container-title": [work.abbreviation] if work.abbreviation else [],
@@ -601,14 +517,14 @@ def crossref_message(work: Work) -> dict[str, Any]:
         "subtitle": [],
         "short-title": [],
         "issued": issued,
-        "references-count": 0,
+        "references-count": len(work.cites),
         "URL": f"https://doi.org/{work.doi}",
         "relation": {},
         "subject": [],
         "published": issued,
     }
     if work.kind == "book":
-        edition = "print" if work.n == "5" else "electronic"
+        edition = "electronic" if work.electronic else "print"
         message["ISBN"] = [work.isbn]
         message["isbn-type"] = [{"type": edition, "value": work.isbn}]
         message["published-print" if edition == "print" else "published-online"] = issued
@@ -618,13 +534,28 @@ def crossref_message(work: Work) -> dict[str, Any]:
                 "volume": work.volume,
                 "page": work.page,
                 "published-online": issued,
-                "ISSN": ["9999-3001"],
-                "issn-type": [{"type": "electronic", "value": "9999-3001"}],
+                "ISSN": [work.issn],
+                "issn-type": [{"type": "electronic", "value": work.issn}],
             }
         )
         if work.issue:
             message["issue"] = work.issue
             message["journal-issue"] = {"issue": work.issue, "published-online": issued}
+    if work.cites:
+        message["reference"] = [
+            {"key": f"ref{k}", "doi-asserted-by": "publisher", "DOI": doi, "unstructured": text}
+            for k, (doi, text) in enumerate(work.cites, 1)
+        ]
+    if work.updates:
+        message["update-to"] = [
+            {
+                "updated": _stamp(work.year, work.month, work.day),
+                "DOI": work.updates,
+                "type": "correction",
+                "source": "publisher",
+                "label": "Correction",
+            }
+        ]
     return message
 
 
@@ -648,13 +579,6 @@ def crossref_item(work: Work, score: float) -> dict[str, Any]:
     item = {k: full[k] for k in _SELECTED if k in full}
     item["score"] = score
     return item
-
-
-def _crossref_json(payload: Any) -> bytes:
-    # Crossref's serialiser escapes every "/" in strings.
-    return (
-        json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("/", "\\/").encode()
-    )
 
 
 def _datacite_attributes(work: Work) -> dict[str, Any]:
@@ -755,7 +679,7 @@ def pubmed_summary(work: Work) -> dict[str, Any]:
         "lang": ["eng"],
         "nlmuniqueid": "999930001",
         "issn": "",
-        "essn": "9999-3001",
+        "essn": work.issn,
         "pubtype": ["Journal Article"],
         "recordstatus": "PubMed - indexed for MEDLINE",
         "pubstatus": "4",
@@ -787,10 +711,10 @@ def openalex_result(work: Work) -> dict[str, Any]:
     source: dict[str, Any] | None = None
     if work.venue or work.kind == "dataset":
         source = {
-            "id": f"https://openalex.org/S9993{int(work.n):04d}",
+            "id": f"https://openalex.org/S9993{work.n:04d}",
             "display_name": work.venue or work.publisher,
-            "issn_l": None if work.kind == "dataset" else "9999-3001",
-            "issn": None if work.kind == "dataset" else ["9999-3001"],
+            "issn_l": None if work.kind == "dataset" else work.issn,
+            "issn": None if work.kind == "dataset" else [work.issn],
             "is_oa": True,
             "is_in_doaj": False,
             "is_core": False,
@@ -811,7 +735,7 @@ def openalex_result(work: Work) -> dict[str, Any]:
             {
                 "author_position": "first" if i == 0 else "last",
                 "author": {
-                    "id": f"https://openalex.org/A9993{int(work.n):04d}{i}",
+                    "id": f"https://openalex.org/A9993{work.n:04d}{i}",
                     "display_name": p.display,
                     "orcid": None,
                 },
@@ -838,9 +762,6 @@ def openalex_result(work: Work) -> dict[str, Any]:
         },
     }
 
-
-# --------------------------------------------------------------------------------------------
-# The handler
 
 _CROSSREF_HEADERS = {
     "access-control-allow-origin": "*",
@@ -886,232 +807,301 @@ _DOI_HEADERS = {
     "date": HTTP_DATE,
     "server": "cloudflare",
 }
-
-
-def _json(status: int, payload: Any, headers: dict[str, str]) -> httpx2.Response:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    return httpx2.Response(status, headers=headers, content=body)
-
-
-def _doi_org(path: str) -> httpx2.Response:
-    doi = unquote(path.removeprefix("/doiRA/"))
-    work = BY_DOI.get(doi.lower())
-    if work is None:
-        return _json(200, [{"DOI": doi, "status": "DOI does not exist"}], _DOI_HEADERS)
-    agency = "DataCite" if work.datacite else "Crossref"
-    return _json(200, [{"DOI": doi, "RA": agency}], _DOI_HEADERS)
-
-
-def _crossref(request: httpx2.Request) -> httpx2.Response:
-    path = unquote(request.url.path)
-    headers = {**_CROSSREF_HEADERS, "content-type": "application/json"}
-    if path.startswith("/v1/works/"):
-        work = BY_DOI.get(path.removeprefix("/v1/works/").lower())
-        if work is None or not work.crossref:
-            plain = {**_CROSSREF_HEADERS, "content-type": "text/plain"}
-            return httpx2.Response(404, headers=plain, content=b"Resource not found.")
-        payload = {
-            "status": "ok",
-            "message-type": "work",
-            "message-version": "1.0.0",
-            "message": crossref_message(work),
-        }
-        return httpx2.Response(200, headers=headers, content=_crossref_json(payload))
-    query = request.url.params.get("query.bibliographic")
-    if path == "/v1/works" and query is not None:
-        rows = int(request.url.params.get("rows", "20"))
-        ranked = crossref_ranked(query, rows)
-        payload = {
-            "status": "ok",
-            "message-type": "work-list",
-            "message-version": "1.0.0",
-            "message": {
-                "facets": {},
-                "total-results": len(ranked),
-                "items": [crossref_item(w, s) for w, s in ranked],
-                "items-per-page": rows,
-                "query": {"start-index": 0, "search-terms": None},
-            },
-        }
-        return httpx2.Response(200, headers=headers, content=_crossref_json(payload))
-    raise AssertionError(f"the invented Crossref has no answer for {request.url}")
-
-
-def _datacite(request: httpx2.Request) -> httpx2.Response:
-    path = unquote(request.url.path)
-    if path.startswith("/dois/"):
-        work = BY_DOI.get(path.removeprefix("/dois/").lower())
-        if work is None or not work.datacite:
-            gone = {
-                "errors": [
-                    {"status": "404", "title": "The resource you are looking for doesn't exist."}
-                ]
-            }
-            return _json(404, gone, _DATACITE_HEADERS)
-        return _json(200, datacite_record(work), _DATACITE_HEADERS)
-    if path == "/dois" and "query" in request.url.params:
-        rows = int(request.url.params.get("page[size]", "25"))
-        found = datacite_matches(request.url.params["query"], rows)
-        payload = {
-            "data": [
-                {
-                    "id": w.doi,
-                    "type": "dois",
-                    "attributes": _datacite_attributes(w),
-                    "relationships": {},
-                }
-                for w in found
-            ],
-            "meta": {"total": len(found), "totalPages": 1, "page": 1},
-            "links": {"self": str(request.url)},
-        }
-        return _json(200, payload, _DATACITE_HEADERS)
-    raise AssertionError(f"the invented DataCite has no answer for {request.url}")
-
-
 _OUTAGE_PAGE = (
     b"<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n"
     b"<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n</body>\r\n</html>\r\n"
 )
 
 
-def _eutils(request: httpx2.Request) -> httpx2.Response:
-    path = request.url.path
-    if path.endswith("/esearch.fcgi"):
-        term = request.url.params.get("term", "")
-        if "outage" in term.lower():
-            down = {
-                "connection": "close",
-                "content-type": "text/html",
-                "date": HTTP_DATE,
-                "server": "nginx",
-            }
-            return httpx2.Response(503, headers=down, content=_OUTAGE_PAGE)
-        retmax = int(request.url.params.get("retmax", "20"))
-        found = [w.pmid for w in pubmed_matches(term) if w.pmid]
-        result: dict[str, Any] = {
-            "count": str(len(found)),
-            "retmax": str(min(retmax, len(found))),
-            "retstart": "0",
-            "idlist": found[:retmax],
-            "translationset": [],
-            "querytranslation": term.replace("[tiab]", "[Title/Abstract]").replace(
-                "[au]", "[Author]"
-            ),
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One answer, encoded: built once, served as a fresh response to each request asking."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def response(self) -> httpx2.Response:
+        return httpx2.Response(self.status, headers=self.headers, content=self.body)
+
+
+def _dumps(payload: Any) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _json(status: int, payload: Any, headers: dict[str, str]) -> Answer:
+    return Answer(status, headers, _dumps(payload))
+
+
+def _crossref(payload: Any) -> Answer:
+    # Crossref's serialiser escapes every "/" in strings.
+    body = _dumps(payload).replace(b"/", b"\\/")
+    return Answer(200, {**_CROSSREF_HEADERS, "content-type": "application/json"}, body)
+
+
+def crossref_record(work: Work) -> Answer:
+    """``works/{doi}``."""
+    return _crossref(
+        {
+            "status": "ok",
+            "message-type": "work",
+            "message-version": "1.0.0",
+            "message": crossref_message(work),
         }
-        if not found:
-            result["warninglist"] = {
-                "phrasesignored": [],
-                "quotedphrasesnotfound": [],
-                "outputmessages": ["No items found."],
-            }
-        return _json(
-            200,
-            {"header": {"type": "esearch", "version": "0.3"}, "esearchresult": result},
-            _NCBI_HEADERS,
-        )
-    if path.endswith("/esummary.fcgi") and request.method == "POST":
-        form = dict(parse_qsl(request.content.decode()))
-        ids = [i for i in form.get("id", "").split(",") if i]
-        summary: dict[str, Any] = {"uids": ids}
-        for pmid in ids:
-            work = BY_PMID.get(pmid)
-            summary[pmid] = (
-                pubmed_summary(work)
-                if work
-                else {"uid": pmid, "error": "cannot get document summary"}
-            )
-        return _json(
-            200,
-            {"header": {"type": "esummary", "version": "0.3"}, "result": summary},
-            _NCBI_HEADERS,
-        )
-    raise AssertionError(f"the invented E-utilities have no answer for {request.url}")
+    )
 
 
-def _idconv(request: httpx2.Request) -> httpx2.Response:
-    params = request.url.params
-    ids = [i for i in params.get("ids", "").split(",") if i]
-    idtype = params.get("idtype", "")
-    records: list[dict[str, Any]] = []
-    for requested in ids:
-        work = None
-        if idtype == "pmcid":
-            work = BY_PMCID.get(requested.upper())
-        elif idtype == "pmid":
-            work = BY_PMID.get(requested)
-        elif idtype == "doi":
-            work = BY_DOI.get(requested.lower())
-        if work is not None and work.pmcid:
-            records.append(
-                {
-                    "pmcid": work.pmcid,
-                    "pmid": int(work.pmid or 0),
-                    "doi": work.doi,
-                    "requested-id": requested,
-                }
-            )
-        else:
-            records.append(
-                {
-                    "requested-id": requested,
-                    "status": "error",
-                    "errmsg": "Identifier not found in PMC",
-                }
-            )
-    echo = f"ids={','.join(ids)}&idtype={idtype}&format=json"
-    payload = {
-        "status": "ok",
-        "response-date": "2026-04-20 05:30:00",
-        "request": {
-            "format": "json",
-            "idtype": idtype,
-            "ids": ids,
-            "echo": echo,
-            "versions": "no",
-            "showaiid": "no",
-        },
-        "records": records,
+def crossref_list(ranked: Sequence[tuple[Work, float]], rows: int) -> Answer:
+    """``works?query.bibliographic=``: the hits, each with its score."""
+    message = {
+        "facets": {},
+        "total-results": len(ranked),
+        "items": [crossref_item(w, s) for w, s in ranked],
+        "items-per-page": rows,
+        "query": {"start-index": 0, "search-terms": None},
     }
-    return _json(200, payload, {"content-type": "application/json", "date": HTTP_DATE})
-
-
-def _openalex(request: httpx2.Request) -> httpx2.Response:
-    params = request.url.params
-    if request.url.path == "/works" and "search" in params:
-        per_page = int(params.get("per_page", "25"))
-        found = openalex_ranked(params["search"], per_page)
-        payload = {
-            "meta": {
-                "count": len(found),
-                "db_response_time_ms": 21,
-                "page": 1,
-                "per_page": per_page,
-                "groups_count": None,
-            },
-            "results": [openalex_result(w) for w in found],
-            "group_by": [],
+    return _crossref(
+        {
+            "status": "ok",
+            "message-type": "work-list",
+            "message-version": "1.0.0",
+            "message": message,
         }
-        return _json(200, payload, _OPENALEX_HEADERS)
-    raise AssertionError(f"the invented OpenAlex has no answer for {request.url}")
+    )
+
+
+CROSSREF_NOT_FOUND = Answer(
+    404, {**_CROSSREF_HEADERS, "content-type": "text/plain"}, b"Resource not found."
+)
+DATACITE_NOT_FOUND = _json(
+    404,
+    {"errors": [{"status": "404", "title": "The resource you are looking for doesn't exist."}]},
+    _DATACITE_HEADERS,
+)
+
+
+def datacite_list(found: Sequence[Work], rows: int, url: str) -> Answer:
+    """``dois?query=``."""
+    data = [
+        {"id": w.doi, "type": "dois", "attributes": _datacite_attributes(w), "relationships": {}}
+        for w in found
+    ]
+    meta = {"total": len(found), "totalPages": 1, "page": 1}
+    return _json(200, {"data": data, "meta": meta, "links": {"self": url}}, _DATACITE_HEADERS)
+
+
+def esearch_answer(term: str, pmids: Sequence[str], retmax: int) -> Answer:
+    """``esearch.fcgi`` (JSON): the PMIDs found for ``term``."""
+    result: dict[str, Any] = {
+        "count": str(len(pmids)),
+        "retmax": str(min(retmax, len(pmids))),
+        "retstart": "0",
+        "idlist": list(pmids[:retmax]),
+        "translationset": [],
+        "querytranslation": term.replace("[tiab]", "[Title/Abstract]").replace("[au]", "[Author]"),
+    }
+    if not pmids:
+        result["warninglist"] = {
+            "phrasesignored": [],
+            "quotedphrasesnotfound": [],
+            "outputmessages": ["No items found."],
+        }
+    payload = {"header": {"type": "esearch", "version": "0.3"}, "esearchresult": result}
+    return _json(200, payload, _NCBI_HEADERS)
+
+
+def openalex_list(found: Sequence[Work], per_page: int) -> Answer:
+    """``works?search=``."""
+    meta = {
+        "count": len(found),
+        "db_response_time_ms": 21,
+        "page": 1,
+        "per_page": per_page,
+        "groups_count": None,
+    }
+    results = [openalex_result(w) for w in found]
+    return _json(200, {"meta": meta, "results": results, "group_by": []}, _OPENALEX_HEADERS)
+
+
+# --------------------------------------------------------------------------------------------
+# The services: which answer each request gets
+
+_STOP = frozenset("a an and the of in on for to with by from at as is are".split())
+_TERM = re.compile(r"^(?P<word>[^\[\]]+)\[(?P<field>tiab|au)\]$")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words without accents, punctuation, stop words or bare numbers."""
+    bare = "".join(
+        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+    ).replace("ø", "o")
+    found = re.findall(r"[a-z0-9]+", bare.casefold())
+    return [w for w in found if w not in _STOP and not w.isdigit() and len(w) > 1]
+
+
+def _indexed(work: Work) -> set[str]:
+    people = " ".join(f"{p.family} {p.given}" for p in work.authors)
+    return set(words(f"{work.title} {people} {work.venue or ''} {work.publisher}"))
+
+
+class World:
+    """The services that know ``works``, answering as an ``httpx2.MockTransport`` handler.
+
+    Every answer about one identifier is encoded once, here; the searches match words as each
+    service roughly does.  ``bench/refs_fixtures.py`` overrides the four searches (and
+    :meth:`gap`) and keeps the routing and every format.  ``calls`` counts the requests.
+    """
+
+    def __init__(self, works: Iterable[Work]) -> None:
+        self.works = tuple(works)
+        self.calls = 0
+        self.by_doi = {w.doi.lower(): w for w in self.works}
+        self.by_pmid = {w.pmid: w for w in self.works if w.pmid}
+        self.by_pmcid = {w.pmcid: w for w in self.works if w.pmcid}
+        self._crossref = {d: crossref_record(w) for d, w in self.by_doi.items() if not w.datacite}
+        self._datacite = {
+            d: _json(200, datacite_record(w), _DATACITE_HEADERS)
+            for d, w in self.by_doi.items()
+            if w.datacite
+        }
+        self._summaries = {p: _dumps(pubmed_summary(w)) for p, w in self.by_pmid.items()}
+
+    def handle(self, request: httpx2.Request) -> httpx2.Response:
+        """The answer to ``request``."""
+        self.calls += 1
+        host, path, params = request.url.host, unquote(request.url.path), request.url.params
+        answer: Answer | None = None
+        if host == "doi.org" and path.startswith("/doiRA/"):
+            doi = path.removeprefix("/doiRA/")
+            work = self.by_doi.get(doi.lower())
+            agency = None if work is None else "DataCite" if work.datacite else "Crossref"
+            said = {"RA": agency} if agency else {"status": "DOI does not exist"}
+            answer = _json(200, [{"DOI": doi, **said}], _DOI_HEADERS)
+        elif host == "api.crossref.org" and path.startswith("/v1/works/"):
+            doi = path.removeprefix("/v1/works/").lower()
+            answer = self._crossref.get(doi, CROSSREF_NOT_FOUND)
+        elif host == "api.crossref.org" and path == "/v1/works" and "query.bibliographic" in params:
+            rows = int(params.get("rows", "20"))
+            answer = self.crossref_search(params["query.bibliographic"], rows)
+        elif host == "api.datacite.org" and path.startswith("/dois/"):
+            answer = self._datacite.get(path.removeprefix("/dois/").lower(), DATACITE_NOT_FOUND)
+        elif host == "api.datacite.org" and path == "/dois" and "query" in params:
+            rows = int(params.get("page[size]", "25"))
+            answer = self.datacite_search(params["query"], rows, str(request.url))
+        elif host == "eutils.ncbi.nlm.nih.gov" and path.endswith("/esearch.fcgi"):
+            answer = self.pubmed_search(params.get("term", ""), int(params.get("retmax", "20")))
+        elif host == "eutils.ncbi.nlm.nih.gov" and path.endswith("/esummary.fcgi"):
+            if request.method == "POST":
+                form = dict(parse_qsl(request.content.decode()))
+                answer = self.esummary([i for i in form.get("id", "").split(",") if i])
+        elif host == "pmc.ncbi.nlm.nih.gov" and path.startswith("/tools/idconv/"):
+            answer = self.idconv(params.get("ids", ""), params.get("idtype", ""))
+        elif host == "api.openalex.org" and path == "/works" and "search" in params:
+            per_page = int(params.get("per_page", "25"))
+            answer = self.openalex_search(params["search"], per_page)
+        return self.gap(request) if answer is None else answer.response()
+
+    def gap(self, request: httpx2.Request) -> httpx2.Response:
+        """A request the world has no answer for: never a silence."""
+        raise AssertionError(f"the invented world has no answer for {request.method} {request.url}")
+
+    def esummary(self, ids: list[str]) -> Answer:
+        """``esummary.fcgi`` (JSON), joined from summaries encoded once, as ``json.dumps``
+        would write the whole."""
+        missing = {"error": "cannot get document summary"}
+        body = b'{"header":{"type":"esummary","version":"0.3"},"result":{"uids":' + _dumps(ids)
+        for pmid in ids:
+            summary = self._summaries.get(pmid) or _dumps({"uid": pmid, **missing})
+            body += b"," + _dumps(pmid) + b":" + summary
+        return Answer(200, _NCBI_HEADERS, body + b"}}")
+
+    def idconv(self, requested: str, idtype: str) -> Answer:
+        """The PMC ID converter (JSON)."""
+        ids = [i for i in requested.split(",") if i]
+        records: list[dict[str, Any]] = []
+        for one in ids:
+            work = {
+                "pmcid": self.by_pmcid.get(one.upper()),
+                "pmid": self.by_pmid.get(one),
+                "doi": self.by_doi.get(one.lower()),
+            }.get(idtype)
+            if work is not None and work.pmcid:
+                found = {"pmcid": work.pmcid, "pmid": int(work.pmid or 0), "doi": work.doi}
+                records.append({**found, "requested-id": one})
+            else:
+                error = {"status": "error", "errmsg": "Identifier not found in PMC"}
+                records.append({"requested-id": one, **error})
+        echo = f"ids={','.join(ids)}&idtype={idtype}&format=json"
+        request = {"format": "json", "idtype": idtype, "ids": ids, "echo": echo}
+        payload = {
+            "status": "ok",
+            "response-date": "2026-04-20 05:30:00",
+            "request": {**request, "versions": "no", "showaiid": "no"},
+            "records": records,
+        }
+        return _json(200, payload, {"content-type": "application/json", "date": HTTP_DATE})
+
+    def crossref_search(self, query: str, rows: int) -> Answer:
+        """Crossref's bibliographic search: every work sharing a word, most shared first."""
+        wanted = set(words(query))
+        scored: list[tuple[Work, float]] = []
+        for work in self.works:
+            shared = wanted & _indexed(work)
+            if shared and not work.datacite:
+                score = 11.0 * len(shared) + 7.3 * len(shared) / max(1, len(set(words(work.title))))
+                scored.append((work, round(score, 5)))
+        scored.sort(key=lambda pair: (-pair[1], pair[0].n))
+        return crossref_list(scored[:rows], rows)
+
+    def openalex_search(self, query: str, per_page: int) -> Answer:
+        """OpenAlex's search: works whose title holds most of the searched words."""
+        wanted = set(words(query))
+        found: list[tuple[float, Work]] = []
+        for work in self.works:
+            share = len(wanted & set(words(work.title))) / len(wanted) if wanted else 0.0
+            if share >= 0.6:
+                found.append((share, work))
+        found.sort(key=lambda pair: (-pair[0], pair[1].n))
+        return openalex_list([w for _, w in found[:per_page]], per_page)
+
+    def datacite_search(self, query: str, rows: int, url: str) -> Answer:
+        """DataCite's query_string, AND by default: every word matches the record."""
+        wanted = set(words(query))
+        found = [w for w in self.works if w.datacite and wanted and wanted <= _indexed(w)]
+        return datacite_list(found[:rows], rows, url)
+
+    def pubmed_search(self, term: str, retmax: int) -> Answer:
+        """esearch for ``word[tiab] AND … AND name[au]``: every term must match; a term
+        naming an outage finds PubMed down."""
+        if "outage" in term.lower():
+            down = {"connection": "close", "content-type": "text/html", "date": HTTP_DATE}
+            return Answer(503, {**down, "server": "nginx"}, _OUTAGE_PAGE)
+        found: list[str] = []
+        parts = [p.strip() for p in term.split(" AND ")]
+        for pmid, work in self.by_pmid.items():
+            title = set(words(work.title))
+            families = {" ".join(words(p.family)) for p in work.authors}
+            ok = True
+            for part in parts:
+                m = _TERM.match(part)
+                if m is None:
+                    raise AssertionError(f"the invented PubMed cannot read the term {part!r}")
+                wanted = " ".join(words(m.group("word")))
+                if m.group("field") == "tiab" and wanted not in title:
+                    ok = False
+                if m.group("field") == "au" and wanted not in families:
+                    ok = False
+            if ok:
+                found.append(pmid)
+        return esearch_answer(term, found, retmax)
+
+
+WORLD = World(WORKS)
 
 
 def handler(request: httpx2.Request) -> httpx2.Response:
     """The invented world's answer to one request (for ``httpx2.MockTransport``)."""
-    host = request.url.host
-    if host == "doi.org" and request.url.path.startswith("/doiRA/"):
-        return _doi_org(request.url.path)
-    if host == "api.crossref.org":
-        return _crossref(request)
-    if host == "api.datacite.org":
-        return _datacite(request)
-    if host == "eutils.ncbi.nlm.nih.gov":
-        return _eutils(request)
-    if host == "pmc.ncbi.nlm.nih.gov" and request.url.path.startswith("/tools/idconv/"):
-        return _idconv(request)
-    if host == "api.openalex.org":
-        return _openalex(request)
-    raise AssertionError(f"the invented world has no answer for {request.method} {request.url}")
+    return WORLD.handle(request)
 
 
 # --------------------------------------------------------------------------------------------
