@@ -32,8 +32,10 @@ A request the world has no answer for raises :class:`WorldGap`, so a gap is neve
 Searches use an inverted index built once (BM25 weights precomputed per posting), so a
 search over 20,000 works costs a fraction of a millisecond.
 
-``tests/refs_world.py`` and ``bench/refs_fixtures.py`` answer the same requests for their
-own invented works; this module is the general form they can later be re-based on.
+``tests/refs_world.py`` (whose answer builders ``bench/refs_fixtures.py`` shares) answers for
+eleven invented works with a plain word-overlap ranking, so that the reference tests'
+recordings never move; this module answers for thousands of records with rankings close to
+the services' own (BM25, AND of the words), which is what the real-data evaluation needs.
 """
 
 from __future__ import annotations
