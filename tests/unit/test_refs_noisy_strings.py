@@ -117,7 +117,7 @@ def test_a_title_printed_on_the_same_coordinates_still_differs() -> None:
 def test_author_volume_and_page_agreeing_is_no_accusation() -> None:
     """The year and the venue garbled ("(20N3)", "Paw and CriIique"): the record agrees
     with the first author, the volume and the first page and contradicts nothing."""
-    text = "1 Y. Russell, Paw and CriIique of Gardens 24, 255 (20N3)."
+    text = "1 Y. Russell, Paw and CriIique 24, 255 (20N3)."
     got = decide(parse_reference_string(text), [], _found(GARDEN))
     assert got.verdict == "unchecked", got.reason
 
@@ -198,3 +198,188 @@ def test_another_first_author_with_the_title_is_still_partial() -> None:
     )
     got = decide(parse_reference_string(text), [], _found(ROSACEA))
     assert got.verdict == "partial", got.reason
+
+
+# ------------------------------------------------------------------ a DOI where a title goes
+
+REPORT = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.report.12b",
+    title="Invented summer apprenticeship reports, volume 12B",
+    authors=("Moore, Gary",),
+    year=1994,
+    kind="report",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(1) Moore, G. 1994. DOI: 10.5555/invented.report.12b.",  # ACS, a report
+        "Moore, G. 1994. https://doi.org/10.5555/invented.report.12b",
+    ],
+)
+def test_a_doi_printed_where_a_title_goes_is_no_title(text: str) -> None:
+    stated = parse_reference_string(text)
+    assert stated.title is None
+    ids = [IdentifierEvidence(f"doi:{REPORT.doi}", True, (REPORT,))]
+    got = decide(stated, ids, [])
+    assert got.verdict == "verified", got.reason
+
+
+# ------------------------------------------------------------------ more authors than listed
+
+CARDIAC = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.cardiac",
+    title="Prior invented herbal tea use and outcomes in gardeners with sore backs",
+    # a record (or a rendering of one) that lists the first seven authors only
+    authors=(
+        "El-Menyar, A.",
+        "AlHabib, K. F.",
+        "Al-Motarreb, A.",
+        "Hersi, A.",
+        "Al Faleh, H.",
+        "Asaad, N.",
+        "Al Saif, S.",
+    ),
+    year=2012,
+    venue="American Journal of Invented Drugs",
+    volume="12",
+    issue="2",
+    pages="127-135",
+)
+
+
+def test_authors_the_record_does_not_list_are_no_title() -> None:
+    text = (
+        "1 A. El-Menyar, K.F. AlHabib, A. Al-Motarreb, A. Hersi, H. Al Faleh, N. Asaad, "
+        "S. Al Saif, W. Almahmeed, J. Al-Lawati, A.A. Alsheikh-Ali, N.Q. Al-Sagheer, and "
+        "J. Al Suwaidi, American Journal of Invented Drugs 12, 127 (2012)."
+    )
+    got = decide(parse_reference_string(text), [], _found(CARDIAC))
+    assert got.verdict == "verified", got.reason
+
+
+# ------------------------------------------------------------------ a venue split at its colon
+
+INDEX = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.index",
+    title="Author Index",
+    year=2004,
+    venue="Invented Colloids and Surfaces B: Biointerfaces",
+    volume="36",
+    issue="3-4",
+    pages="181",
+)
+
+
+def test_the_end_of_a_venue_read_as_a_title_is_the_venue() -> None:
+    text = "(1) Invented Colloids and Surfaces B: Biointerfaces 2004, 36, 181."
+    got = decide(parse_reference_string(text), [], _found(INDEX))
+    assert got.verdict == "verified", got.reason
+
+
+# ------------------------------------------------------------------ a venue's words broken
+
+NURSES = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.nurses",
+    title="Invented 31st annual conference of garden nurses: part I",
+    year=2018,
+    venue="Journal of the American Invented Garden Nurses Association",
+    volume="24",
+    issue="3",
+    pages="273-282",
+)
+
+
+def test_a_venue_broken_by_extraction_with_its_small_words_is_found() -> None:
+    text = "1Jou rnal of the American Invented Garden Nurses Association 24,273 (2018)."
+    got = decide(parse_reference_string(text), [], _found(NURSES))
+    assert got.verdict == "verified", got.reason
+
+
+def test_other_names_beside_initials_are_other_authors() -> None:
+    """A record whose short title is printed inside the string as part of its venue
+    ("Journal of Invented Public Health"), by another author: the names printed are not
+    the record's, so the authors differ; they are not absent."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.handbook.23",
+        title="Invented Public Health",
+        authors=("Hamlin, Christa",),
+        year=2012,
+        kind="book-chapter",
+    )
+    text = (
+        "[1] J.R. Olsen, P.A. Cook, S. Forster, P.A. Phillips-Howard, Journal of Invented "
+        "Public Health 34 (2012) 438."
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.field("authors").agreement == "differs"
+    assert got.fit != "match"
+
+
+# ------------------------------------------------------------------ a page range without volume
+
+SERIES_PAPER = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.lncs.121",
+    title="Invented triangular patches for hedge topiary",
+    authors=("Mao, Zhi", "Ma, Li"),
+    year=2005,
+    venue="Lecture Notes in Invented Science",
+    pages="846-855",
+    kind="book-chapter",
+)
+
+
+def test_a_printed_page_range_contradicts_another_first_page() -> None:
+    """A series style prints the authors, the series, the year and the pages: another paper
+    of the same authors in the same series and year is not the one cited."""
+    text = "(1) Mao, Z.; Ma, L.; Tan, W. Lecture Notes in Invented Science 2005, 776–785."
+    got = score(parse_reference_string(text), SERIES_PAPER)
+    assert got.field("pages").agreement == "differs"
+    assert got.fit != "match"
+    same = SERIES_PAPER.model_copy(update={"pages": "776-785"})
+    assert score(parse_reference_string(text), same).fit == "match"
+
+
+# ------------------------------------------------------------------ an entry citing a notice
+
+
+def test_an_entry_citing_an_erratum_is_not_the_article_it_corrects() -> None:
+    article = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.readmission",
+        title="Readmission rates of invented allotment keepers by plot size",
+        authors=("Han, Kyu",),
+        year=2016,
+        venue="BMC Invented Gardening",
+    )
+    text = (
+        "Han K. Erratum to: Readmission rates of invented allotment keepers by plot size. "
+        "BMC Invented Gardening. 2016;16:12."
+    )
+    got = decide(parse_reference_string(text), [], _found(article))
+    assert got.verdict != "verified", got.reason
+    plain = "Han K. Readmission rates of invented allotment keepers by plot size. 2016."
+    assert decide(parse_reference_string(plain), [], _found(article)).verdict == "verified"
+
+
+def test_the_first_author_split_by_extraction_is_still_the_record_s() -> None:
+    chapter = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.genetic.43",
+        title="Invented testing of heirloom seeds: ethical issues",
+        authors=("Quaid, Kimberly A.",),
+        year=2012,
+        venue="Invented Genetic Pathology",
+        pages="1083-1090",
+        kind="book-chapter",
+    )
+    text = "1 K.A. Quai d, Invented Gen etic Pathology 1083(2012)."
+    got = decide(parse_reference_string(text), [], _found(chapter))
+    assert got.verdict == "verified", got.reason

@@ -673,6 +673,8 @@ def parse_reference_string(
     for ident in found:
         bare = bare.replace(ident.raw, " ")
     authors, title, venue, year, after = _style(flat[:_MAX_PARSE])
+    if title is not None and not _words_beyond(title, found):
+        title = None  # "Moore, G. 1994. DOI: 10.21236/ada358969.": the DOI is no title
     if year is None:
         # where the style puts the year (``refs.numbers``), never the first number that
         # looks like one: "Venue 4, 1775 (20N0)" prints a page there, not a year
@@ -694,6 +696,17 @@ def parse_reference_string(
         doi_alternatives=readings.get(doi, ()) if doi else (),
         malformed_ids=tuple(raw for raw, _ in find_malformed_identifiers(flat)),
     )
+
+
+_LABELS = re.compile(r"\b(?:doi|pmid|pmcid|https?|url|available|at|online)\b", re.IGNORECASE)
+
+
+def _words_beyond(title: str, found: Sequence[Identifier]) -> bool:
+    """Whether a title holds a word besides the entry's identifiers and their labels."""
+    for ident in found:
+        title = title.replace(ident.raw, " ")
+        title = re.sub(re.escape(ident.value), " ", title, flags=re.IGNORECASE)
+    return re.search(r"[^\W\d_]{2,}", _LABELS.sub(" ", title)) is not None
 
 
 _Style = tuple[tuple[str, ...], str | None, str | None, int | None, str | None]

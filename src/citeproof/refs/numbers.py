@@ -26,6 +26,7 @@ __all__ = [
     "first_surname",
     "has_number",
     "number_tokens",
+    "printed_first_page",
     "years_in_place",
 ]
 
@@ -137,6 +138,23 @@ _COORDINATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\b(\d+)\s*\(\s*" + _Y + r"\s*\)\s*" + _PAGE),  # Elsevier
     re.compile(r",\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*[,:]\s*" + _PAGE + r"\s*[-‐‑‒–—]"),  # APA
 )
+_PAGE_RANGE = re.compile(r"(?<![(\w.])([A-Za-z]?\d+)\s*[-‐‑‒–—]+\s*([A-Za-z]?\d+)\b(?!\s*\))")
+
+
+def printed_first_page(text: str) -> str | None:
+    """The first page of the last page range a string prints ("776–785"), outside DOIs and
+    URLs and brackets (an issue "(3–4)"), never a span of years ("1830–1900"); None
+    without one.  A record whose first page is not it is another article."""
+    visible = re.sub(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", " ", text, flags=re.I)
+    found = None
+    for match in _PAGE_RANGE.finditer(visible):
+        first, last = match.group(1), match.group(2)
+        if all(re.fullmatch(_YEAR, n) for n in (first, last)):
+            continue
+        found = first.lstrip("0") or "0"
+    return found
+
+
 _MARKER = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)]?)\s+")
 _INITIALS = re.compile(r"^(?:[A-Z]\.?-?)+(?:[A-Z]\.?)?[,;]?$")
 

@@ -50,6 +50,7 @@ from citeproof.refs.numbers import (
     coordinates,
     has_number,
     number_tokens,
+    printed_first_page,
     years_in_place,
 )
 from citeproof.refs.stated import StatedReference, fold, surname
@@ -165,6 +166,13 @@ _NOTICE_WORDS = re.compile(
     r"\b(?:errat(?:um|a)|correction|corrigend(?:um|a)|retract(?:ion|ed)|expression of "
     r"concern|withdraw(?:n|al)|comment(?:ary)? on|reply to|response to|book review|review "
     r"of)\b",
+    re.IGNORECASE,
+)
+#: How a notice's own title names it: "Erratum to: ...", "Correction: ...", "Retraction
+#: Note: ...".  An entry printed so cites the notice, not the work it corrects.
+_CITES_A_NOTICE = re.compile(
+    r"\b(?:errat(?:um|a)|corrigend(?:um|a)|correction|retraction(?:\s+note)?|addendum|"
+    r"expression of concern)(?:\s+(?:to|for|of|on|regarding))?\s*:",
     re.IGNORECASE,
 )
 _NOTICE_TYPES = frozenset(
@@ -284,6 +292,9 @@ class _Entry:
     surnames: tuple[str, ...]
     coordinates: tuple[str, str] | None
     """The volume and first page the string prints where its style puts them."""
+    first_page: str | None
+    """The first page of the page range the string prints ("776–785"), even without a
+    volume beside it (a chapter, a series volume)."""
     squeezed: str
     """The folded string without spaces: what OCR and PDF extraction glue or split ("Journ
     al ofB CrystalyGrowth") is compared here, fuzzily, when the words do not match."""
@@ -301,6 +312,9 @@ _INITIALS = r"(?:[A-Z]\.(?:\s?-?[A-Z]\.){0,3})"
 _NAMED = (
     re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+)"),
     re.compile(rf"([A-Z][\w'’-]+),?\s+(?:{_INITIALS}|[A-Z]{{1,3}}\b)"),
+    # a surname of two or three words after the initials, up to the comma or "and" that
+    # ends it ("H. Al Faleh, S. Al Saif, and J. Al Suwaidi,")
+    re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){{1,2}})(?=\s*(?:,|;|and\b))"),
 )
 #: A list number glued to the entry ("1Anaesthesia 32, 84 (1977)."), which a reader that
 #: splits lists at "1 " or "[1]" leaves in place.
@@ -325,8 +339,11 @@ def _entry(stated: StatedReference) -> _Entry:
         years=tuple(dict.fromkeys([*([year] if year is not None else []), *placed])),
         surnames=stated.surnames[:MAX_AUTHORS],
         coordinates=coordinates(raw),
+        first_page=printed_first_page(raw),
         squeezed=text.replace(" ", ""),
-        names=frozenset(fold(n) for pattern in _NAMED for n in pattern.findall(raw)),
+        names=frozenset(
+            w for pattern in _NAMED for n in pattern.findall(raw) for w in fold(n).split()
+        ),
         prose=tuple(
             w for w in fold(_IDENTIFIERS.sub(" ", raw)).split() if not any(c.isdigit() for c in w)
         ),
@@ -389,9 +406,12 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
             # the title read from the string was another part of it (a venue, a
             # collective author): the record's title is printed there all the same
             return found
-        if rated.level != "same" and same_venue(stated.title, _venue_names(record)):
+        if rated.level != "same" and (
+            same_venue(stated.title, _venue_names(record)) or _venue_part(stated.title, record)
+        ):
             # what the reader took for a title is the record's venue (a style that prints
-            # only a book's or a journal's title): no title was printed to differ
+            # only a book's or a journal's title, or the end of a venue read after a colon:
+            # "Colloids and Surfaces B: Biointerfaces 2004, 36, 181"): no title to differ
             return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
         return rated
     if found is None:
@@ -405,6 +425,14 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
         # account for the venue's words: up to a conference's name of them is allowed.)
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
     return found
+
+
+def _venue_part(title: str, record: WorkRecord) -> bool:
+    """Whether every word of a stated title, its numbers aside, is a word of the record's
+    venue: a part of the venue the reader split off as a title."""
+    words = [w for w in fold(title).split() if not any(c.isdigit() for c in w)]
+    names = {w for name in _venue_names(record) for w in fold(name).split()}
+    return bool(words) and all(w in names for w in words)
 
 
 def _in_text(entry: _Entry, titles: list[str], shown: str | None, useful: bool) -> _Title | None:
@@ -487,7 +515,7 @@ def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
     present = sum(1 for name in head if _in_words(name, entry))
     if len(head) >= 2 and present >= 2:
         return FieldScore("authors", None, shown, round(present / len(head), 3), "agrees")
-    if present == 0 and _residue(entry, record) <= 1:
+    if present == 0 and _residue(entry, record) <= 1 and _no_other_names(entry, recorded[0]):
         # every word of the string is the record's venue, title or numbers: it prints no
         # author to compare ("Anaesthesia 32, 84 (1977).")
         return FieldScore("authors", None, shown, None, "not_stated")
@@ -496,6 +524,15 @@ def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
         # for Shi): a typo or another person, which the title and the year decide
         return FieldScore("authors", None, shown, NEAR_NAME, "differs")
     return FieldScore("authors", None, shown, round(present / len(head), 3), "differs")
+
+
+def _no_other_names(entry: _Entry, first: str) -> bool:
+    """Whether the string prints no names beside initials but the record's: names that
+    are none of its authors are other authors, not no authors.  The first author's name
+    printed once the spaces are gone ("K.A. Quai d", "H.YHida") is the record's."""
+    if not entry.names:
+        return True
+    return any(len(k) >= 4 and k in entry.squeezed for k in family_keys(first))
 
 
 def _agree(ok: bool) -> Agreement:
@@ -550,9 +587,11 @@ def _venue_in(entry: _Entry, name: str) -> bool:
     printed = venue_words(entry.raw)
     if f" {' '.join(wanted)} " in f" {' '.join(printed)} ":
         return True
-    whole = "".join(wanted)
-    if len(whole) >= 12 and fuzz.partial_ratio(whole, entry.squeezed) >= SQUEEZED_SAME:
-        return True  # "Journ al ofB CrystalyGrowth": the words broken, the letters there
+    # "Journ al ofB CrystalyGrowth": the words broken, the letters there (with the words
+    # ISO 4 leaves out, "of the", as the string prints them, or without them)
+    for whole in ("".join(wanted), fold(name).replace(" ", "")):
+        if len(whole) >= 12 and fuzz.partial_ratio(whole, entry.squeezed) >= SQUEEZED_SAME:
+            return True
     size = len(wanted)
     for start in range(len(printed) - size + 1):
         window = " ".join(printed[start : start + size])
@@ -571,6 +610,8 @@ def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry)
     if stated is None and entry.coordinates is not None:
         # the number the string prints where its style puts the volume or first page
         stated = entry.coordinates[0 if field == "volume" else 1]
+    elif stated is None and field == "pages":
+        stated = entry.first_page  # a page range printed without a volume
     if present is None:
         return FieldScore(field, stated, recorded, None, "not_recorded")
     if present:
@@ -605,6 +646,12 @@ def _excluded(entry: _Entry, record: WorkRecord, title: _Title) -> str | None:
     notice = record.is_notice or bool(kinds & _NOTICE_TYPES)
     if notice and not _NOTICE_WORDS.search(entry.stated.title or entry.stated.text):
         return f"{record.key} is a notice or a review about another work, not the work cited"
+    if (
+        not notice
+        and _CITES_A_NOTICE.search(entry.stated.title or entry.stated.text)
+        and not _NOTICE_WORDS.search(record.title or "")
+    ):
+        return f"the entry cites a notice (an erratum, a correction) about {record.key}, not it"
     if kinds & _CONTAINER_TYPES and record.title and _cites_a_part(entry, record, title):
         return f"{record.key} is the whole ({record.kind}) a part of which the entry cites"
     return None
