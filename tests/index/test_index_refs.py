@@ -82,7 +82,9 @@ def test_offline_the_index_alone_answers_and_names_what_it_holds(built: Path) ->
     assert asked == []
     assert r.verdict == "not_found", r.reason
     assert "The local index holds" in r.reason and "is not in it" in r.reason
-    assert [a.service for a in r.asked] == ["index"]
+    # the works found, then their other databases' records (none validated): the index alone
+    assert {a.service for a in r.asked} == {"index"}
+    assert "No record in index matches" in r.reason
 
 
 def test_offline_the_index_is_asked_the_whole_reference(
@@ -148,3 +150,68 @@ def test_building_leaves_the_csv_field_limit_as_it_was(built: Path) -> None:
     import csv
 
     assert csv.field_size_limit() == 131072  # the csv module's default
+
+
+class _OneWorkTwoRecords:
+    """An index holding one INVENTED work as two databases spell it: its search gives the
+    work once, as OpenAlex's record, whose author list is not the one the entry cites (a
+    consortium in place of its members); Crossref's record names them."""
+
+    def __init__(self) -> None:
+        from citeproof.models.references import WorkRecord
+
+        common = {
+            "doi": "10.5555/invented.two.1",
+            "title": "Slug counts in invented cabbage rows after a wet spring",
+            "year": 2021,
+            "venue": "Journal of Invented Horticulture",
+            "volume": "4",
+            "pages": "10-19",
+        }
+        self.openalex = WorkRecord(
+            source="openalex", openalex="W99", authors=("Invented Slug Consortium",), **common
+        )
+        self.crossref = WorkRecord(source="crossref", authors=("Brannigan, Orla",), **common)
+        self.asked: list[str] = []
+
+    def by_identifier(self, kind: str, value: str) -> list[Any]:
+        self.asked.append(f"{kind}:{value}")
+        return [self.crossref, self.openalex] if value == "10.5555/invented.two.1" else []
+
+    def search(self, text: str | None = None, **fields: Any) -> list[tuple[Any, float]]:
+        return [(self.openalex, 12.0)]
+
+    @property
+    def manifest(self) -> Any:
+        return type("Manifest", (), {"hash": "0" * 64})()
+
+    def coverage_phrase(self) -> str:
+        return "OpenAlex 2026 + Crossref 2026"
+
+    def notices(self, key: str) -> list[Any]:
+        return []
+
+
+def test_the_other_databases_records_of_a_work_found_are_compared_too() -> None:
+    """The search gives each work once, as its best-scoring record; when that record does
+    not validate, the work's other records are asked, as the web path asks OpenAlex's
+    record after Crossref's.  (The entry matched OpenAlex's record on everything but the
+    authors: partial, where Crossref's record verifies it.)"""
+    index = _OneWorkTwoRecords()
+    text = (
+        "Brannigan O. Slug counts in invented cabbage rows after a wet spring. "
+        "J Invent Hortic. 2021;4:10-19."
+    )
+
+    async def run() -> list[ReferenceResult]:
+        async with httpx2.AsyncClient(transport=_NoNetwork()) as client:
+            sources = Sources(index=index, network=False)
+            return await verify_all(
+                client, [parse_reference_string(text)], retraction=None, sources=sources
+            )
+
+    (r,) = asyncio.run(run())
+    assert r.verdict == "verified", r.reason
+    assert r.work is not None and r.work.source == "crossref"
+    assert [a.service for a in r.asked] == ["index", "index"]
+    assert index.asked == ["doi:10.5555/invented.two.1"]

@@ -496,6 +496,8 @@ async def search_for(
     guess = _title_guess(stated)
     title = guess[:MAX_TITLE] if guess else None
     steps: list[tuple[str, str, Question]] = []
+    asked_after_a_find: Question | None = None  # skipped when the index found nothing
+    first_found: list[WorkRecord] = []
     index = where.index
     if index is not None and len(query.split()) >= 2:
 
@@ -509,10 +511,18 @@ async def search_for(
                 limit=ROWS,
             )
             records = tuple(record for record, _ in found)
+            first_found.extend(records)
             _index_answer(index, f"search={query}", records)
             return _found(records)
 
+        async def other_records() -> tuple[str, tuple[WorkRecord, ...]]:
+            records = _other_databases_records(index, first_found)
+            _index_answer(index, f"records-of={query}", records)
+            return _found(records)
+
         steps.append(("index", query, index_search))
+        steps.append(("index", query, other_records))
+        asked_after_a_find = other_records
     if not where.network:
         # The index alone answers: no web service is asked.  (New names, not ``query = ""``:
         # the index's question above reads ``query`` when it runs, after this line.)
@@ -553,24 +563,60 @@ async def search_for(
 
         steps.append(("openalex", named, openalex_search))
     for service, asked_for, question in steps:
+        if question is asked_after_a_find and not first_found:
+            continue
         asked = await _ask(service, "search", asked_for, question)
         looked.add(asked)
         answer, records, _ = asked
-        looked.searches.append(
-            SearchEvidence(
-                answer.service,
-                ok=answer.status in ("ok", "empty", "missing"),
-                records=records,
-                reason=answer.reason
-                or (
-                    "the answer left out what identity needs"
-                    if answer.status == "incomplete"
-                    else None
-                ),
-            )
+        evidence = SearchEvidence(
+            answer.service,
+            ok=answer.status in ("ok", "empty", "missing"),
+            records=records,
+            reason=answer.reason
+            or (
+                "the answer left out what identity needs" if answer.status == "incomplete" else None
+            ),
         )
+        if service == "index" and looked.searches and looked.searches[-1].service == "index":
+            evidence = _joined(looked.searches.pop(), evidence)
+        looked.searches.append(evidence)
         if enough(looked.searches):
             return
+
+
+def _joined(first: SearchEvidence, then: SearchEvidence) -> SearchEvidence:
+    """The index's two answers (the works found, then their other databases' records) as
+    one database's: a verdict's reason names the index once, and the records of a work
+    are compared together, as decide compares every record of a work."""
+    return SearchEvidence(
+        "index",
+        ok=first.ok and then.ok,
+        records=first.records + then.records,
+        reason=first.reason or then.reason,
+    )
+
+
+def _other_databases_records(
+    index: LocalCatalogue, found: Sequence[WorkRecord]
+) -> tuple[WorkRecord, ...]:
+    """The other databases' records of the works the index's search found (it gives each
+    work once, as the record that scored best).  Asked only when those did not decide:
+    the web path compares Crossref's record of a work, and OpenAlex's or PubMed's when
+    Crossref's does not validate, and another database's spelling of the authors or the
+    venue may validate where the best-scoring record's does not."""
+    out: list[WorkRecord] = []
+    seen = {(r.source, r.key) for r in found}
+    for record in found:
+        kind, _, value = record.key.partition(":")
+        for other in index.by_identifier(kind, value) if kind in _WORK_KINDS else ():
+            if (other.source, other.key) not in seen:
+                seen.add((other.source, other.key))
+                out.append(other)
+    return tuple(out)
+
+
+#: The identifier kinds a record's key may name, each one the index looks up.
+_WORK_KINDS = frozenset({"doi", "pmid", "pmcid", "openalex", "arxiv", "dblp"})
 
 
 def _coordinates_term(stated: StatedReference) -> str | None:
