@@ -383,3 +383,27 @@ def test_the_first_author_split_by_extraction_is_still_the_record_s() -> None:
     text = "1 K.A. Quai d, Invented Gen etic Pathology 1083(2012)."
     got = decide(parse_reference_string(text), [], _found(chapter))
     assert got.verdict == "verified", got.reason
+
+
+# ------------------------------------------------------------------ "In" is a word
+
+
+def test_a_word_starting_with_in_does_not_mark_a_part_of_a_book() -> None:
+    """A record typed as a book (or a proceedings volume) is excluded only for an entry
+    that cites a part *in* it: "International" is no "In"."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.shed",
+        title="A new architecture of invented garden sheds based on cloud gutters",
+        year=2011,
+        kind="book",
+    )
+    text = (
+        "Tianpu Yang, Xiangming Wen, Yong Sun, Zhenmin Zhao, & Yuedui Wang. (2011). A new "
+        "architecture of invented garden sheds based on cloud gutters. 2011 IEEE 13th "
+        "International Conference on Invented Sheds."
+    )
+    got = decide(parse_reference_string(text), [], _found(record))
+    assert got.verdict == "verified", got.reason
+    chapter = text.replace("(2011). A new", "(2011). Gutters. In: A new")
+    assert decide(parse_reference_string(chapter), [], _found(record)).verdict != "verified"

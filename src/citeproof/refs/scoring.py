@@ -208,7 +208,9 @@ _CONTAINER_TYPES = frozenset(
         "component",
     }
 )
-_PART_MARKER = re.compile(r"(?:^|[\s.,;])(?:in:?|in\s+[A-Z]|pp?\.\s*\d|chapter|chap\.)", re.I)
+#: What marks a part of a whole: "In:", "In Proceedings", "pp. 12", "chapter" (whole words:
+#: the "In" of "International" or "Intensive" marks nothing).
+_PART_MARKER = re.compile(r"(?:^|[\s.,;])(?:in\b:?|pp?\.\s*\d|chapter\b|chap\.)", re.I)
 _PREPRINT_VENUES = re.compile(
     r"\b(?:biorxiv|medrxiv|arxiv|chemrxiv|psyarxiv|socarxiv|ssrn|research square|"
     r"preprints(?:\.org)?|osf preprints|techrxiv|authorea|eartharxiv|engrxiv|sportrxiv|"
