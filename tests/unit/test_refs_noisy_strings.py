@@ -13,6 +13,7 @@ from citeproof.refs.decide import IdentifierEvidence, SearchEvidence, decide
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.numbers import cited_year
 from citeproof.refs.scoring import score
+from citeproof.refs.stated import surname
 
 ORCHARD = WorkRecord(
     source="crossref",
@@ -407,3 +408,33 @@ def test_a_word_starting_with_in_does_not_mark_a_part_of_a_book() -> None:
     assert got.verdict == "verified", got.reason
     chapter = text.replace("(2011). A new", "(2011). Gutters. In: A new")
     assert decide(parse_reference_string(chapter), [], _found(record)).verdict != "verified"
+
+
+# ------------------------------------------------------------------ hyphenated initials
+
+
+@pytest.mark.parametrize(
+    ("printed", "family"),
+    [("Kim J-Y", "kim"), ("Luyt C-E", "luyt"), ("Xie S-P,", "xie"), ("Xie, S.-P.", "xie")],
+)
+def test_hyphenated_vancouver_initials_are_not_the_surname(printed: str, family: str) -> None:
+    assert surname(printed) == family
+
+
+def test_a_vancouver_entry_with_hyphenated_initials_verifies() -> None:
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.ocean",
+        title="Structure and mechanisms of invented pond climate variability",
+        authors=("Kim J-Y", "Annamalai H"),
+        year=2002,
+        venue="J Invented Climate",
+        volume="15",
+        pages="864-874",
+    )
+    text = (
+        "Kim J-Y, Annamalai H, Schott F (2002) Structure and mechanisms of invented pond "
+        "climate variability. J Invented Climate 15:864–874"
+    )
+    got = decide(parse_reference_string(text), [], _found(record))
+    assert got.verdict == "verified", got.reason

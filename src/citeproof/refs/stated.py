@@ -135,20 +135,30 @@ def fold(text: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", bare).split())
 
 
+#: Vancouver initials after a surname: "JA", and hyphenated for a hyphenated given name
+#: ("Kim J-Y", "Luyt C-E"), which are no surname.
+_VANCOUVER_INITIALS = re.compile(r"[A-Z]{1,3}|[A-Z](?:-[A-Z]){1,2}")
+
+
 def surname(name: str) -> str:
     """The folded family name of a printed name.
 
     ``"Smith, John"`` and ``"Smith J"``/``"Smith JA"`` (Vancouver) name Smith; ``"John
     Smith"`` and ``"J. A. Smith"`` too.  A trailing run of one to three capitals is read as
-    initials.  Particles stay with the surname (``"van der Berg"``).
+    initials, hyphenated too (``"Kim J-Y"``).  Particles stay with the surname (``"van der
+    Berg"``).
     """
     raw = name.strip()
     if not raw:
         return ""
     if "," in raw:
-        return fold(raw.split(",", 1)[0])
+        before, given = raw.split(",", 1)
+        head = before.split()
+        if not given.strip() and len(head) >= 2 and _VANCOUVER_INITIALS.fullmatch(head[-1]):
+            head = head[:-1]  # "Xie S-P,": a Vancouver name with the list's comma after it
+        return fold(" ".join(head))
     words = raw.replace(".", ". ").split()
-    if len(words) >= 2 and re.fullmatch(r"[A-Z]{1,3}", words[-1].replace(".", "")):
+    if len(words) >= 2 and _VANCOUVER_INITIALS.fullmatch(words[-1].replace(".", "")):
         family = [w for w in words[:-1] if not re.fullmatch(r"[A-Z]\.?", w)]
         return fold(" ".join(family)) if family else fold(words[0])
     given_done = [w for w in words if not re.fullmatch(r"[A-Z]\.|[A-Z]", w)]
