@@ -496,36 +496,17 @@ async def search_for(
     guess = _title_guess(stated)
     title = guess[:MAX_TITLE] if guess else None
     steps: list[tuple[str, str, Question]] = []
-    asked_after_a_find: Question | None = None  # skipped when the index found nothing
-    first_found: list[WorkRecord] = []
-    index = where.index
-    if index is not None and len(query.split()) >= 2:
-
-        async def index_search() -> tuple[str, tuple[WorkRecord, ...]]:
-            found = index.search(
-                query,
-                title=stated.title,
-                authors=stated.surnames[:3],
-                year=stated.year,
-                venue=stated.venue,
-                limit=ROWS,
-            )
-            records = tuple(record for record, _ in found)
-            first_found.extend(records)
-            _index_answer(index, f"search={query}", records)
-            return _found(records)
-
-        async def other_records() -> tuple[str, tuple[WorkRecord, ...]]:
-            records = _other_databases_records(index, first_found)
-            _index_answer(index, f"records-of={query}", records)
-            return _found(records)
-
-        steps.append(("index", query, index_search))
-        steps.append(("index", query, other_records))
-        asked_after_a_find = other_records
+    index = (
+        _IndexQuestions(where.index, stated, query)
+        if where.index is not None and len(query.split()) >= 2
+        else None
+    )
+    if index is not None:
+        steps.append(("index", query, index.search))
+        steps.append(("index", query, index.other_records))
     if not where.network:
-        # The index alone answers: no web service is asked.  (New names, not ``query = ""``:
-        # the index's question above reads ``query`` when it runs, after this line.)
+        # The index alone answers: no web service is asked.  (The web's query has its own
+        # name: ``query`` emptied here once left the index asking an empty string.)
         web_query, title = "", None
     else:
         web_query = query
@@ -563,25 +544,65 @@ async def search_for(
 
         steps.append(("openalex", named, openalex_search))
     for service, asked_for, question in steps:
-        if question is asked_after_a_find and not first_found:
+        if index is not None and index.passes_over(question):
             continue
         asked = await _ask(service, "search", asked_for, question)
         looked.add(asked)
-        answer, records, _ = asked
-        evidence = SearchEvidence(
-            answer.service,
-            ok=answer.status in ("ok", "empty", "missing"),
-            records=records,
-            reason=answer.reason
-            or (
-                "the answer left out what identity needs" if answer.status == "incomplete" else None
-            ),
-        )
-        if service == "index" and looked.searches and looked.searches[-1].service == "index":
-            evidence = _joined(looked.searches.pop(), evidence)
-        looked.searches.append(evidence)
+        _add_search(looked, asked)
         if enough(looked.searches):
             return
+
+
+class _IndexQuestions:
+    """The local index's questions about one reference: its search for the whole
+    reference, then the other databases' records of the works it found (asked only when it
+    found some, and they did not decide)."""
+
+    def __init__(self, index: LocalCatalogue, stated: StatedReference, query: str) -> None:
+        self.index = index
+        self.stated = stated
+        self.query = query
+        self.found: list[WorkRecord] = []
+
+    async def search(self) -> tuple[str, tuple[WorkRecord, ...]]:
+        stated = self.stated
+        found = self.index.search(
+            self.query,
+            title=stated.title,
+            authors=stated.surnames[:3],
+            year=stated.year,
+            venue=stated.venue,
+            limit=ROWS,
+        )
+        records = tuple(record for record, _ in found)
+        self.found.extend(records)
+        _index_answer(self.index, f"search={self.query}", records)
+        return _found(records)
+
+    async def other_records(self) -> tuple[str, tuple[WorkRecord, ...]]:
+        records = _other_databases_records(self.index, self.found)
+        _index_answer(self.index, f"records-of={self.query}", records)
+        return _found(records)
+
+    def passes_over(self, question: Question) -> bool:
+        """Whether ``question`` is not asked: the other records when nothing was found."""
+        return question == self.other_records and not self.found
+
+
+def _add_search(looked: Looked, asked: Asked) -> None:
+    """One database's answer as search evidence; the index's second answer (the other
+    records of the works it found) joins its first, as one database's."""
+    answer, records, _ = asked
+    evidence = SearchEvidence(
+        answer.service,
+        ok=answer.status in ("ok", "empty", "missing"),
+        records=records,
+        reason=answer.reason
+        or ("the answer left out what identity needs" if answer.status == "incomplete" else None),
+    )
+    if answer.service == "index" and looked.searches and looked.searches[-1].service == "index":
+        evidence = _joined(looked.searches.pop(), evidence)
+    looked.searches.append(evidence)
 
 
 def _joined(first: SearchEvidence, then: SearchEvidence) -> SearchEvidence:
