@@ -43,7 +43,7 @@ from typing import Any, Protocol
 
 import httpx2
 
-from citeproof.errors import NetworkError, NotPinnedError, RecordingError, UpstreamUnavailable
+from citeproof.errors import NetworkError, NotPinnedError, RecordingError, UpstreamUnavailableError
 from citeproof.models.references import ServiceAnswer, WorkRecord
 from citeproof.models.search import ResponseDigest
 from citeproof.net.digests import collecting, note
@@ -162,7 +162,7 @@ async def _ask(service: str, purpose: str, query: str, question: Question) -> As
             status, records, reason = "failed", (), err.reason
             if isinstance(err, NotPinnedError):
                 status = "offline"
-            unreachable = isinstance(err, UpstreamUnavailable) and err.unreachable
+            unreachable = isinstance(err, UpstreamUnavailableError) and err.unreachable
         except RecordingError as err:  # --replay, and nobody recorded this request
             status, records, reason = "failed", (), str(err)
         except httpx2.TransportError as err:  # a client not built by make_client

@@ -44,7 +44,7 @@ from urllib.parse import quote
 
 import httpx2
 
-from citeproof.errors import UpstreamUnavailable
+from citeproof.errors import UpstreamUnavailableError
 from citeproof.models.references import WorkRecord
 from citeproof.net.client import KEY_SENT, OPENALEX_KEY_ENV
 from citeproof.sources.base import json_object, plain_text, upstream_failure
@@ -112,7 +112,7 @@ _Read = TypeVar("_Read")
 _GET_KEY = "a free key comes from openalex.org/settings/api"
 
 
-def _refusal(status: int, what: str, key_sent: bool) -> UpstreamUnavailable:
+def _refusal(status: int, what: str, key_sent: bool) -> UpstreamUnavailableError:
     """The failure for OpenAlex refusing ``what`` for its key or its budget (module
     docstring), worded for whether a key was sent."""
     if status == 401:
@@ -441,7 +441,7 @@ async def search_records(
     client: httpx2.AsyncClient, query: str, per_page: int = 5
 ) -> list[WorkRecord]:
     """The works OpenAlex ranks first for ``query`` (``works?search=``), as records; an empty
-    list when nothing matched.  Raises ``UpstreamUnavailable`` when the answer could not be
+    list when nothing matched.  Raises ``UpstreamUnavailableError`` when the answer could not be
     read, so an unread search never looks like "no such work"."""
     params = {**works_params(search=query, per_page=per_page), "select": RECORD_SELECT}
     response = await client.get(BASE_URL + "works", params=params)

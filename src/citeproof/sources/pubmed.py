@@ -32,7 +32,7 @@ import httpx2
 
 from citeproof.documents.pubmed import PubmedRecord, parse_pubmed, pubmed_records
 from citeproof.documents.safe_xml import parse_xml_safely
-from citeproof.errors import BadInputError, CiteproofError, UpstreamUnavailable
+from citeproof.errors import BadInputError, CiteproofError, UpstreamUnavailableError
 from citeproof.identifiers import KINDS
 from citeproof.net.client import redact_url
 from citeproof.sources.base import Fetched, SourceOutcome, get_or_outcome, missing, unavailable
@@ -58,7 +58,7 @@ def _checked_pmid(pmid: str) -> str:
 def _records(data: bytes) -> list[PubmedRecord]:
     """The records of an efetch answer; an answer without a root element is not one."""
     if parse_xml_safely(data) is None:
-        raise UpstreamUnavailable(
+        raise UpstreamUnavailableError(
             f"{_SERVICE} answered 200 with no XML document (an empty or cut-off answer).",
             service=_SERVICE,
             host=_HOST,
@@ -121,13 +121,13 @@ async def efetch_records(client: httpx2.AsyncClient, pmids: Sequence[str]) -> li
         try:
             response = await client.get(EFETCH_URL, params=_params(batch))
         except httpx2.TransportError as err:
-            raise UpstreamUnavailable(
+            raise UpstreamUnavailableError(
                 f"{_SERVICE} could not be reached ({type(err).__name__}).",
                 service=_SERVICE,
                 host=_HOST,
             ) from err
         if response.status_code != 200:
-            raise UpstreamUnavailable(
+            raise UpstreamUnavailableError(
                 f"{_SERVICE} answered HTTP {response.status_code} to efetch of "
                 f"{len(batch)} PMIDs; nothing was concluded.",
                 service=_SERVICE,
@@ -135,10 +135,10 @@ async def efetch_records(client: httpx2.AsyncClient, pmids: Sequence[str]) -> li
             )
         try:
             out.extend(_records(response.content))
-        except UpstreamUnavailable:
+        except UpstreamUnavailableError:
             raise
         except CiteproofError as err:
-            raise UpstreamUnavailable(
+            raise UpstreamUnavailableError(
                 f"{_SERVICE}'s efetch answer could not be read: {err}",
                 service=_SERVICE,
                 host=_HOST,
