@@ -246,3 +246,18 @@ def test_a_pasted_page_is_compared_on_its_first_characters_only() -> None:
     title = "Trials of mulch in invented beds"  # a one-letter title identifies nothing
     many = WorkRecord(source="crossref", doi="10.5555/x", title=title, authors=("Roe, R",) * 5000)
     assert score(stated(title=title, authors=("Roe R",) * 5000), many).fit == "match"
+
+
+@given(
+    st.text(alphabet="0123456789 ab²٣(),-", max_size=30),
+    st.text(alphabet="0123456789٣", min_size=1, max_size=4),
+)
+def test_a_number_printed_whole_is_what_the_pattern_said(text: str, digits: str) -> None:
+    """The scan that replaced a regex compiled per number answers as the regex did, with
+    Unicode digits (Arabic-Indic three) and a superscript, which is no decimal digit."""
+    import re
+
+    from citeproof.refs.scoring import _printed_whole
+
+    expected = re.search(rf"(?<!\d){re.escape(digits)}(?!\d)", text) is not None
+    assert _printed_whole(text, digits) == expected

@@ -553,7 +553,7 @@ def _year(entry: _Entry, record: WorkRecord, tolerance: int) -> FieldScore:
     if record.year is None:
         return FieldScore("year", shown, None, None, "not_recorded")
     if given is None:
-        if re.search(rf"(?<!\d){record.year}(?!\d)", entry.raw.replace(" ", "")):
+        if _printed_whole(entry.raw.replace(" ", ""), str(record.year)):
             # "(20 04)": the year split by extraction, printed all the same
             return FieldScore("year", str(record.year), str(record.year), 1.0, "agrees")
         return FieldScore("year", None, str(record.year), None, "not_stated")
@@ -602,13 +602,31 @@ def _venue_in(entry: _Entry, name: str) -> bool:
     return False
 
 
+def _printed_whole(text: str, digits: str) -> bool:
+    """Whether ``digits`` stand in ``text`` as a whole number, no digit either side.
+
+    What ``re.search(rf"(?<!\\d){digits}(?!\\d)", text)`` says, without compiling a pattern
+    for every number asked (each a new one, past the ``re`` module's cache: 3% of a
+    reference's CPU when a local index answers); ``isdecimal`` is ``\\d``'s class.
+    """
+    start = text.find(digits)
+    while start != -1:
+        end = start + len(digits)
+        if (start == 0 or not text[start - 1].isdecimal()) and (
+            end == len(text) or not text[end].isdecimal()
+        ):
+            return True
+        start = text.find(digits, start + 1)
+    return False
+
+
 def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry) -> FieldScore:
     present = has_number(entry.numbers, recorded)
     if present is False and recorded and recorded.strip().isdigit():
         # "1 49,J1507": a number split by extraction, or glued to a letter, printed whole
         # once the spaces are gone (and never inside a longer number)
         digits = recorded.strip().lstrip("0") or "0"
-        present = re.search(rf"(?<!\d){digits}(?!\d)", entry.raw.replace(" ", "")) is not None
+        present = _printed_whole(entry.raw.replace(" ", ""), digits)
     if stated is None and entry.coordinates is not None:
         # the number the string prints where its style puts the volume or first page
         stated = entry.coordinates[0 if field == "volume" else 1]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from citeproof.refs.numbers import coordinates
 
@@ -126,8 +127,12 @@ def searchable(text: str) -> bool:
     return words > 0 and coordinates(text) is not None
 
 
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
-    """Lower case, accents and punctuation gone, spaces collapsed: what names are compared as."""
+    """Lower case, accents and punctuation gone, spaces collapsed: what names are compared as.
+
+    Remembered (bounded): a reference's comparisons fold the same record fields over and over,
+    some hundred calls a reference, and the answer depends on the text alone."""
     decomposed = unicodedata.normalize("NFKD", text)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     bare = bare.replace("ß", "ss").replace("ø", "o").replace("Ø", "o").replace("ł", "l")
