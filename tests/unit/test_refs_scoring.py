@@ -261,3 +261,15 @@ def test_a_number_printed_whole_is_what_the_pattern_said(text: str, digits: str)
 
     expected = re.search(rf"(?<!\d){re.escape(digits)}(?!\d)", text) is not None
     assert _printed_whole(text, digits) == expected
+
+
+@given(st.text(alphabet="abcdeé", max_size=8), st.text(alphabet="abcdeé", max_size=8))
+def test_one_letter_wrong_is_one_edit_in_rapidfuzz_too(a: str, b: str) -> None:
+    """The residue asks rapidfuzz's optimal-string-alignment distance for "one letter wrong";
+    it must be names.one_edit's rule (a substitution, an insertion, a deletion, or two
+    neighbours swapped), or a word would count as printed where it did not before."""
+    from rapidfuzz.distance import OSA
+
+    from citeproof.refs.names import one_edit
+
+    assert one_edit(a, b) == (OSA.distance(a, b, score_cutoff=1) <= 1)

@@ -41,10 +41,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from citeproof.models.references import WorkRecord
-from citeproof.refs.names import family_keys, near_family, one_edit, same_family
+from citeproof.refs.names import family_keys, near_family, same_family
 from citeproof.refs.numbers import (
     cited_year,
     coordinates,
@@ -714,6 +715,7 @@ def _residue(entry: _Entry, record: WorkRecord) -> int:
         known.update(t.split())
     venue = [w for n in _venue_names(record) for w in venue_words(n)]
     fields: str | None = None
+    long_known: list[str] = []
     left = 0
     for word in entry.prose:
         if len(word) < 3 or word in _STYLE_WORDS or word in known:
@@ -722,7 +724,8 @@ def _residue(entry: _Entry, record: WorkRecord) -> int:
             continue  # an abbreviation of a venue word
         if fields is None:
             fields = _squeezed_fields(record)
-        if _broken(word, known, fields):
+            long_known = [k for k in known if len(k) >= 5]
+        if _broken(word, long_known, fields):
             continue
         left += 1
     return left
@@ -742,16 +745,19 @@ def _squeezed_fields(record: WorkRecord) -> str:
 _PIECE = 6
 
 
-def _broken(word: str, known: set[str], fields: str) -> bool:
+def _broken(word: str, long_known: list[str], fields: str) -> bool:
     """Whether a word of a string is a record's word that OCR or PDF extraction mangled: one
     letter wrong in a word of six letters or more ("Heqlth", "hystems"; in one of five, not
     the first), or a piece of the record's title, venue or names glued to the next word or
     split from it ("Computersin", "elkunde"), one letter in ten wrong.  Such words are the
-    fields printed, not a title the record lacks."""
-    if len(word) >= 5 and any(
-        len(k) >= 5 and (k[0] == word[0] or len(word) >= 6) and one_edit(word, k) for k in known
-    ):
-        return True
+    fields printed, not a title the record lacks.  ``long_known`` are the record's words of
+    five letters or more; "one letter wrong" is an optimal-string-alignment distance of at
+    most 1 (:func:`citeproof.refs.names.one_edit`'s rule), asked of rapidfuzz's C loop
+    because a string's every unexplained word is held against every such word."""
+    if len(word) >= 5:
+        near = long_known if len(word) >= 6 else [k for k in long_known if k[0] == word[0]]
+        if near and process.extractOne(word, near, scorer=OSA.distance, score_cutoff=1):
+            return True
     if len(word) < _PIECE:
         return False
     if word in fields:
