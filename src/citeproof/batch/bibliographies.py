@@ -10,6 +10,12 @@ Where they run:
 * ``local`` (the default): in this process, :data:`~citeproof.refs.verification.CONCURRENCY`
   references at a time (``--workers`` sets how many).  The work is waiting on services, so
   one event loop keeps every service busy within its rate limit, which the process shares.
+  With a local index the work is CPU instead (a search, the scoring), and one process
+  keeps one core busy: the references go in chunks of :data:`WORKER_CHUNK` to worker
+  processes (``--workers`` of them, else as many as the work and the idle cores can use:
+  :func:`~citeproof.batch.executors.choose_workers`), each of which opens the index and
+  the pin cache once for the whole run.  Online, each worker keeps ``1/workers`` of every
+  service's rate, as Dask workers do, for what the index does not hold.
 * ``dask``: chunks of :data:`CHUNK` references on a Dask cluster.  Each worker process has
   its own limiter, so each runs at ``1/workers`` of every service's rate: the cluster as a
   whole keeps the pace one process would.
@@ -40,13 +46,24 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
 from itertools import islice
+from multiprocessing.util import Finalize
 from typing import Any
 
-from citeproof.batch.executors import Executor, Runner
+from citeproof.batch.executors import (
+    REFS_MODULES,
+    Executor,
+    IdleCores,
+    Runner,
+    choose_workers,
+    parents_place,
+)
 from citeproof.batch.jsonl import InvalidLineError, decode_line, read_lines
 from citeproof.errors import ReferenceListError
 from citeproof.models.references import ReferenceResult, ReferencesReport
@@ -57,16 +74,19 @@ from citeproof.refs.verification import Reachability, counts_of, not_asked, was_
 from citeproof.service.logbook import open_log
 from citeproof.service.references import (
     REFERENCE_KIND,
+    Verifier,
     check_something_to_look_up,
+    index_path,
     read_list_file,
     reading_lines,
     stated_reference,
-    verify_stated,
 )
 
 __all__ = [
     "CHUNK",
+    "INDEX_SECONDS",
     "MAX_RUN",
+    "WORKER_CHUNK",
     "Job",
     "RefsOptions",
     "RefsOutcome",
@@ -79,6 +99,20 @@ __all__ = [
 CHUNK = 25
 #: References per call in this process (``verify_stated`` takes at most 10,000 at once).
 LOCAL_SLICE = 1_000
+#: References per chunk sent to a local worker process: a chunk costs its worker an event
+#: loop and a client (about a millisecond), and the parent waits for a whole chunk before
+#: writing it, so progress moves in steps of this many.
+WORKER_CHUNK = 100
+#: Chunks in flight per local worker: one being verified, one waiting, so no worker waits
+#: for the parent, and no more results are held than the output's order needs.
+WORKER_AHEAD = 2
+#: Estimated CPU seconds a reference costs when a local index answers it (4 to 4.5 ms at
+#: 10 million records, bench/README.md), from which the number of workers is chosen.
+INDEX_SECONDS = 0.004
+#: References in flight in each worker's event loop (the index answers at once; online,
+#: what it does not hold waits on the services).
+_IN_FLIGHT = 8
+
 #: References one run reads at most: each read reference is kept until the run ends (about
 #: 1.4 KB), and a file of a million six-byte entries must not take gigabytes.
 MAX_RUN = 250_000
@@ -202,21 +236,52 @@ def read_jobs(
     return jobs, formats
 
 
+_held: tuple[tuple[Any, ...], Verifier] | None = None
+_held_lock = threading.Lock()
+#: A worker's own reachability over the run (a worker process serves one run).
+_worker_reach = Reachability()
+
+
+def _verifier(options: RefsOptions, share: float, today: date) -> Verifier:
+    """The worker's verifier for this run's options: the cache and the index opened at its
+    first chunk and kept for the next ones (a Dask worker may serve several runs: other
+    options, another day, open another)."""
+    global _held
+    key = (options.offline, options.replay, options.retraction, options.index, share, today)
+    with _held_lock:
+        if _held is not None and _held[0] == key:
+            return _held[1]
+        if _held is not None:
+            _held[1].close()
+            _held = None
+        verifier = Verifier(
+            offline=options.offline,
+            replay=options.replay,
+            retraction=options.retraction,
+            index=options.index,
+            rate_share=share,
+            today=today,
+        )
+        Finalize(verifier, verifier.close, exitpriority=10)  # as the worker process ends
+        _held = (key, verifier)
+        return verifier
+
+
 def _verify_chunk(
-    refs: list[StatedReference], starts: list[int], options: RefsOptions, share: float
+    refs: list[StatedReference], options: RefsOptions, share: float, today: date
 ) -> list[ReferenceResult]:
-    """A Dask task: verify ``refs`` (no log: the parent writes it), numbered as given."""
-    report = verify_stated(
-        refs,
-        offline=options.offline,
-        replay=options.replay,
-        retraction=options.retraction,
-        rate_share=share,
-        index=options.index,
-    )
-    return [
-        r.model_copy(update={"index": i}) for r, i in zip(report.references, starts, strict=True)
-    ]
+    """A Dask task: verify ``refs`` (no log: the parent writes it)."""
+    return _verifier(options, share, today).verify(refs)
+
+
+def _verify_part(
+    refs: list[StatedReference], options: RefsOptions, share: float, today: date
+) -> tuple[list[ReferenceResult], bool]:
+    """A local worker's chunk: its results, and whether the worker has stopped asking the
+    services because none could be reached."""
+    verifier = _verifier(options, share, today)
+    results = verifier.verify(refs, concurrency=_IN_FLIGHT, reach=_worker_reach)
+    return results, _worker_reach.gave_up
 
 
 def _tagged(job: Job, result: ReferenceResult) -> ReferenceResult:
@@ -233,6 +298,7 @@ def run_refs(
     outcome: RefsOutcome | None = None,
     on_not_asked: Callable[[str, ReferenceResult], None] | None = None,
     reading: Sequence[str] = (),
+    idle: Callable[[], float] | None = None,
 ) -> ReferencesReport:
     """Verify every job not in ``skip``; ``on_result(id, result)`` for each, in input order.
     ``reading`` is what reading the files found wrong (:func:`read_jobs`), for the report.
@@ -242,7 +308,11 @@ def run_refs(
     not asked because no service could be reached is neither logged nor handed to
     ``on_result`` but to ``on_not_asked``, in the same order; ``outcome`` counts them.
     Without ``keep`` the report holds the counts only: the caller has had each result.
+    ``idle`` says how many cores other processes leave idle
+    (:class:`~citeproof.batch.executors.IdleCores`, best made before the input was read),
+    when the number of local workers is chosen from the work.
     """
+    options = replace(options, index=index_path(options.index))
     done = set(skip)
     todo = [j for j in jobs if json.dumps(j.id) not in done]
     log = open_log(None if options.log is True else options.log) if options.log else None
@@ -280,29 +350,7 @@ def run_refs(
     if options.executor == "dask":
         _on_dask(todo, options, finished)
     else:
-        pending = dict(enumerate(todo, 1))
-
-        def arrived(result: ReferenceResult) -> None:
-            finished(pending.pop(result.index), result)
-
-        # In slices, so a JSONL of any length stays under one call's cap and its memory.
-        for first in range(0, len(todo), LOCAL_SLICE):
-            part = todo[first : first + LOCAL_SLICE]
-            if reach.gave_up:  # nothing can be reached: the rest is not asked
-                for n, job in enumerate(part, first + 1):
-                    arrived(not_asked(job.stated, n))
-                continue
-            verify_stated(
-                [j.stated for j in part],
-                offline=options.offline,
-                replay=options.replay,
-                retraction=options.retraction,
-                concurrency=options.workers or 8,
-                on_result=arrived,
-                start=first + 1,
-                reach=reach,
-                index=options.index,
-            )
+        _on_local(todo, options, finished, reach, idle)
     ordered = [results[j.id] for j in todo if j.id in results]
     sources = {j.source for j in jobs}
     return ReferencesReport(
@@ -314,22 +362,120 @@ def run_refs(
     )
 
 
+def _local_workers(count: int, options: RefsOptions, idle: Callable[[], float] | None) -> int:
+    """Worker processes for ``count`` references: one (this process) without an index, where
+    ``--workers`` is the references in flight; with one, ``--workers``, else as many as the
+    work and the idle cores can use."""
+    if options.index is None:
+        return 1
+    if options.workers is not None:
+        return options.workers
+    cores = os.cpu_count() or 1
+    return choose_workers(count * INDEX_SECONDS, cores=cores, idle=idle or IdleCores(cores))
+
+
+def _on_local(
+    todo: Sequence[Job],
+    options: RefsOptions,
+    finished: Callable[[Job, ReferenceResult], None],
+    reach: Reachability,
+    idle: Callable[[], float] | None,
+) -> None:
+    workers = _local_workers(len(todo), options, idle)
+    if workers > 1:
+        _on_processes(todo, options, finished, reach, workers)
+        return
+    pending = dict(enumerate(todo, 1))
+
+    def arrived(result: ReferenceResult) -> None:
+        finished(pending.pop(result.index), result)
+
+    in_flight = _IN_FLIGHT if options.index is not None else options.workers or _IN_FLIGHT
+    verifier = Verifier(
+        offline=options.offline,
+        replay=options.replay,
+        retraction=options.retraction,
+        index=options.index,
+    )
+    try:
+        # In slices, so a JSONL of any length stays under one call's cap and its memory.
+        for first in range(0, len(todo), LOCAL_SLICE):
+            part = todo[first : first + LOCAL_SLICE]
+            if reach.gave_up:  # nothing can be reached: the rest is not asked
+                for n, job in enumerate(part, first + 1):
+                    arrived(not_asked(job.stated, n))
+                continue
+            verifier.verify(
+                [j.stated for j in part],
+                concurrency=in_flight,
+                on_result=arrived,
+                start=first + 1,
+                reach=reach,
+            )
+    finally:
+        verifier.close()
+
+
+def _on_processes(
+    todo: Sequence[Job],
+    options: RefsOptions,
+    finished: Callable[[Job, ReferenceResult], None],
+    reach: Reachability,
+    workers: int,
+) -> None:
+    """Chunks of :data:`WORKER_CHUNK` references on ``workers`` local processes, each taking
+    this process's environment and folder as it starts (the cache and the index are found
+    from them), at most :data:`WORKER_AHEAD` chunks a worker in flight."""
+    runner = Runner("local", workers, preload=REFS_MODULES, setup=parents_place())
+    share = 1.0 if options.offline else 1.0 / workers
+    today = datetime.now(UTC).date()
+    chunks = iter([todo[i : i + WORKER_CHUNK] for i in range(0, len(todo), WORKER_CHUNK)])
+    pending: dict[Future[tuple[list[ReferenceResult], bool]], Sequence[Job]] = {}
+
+    def submit() -> bool:
+        chunk = next(chunks, None)
+        if chunk is None:
+            return False
+        if reach.gave_up:  # a worker could reach nothing: the rest is not asked
+            for job in chunk:
+                finished(job, not_asked(job.stated, job.index))
+        else:
+            stated = [j.stated for j in chunk]
+            pending[runner.submit(_verify_part, stated, options, share, today)] = chunk
+        return True
+
+    ended = False
+    try:
+        while len(pending) < workers * WORKER_AHEAD and submit():
+            pass
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: pending[f][0].index):
+                chunk = pending.pop(future)
+                results, gave_up = future.result()
+                reach.gave_up = reach.gave_up or gave_up
+                for job, result in zip(chunk, results, strict=True):
+                    finished(job, result)
+            while len(pending) < workers * WORKER_AHEAD and submit():
+                pass
+        ended = True
+    finally:
+        runner.close(abandon=not ended)  # given up midway (Ctrl-C): stop the workers now
+
+
 def _on_dask(
     todo: Sequence[Job], options: RefsOptions, finished: Callable[[Job, ReferenceResult], None]
 ) -> None:
     workers = options.workers or os.cpu_count() or 1
     runner = Runner("dask", workers, options.scheduler)
+    today = datetime.now(UTC).date()
     try:
         futures = []
         chunks: dict[int, list[Job]] = {}
         for start in range(0, len(todo), CHUNK):
             chunk = list(todo[start : start + CHUNK])
             future = runner.submit(
-                _verify_chunk,
-                [j.stated for j in chunk],
-                list(range(1, len(chunk) + 1)),
-                options,
-                1.0 / workers,
+                _verify_chunk, [j.stated for j in chunk], options, 1.0 / workers, today
             )
             chunks[id(future)] = chunk
             futures.append(future)

@@ -21,9 +21,10 @@ second of CPU each, which on a 2-core machine is time taken from the matching).
 :func:`start_early` starts that server before the caller's own imports, so the two import side
 by side.  The server keeps the environment and the working folder it started with, so only
 work that reads neither runs there: the match step (sources are read in the parent, their
-bytes sent with the work).
-Elsewhere, and for work that reads files or the environment (an audit reads the cache),
-workers are spawned.
+bytes sent with the work), or work whose workers first take this process's environment and
+working folder (``setup=parents_place()``: the reference lists verified from a local index,
+which read the pin cache and the index).  Elsewhere, and for other work that reads files or
+the environment (an audit reads the cache), workers are spawned.
 
 **How many local workers.**  As many as the user says (``--workers``); else as many as the
 work and the machine can use (:func:`choose_workers`): a worker costs a tenth of a second
@@ -61,12 +62,16 @@ from citeproof.errors import BadInputError
 
 __all__ = [
     "MATCH_MODULES",
+    "REFS_MODULES",
     "SCHEDULER_TIMEOUT",
     "WORK_PER_WORKER",
     "Executor",
     "IdleCores",
     "Runner",
+    "Setup",
+    "as_started_here",
     "choose_workers",
+    "parents_place",
     "start_early",
 ]
 
@@ -77,6 +82,9 @@ T = TypeVar("T")
 SCHEDULER_TIMEOUT: Final = 5
 #: What a worker of the batch of checks runs: imported once, by the fork server.
 MATCH_MODULES: Final = ("citeproof.batch.checks",)
+#: What a worker verifying references from a local index imports, once, in the fork server
+#: (tantivy is passed over there when the index extra is not installed).
+REFS_MODULES: Final = ("citeproof.batch.bibliographies", "citeproof.index.query", "tantivy")
 #: Estimated CPU seconds of work each local worker must have to be started: a second worker
 #: then needs 0.6 s, about twice the work from which two were measured faster than one on a
 #: quiet machine (docs/batch.md), as the estimate is coarse.
@@ -138,6 +146,32 @@ def _busy() -> float | None:
 def _ignore_interrupts() -> None:
     """Run in each worker process as it starts: Ctrl-C is for the parent to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+Setup = tuple[Callable[..., None], tuple[Any, ...]]
+"""A function and its arguments, run in each local worker as it starts (after Ctrl-C is
+ignored): module-level, so that it pickles."""
+
+
+def _start_worker(setup: Setup | None) -> None:
+    _ignore_interrupts()
+    if setup is not None:
+        function, args = setup
+        function(*args)
+
+
+def as_started_here(environment: dict[str, str], folder: str) -> None:
+    """A :data:`Setup` for work that reads the environment or files: the worker takes the
+    parent's environment and working folder, whatever the fork server started with (it may
+    have been started by an earlier run in this process, with other variables)."""
+    os.environ.clear()
+    os.environ.update(environment)
+    os.chdir(folder)
+
+
+def parents_place() -> Setup:
+    """:func:`as_started_here` with this process's environment and working folder."""
+    return as_started_here, (dict(os.environ), os.getcwd())
 
 
 def _warm(modules: Sequence[str]) -> int:
@@ -234,8 +268,9 @@ class Runner:
 
     ``preload``: the modules the calls need, imported by every worker as it starts (local
     workers are then forked from a server that imported them once: see the module's
-    docstring for what such work may not read).  ``routed``: one queue per worker, chosen by
-    ``submit(..., worker=n)``.
+    docstring for what such work may not read, unless ``setup`` is :func:`parents_place`).
+    ``routed``: one queue per worker, chosen by ``submit(..., worker=n)``.  ``setup``: run
+    in each local worker as it starts.
     """
 
     def __init__(
@@ -246,6 +281,7 @@ class Runner:
         *,
         preload: Sequence[str] | None = None,
         routed: bool = False,
+        setup: Setup | None = None,
     ) -> None:
         self.executor = executor
         self.workers = workers
@@ -266,7 +302,9 @@ class Runner:
         context = _context(preload)
         self._sizes = [workers] if not routed else [1] * workers
         for size in self._sizes:
-            pool = ProcessPoolExecutor(size, mp_context=context, initializer=_ignore_interrupts)
+            pool = ProcessPoolExecutor(
+                size, mp_context=context, initializer=_start_worker, initargs=(setup,)
+            )
             self._pools.append(pool)
         modules = tuple(preload or ())
         if context.get_start_method() == "forkserver":

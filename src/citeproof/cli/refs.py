@@ -26,6 +26,8 @@ import click
 from citeproof.cli.options import CONTEXT_SETTINGS, executor_options, log_options, replay_option
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from citeproof.batch.bibliographies import Job, RefsOptions, RefsOutcome
     from citeproof.batch.output import ResultSink
     from citeproof.models.references import ReferenceResult, ReferencesReport
@@ -43,6 +45,9 @@ EPILOG = (
 
 #: Input bytes from which a line says that reading has begun.
 _SAY_READING = 10_000_000
+#: Input bytes from which, with a local index, the workers' process is started before the
+#: input is read: about 150 references, the fewest for which a second worker is chosen.
+_EARLY_WORKERS_BYTES = 15_000
 
 _STYLE = {
     "verified": "green",
@@ -150,6 +155,7 @@ def refs(
     if html_path is not None:  # before any work: a run must not be made only to be refused
         _check_page_path(html_path, files, output, resume, log_path, overwrite)
     index = _local_index(index_dir)
+    idle = _start_workers_early(index, executor, workers, files)
 
     from citeproof.batch.bibliographies import RefsOptions
 
@@ -180,7 +186,7 @@ def refs(
         for line in reading:
             click.echo(f"citeproof: {line}", err=True)
     keep = (output is None and stream is None) or html_path is not None
-    report = run.verify(jobs, options, reading, keep=keep)
+    report = run.verify(jobs, options, reading, keep=keep, idle=idle)
     if len(files) == 1:
         report = report.model_copy(update={"format": fmt_shown})
     run.show(report, html_path)
@@ -206,6 +212,26 @@ def _local_index(index_dir: str | None) -> str | None:
             )
         open_local_index(index)  # one line now if it is no index, not one a reference later
     return index
+
+
+def _start_workers_early(
+    index: str | None, executor: str, workers: int | None, files: tuple[str, ...]
+) -> Callable[[], float] | None:
+    """With a local index the references are verified on worker processes when the work is
+    enough (:mod:`citeproof.batch.bibliographies`): start the process they are forked from
+    now, so that it imports their modules while the files are read, ignoring Ctrl-C from
+    the start; and start measuring the cores other processes leave idle.  A list too short
+    to want a second worker (by its files' size) starts nothing."""
+    if index is None or executor != "local" or workers == 1:
+        return None
+    import os
+
+    from citeproof.batch.executors import REFS_MODULES, IdleCores, start_early
+
+    size = sum(Path(path).stat().st_size for path in files)
+    if workers is not None or size >= _EARLY_WORKERS_BYTES:
+        start_early("local", workers or 2, preload=REFS_MODULES)
+    return IdleCores(os.cpu_count() or 1)
 
 
 def _read(
@@ -255,7 +281,13 @@ class _Run:
             self.before = earlier_counts(self.output)
 
     def verify(
-        self, jobs: list[Job], options: RefsOptions, reading: list[str], *, keep: bool
+        self,
+        jobs: list[Job],
+        options: RefsOptions,
+        reading: list[str],
+        *,
+        keep: bool,
+        idle: Callable[[], float] | None = None,
     ) -> ReferencesReport:
         """Every reference not done yet, each result written as it arrives; at Ctrl-C, one
         line saying how far it got, and exit 130."""
@@ -287,6 +319,7 @@ class _Run:
                     keep=keep,
                     on_not_asked=not_asked,
                     reading=reading,
+                    idle=idle,
                 )
         except KeyboardInterrupt:
             interrupted(self._stopped(len(jobs)))

@@ -46,6 +46,7 @@ __all__ = [
     "MAX_REFERENCES",
     "REFERENCE_KIND",
     "ReferenceInput",
+    "Verifier",
     "check_something_to_look_up",
     "index_path",
     "open_local_index",
@@ -192,18 +193,16 @@ async def _run(
     *,
     offline: bool,
     replay: str | os.PathLike[str] | None,
-    retraction: bool,
+    ask: Retraction | None,
     cache: Cache | None,
     concurrency: int,
     on_result: Callable[[ReferenceResult], None] | None,
     start: int,
-    today: date,
     rate_share: float,
     reach: Reachability | None,
-    index: str | os.PathLike[str] | None = None,
+    index: LocalCatalogue | None = None,
 ) -> list[ReferenceResult]:
-    ask = Retraction(rw_db=default_db_path(), today=today) if retraction else None
-    sources = Sources(index=open_local_index(index), network=not offline) if index else None
+    sources = Sources(index=index, network=not offline) if index is not None else None
     async with AsyncExitStack() as stack:
         if offline:
             # No contact address: nothing is sent, and adding it to each URL costs time.
@@ -234,6 +233,82 @@ async def _run(
             reach=reach,
             sources=sources,
         )
+
+
+def _check_size(refs: Sequence[StatedReference]) -> None:
+    if len(refs) > MAX_REFERENCES:
+        raise ReferenceListError(
+            f"{len(refs)} references are more than {MAX_REFERENCES} in one call; split the list."
+        )
+
+
+class Verifier:
+    """References verified in parts by one process over a whole run, with the pin cache and
+    the local index opened once for all of them.
+
+    Why: a run of 10,000 references asks the same cache and index throughout; opening them
+    for each part (a slice, a worker's chunk) costs milliseconds each time and, on worker
+    processes, once per chunk on every worker.  ``today`` is the run's date, so a run that
+    crosses midnight dates every retraction status alike.  Close it when the run ends.
+    """
+
+    def __init__(
+        self,
+        *,
+        offline: bool = False,
+        replay: str | os.PathLike[str] | None = None,
+        retraction: bool = True,
+        index: str | os.PathLike[str] | None = None,
+        rate_share: float = 1.0,
+        today: date | None = None,
+    ) -> None:
+        self.offline = offline
+        self.replay = replay
+        self.rate_share = rate_share
+        day = today or datetime.now(UTC).date()
+        self._ask = Retraction(rw_db=default_db_path(), today=day) if retraction else None
+        self._index: LocalCatalogue | None = None
+        self._cache = open_cache_for(offline=offline)
+        try:
+            self._index = open_local_index(index) if index is not None else None
+        except BaseException:
+            self.close()
+            raise
+
+    def verify(
+        self,
+        refs: Sequence[StatedReference],
+        *,
+        start: int = 1,
+        concurrency: int = 8,
+        on_result: Callable[[ReferenceResult], None] | None = None,
+        reach: Reachability | None = None,
+    ) -> list[ReferenceResult]:
+        """Every reference's result, in order, numbered from ``start``."""
+        _check_size(refs)
+        return asyncio.run(
+            _run(
+                refs,
+                offline=self.offline,
+                replay=self.replay,
+                ask=self._ask,
+                cache=self._cache,
+                concurrency=concurrency,
+                on_result=on_result,
+                start=start,
+                rate_share=self.rate_share,
+                reach=reach,
+                index=self._index,
+            )
+        )
+
+    def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
+        close = getattr(self._index, "close", None)
+        if close is not None:
+            close()
 
 
 #: The variable that names a local index when no ``--index`` does.
@@ -282,31 +357,21 @@ def verify_stated(
     the calls of one run that verifies a long list in parts, so that without a network the
     run stops asking once (:class:`~citeproof.refs.verification.Reachability`).
     """
-    if len(refs) > MAX_REFERENCES:
-        raise ReferenceListError(
-            f"{len(refs)} references are more than {MAX_REFERENCES} in one call; split the list."
-        )
-    cache = open_cache_for(offline=offline)
+    _check_size(refs)  # before the cache and the index are opened
+    verifier = Verifier(
+        offline=offline,
+        replay=replay,
+        retraction=retraction,
+        index=index_path(index),
+        rate_share=rate_share,
+        today=today,
+    )
     try:
-        results = asyncio.run(
-            _run(
-                refs,
-                offline=offline,
-                replay=replay,
-                retraction=retraction,
-                cache=cache,
-                concurrency=concurrency,
-                on_result=on_result,
-                start=start,
-                today=today or datetime.now(UTC).date(),
-                rate_share=rate_share,
-                reach=reach,
-                index=index_path(index),
-            )
+        results = verifier.verify(
+            refs, start=start, concurrency=concurrency, on_result=on_result, reach=reach
         )
     finally:
-        if cache is not None:
-            cache.close()
+        verifier.close()
     if log is not False:
         evidence = open_log(None if log is True else log)
         entries = evidence.append_many((REFERENCE_KIND, r.log_payload()) for r in results)
