@@ -21,12 +21,13 @@ passage *as issued*.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -66,11 +67,19 @@ from citeproof.models.audit import (
 )
 from citeproof.models.handle import HandleStatus
 from citeproof.models.references import ReferenceResult
+from citeproof.net.session import mode_from, open_session
 from citeproof.refs.listed import parse_reference_string
+from citeproof.refs.lookup import LocalCatalogue
 from citeproof.refs.stated import StatedReference
-from citeproof.retraction.status import RETRACTION_KINDS, retraction_report
+from citeproof.retraction.status import (
+    RETRACTION_KINDS,
+    offline_retraction_status,
+    retraction_report,
+    retraction_status,
+)
 from citeproof.service.inputs import match_options
-from citeproof.service.references import verify_stated
+from citeproof.service.references import index_path, open_local_index, verify_stated
+from citeproof.sources.retractionwatch import default_db_path
 from citeproof.store.keys import LogKey, load_or_create_log_key
 from citeproof.store.paths import default_dirs
 
@@ -155,7 +164,10 @@ class _Checked:
 
 
 def _check_references(
-    parsed: ParsedAnswer, offline: bool, replay: str | os.PathLike[str] | None
+    parsed: ParsedAnswer,
+    offline: bool,
+    replay: str | os.PathLike[str] | None,
+    local_index: str | None = None,
 ) -> _Checked:
     """Verify every reference entry, and every plain citation whose sentence names its
     authors and year, in one run (so every service is asked at its own pace, together)."""
@@ -178,7 +190,9 @@ def _check_references(
             keys.append(("mention", c.index))
     if not stated:
         return _Checked()
-    report = verify_stated(stated, offline=offline, replay=replay, retraction=False)
+    report = verify_stated(
+        stated, offline=offline, replay=replay, retraction=False, index=local_index
+    )
     checked = _Checked()
     for (kind, index), result in zip(keys, report.references, strict=True):
         (checked.entries if kind == "entry" else checked.mentions)[index] = result
@@ -399,36 +413,86 @@ def _first_key(parsed: ParsedAnswer, reference: int) -> str | None:
 
 
 def _add_retractions(
-    items: list[_Item], parsed: ParsedAnswer, offline: bool, replay: str | os.PathLike[str] | None
+    items: list[_Item],
+    parsed: ParsedAnswer,
+    offline: bool,
+    replay: str | os.PathLike[str] | None,
+    index: str | None = None,
 ) -> None:
-    """Ask once per distinct work (DOI, PMID, PMCID) and flag every citation of it."""
+    """Ask once per distinct work (DOI, PMID, PMCID) and flag every citation of it; with a
+    local index, the index is one more source (its notices, with the dumps' date), as it is
+    for ``citeproof refs``: offline it is the only one besides Retraction Watch's file."""
     reports: dict[str, RetractionReport | None] = {}
-    for item in items:
-        key = item.resolved_to
-        if key is None or item.outcome.verdict in _NOT_A_WORK:
-            continue
-        if key.split(":", 1)[0] not in RETRACTION_KINDS:
-            continue
-        if key not in reports:
+    asker = _RetractionAsker(offline, replay, index)
+    try:
+        for item in items:
+            key = item.resolved_to
+            if key is None or item.outcome.verdict in _NOT_A_WORK:
+                continue
+            if key.split(":", 1)[0] not in RETRACTION_KINDS:
+                continue
+            if key not in reports:
+                try:
+                    reports[key] = asker.ask(key)
+                except CiteproofError:
+                    reports[key] = None
+            report = reports[key]
+            if report is None:
+                continue
+            item.retraction = report
+            _flag_retraction(item, report, parsed)
+    finally:
+        asker.close()
+
+
+def _flag_retraction(item: _Item, report: RetractionReport, parsed: ParsedAnswer) -> None:
+    flag = {"RETRACTED": "retracted", "CONCERN": "concern"}.get(report.status)
+    if flag is None:
+        return
+    flags = [*item.outcome.flags, flag]
+    if flag == "retracted" and acknowledges_retraction(*_own_words(item.citation, parsed)):
+        flags.append("retraction_acknowledged")
+    item.outcome = Outcome(item.outcome.verdict, tuple(dict.fromkeys(flags)), item.outcome.reason)
+
+
+class _RetractionAsker:
+    """The audit's retraction questions, one a work: through ``retraction_report`` without
+    a local index; with one, the same sources and the index (opened once for the audit)."""
+
+    def __init__(
+        self, offline: bool, replay: str | os.PathLike[str] | None, index: str | None
+    ) -> None:
+        self.offline = offline
+        self.replay = Path(replay) if replay is not None else None
+        self.index: LocalCatalogue | None = None
+        if index is not None:
             try:
-                reports[key] = retraction_report(
-                    key, offline=offline, replay_dir=Path(replay) if replay is not None else None
+                self.index = open_local_index(index)
+            except CiteproofError:  # the reference check has said so; ask the rest
+                self.index = None
+        self.today: date = datetime.now(UTC).date()
+
+    def ask(self, key: str) -> RetractionReport:
+        index = self.index
+        if index is None:
+            return retraction_report(key, offline=self.offline, replay_dir=self.replay)
+        if self.offline:
+            return offline_retraction_status(
+                key, rw_db=default_db_path(), today=self.today, index=index
+            )
+
+        async def run() -> RetractionReport:
+            async with open_session(mode_from(self.replay)) as session:
+                return await retraction_status(
+                    key, session.client, rw_db=default_db_path(), today=self.today, index=index
                 )
-            except CiteproofError:
-                reports[key] = None
-        report = reports[key]
-        if report is None:
-            continue
-        item.retraction = report
-        flag = {"RETRACTED": "retracted", "CONCERN": "concern"}.get(report.status)
-        if flag is None:
-            continue
-        flags = [*item.outcome.flags, flag]
-        if flag == "retracted" and acknowledges_retraction(*_own_words(item.citation, parsed)):
-            flags.append("retraction_acknowledged")
-        item.outcome = Outcome(
-            item.outcome.verdict, tuple(dict.fromkeys(flags)), item.outcome.reason
-        )
+
+        return asyncio.run(run())
+
+    def close(self) -> None:
+        close = getattr(self.index, "close", None)
+        if close is not None:
+            close()
 
 
 def _own_words(c: Citation, parsed: ParsedAnswer) -> tuple[str | None, str | None]:
@@ -494,10 +558,12 @@ def audit_parsed(
     options: MatchOptions | None = None,
     now: Callable[[], datetime] | None = None,
     references: bool = True,
+    index: str | os.PathLike[str] | None = None,
 ) -> AuditReport:
     """The unsigned report for an answer already parsed (see :func:`audit_answer`)."""
     failing = parse_fail_on(fail_on)
-    checked = _check_references(parsed, offline, replay) if references else _Checked()
+    local = index_path(index)
+    checked = _check_references(parsed, offline, replay, local) if references else _Checked()
     sources = CitedWorks(
         offline=offline,
         replay=replay,
@@ -509,7 +575,7 @@ def audit_parsed(
     finally:
         sources.close()
     if retraction:
-        _add_retractions(items, parsed, offline, replay)
+        _add_retractions(items, parsed, offline, replay, local)
     reports = [_citation_report(item) for item in items]
     sentences = []
     for s in parsed.sentences:
@@ -557,6 +623,7 @@ def audit_answer(
     key: LogKey | None = None,
     now: Callable[[], datetime] | None = None,
     references: bool = True,
+    index: str | os.PathLike[str] | None = None,
 ) -> AuditReport:
     """Audit ``text`` (Markdown, plain text or JSON claims) citation by citation.
 
@@ -568,7 +635,9 @@ def audit_answer(
     an entry without an identifier is searched for); ``sign`` signs with ``key`` (default:
     the evidence log's key); ``log`` appends one
     ``audit`` entry (``True``: the default log, or a path) naming the answer's and the
-    signed report's sha256.  One bad citation never raises: it gets its verdict.
+    signed report's sha256.  ``index`` (else ``CITEPROOF_INDEX``) is a local index, asked
+    before the web services for the reference checks and as one more source of each work's
+    retraction status (docs/index.md).  One bad citation never raises: it gets its verdict.
 
     Raises:
         BadInputError: the answer is over the size cap or not the documented JSON shape, or
@@ -587,6 +656,7 @@ def audit_answer(
         find_source=find_source,
         now=now,
         references=references,
+        index=index,
     )
     if sign:
         if key is None:
