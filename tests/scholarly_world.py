@@ -111,7 +111,9 @@ class Work:
     last_page: str = ""
     kind: str = "journal-article"
     """Crossref's type (``journal-article``, ``book-chapter``, ``proceedings-article``,
-    ``book``, ``dataset`` …)."""
+    ``book``, ``dataset`` …); ``""`` when it is not known (a record read back from
+    renderings, which never print it): the answers then carry no type rather than an
+    invented one."""
     publisher: str = ""
     agency: str = "Crossref"
     """Who registered the DOI: ``Crossref`` or ``DataCite`` (its record lives there)."""
@@ -889,7 +891,7 @@ def _crossref_message(work: Work, date: datetime) -> dict[str, Any]:
         "content-domain": {"domain": [], "crossmark-restriction": False},
         "short-container-title": [work.venue_short] if work.venue_short else [],
         "DOI": work.doi,
-        "type": work.kind,
+        "type": work.kind or None,
         "source": "Crossref",
         "is-referenced-by-count": 0,
         "title": [work.title] if work.title else [],
@@ -1159,7 +1161,7 @@ def _openalex_work(work: Work) -> dict[str, Any]:
         "display_name": work.title or None,
         "publication_year": work.year,
         "ids": ids,
-        "type": kind or _OPENALEX_TYPES.get(work.kind, "other"),
+        "type": kind or (_OPENALEX_TYPES.get(work.kind, "other") if work.kind else None),
         "authorships": [
             {
                 "author_position": "first"
