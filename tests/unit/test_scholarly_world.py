@@ -5,8 +5,10 @@ prefix 10.5555, PMIDs 9994xxxx)."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -216,3 +218,139 @@ def test_a_search_over_thousands_of_works_is_fast() -> None:
     assert best[0][0].doi == "10.5555/invented.many.5"
     # The index is built once; a search costs well under a millisecond (0.005 s: CI noise).
     assert per_search < 0.005
+
+
+# --------------------------------------------------------------------------------------------
+# The real-data bench's read-back (bench/bench_refs_real.py): how a world's record is read
+# from a work's renderings.  Every rendering below is INVENTED, in the evaluation dataset's
+# real formats (its CSL styles and its degraded style); each rule failed on the first
+# read-back, which ``--world as-read`` keeps.
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import bench_refs_real as real  # noqa: E402
+
+
+def _both(styles: dict[str, str]) -> tuple[Work, Work]:
+    rendered = real.Rendered("10.5555/invented.rb", "a2", styles)
+    return real.read_back(rendered)[0], real.read_back_as_read(rendered)[0]
+
+
+def test_a_title_is_found_whatever_apostrophes_each_style_prints() -> None:
+    # MLA and APA print the apostrophe curly, the degraded style (Crossref's raw title)
+    # straight: the title is found in the degraded style, which gives venue and numbers.
+    faithful, old = _both(
+        {
+            "apa": "Halloway, W., & Reyes, T. (1985). Gardeners’ estimates of invented "
+            "compost heat. Invented Journal of Soil Ecology, 70(1), 66–71.",
+            "modern-language-association": "Halloway, Wren, and Tamsin Reyes. “Gardeners’ "
+            "Estimates of Invented Compost Heat.” Invented Journal of Soil Ecology 70.1 "
+            "(1985): 66–71.",
+            "degraded_all_authors": "Halloway, Wren, Reyes, Tamsin. Gardeners' estimates of "
+            "invented compost heat. Invented Journal of Soil Ecology. 1985. 70. 1. 66-71",
+        }
+    )
+    assert faithful.title == "Gardeners' estimates of invented compost heat"
+    assert (faithful.venue, faithful.volume, faithful.issue) == (
+        "Invented Journal of Soil Ecology",
+        "70",
+        "1",
+    )
+    assert (faithful.first_page, faithful.last_page) == ("66", "71")
+    assert faithful.authors[0] == Person("Halloway", "Wren")
+    assert not old.venue and not old.volume
+
+
+def test_venue_and_numbers_come_from_the_title_less_styles_too() -> None:
+    # A work rendered only in MLA, ACS and AIP: each prints the venue and numbers.
+    faithful, old = _both(
+        {
+            "modern-language-association": "“Invented Allotment Notes.” Invented Garden "
+            "Standard 8.26 (1994): 14–14.",
+            "american-chemical-society": "(1) Invented Garden Standard 1994, 8, 14–14.",
+            "american-institute-of-physics": "1Invented Garden Standard 8, 14 (1994).",
+        }
+    )
+    assert faithful.venue == "Invented Garden Standard"
+    assert (faithful.volume, faithful.issue, faithful.first_page) == ("8", "26", "14")
+    assert faithful.year == 1994
+    assert not old.venue
+
+
+def test_the_degraded_fields_are_found_from_the_year_not_counted_from_the_end() -> None:
+    # An issue printed "Part 1, No. 2A" holds the separator ". " of the degraded style.
+    faithful, old = _both(
+        {
+            "apa": "Okafor, S. (2000). Invented laser layers. Invented Journal of Applied "
+            "Optics, 39(Part 1, No. 2A), 390–392.",
+            "modern-language-association": "Okafor, Sade. “Invented Laser Layers.” Invented "
+            "Journal of Applied Optics 39.Part 1, No. 2A (2000): 390–392.",
+            "degraded_all_authors": "Okafor, Sade. Invented laser layers. Invented Journal of "
+            "Applied Optics. 2000. 39. Part 1, No. 2A. 390-392",
+        }
+    )
+    assert (faithful.year, faithful.volume, faithful.issue) == (2000, "39", "Part 1, No. 2A")
+    assert faithful.venue == "Invented Journal of Applied Optics"
+    assert old.year == 39
+
+
+def test_a_record_without_a_title_keeps_its_venue_and_numbers() -> None:
+    # Some Crossref records have no title: the degraded style prints it empty.
+    faithful, old = _both(
+        {
+            "apa": "Varga, I., & Osei, R. (2002). Invented Journal of Applied Chemistry, "
+            "75(1), 149–151.",
+            "modern-language-association": "Varga, Ilse, and Ruth Osei. Invented Journal of "
+            "Applied Chemistry 75.1 (2002): 149–151.",
+            "degraded_all_authors": "Varga, Ilse, Osei, Ruth. . Invented Journal of Applied "
+            "Chemistry. 2002. 75. 1. 149-151",
+        }
+    )
+    assert faithful.title == ""
+    assert (faithful.venue, faithful.volume, faithful.first_page) == (
+        "Invented Journal of Applied Chemistry",
+        "75",
+        "149",
+    )
+    assert [p.family for p in faithful.authors] == ["Varga", "Osei"]
+    assert not old.venue and old.kind == "book"
+
+
+def test_the_type_is_unknown_not_book_and_citeproof_reads_no_type() -> None:
+    # A book-like work with no venue: the renderings never print Crossref's type.
+    faithful, old = _both(
+        {
+            "apa": "Dunleavy, I. (2005). Towards an invented science of soil.",
+            "modern-language-association": "Dunleavy, Ines. “Towards an Invented Science of "
+            "Soil.” (2005): n. pag.",
+            "degraded_all_authors": "Dunleavy, Ines. Towards an invented science of soil. . "
+            "2005. . .",
+        }
+    )
+    assert old.kind == "book"
+    assert faithful.kind == ""
+    assert (faithful.title, faithful.year, faithful.venue) == (
+        "Towards an invented science of soil",
+        2005,
+        "",
+    )
+    world = World([faithful])
+    record = crossref.record_from_message(world.crossref_message(faithful))
+    assert record.kind is None
+    assert not record.types
+
+
+def test_no_date_is_no_year_even_when_the_venue_names_one() -> None:
+    # APA prints "(n.d.)": a year-shaped number in the venue's name is no year.
+    faithful, old = _both(
+        {
+            "apa": "Pennisi, S. (n.d.). Invented amplifier notes. 2005 Invented Symposium on "
+            "Circuits.",
+            "elsevier-without-titles": "[1] S. Pennisi, 2005 Invented Symposium on Circuits.",
+            "modern-language-association": "Pennisi, S. “Invented Amplifier Notes.” 2005 "
+            "Invented Symposium on Circuits n. pag.",
+        }
+    )
+    assert faithful.year is None
+    assert faithful.venue == "2005 Invented Symposium on Circuits"
+    assert old.year == 2005
