@@ -1378,8 +1378,9 @@ def _named(result: ReferenceResult) -> set[str]:
 def difference_reason(online: Outcome, local: Outcome, untitled: set[str]) -> str:
     """The mechanism behind one difference, read from the two results: which database
     answered what (the validation and verdict rules are the same code on both paths).
-    ``untitled``: the DOIs of the world's records without a title (their renderings gave
-    none to read back; the real records have one)."""
+    ``untitled``: the DOIs of the world's records without a title (in the faithful world,
+    Crossref records that have none: the degraded style prints the title empty; in the
+    world as read, also records whose title the first read-back missed)."""
     a, b = online.result, local.result
     verdicts = {online.verdict, local.verdict}
     if online.verdict == "unresolvable":
@@ -1389,8 +1390,8 @@ def difference_reason(online: Outcome, local: Outcome, untitled: set[str]) -> st
         )
     if (_UNTITLED in a.reason + b.reason) or (_named(a) | _named(b)) & untitled:
         return (
-            "world: a record without a title (one the bench's world could not read a title "
-            "for) ranked among one side's first results and not the other's: an answer "
+            "untitled: a record without a title ranked among one side's first results "
+            "and not the other's: an answer "
             "holding one cannot show the work is absent (unavailable), a match on the "
             "fields it has is too little to tell (unchecked), a title-less hit is no "
             "candidate (not_found)"
@@ -1462,7 +1463,7 @@ def compare_with_index(
         )
     mechanisms = Counter(row["why"].split(":")[0] for row in rows)
     print("  differences by mechanism: " + ", ".join(f"{k} {v}" for k, v in mechanisms.items()))
-    apart = mechanisms.get("world", 0)
+    apart = mechanisms.get("untitled", 0)
     print(
         f"  identical when the {apart} differences over the world's title-less records are "
         f"set aside: {100 * same / max(1, len(online) - apart):.2f}% ({same} of "
