@@ -667,6 +667,7 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
     if printed and printed.group(1).isdigit():
         year = int(printed.group(1))
     candidates: list[dict[str, Any]] = []
+    first_got: dict[str, Any] = {}
     if degraded:
         at = spans.get("degraded_all_authors") or spans.get("degraded_one_author")
         if at or not quoted:
@@ -674,6 +675,7 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
             if not at:
                 got.pop("venue", None)
             candidates.append(got)
+            first_got = got
             if got.get("year", "").isdigit():
                 year = int(got["year"])
     if s.get("ieee") and quoted:
@@ -684,6 +686,18 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
     candidates.append(acs)
     candidates.append(_last_style(_AIP, s.get("american-institute-of-physics")))
     candidates.append(_last_style(_ELSEVIER, s.get("elsevier-without-titles")))
+    # A chapter's renderings name two containers: the degraded style Crossref's first
+    # container title (the book), the CSL styles the one CSL takes (often the series).
+    # The real record holds both, so both are kept: the CSL one where two CSL styles
+    # print it alike (one style's reading alone may hold its editors or pages).
+    alike = Counter(
+        _letters(str(got.get("venue") or ""))[0] for got in candidates if got is not first_got
+    )
+    names = [
+        str(got.get("venue") or "").strip()
+        for got in candidates
+        if got.get("venue") and alike[_letters(str(got["venue"]))[0]] >= 2
+    ]
     read: dict[str, str] = {}
     for got in candidates:
         for name in ("venue", "volume", "issue", "pages"):
@@ -735,6 +749,11 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
                 Person(p.family, g if g and not g.endswith(p.family) else p.given)
                 for p, g in zip(people, [*given, *[""] * len(people)], strict=False)
             ]
+    others: list[str] = []
+    for name in names:
+        bare = _letters(name)[0]
+        if all(bare not in _letters(n)[0] and _letters(n)[0] not in bare for n in [venue, *others]):
+            others.append(name)
     first, last = _pages(read.get("pages", ""))
     work = Work(
         doi=r.doi,
@@ -742,6 +761,7 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
         authors=tuple(people),
         year=year,
         venue=venue,
+        other_venues=tuple(others),
         venue_short=_acs_short(s.get("american-chemical-society"), venue, year),
         volume=volume,
         issue=issue,
@@ -760,6 +780,7 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
             ),
             ("year", year),
             ("venue", venue),
+            ("second container title", others),
             ("abbreviation", work.venue_short),
             ("volume", volume),
             ("issue", issue),

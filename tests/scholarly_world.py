@@ -105,6 +105,8 @@ class Work:
     """The journal, the proceedings or the book a chapter is in."""
     venue_short: str = ""
     """The abbreviation Crossref lists as ``short-container-title``."""
+    other_venues: tuple[str, ...] = ()
+    """Further ``container-title`` strings (a chapter's book and its series)."""
     volume: str = ""
     issue: str = ""
     first_page: str = ""
@@ -846,6 +848,7 @@ def _bibliographic(work: Work) -> list[str]:
         work.title,
         people,
         work.venue,
+        *work.other_venues,
         work.venue_short,
         str(work.year or ""),
         work.volume,
@@ -897,7 +900,7 @@ def _crossref_message(work: Work, date: datetime) -> dict[str, Any]:
         "title": [work.title] if work.title else [],
         "prefix": prefix,
         "member": "0",
-        "container-title": [work.venue] if work.venue else [],
+        "container-title": [work.venue, *work.other_venues] if work.venue else [],
         "original-title": [],
         "score": 1,
         "resource": {"primary": {"URL": f"https://doi.org/{work.doi}"}},

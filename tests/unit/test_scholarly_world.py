@@ -354,3 +354,26 @@ def test_no_date_is_no_year_even_when_the_venue_names_one() -> None:
     assert faithful.year is None
     assert faithful.venue == "2005 Invented Symposium on Circuits"
     assert old.year == 2005
+
+
+def test_a_chapter_keeps_its_book_and_its_series() -> None:
+    # The degraded style prints Crossref's first container title (the book), the CSL
+    # styles the series: the real record holds both, and the Crossref answer lists both.
+    faithful, old = _both(
+        {
+            "apa": "Osei, R. (2010). Invented purchase notes. Invented Notes in Computing, 57–66.",
+            "modern-language-association": "Osei, Ruth. “Invented Purchase Notes.” Invented "
+            "Notes in Computing (2010): 57–66.",
+            "degraded_all_authors": "Osei, Ruth. Invented purchase notes. Invented Theory and "
+            "Practice III. 2010. . . 57-66",
+        }
+    )
+    assert faithful.venue == "Invented Theory and Practice III"
+    assert faithful.other_venues == ("Invented Notes in Computing",)
+    assert (faithful.first_page, faithful.last_page) == ("57", "66")
+    message = World([faithful]).crossref_message(faithful)
+    assert message["container-title"] == [
+        "Invented Theory and Practice III",
+        "Invented Notes in Computing",
+    ]
+    assert not old.other_venues
