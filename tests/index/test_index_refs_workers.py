@@ -133,3 +133,53 @@ def test_the_workers_are_chosen_from_the_work_with_an_index_only() -> None:
     cores = min(2, __import__("os").cpu_count() or 1)
     assert bib._local_workers(many, chosen, lambda: 2.0) == cores
     assert bib._local_workers(many, chosen, lambda: 0.4) == 1  # the other core is busy
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_two_workers_is_one_line_and_resume_goes_on(
+    run_cli: CliRun, built: Path, tmp_path: Path
+) -> None:
+    """Ctrl-C reaches the command and its workers (a terminal signals the whole group): one
+    line saying how far it got, exit 130, no worker's traceback; --resume then writes what
+    the whole run writes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    listed = tmp_path / "refs.jsonl"
+    count = 4_000
+    listed.write_text(
+        "".join(
+            json.dumps({"id": f"r{n}", "reference": REFERENCES[n % len(REFERENCES)]}) + "\n"
+            for n in range(count)
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out.jsonl"
+    common = ["--index", str(built), "--offline", "--no-log", "--quiet", "--workers", "2"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "citeproof", "refs", str(listed), "-o", str(out), *common],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size == 0):
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    text = stderr.decode()
+    written = out.read_bytes().count(b"\n")
+    assert process.returncode == 130, text
+    assert 0 < written < count, "the run should have been cut short"
+    assert text.splitlines() == [
+        f"citeproof: interrupted: {written} of {count} references written to {out}; run the "
+        "same command with --resume to go on from there."
+    ]
+    resumed = run_cli("refs", listed, "-o", out, "--resume", *common)
+    assert resumed.exit_code == 1, resumed.output
+    whole = tmp_path / "whole.jsonl"
+    assert run_cli("refs", listed, "-o", whole, *common).exit_code == 1
+    assert out.read_bytes() == whole.read_bytes()
