@@ -110,12 +110,15 @@ class IdleCores:
     own batch of a moment ago, while a second worker pays only on a core nobody is using now
     (docs/batch.md).  The machine's busy time (``/proc/stat``) less this process's own, over
     the time since it was made (the input read ahead, at least :data:`IDLE_WINDOW`).  Where
-    there is no ``/proc/stat``, the cores less the load average.
+    there is no ``/proc/stat``, the cores less the load average.  This process's own time
+    includes its children's: the fork server importing the workers' modules meanwhile is
+    this run's work, and counted as another's it took a core away (``citeproof refs
+    --index`` chose one worker on a quiet machine).
     """
 
     def __init__(self, cores: int) -> None:
         self.cores = cores
-        self._start = _busy(), time.process_time(), time.monotonic()
+        self._start = _busy(), _own_cpu(), time.monotonic()
 
     def __call__(self) -> float:
         busy, own, started = self._start
@@ -127,8 +130,29 @@ class IdleCores:
         elapsed = time.monotonic() - started
         if now is None or elapsed <= 0:
             return float(self.cores)
-        others = max(0.0, (now - busy) - (time.process_time() - own))
+        others = max(0.0, (now - busy) - (_own_cpu() - own))
         return max(0.0, self.cores - others / elapsed)
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process and of its children, living (``/proc``, where there is
+    one) and ended."""
+    ended = os.times()
+    own = time.process_time() + ended.children_user + ended.children_system
+    try:
+        tick = os.sysconf("SC_CLK_TCK")
+        children: set[str] = set()
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", "rb") as listed:
+                children.update(listed.read().decode().split())
+        for pid in children:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                # After the command's name: state is field 3, utime .. cstime fields 14-17.
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            own += sum(int(x) for x in fields[11:15]) / tick
+    except (OSError, ValueError, IndexError):
+        pass  # no /proc, or a child gone meanwhile: its time is counted as another's
+    return own
 
 
 def _busy() -> float | None:
