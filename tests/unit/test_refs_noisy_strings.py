@@ -438,3 +438,26 @@ def test_a_vancouver_entry_with_hyphenated_initials_verifies() -> None:
     )
     got = decide(parse_reference_string(text), [], _found(record))
     assert got.verdict == "verified", got.reason
+
+
+# ------------------------------------------------------------------ no date, and a year elsewhere
+
+
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        # APA's "(n.d.)": the year in the proceedings' name is the venue's, not the work's
+        (
+            "Lee, K. (n.d.). Invented filters for lossless codecs. ISCAS 2001. The 2001 IEEE "
+            "International Symposium on Invented Circuits.",
+            None,
+        ),
+        ("Lee K. Invented filters for lossless codecs. ISCAS 2001.", 2001),
+        # an author's initials N.D. are not "no date"
+        ("Andrews, N.D. Invented filters. Invented Venue 2001.", 2001),
+    ],
+)
+def test_an_entry_that_says_no_date_takes_no_year_from_elsewhere(
+    text: str, year: int | None
+) -> None:
+    assert cited_year(text) == year

@@ -58,6 +58,9 @@ _PLACES: tuple[tuple[re.Pattern[str], int], ...] = (
         2,
     ),
 )
+#: "(n.d.)", "n.d.": the styles' words for a work without a date, always in lower case (an
+#: author's initials "N.D." are not it).
+_NO_DATE = re.compile(r"(?<![\w.])n\.\s?d\.(?!\w)")
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _YEAR + r"(?![\d])")
 #: Where a style puts the first page, right after the volume: "Venue 4, 1775 (20N0)" (AIP),
 #: "2019;30:1775" (Vancouver).  A lone year-shaped number there is a page whose year the
@@ -90,10 +93,14 @@ def cited_year(text: str) -> int | None:
     The strongest place wins; without any, a lone year outside the hidden spans (a page
     range, a DOI, an access date) is taken, and with several such years none is (a year in
     a title and one in an unknown place cannot be told apart); a number where the first page
-    goes, after the volume, is never taken so."""
+    goes, after the volume, is never taken so.  An entry that prints "n.d." (no date) where
+    the year goes has said it has none: a year elsewhere in it is a venue's or a title's
+    ("ISCAS 2001. The 2001 IEEE International Symposium ..."), never taken so either."""
     placed = years_in_place(text)
     if placed:
         return placed[0][0]
+    if _NO_DATE.search(text):
+        return None
     visible = _visible(text)
     loose = {
         int(m.group(1))
