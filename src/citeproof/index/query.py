@@ -42,6 +42,7 @@ from citeproof.index.records import (
     TUPLE_FIELDS,
     Parsed,
     decode_blob,
+    decode_ids,
     normalise_id,
     search_text,
 )
@@ -202,6 +203,24 @@ class LocalIndex:
     def _work_rows(self, key: str) -> list[tuple[tuple[str, ...], WorkRecord]]:
         """(identifiers, record) of each live record of the work(s) ``key`` names, in
         source order."""
+        found = []
+        for rid, blob in self._work_blobs(key):
+            ids, fields = decode_blob(blob)
+            found.append((rid, ids, WorkRecord(**fields)))
+        found.sort(key=lambda row: (_SOURCE_ORDER.get(row[2].source, 99), row[0]))
+        return [(ids, record) for _rid, ids, record in found]
+
+    def _work_ids(self, key: str) -> set[str]:
+        """Every identifier of the live records of the work(s) ``key`` names: what a notice
+        about the work may be filed under, read without making the records (a matched
+        reference's retraction status asks this of each of its identifiers)."""
+        ids: set[str] = set()
+        for _rid, blob in self._work_blobs(key):
+            ids.update(decode_ids(blob))
+        return ids
+
+    def _work_blobs(self, key: str) -> list[tuple[int, bytes]]:
+        """(rid, stored record) of each live record of the work(s) ``key`` names."""
         db = self._db()
         works = [
             w
@@ -214,21 +233,16 @@ class LocalIndex:
         if not works:
             alias = db.execute("SELECT target FROM aliases WHERE value = ?", (key,)).fetchone()
             if alias is not None and alias[0] != key:
-                return self._work_rows(alias[0])
+                return self._work_blobs(alias[0])
             return []
-        rows = []
+        rows: list[tuple[int, bytes]] = []
         for work in works:
             rows.extend(
                 db.execute(
                     "SELECT rid, data FROM records WHERE work = ? AND live = 1", (work,)
                 ).fetchall()
             )
-        found = []
-        for rid, blob in rows:
-            ids, fields = decode_blob(blob)
-            found.append((rid, ids, WorkRecord(**fields)))
-        found.sort(key=lambda row: (_SOURCE_ORDER.get(row[2].source, 99), row[0]))
-        return [(ids, record) for _rid, ids, record in found]
+        return rows
 
     def _ask(self, question: Callable[..., T], *args: Any) -> T:
         """One question, under the lock, on the newest manifest's tables; a table or
@@ -258,9 +272,7 @@ class LocalIndex:
 
     def _notices(self, key: str) -> list[IndexNotice]:
         db = self._db()
-        targets = {key}
-        for ids, _record in self._work_rows(key):
-            targets.update(ids)
+        targets = {key} | self._work_ids(key)
         marks = ",".join("?" * len(targets))
         rows = db.execute(
             "SELECT n.target, n.kind, n.notice, n.date, n.source, n.label, n.reason, "

@@ -55,6 +55,7 @@ __all__ = [
     "datacite_resource",
     "dblp_record",
     "decode_blob",
+    "decode_ids",
     "encode_blob",
     "id_key",
     "normalise_id",
@@ -1099,6 +1100,12 @@ def encode_blob(parsed: Parsed) -> bytes:
     return json.dumps(
         [parsed.ids, *parsed.values], ensure_ascii=False, separators=(",", ":")
     ).encode("utf-8")
+
+
+def decode_ids(blob: bytes) -> list[str]:
+    """The identifiers of a stored record, its fields left unread."""
+    ids: list[str] = json.loads(blob)[0]
+    return ids
 
 
 def decode_blob(blob: bytes) -> tuple[tuple[str, ...], dict[str, Any]]:
