@@ -64,3 +64,32 @@ def test_without_the_index_offline_the_status_is_unverifiable(built: Path) -> No
     asked the index: the work verified from the index, its status UNVERIFIABLE)."""
     retraction = _citation(None)["retraction"]
     assert isinstance(retraction, dict) and retraction["status"] == "UNVERIFIABLE"
+
+
+# INVENTED: a manuscript citing the same work.
+MANUSCRIPT = (
+    "# Water in invented gardens\n\n"
+    "Rain barrels supply most of the water an urban garden needs [1].\n\n"
+    "## References\n\n"
+    "1. Lindqvist R. Rainwater harvesting for invented urban gardens. Invented Urban "
+    "Horticulture. 2020;7:55-61. doi:10.5555/invented.idx.2\n"
+)
+
+
+@pytest.mark.usefixtures("no_rw_snapshot")
+def test_a_manuscript_checked_with_the_index_lists_the_work_as_retracted(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``citeproof manuscript`` verifies its references through the same door as ``refs``,
+    which asks the index for the retraction status: offline, only it can say so."""
+    from citeproof.service.manuscripts import check_manuscript
+
+    paper = tmp_path / "paper.md"
+    paper.write_text(MANUSCRIPT, encoding="utf-8")
+    monkeypatch.setenv("CITEPROOF_INDEX", str(built))
+    report = check_manuscript(paper, offline=True, sign=False)
+    assert [(r.identifier, r.status) for r in report.retracted] == [
+        ("doi:10.5555/invented.idx.2", "RETRACTED")
+    ]
+    monkeypatch.delenv("CITEPROOF_INDEX")
+    assert check_manuscript(paper, offline=True, sign=False).retracted == []
