@@ -438,7 +438,7 @@ def _on_local(
     idle: Callable[[], float] | None,
 ) -> None:
     workers = _local_workers(len(todo), options, idle)
-    if workers > 1:
+    if workers > 1 and todo:
         _on_processes(todo, options, out, reach, workers)
         return
     pending = dict(enumerate(todo, 1))
@@ -505,7 +505,7 @@ def _on_processes(
             pass
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: pending[f][0].index):
+            for future in done:  # put back in the input's order by ``out``
                 chunk = pending.pop(future)
                 results, gave_up = future.result()
                 reach.gave_up = reach.gave_up or gave_up
