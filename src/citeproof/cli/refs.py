@@ -112,7 +112,9 @@ _STYLE = {
     "--no-retraction", is_flag=True, help="Do not ask the retraction sources about the works."
 )
 @executor_options(
-    "This process", workers="References in flight (local, default 8) or Dask worker processes."
+    "This process",
+    workers="References in flight (local, default 8; with --index, worker processes, chosen "
+    "from the work and the idle cores) or Dask worker processes.",
 )
 @replay_option
 @log_options("each verification")
