@@ -315,6 +315,22 @@ class Rendered:
     styles: dict[str, str] = field(default_factory=dict)
 
 
+def _chicago_given(people: list[Person], chicago: str) -> list[Person]:
+    """The given names Chicago author-date prints, put on ``people`` (read elsewhere with
+    initials): it prints the first author "Family, Given" and the others "Given Family"."""
+    head = re.split(r"\.\s+\d{4}[a-z]?\.\s", chicago, maxsplit=1)[0]
+    segments = [t.strip() for t in re.split(r",\s*(?:and\s+)?|\s+and\s+", head) if t.strip()]
+    if len(segments) < 2 or segments[0] != people[0].family:
+        return people
+    given = [segments[1]]
+    for p, seg in zip(people[1:], segments[2:], strict=False):
+        given.append(seg[: -len(p.family)].strip() if seg.endswith(p.family) else "")
+    return [
+        Person(p.family, g if g and not g.endswith(p.family) else p.given)
+        for p, g in zip(people, [*given, *[""] * len(people)], strict=False)
+    ]
+
+
 def read_back_as_read(r: Rendered) -> tuple[Work, set[str]]:
     """The record as the first read-back read it (``--world as-read``): kept unchanged so
     the figures measured in that world stay reproducible.  Its faults, which
@@ -374,18 +390,7 @@ def read_back_as_read(r: Rendered) -> tuple[Work, set[str]]:
         venue = ie.get("venue", "")
         volume, issue, pages = ie.get("volume", ""), ie.get("issue", ""), ie.get("pages", "")
     if s.get("chicago-author-date") and people and not fields:
-        # Chicago prints the first author "Family, Given" and the others "Given Family".
-        head = re.split(r"\.\s+\d{4}[a-z]?\.\s", s["chicago-author-date"], maxsplit=1)[0]
-        segments = [t.strip() for t in re.split(r",\s*(?:and\s+)?|\s+and\s+", head) if t.strip()]
-        given: list[str] = []
-        if len(segments) >= 2 and segments[0] == people[0].family:
-            given.append(segments[1])
-            for p, seg in zip(people[1:], segments[2:], strict=False):
-                given.append(seg[: -len(p.family)].strip() if seg.endswith(p.family) else "")
-            people = [
-                Person(p.family, g if g and not g.endswith(p.family) else p.given)
-                for p, g in zip(people, [*given, *[""] * len(people)], strict=False)
-            ]
+        people = _chicago_given(people, s["chicago-author-date"])
     first, last = _pages(pages)
     kind = "journal-article"
     if editors:
@@ -737,18 +742,7 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
             people = [Person(f, g) for f, g in full]
             upgraded = True
     if s.get("chicago-author-date") and people and not upgraded:
-        # Chicago prints the first author "Family, Given" and the others "Given Family".
-        head = re.split(r"\.\s+\d{4}[a-z]?\.\s", s["chicago-author-date"], maxsplit=1)[0]
-        segments = [t.strip() for t in re.split(r",\s*(?:and\s+)?|\s+and\s+", head) if t.strip()]
-        given: list[str] = []
-        if len(segments) >= 2 and segments[0] == people[0].family:
-            given.append(segments[1])
-            for p, seg in zip(people[1:], segments[2:], strict=False):
-                given.append(seg[: -len(p.family)].strip() if seg.endswith(p.family) else "")
-            people = [
-                Person(p.family, g if g and not g.endswith(p.family) else p.given)
-                for p, g in zip(people, [*given, *[""] * len(people)], strict=False)
-            ]
+        people = _chicago_given(people, s["chicago-author-date"])
     others: list[str] = []
     for name in names:
         bare = _letters(name)[0]
