@@ -71,10 +71,23 @@ def parse_identifier(text: str) -> Identifier:
     Raises:
         UnknownIdentifierError: a bare number (ambiguous), a malformed or unrecognised form.
     """
+    found = _recognised(text)
+    if isinstance(found, str):
+        raise refuse(text, found)
+    return found
+
+
+def _recognised(text: str) -> Identifier | str:
+    """The identifier ``text`` is, or why it is none (the reason a refusal gives).
+
+    The answer rather than the refusal, so that :func:`looks_like_identifier`, asked of
+    every file path a check is given, does not build an error for each; a form that names
+    its kind but is broken (a URL's credentials, PMID 0) still raises where it is read.
+    """
     raw = text.strip()
     candidate = unwrap(raw)
     if not candidate:
-        raise refuse(text, "No identifier was given.")
+        return "No identifier was given."
 
     if _URL_LABEL_RE.match(candidate):
         url = trim_trailing(candidate[len("url:") :])
@@ -92,11 +105,11 @@ def parse_identifier(text: str) -> Identifier:
         body = candidate[label.end() :] if label is not None else candidate
         doi = DOI.canonical(body)
         if doi is None:
-            raise refuse(text, f"{raw!r} is not a valid DOI.")
+            return f"{raw!r} is not a valid DOI."
         return Identifier("doi", doi, raw)
 
     if _DOI_WORD_RE.match(candidate):
-        raise refuse(text, f"{raw!r} is not a valid DOI (a DOI starts 10.NNNN/, e.g. 10.1371/x).")
+        return f"{raw!r} is not a valid DOI (a DOI starts 10.NNNN/, e.g. 10.1371/x)."
     short = trim_trailing(candidate)
     found = _parse_short(short, raw)
     if found is not None:
@@ -104,13 +117,12 @@ def parse_identifier(text: str) -> Identifier:
 
     if _BARE_NUMBER_RE.fullmatch(short):
         number = short
-        raise refuse(
-            text,
+        return (
             f"{number!r} is a bare number, which is ambiguous (a PMID? a PMCID without its "
             f"prefix?). Write PMID {number} or pmid:{number} for a PubMed record, or "
-            f"PMC{number} for a PubMed Central article.",
+            f"PMC{number} for a PubMed Central article."
         )
-    raise refuse(text, _malformed_reason(candidate, raw))
+    return _malformed_reason(candidate, raw)
 
 
 def _malformed_reason(candidate: str, raw: str) -> str:
@@ -184,11 +196,10 @@ def looks_like_identifier(text: str) -> bool:
     if not stripped or "\n" in stripped or "\r" in stripped:
         return False
     try:
-        parse_identifier(stripped)
+        if not isinstance(_recognised(stripped), str):
+            return True
     except UnknownIdentifierError:
-        pass
-    else:
-        return True
+        pass  # it names its kind but is broken: the hints below decide, as for the rest
     unwrapped = unwrap(stripped)
     candidate = trim_trailing(unwrapped)
     if _BARE_NUMBER_RE.fullmatch(candidate):
