@@ -68,8 +68,8 @@ def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) 
         )
     pieces = split_quote(quote)
     dehyphen = prep.dehyphen or opts.profile == "t1+dehyphen"
-    budget = Budget.for_search(len(prep.norm.text), len(q.norm))
     if pieces is not None and ELLIPSIS.search(quote):
+        budget = Budget.for_search(len(prep.norm.text), len(q.norm))
         # fragments first: a literal occurrence of "A ... B" would place them too
         frag = _fragments(prep, pieces, opts, budget)
         if frag is not None and frag.verdict == "EXACT":
@@ -79,6 +79,8 @@ def find_quote(prep: Prepared, quote: str, options: MatchOptions | None = None) 
     hit = _exact(prep, q, opts)
     if hit is not None:
         return hit
+    # the budget of what follows (a quote found verbatim never prices a closest-passage search)
+    budget = Budget.for_search(len(prep.norm.text), len(q.norm))
     # a bracket the source does not have: an editorial insertion
     frag = _fragments(prep, pieces, opts, budget) if pieces is not None else None
     if frag is not None and frag.verdict == "EXACT":
