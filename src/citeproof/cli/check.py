@@ -178,7 +178,8 @@ def check(
     if quote is None:
         assert quote_file is not None  # _split_args leaves QUOTE out only for --quote-file
         quote = _common.read_quote_file(quote_file)
-    validate_quote(quote)  # before asking a person at a terminal for stdin
+    if source == "-":
+        validate_quote(quote)  # before asking a person at a terminal for stdin (run does too)
     checked = Pipeline(options).run(
         quote, source, stdin=_common.stdin_bytes() if source == "-" else None
     )
