@@ -12,7 +12,6 @@ docs/manuscripts.md shows.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,54 +19,18 @@ from typing import Any
 
 import pytest
 
+from browser import SCREENSHOTS, launched, needs_chromium, open_everything, watch
 from citeproof.report import write_manuscript_html
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright)"
-)
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "manuscript"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _chromium() -> str | None:
-    for candidate in (
-        os.environ.get("CITEPROOF_CHROMIUM"),
-        "/usr/bin/chromium",
-        shutil.which("chromium"),
-        shutil.which("chromium-browser"),
-    ):
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-CHROMIUM = _chromium()
-#: Read at import, before the suite's fixtures clear every CITEPROOF_* variable.
-SCREENSHOTS = os.environ.get("CITEPROOF_SCREENSHOTS")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium executable (install the distribution's chromium package)"
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched() as chromium:
+        yield chromium
 
 
 def _example_report(home: Path) -> Any:
@@ -213,30 +176,6 @@ def _long_page(tmp_path: Path) -> Path:
     return write_manuscript_html(data, tmp_path / "long.html")
 
 
-def _watch(page: Any, url: str) -> tuple[list[str], list[str]]:
-    """Console errors and warnings (a CSP violation is one), page errors and every request;
-    any request but the page's own is refused."""
-    errors: list[str] = []
-    requests: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: requests.append(r.url))
-
-    def guard(route: Any) -> None:
-        if route.request.url == url:
-            route.continue_()
-        else:
-            errors.append(f"blocked request: {route.request.url}")
-            route.abort()
-
-    page.route("**/*", guard)
-    return errors, requests
-
-
-def _open_everything(page: Any) -> None:
-    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-
-
 def _fits(page: Any, width: int) -> None:
     """Nothing reaches past the screen's edge, no card clips its own text or is unreadable."""
     widest = page.evaluate(
@@ -263,7 +202,7 @@ def _fits(page: Any, width: int) -> None:
 def test_the_example_page_in_chromium(browser: Any, example_page: Path, width: int) -> None:
     url = example_page.resolve().as_uri()
     page = browser.new_page(viewport={"width": width, "height": 900})
-    errors, requests = _watch(page, url)
+    errors, requests = watch(page, url)
     page.goto(url)
     header = page.locator("#verdict")
     assert header.get_attribute("data-verdict") == "fail" and header.is_visible()
@@ -293,7 +232,7 @@ def test_the_example_page_in_chromium(browser: Any, example_page: Path, width: i
     assert page.locator("#g-references-check details.asked ul").first.is_visible()
 
     # Every fold open: still nothing past the edge.
-    _open_everything(page)
+    open_everything(page)
     _fits(page, width)
 
     # "Problems only" is a checkbox and CSS: what was not checked and what matched step aside.
@@ -315,7 +254,7 @@ def test_long_text_fits_the_page(browser: Any, tmp_path: Path, width: int) -> No
     path = _long_page(tmp_path)
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(path.resolve().as_uri())
-    _open_everything(page)
+    open_everything(page)
     assert page.locator("article").count() >= 4
     _fits(page, width)
     page.close()

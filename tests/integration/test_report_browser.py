@@ -9,50 +9,16 @@ path (no browser is ever downloaded).  Skipped, with the reason, where either is
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser import SCREENSHOTS, launched, needs_chromium, open_everything, watch
 from citeproof.report import write_audit_html, write_references_html
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright)"
-)
-
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _chromium() -> str | None:
-    for candidate in (
-        os.environ.get("CITEPROOF_CHROMIUM"),
-        "/usr/bin/chromium",
-        shutil.which("chromium"),
-        shutil.which("chromium-browser"),
-    ):
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-CHROMIUM = _chromium()
-#: Where the screenshots docs/report.md shows are written (docs/img), when set; read at
-#: import, before the suite's fixtures clear every CITEPROOF_* variable.
-SCREENSHOTS = os.environ.get("CITEPROOF_SCREENSHOTS")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium executable (install the distribution's chromium package)"
-)
+pytestmark = needs_chromium
 
 ANSWER = (
     "# Findings\n\n"
@@ -196,33 +162,8 @@ def _report() -> tuple[dict[str, Any], str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def _watch(page: Any, url: str) -> tuple[list[str], list[str]]:
-    """Console errors and warnings (a CSP violation is one), page errors, dialogs and every
-    request; any request but the page's own is refused."""
-    errors: list[str] = []
-    requests: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: requests.append(r.url))
-    page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
-
-    def guard(route: Any) -> None:
-        if route.request.url == url:
-            route.continue_()
-        else:
-            errors.append(f"blocked request: {route.request.url}")
-            route.abort()
-
-    page.route("**/*", guard)
-    return errors, requests
+    with launched() as chromium:
+        yield chromium
 
 
 def _is_open(page: Any, number: int) -> bool:
@@ -234,7 +175,7 @@ def test_page_in_chromium(browser: Any, tmp_path: Path) -> None:
     path = write_audit_html(report, answer, tmp_path / "audit.html")
     url = path.resolve().as_uri()
     page = browser.new_page()
-    errors, requests = _watch(page, url)
+    errors, requests = watch(page, url)
     page.goto(url)
 
     header = page.locator("#verdict")
@@ -339,7 +280,7 @@ def test_the_demo_page_in_chromium(browser: Any, demo_page: Path) -> None:
     retracted work's red chip, and nothing unrecorded."""
     url = demo_page.resolve().as_uri()
     page = browser.new_page()
-    errors, requests = _watch(page, url)
+    errors, requests = watch(page, url)
     page.goto(url)
     assert page.locator("#verdict").get_attribute("data-verdict") == "fail"
     assert (
@@ -400,10 +341,6 @@ def _widest(page: Any) -> float:
     )
 
 
-def _open_everything(page: Any) -> None:
-    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-
-
 @pytest.mark.parametrize("width", [320, 390, 768, 1280])
 def test_nothing_overflows_the_viewport(
     browser: Any, demo_page: Path, tmp_path: Path, width: int
@@ -414,7 +351,7 @@ def test_nothing_overflows_the_viewport(
     for path in (demo_page, long_page):
         page = browser.new_page(viewport={"width": width, "height": 900})
         page.goto(path.resolve().as_uri())
-        _open_everything(page)
+        open_everything(page)
         assert page.locator("details.cit[open]").count() >= 2
         assert _widest(page) <= width, (path.name, _widest(page))
         assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -426,7 +363,7 @@ def test_no_label_is_broken_inside_a_word(browser: Any, demo_page: Path) -> None
     ("Senten-ces", "Citatio-n validity"): each word of a label must fit its cell whole."""
     page = browser.new_page(viewport={"width": 390, "height": 900})
     page.goto(demo_page.resolve().as_uri())
-    _open_everything(page)
+    open_everything(page)
     broken = page.evaluate(
         """() => {
             const probe = document.createElement('span');
@@ -686,7 +623,7 @@ def test_the_references_page_in_chromium(browser: Any, refs_page: Path, width: i
     readable, the evidence opening under its card without script, nothing past the edge."""
     url = refs_page.resolve().as_uri()
     page = browser.new_page(viewport={"width": width, "height": 900})
-    errors, requests = _watch(page, url)
+    errors, requests = watch(page, url)
     page.goto(url)
     header = page.locator("#verdict")
     assert header.get_attribute("data-verdict") == "check"
@@ -714,7 +651,7 @@ def test_the_references_page_in_chromium(browser: Any, refs_page: Path, width: i
     assert page.locator("article.ref").nth(1).locator("details.asked ul").first.is_visible()
 
     # Every fold open: still nothing past the edge, every card still readable.
-    _open_everything(page)
+    open_everything(page)
     assert page.locator("details.asked[open]").count() == 6
     assert _widest(page) <= width, _widest(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -739,7 +676,7 @@ def test_long_identifiers_fit_the_references_page(browser: Any, tmp_path: Path, 
     path = _long_references_page(tmp_path)
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(path.resolve().as_uri())
-    _open_everything(page)
+    open_everything(page)
     assert page.locator("article.ref").count() == 4
     assert _widest(page) <= width, _widest(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
