@@ -156,7 +156,9 @@ def refs(
         _check_file(path)
     if html_path is not None:  # before any work: a run must not be made only to be refused
         _check_page_path(html_path, files, output, resume, log_path, overwrite)
-    index = _local_index(index_dir)
+    from citeproof.cli.index import local_index
+
+    index = local_index(index_dir)
     idle = _start_workers_early(index, executor, workers, files)
 
     from citeproof.batch.bibliographies import RefsOptions
@@ -197,23 +199,6 @@ def refs(
 
     counts = run.before + Counter(report.counts.model_dump())
     click.get_current_context().exit(references_exit_code(counts))
-
-
-def _local_index(index_dir: str | None) -> str | None:
-    """The local index to ask (``--index``, else ``CITEPROOF_INDEX``), checked now: one line
-    for a folder that is not there or is no index, not one a reference later."""
-    from citeproof.errors import BadInputError
-    from citeproof.service.references import index_path, open_local_index
-
-    index = index_path(index_dir)
-    if index is not None:
-        if not Path(index).is_dir():
-            raise BadInputError(
-                f"there is no local index at {index} (no such folder); give the folder "
-                "'citeproof index build' made, with --index or CITEPROOF_INDEX."
-            )
-        open_local_index(index)  # one line now if it is no index, not one a reference later
-    return index
 
 
 def _start_workers_early(
