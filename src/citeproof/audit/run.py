@@ -21,7 +21,6 @@ passage *as issued*.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import os
 import re
@@ -67,19 +66,15 @@ from citeproof.models.audit import (
 )
 from citeproof.models.handle import HandleStatus
 from citeproof.models.references import ReferenceResult
-from citeproof.net.session import mode_from, open_session
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.lookup import LocalCatalogue
 from citeproof.refs.stated import StatedReference
 from citeproof.retraction.status import (
     RETRACTION_KINDS,
-    offline_retraction_status,
     retraction_report,
-    retraction_status,
 )
 from citeproof.service.inputs import match_options
 from citeproof.service.references import index_path, open_local_index, verify_stated
-from citeproof.sources.retractionwatch import default_db_path
 from citeproof.store.keys import LogKey, load_or_create_log_key
 from citeproof.store.paths import default_dirs
 
@@ -456,8 +451,8 @@ def _flag_retraction(item: _Item, report: RetractionReport, parsed: ParsedAnswer
 
 
 class _RetractionAsker:
-    """The audit's retraction questions, one a work: through ``retraction_report`` without
-    a local index; with one, the same sources and the index (opened once for the audit)."""
+    """The audit's retraction questions, one a work, through ``retraction_report``: with a
+    local index, the index (opened once for the audit) is one more source."""
 
     def __init__(
         self, offline: bool, replay: str | os.PathLike[str] | None, index: str | None
@@ -473,21 +468,9 @@ class _RetractionAsker:
         self.today: date = datetime.now(UTC).date()
 
     def ask(self, key: str) -> RetractionReport:
-        index = self.index
-        if index is None:
-            return retraction_report(key, offline=self.offline, replay_dir=self.replay)
-        if self.offline:
-            return offline_retraction_status(
-                key, rw_db=default_db_path(), today=self.today, index=index
-            )
-
-        async def run() -> RetractionReport:
-            async with open_session(mode_from(self.replay)) as session:
-                return await retraction_status(
-                    key, session.client, rw_db=default_db_path(), today=self.today, index=index
-                )
-
-        return asyncio.run(run())
+        return retraction_report(
+            key, offline=self.offline, replay_dir=self.replay, today=self.today, index=self.index
+        )
 
     def close(self) -> None:
         close = getattr(self.index, "close", None)

@@ -280,23 +280,28 @@ def retraction_report(
     rw_db: Path | None = None,
     today: date | None = None,
     known: Mapping[str, str] | None = None,
+    index: IndexNotices | None = None,
 ) -> RetractionReport:
-    """The synchronous entry point the CLI (and ``check``) use.
+    """The synchronous entry point the CLI (and ``check``, and the audit) use.
 
     Opens the client as every command does (:mod:`citeproof.net.session`): ``replay_dir``
     (default ``CITEPROOF_REPLAY``) answers every request from recordings, and a request with
     no recording is reported as a failed source; ``citeproof record`` records. ``rw_db``
     defaults to the imported snapshot in the data directory; ``today`` to the UTC date.
+    ``index``, an opened local index, is one more source (offline, the one besides the
+    snapshot).
     """
     work = _kind(identifier)
     day = today if today is not None else datetime.now(UTC).date()
     db = rw_db if rw_db is not None else default_db_path()
     if offline:
-        return offline_retraction_status(work, rw_db=db, today=day, known=known)
+        return offline_retraction_status(work, rw_db=db, today=day, known=known, index=index)
     mode = mode_from(replay_dir)
 
     async def run() -> RetractionReport:
         async with open_session(mode) as session:
-            return await retraction_status(work, session.client, rw_db=db, today=day, known=known)
+            return await retraction_status(
+                work, session.client, rw_db=db, today=day, known=known, index=index
+            )
 
     return asyncio.run(run())
