@@ -44,11 +44,24 @@ them by a hash of the DOI (``dev`` to tune on; ``hidden`` for the final check on
 **Scoring.**  A work in the world is right when ``verified`` with its DOI, or ``ambiguous``
 with its DOI among the candidates (it accuses nothing and names the work; counted in its
 own column).  A fabricated or excluded entry is right when flagged (``not_found``,
-``mismatch``, ``partial``, ``unresolvable``).  ``unavailable`` is never right: the world
-always answers.  Link precision and recall are the evaluation's (``evaluation/
-link_metrics.py``): the predicted link is the verified work's DOI.  Flag precision: of the
-flagged entries whose truth is known, the share naming no work of the world; flag recall:
-of those naming none, the share flagged.
+``mismatch``, ``partial``, ``unresolvable``).  That holds for an entry that prints an
+identity (:func:`prints_identity`, decided from its truth record and style alone, never by
+citeproof's code): its DOI, an informative title (three words or more, in a style that
+prints titles: all but ACS, AIP with or without noise and Elsevier-without-titles; every
+fabrication prints one), or the numeric key (venue, volume, first page, and a year or an
+author; without a volume, venue, first page, year and an author).  A real string whose
+record was read from the string itself counts as printing one (that record holds too
+little to judge what the string prints).  An entry that prints none of them ("(1) Rosenau,
+J. N. 1964.") cannot be identified by any matcher, so the only honest verdict is that it
+could not be checked: it is right when ``unchecked`` (or when it names its true work), and
+any flag or other work named is wrong, whether or not the work is in the world.  Both
+figures are printed: the right share by this rule (column ``noid``: the entries that print
+no identity) and the strict share of the first rule, where ``unchecked`` is never right.
+``unavailable`` is never right: the world always answers.  Link precision and recall are
+the evaluation's (``evaluation/link_metrics.py``): the predicted link is the verified
+work's DOI.  Flag precision: of the flagged entries whose truth is known, the share naming
+no work of the world; flag recall: of those naming none, the share flagged (also given over
+the entries that print an identity alone).
 
 **What the emulation cannot measure**: the real services' ranking and coverage (the world
 ranks by BM25 and holds every work in Crossref and OpenAlex, none in PubMed or DataCite:
@@ -860,6 +873,44 @@ class Entry:
     expected: str
     split: str
     style: str = ""
+    identity: bool | None = None
+    """Whether the entry prints an identity (:func:`prints_identity`), from its truth
+    record and style alone; None where its truth is ``outside`` (unscored)."""
+
+
+#: The styles that print no title (CSL's ACS, AIP and Elsevier-without-titles).
+TITLELESS = frozenset(
+    {
+        "american-chemical-society",
+        "american-institute-of-physics",
+        "american-institute-of-physics-noise",
+        "elsevier-without-titles",
+    }
+)
+
+
+def _informative(title: str) -> bool:
+    """At least three words of two letters or more: "Stroke", "Editorial", "Preliminary
+    Material" do not identify a work alone."""
+    return sum(1 for w in title.split() if len(re.findall(r"[^\W\d_]", w)) >= 2) >= 3
+
+
+def prints_identity(work: Work, style: str, doi_printed: bool = False) -> bool:
+    """Whether an entry rendering ``work`` in ``style`` ("" for a real string) prints
+    something that identifies the work, decided from the truth record and the style alone
+    (never by citeproof's parsing or scoring): its DOI; an informative title, in a style
+    that prints titles; the numeric key (venue, volume, first page, and a year or an
+    author); or, for a record without a volume (a chapter), venue, first page, year and
+    an author.  An entry printing none of them cannot be identified by any matcher."""
+    if doi_printed:
+        return True
+    if style not in TITLELESS and _informative(work.title):
+        return True
+    if not (work.venue and work.first_page):
+        return False
+    if work.volume:
+        return bool(work.year or work.authors)
+    return bool(work.year and work.authors)
 
 
 @dataclass
@@ -975,6 +1026,7 @@ def fabrications(works: Sequence[Work], count: int, seed: int) -> list[Entry]:
                 "mismatch",
                 split_of(b.doi),
                 ("apa", "vancouver")[style],
+                identity=True,
             )
         )
         made = replace(a, title=_invented_title(rng))
@@ -987,6 +1039,7 @@ def fabrications(works: Sequence[Work], count: int, seed: int) -> list[Entry]:
                 a.doi,
                 "not_found",
                 split_of(a.doi),
+                identity=True,
             )
         )
         chimera = replace(b, title=a.title)
@@ -999,6 +1052,7 @@ def fabrications(works: Sequence[Work], count: int, seed: int) -> list[Entry]:
                 a.doi,
                 "partial",
                 split_of(a.doi),
+                identity=True,
             )
         )
         people = tuple(Person(f, g) for f, g in rng.sample(_INVENTED_PEOPLE, rng.randint(1, 3)))
@@ -1021,6 +1075,7 @@ def fabrications(works: Sequence[Work], count: int, seed: int) -> list[Entry]:
                 None,
                 "not_found",
                 split_of(f"invented:{seed}:{n}"),
+                identity=True,
             )
         )
     return out
@@ -1053,9 +1108,14 @@ def build(data: Data, args: argparse.Namespace) -> Built:
     fields: dict[str, Counter[str]] = {"renderings": Counter(), "real strings": Counter()}
     works: dict[str, Work] = {}
     reader = read_back_as_read if getattr(args, "world", "faithful") == "as-read" else read_back
+    # The truth records an entry's identity is judged from: the faithful read-back
+    # whatever world is built (what an entry prints does not depend on how the world's
+    # records were read).
+    truth: dict[str, Work] = {}
     for doi, r in rendered.items():
         work, have = reader(r)
         works[doi] = work
+        truth[doi] = work if reader is read_back else read_back(r)[0]
         fields["renderings"].update(have)
         fields["renderings"]["records"] += 1
         fields["renderings"][f"type {work.kind or 'unknown'}"] += 1
@@ -1100,6 +1160,7 @@ def build(data: Data, args: argparse.Namespace) -> Built:
                     "verified",
                     split_of(doi),
                     style,
+                    prints_identity(truth[doi], style),
                 )
             )
         printing = [s for s in styles if s in DOI_FORMS]
@@ -1117,12 +1178,14 @@ def build(data: Data, args: argparse.Namespace) -> Built:
                     "verified",
                     split_of(doi),
                     style,
+                    prints_identity(truth[doi], style, doi_printed=True),
                 )
             )
     for doi, styles_of in sorted(excluded.items()):
         if doi in both:
             continue
         order = sorted(styles_of, key=lambda s: _hash(f"{doi}|{s}"))
+        record = read_back(Rendered(doi, "a1", styles_of))[0]
         for style in order[: args.styles_per_work]:
             entries.append(
                 Entry(
@@ -1134,6 +1197,7 @@ def build(data: Data, args: argparse.Namespace) -> Built:
                     "not_found",
                     split_of(doi),
                     style,
+                    prints_identity(record, style),
                 )
             )
     for kind, rows in real_rows.items():
@@ -1154,6 +1218,11 @@ def build(data: Data, args: argparse.Namespace) -> Built:
                         inside[0],
                         "verified",
                         split_of(inside[0]),
+                        # A record read from the string itself holds too little to
+                        # judge what the string prints: scored as before.
+                        identity=prints_identity(truth[inside[0]], "")
+                        if inside[0] in truth
+                        else True,
                     )
                 )
             elif dois:
@@ -1206,15 +1275,35 @@ class Outcome:
         return [c.doi.lower() for c in self.result.candidates if c.doi]
 
     @property
-    def right(self) -> bool | None:
+    def names_truth(self) -> bool:
+        """``verified`` with the true DOI of a work of the world, or ``ambiguous`` with it
+        among the candidates."""
+        e = self.entry
+        if e.truth != "real":
+            return False
+        if self.verdict == "ambiguous":
+            return e.doi in self.candidates
+        return self.link == e.doi
+
+    @property
+    def strict_right(self) -> bool | None:
+        """The first rule, whatever the entry prints: a work of the world right only when
+        named (``unchecked`` is wrong), an absent one only when flagged."""
         e = self.entry
         if e.truth == "outside":
             return None
         if e.truth == "real":
-            if self.verdict == "ambiguous":
-                return e.doi in self.candidates
-            return self.link == e.doi
+            return self.names_truth
         return self.verdict in FLAGS
+
+    @property
+    def right(self) -> bool | None:
+        """:attr:`strict_right` for an entry that prints an identity; for one that prints
+        none, ``unchecked`` or the true work named, and nothing else (a flag would be an
+        accusation without grounds, another work named a guess)."""
+        if self.entry.identity is False and self.entry.truth != "outside":
+            return self.verdict == "unchecked" or self.names_truth
+        return self.strict_right
 
 
 class _Clock:
@@ -1570,7 +1659,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, Any]:
     head = (
         f"  {'kind':<44} {'n':>5} "
         + " ".join(f"{v[:6]:>6}" for v in VERDICTS)
-        + f" {'right':>6} {'wrong':>5}"
+        + f" {'noid':>5} {'right':>6} {'wrong':>5}"
     )
     print("\n" + head)
     order = sorted(by_kind, key=lambda k: (_group(k), k))
@@ -1585,25 +1674,56 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, Any]:
         count = Counter(o.verdict for o in rows)
         scored = [o for o in rows if o.right is not None]
         right = sum(1 for o in scored if o.right)
+        strict = sum(1 for o in scored if o.strict_right)
+        noid = sum(1 for o in scored if o.entry.identity is False)
         share = f"{100 * right / len(scored):5.1f}%" if scored else "     -"
         wrong = len(scored) - right if scored else 0
         print(
             f"  {kind:<44} {len(rows):>5} "
             + " ".join(f"{count[v]:>6}" for v in VERDICTS)
-            + f" {share:>6} {wrong:>5}"
+            + f" {noid if scored else '-':>5} {share:>6} {wrong:>5}"
         )
         summary[kind] = {
             "n": len(rows),
             "verdicts": dict(count),
             "right": right,
+            "strict_right": strict,
+            "noid": noid,
             "scored": len(scored),
         }
     scored = [o for o in outcomes if o.right is not None]
     right = sum(1 for o in scored if o.right)
+    strict = sum(1 for o in scored if o.strict_right)
+    pad = " " * 55
     print(
         f"  {'all scored':<44} {len(scored):>5} "
-        + " " * 48
+        + pad
         + f"{100 * right / max(1, len(scored)):5.1f}% {len(scored) - right:>5}"
+    )
+    print(
+        f"  {'all scored, strict (unchecked never right)':<44} {len(scored):>5} "
+        + pad
+        + f"{100 * strict / max(1, len(scored)):5.1f}% {len(scored) - strict:>5}"
+    )
+    noid = [o for o in scored if o.entry.identity is False]
+    tally = Counter(
+        "unchecked"
+        if o.verdict == "unchecked"
+        else "flagged"
+        if o.verdict in FLAGS
+        else "verified right"
+        if o.verdict == "verified" and o.names_truth
+        else "verified as another work"
+        if o.verdict == "verified"
+        else o.verdict
+        for o in noid
+    )
+    print(
+        f"  entries that print no identity: {len(noid)} (of which unchecked "
+        f"{tally['unchecked']}, flagged {tally['flagged']}, verified right "
+        f"{tally['verified right']}, verified as another work "
+        f"{tally['verified as another work']}, ambiguous {tally['ambiguous']}, unavailable "
+        f"{tally['unavailable']}); right {sum(1 for o in noid if o.right)}"
     )
 
     print(f"\n  {'link precision / recall':<44} {'P %':>6} {'R %':>6}   correct/predicted/true")
@@ -1631,17 +1751,34 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, Any]:
     for peer, (pp, rr) in PEERS.items():
         print(f"  {peer + ' (published, its own data)':<44} {100 * pp:6.1f} {100 * rr:6.1f}")
     fp, fr, flagged, absent, accused = flags(outcomes)
+    _, fr_id, _, absent_id, _ = flags(o for o in outcomes if o.entry.identity)
     real_n = sum(1 for o in outcomes if o.entry.truth == "real")
     print(
         f"\n  problem flags: precision {100 * fp:.1f}% ({flagged} flagged), recall {100 * fr:.1f}% "
-        f"({absent} fabricated or excluded)\n  false accusations: {accused} of {real_n} "
+        f"({absent} fabricated or excluded); recall on the entries that print an identity "
+        f"{100 * fr_id:.1f}% ({absent_id})\n  false accusations: {accused} of {real_n} "
         f"references to works of the world flagged ({100 * accused / max(1, real_n):.2f}%)"
     )
     unavailable = sum(1 for o in outcomes if o.verdict == "unavailable")
     if unavailable:
         print(f"  unavailable: {unavailable} (the world always answers: each is a fault)")
     summary["_links"] = {"precision": p, "recall": r}
-    summary["_flags"] = {"precision": fp, "recall": fr, "false_accusations": accused}
+    summary["_flags"] = {
+        "precision": fp,
+        "recall": fr,
+        "recall_identity": fr_id,
+        "false_accusations": accused,
+    }
+    summary["_strict"] = {
+        "right": strict,
+        "scored": len(scored),
+        "share": strict / max(1, len(scored)),
+    }
+    summary["_noid"] = {
+        "n": len(noid),
+        "right": sum(1 for o in noid if o.right),
+        **{k.replace(" ", "_"): v for k, v in tally.items()},
+    }
     return summary
 
 
@@ -1717,7 +1854,9 @@ def write_json(path: Path, outcomes: Sequence[Outcome]) -> None:
                     "expected": o.entry.expected,
                 },
                 "verdict": r.verdict,
+                "prints_identity": o.entry.identity,
                 "right": o.right,
+                "strict_right": o.strict_right,
                 "reason": r.reason,
                 "work": r.work.doi if r.work else None,
                 "candidates": o.candidates,
