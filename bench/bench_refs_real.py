@@ -41,7 +41,7 @@ authors and venue (``invented-title``), one work's title with another's authors,
 year (``chimera``) and a reference made up whole (``invented``).  ``--split`` keeps half of
 them by a hash of the DOI (``dev`` to tune on; ``hidden`` for the final check only).
 
-**Scoring.**  A work in the world is right when ``verified`` with its DOI, or ``ambiguous``
+**Scoring.** A work in the world is right when ``verified`` with its DOI, or ``ambiguous``
 with its DOI among the candidates (it accuses nothing and names the work; counted in its
 own column).  A fabricated or excluded entry is right when flagged (``not_found``,
 ``mismatch``, ``partial``, ``unresolvable``).  That holds for an entry that prints an
@@ -49,19 +49,19 @@ identity (:func:`prints_identity`, decided from its truth record and style alone
 citeproof's code): its DOI, an informative title (three words or more, in a style that
 prints titles: all but ACS, AIP with or without noise and Elsevier-without-titles; every
 fabrication prints one), or the numeric key (venue, volume, first page, and a year or an
-author; without a volume, venue, first page, year and an author).  A real string whose
-record was read from the string itself counts as printing one (that record holds too
-little to judge what the string prints).  An entry that prints none of them ("(1) Rosenau,
-J. N. 1964.") cannot be identified by any matcher, so the only honest verdict is that it
-could not be checked: it is right when ``unchecked`` (or when it names its true work), and
-any flag or other work named is wrong, whether or not the work is in the world.  Both
-figures are printed: the right share by this rule (column ``noid``: the entries that print
-no identity) and the strict share of the first rule, where ``unchecked`` is never right.
-``unavailable`` is never right: the world always answers.  Link precision and recall are
-the evaluation's (``evaluation/link_metrics.py``): the predicted link is the verified
-work's DOI.  Flag precision: of the flagged entries whose truth is known, the share naming
-no work of the world; flag recall: of those naming none, the share flagged (also given over
-the entries that print an identity alone).
+author; without a volume, as a chapter, venue and first page and a year or an author).  A
+real string whose record was read from the string itself counts as printing one (that
+record holds too little to judge what the string prints).  An entry that prints none of
+them ("(1) Rosenau, J. N. 1964.") cannot be identified by any matcher, so the only honest
+verdict is that it could not be checked: it is right when ``unchecked`` (or when it names
+its true work), and any flag or other work named is wrong, whether or not the work is in
+the world.  Both figures are printed: the right share by this rule (column ``noid``: the
+entries that print no identity) and the strict share of the first rule, where ``unchecked``
+is never right.  ``unavailable`` is never right: the world always answers.  Link precision
+and recall are the evaluation's (``evaluation/link_metrics.py``): the predicted link is the
+verified work's DOI.  Flag precision: of the flagged entries whose truth is known, the
+share naming no work of the world; flag recall: of those naming none, the share flagged
+(also given over the entries that print an identity alone).
 
 **What the emulation cannot measure**: the real services' ranking and coverage (the world
 ranks by BM25 and holds every work in Crossref and OpenAlex, none in PubMed or DataCite:
@@ -899,18 +899,18 @@ def prints_identity(work: Work, style: str, doi_printed: bool = False) -> bool:
     """Whether an entry rendering ``work`` in ``style`` ("" for a real string) prints
     something that identifies the work, decided from the truth record and the style alone
     (never by citeproof's parsing or scoring): its DOI; an informative title, in a style
-    that prints titles; the numeric key (venue, volume, first page, and a year or an
-    author); or, for a record without a volume (a chapter), venue, first page, year and
-    an author.  An entry printing none of them cannot be identified by any matcher."""
+    that prints titles; or the numeric key: venue, volume and first page and a year or an
+    author (ECitMatch's), and for a record without a volume (a chapter) the book and the
+    first page with a year or an author, as a book's pages name its chapter as a volume's
+    name its article.  An entry printing none of them cannot be identified by any
+    matcher."""
     if doi_printed:
         return True
     if style not in TITLELESS and _informative(work.title):
         return True
     if not (work.venue and work.first_page):
         return False
-    if work.volume:
-        return bool(work.year or work.authors)
-    return bool(work.year and work.authors)
+    return bool(work.year or work.authors)
 
 
 @dataclass

@@ -19,8 +19,10 @@ The verdicts, in the order they are decided (the first that applies):
     without DOI, a thesis, a standard, software, a data set, a web page, a legal text:
     ``refs.kinds``) and no database holds it.  Never an accusation.
 ``not_found``
-    No identifier, and every database asked answered well-formed with nothing that matches.
-    A lead to check by hand, with the closest records, never a finding.
+    No identifier, and every database asked answered well-formed with nothing that matches,
+    for an entry that prints what identifies a work (:func:`prints_identity`; one that does
+    not is ``unchecked``).  A lead to check by hand, with the closest records, never a
+    finding.
 ``partial``
     A record has the stated title (or all the stated numbers), but another field differs.
 ``ambiguous``
@@ -43,8 +45,9 @@ from citeproof.errors import UnknownIdentifierError
 from citeproof.identifiers import parse_identifier
 from citeproof.models.references import WorkRecord
 from citeproof.refs.kinds import isbn_problem, isbns_in, outside_kind
-from citeproof.refs.scoring import Scored, score
-from citeproof.refs.stated import StatedReference
+from citeproof.refs.numbers import coordinates, page_by_year, printed_first_page
+from citeproof.refs.scoring import Scored, informative, score
+from citeproof.refs.stated import StatedReference, sentence_words
 
 __all__ = [
     "AMBIGUITY_MARGIN",
@@ -52,6 +55,7 @@ __all__ = [
     "IdentifierEvidence",
     "SearchEvidence",
     "decide",
+    "prints_identity",
 ]
 
 #: Works whose scores are this close to the best are equally good matches.
@@ -59,6 +63,8 @@ AMBIGUITY_MARGIN = 0.02
 #: At most this many works are listed for an ambiguous reference, or as the closest.
 MAX_CANDIDATES = 5
 CLOSEST = 3
+#: Lower-case words that say a string prints a title its reader did not find.
+TITLE_WORDS = 3
 #: What every flag says of itself: evidence for a person, not a verdict on the author.
 LEAD = "This is a lead to check by hand, not a finding."
 
@@ -86,11 +92,22 @@ class SearchEvidence:
     records: tuple[WorkRecord, ...] = ()
     reason: str | None = None
 
-    @property
-    def complete(self) -> bool:
-        """Whether every hit carries a title: a hit without one cannot be compared, so an
-        answer holding such hits cannot show that the work is not there."""
-        return all(r.title for r in self.records)
+    def complete(self, stated: StatedReference) -> bool:
+        """Whether every hit could be compared: a hit without a title cannot be, so an answer
+        holding one cannot show that the work is not there, unless two of its other fields
+        already differ from the entry's (another work: :func:`_another_work`)."""
+        return all(r.title or _another_work(stated, r) for r in self.records)
+
+
+def _another_work(stated: StatedReference, record: WorkRecord) -> bool:
+    """Whether a record's fields other than the title say it is not the cited work: two of
+    its first author, year, venue, volume and first page differ from the entry's.
+
+    Why two: Crossref holds real records without a title, and search ranks them beside
+    the entry.  One differing field may be a misprint in the entry; two are another work.  A
+    hit that holds nothing to compare (an answer cut down to identifiers) differs in none."""
+    fields = score(stated, record).fields[1:]
+    return sum(1 for f in fields if f.agreement == "differs") >= 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +418,7 @@ def decide(
     closest = _closest(ranked)
     return (
         _search_matches(ranked)
-        or _search_unread(searches, partial, closest)
+        or _search_unread(stated, searches, partial, closest)
         or _bad_isbn(stated)
         or _partial(partial, closest)
         or _too_little(ranked, closest)
@@ -428,12 +445,15 @@ def _search_matches(ranked: Sequence[Scored]) -> Decision | None:
 
 
 def _search_unread(
-    searches: Sequence[SearchEvidence], partial: Scored | None, closest: tuple[Scored, ...]
+    stated: StatedReference,
+    searches: Sequence[SearchEvidence],
+    partial: Scored | None,
+    closest: tuple[Scored, ...],
 ) -> Decision | None:
     """Nothing validated, and a database that could not be read (or answered hits it could
     not compare) might hold the work."""
     failed = [s for s in searches if not s.ok]
-    incomplete = [s for s in searches if s.ok and not s.complete]
+    incomplete = [s for s in searches if s.ok and not s.complete(stated)]
     if not (failed or incomplete):
         return None
     names = ", ".join(s.service for s in failed)
@@ -494,13 +514,42 @@ def _outside(
     )
 
 
+def prints_identity(stated: StatedReference) -> bool:
+    """Whether the entry prints what identifies a work: a title that says which work it is
+    (``scoring.informative``; or, where the reader found none, :data:`TITLE_WORDS` words of
+    one in lower case, ``stated.sentence_words``), or the numbers that name an article or a
+    chapter: the volume and first page where its style puts them (ECitMatch's key), a page
+    range, or the page a chapter prints before its year.
+
+    Why: "no record matches" is evidence only when a record of the work would have matched.
+    An entry that prints an author, a venue and a year ("(1) Rosenau, J. N. 1964.") names no
+    work any database could confirm, so finding none says nothing against it."""
+    if stated.title and informative(stated.title):
+        return True
+    if stated.volume and stated.pages:
+        return True
+    text = stated.text
+    if not stated.title and sentence_words(text) >= TITLE_WORDS:
+        return True  # a title the reader did not find, in sentence case
+    return any(find(text) is not None for find in (coordinates, printed_first_page, page_by_year))
+
+
 def _not_found(
     stated: StatedReference, searches: Sequence[SearchEvidence], closest: tuple[Scored, ...]
 ) -> Decision:
-    """Every database asked answered, and nothing matches: a lead, never a finding."""
+    """Every database asked answered, and nothing matches: a lead, never a finding (and not
+    even a lead for an entry that prints too little to identify a work)."""
     if not searches:
         return Decision("unchecked", _nothing_to_look_up(stated))
     asked = ", ".join(s.service for s in searches)
+    if not prints_identity(stated):
+        return Decision(
+            "unchecked",
+            f"No record in {asked} matches the entry, but it prints too little to identify a "
+            "work (no title that says which work it is, no volume and page), so that says "
+            "nothing against it; compare it by hand with the closest records.",
+            closest=closest,
+        )
     return Decision(
         "not_found",
         f"No record in {asked} matches the entry; each answered, and the closest records are "

@@ -729,6 +729,10 @@ def _style(flat: str) -> _Style:
             names = _names(m.group("authors"), _FULL_AUTHORS, _SPLIT_IEEE)
         else:
             names = _names(m.group("authors"), _APA_AUTHORS, _SPLIT_APA)
+        if not names and pattern is _APA_YEAR:
+            # Springer's author-year style: Vancouver names before the bracketed year
+            # ("Lin TY, Burns NH (1981) Design of prestressed concrete structures. Wiley")
+            names = _names(m.group("authors"), _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
         if not names and (pattern is not _APA_YEAR or not _organisation(m.group("authors"))):
             continue
         title, after = _first_sentence(m.group("rest"))

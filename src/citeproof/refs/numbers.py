@@ -26,6 +26,7 @@ __all__ = [
     "first_surname",
     "has_number",
     "number_tokens",
+    "page_by_year",
     "printed_first_page",
     "years_in_place",
 ]
@@ -141,9 +142,14 @@ _COORDINATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bvol\.?\s*(\d+)\b.*?\bpp?\.\s*" + _PAGE, re.IGNORECASE),  # IEEE, MLA
     re.compile(r"\b" + _Y + r"[a-z]?[^;]{0,24};\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*:\s*" + _PAGE),
     re.compile(r"\b" + _Y + r"[a-z]?\s*,\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*,\s*" + _PAGE),  # ACS
-    re.compile(r"\b(\d+)\s*,\s*" + _PAGE + r"\s*\(\s*" + _Y + r"\s*\)"),  # AIP
-    re.compile(r"\b(\d+)\s*\(\s*" + _Y + r"\s*\)\s*" + _PAGE),  # Elsevier
-    re.compile(r",\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*[,:]\s*" + _PAGE + r"\s*[-‐‑‒–—]"),  # APA
+    # AIP and Elsevier, the volume glued to the venue as extraction leaves it ("Review24")
+    re.compile(r"(?<![\d.])(\d+)\s*,\s*" + _PAGE + r"\s*\(\s*" + _Y + r"\s*\)"),  # AIP
+    re.compile(r"(?<![\d.])(\d+)\s*\(\s*" + _Y + r"\s*\)\s*" + _PAGE),  # Elsevier
+    # APA, Harvard ("315(8158), pp.31–33")
+    re.compile(r",\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*[,:]\s*(?:pp?\.\s*)?" + _PAGE + r"\s*[-‐‑‒–—]"),
+    re.compile(
+        r"\b(\d+)(?:\.\d+)?\s*\(\s*" + _Y + r"\s*\)\s*:\s*" + _PAGE
+    ),  # MLA "77.13 (1998): 1525"
 )
 _PAGE_RANGE = re.compile(r"(?<![(\w.])([A-Za-z]?\d+)\s*[-‐‑‒–—]+\s*([A-Za-z]?\d+)\b(?!\s*\))")
 
@@ -174,6 +180,26 @@ def coordinates(text: str) -> tuple[str, str] | None:
         match = pattern.search(visible)
         if match:
             return match.group(1).lstrip("0") or "0", match.group(2)
+    return None
+
+
+#: A page a title-less style prints beside the year, at the end, without a volume: AIP's
+#: "Invented Geology 517 (n.d.).", Elsevier's "Invented Geology (2001) 517.".  (ACS's
+#: "Invented Geology 2001, 517." is not read: ACS prints a volume without pages alike.)
+_PAGE_BY_YEAR = (
+    re.compile(r"(?<![\d.])([A-Za-z]?\d{1,5})\s*\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\W*$"),
+    re.compile(r"\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\s*([A-Za-z]?\d{1,15})\W*$"),
+)
+
+
+def page_by_year(text: str) -> str | None:
+    """The page a title-less style prints beside the year at the end of an entry whose work
+    has no volume (a chapter, a journal numbered by year), or None."""
+    tail = text[-200:]
+    for pattern in _PAGE_BY_YEAR:
+        match = pattern.search(tail)
+        if match:
+            return match.group(1)
     return None
 
 

@@ -104,6 +104,10 @@ _STRIP = ".,;:()[]{}<>\"'“”‘’«»!?&*+=/|~`"
 _WORD = re.compile(r"[^\W\d_]{2,}(?:['’\-][^\W\d_]+)*")
 #: Scripts written without spaces between words: a token is a phrase, not one word.
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u0e00-\u0e7f]")
+#: A list number or a volume glued to a word by extraction ("1BMJ", "Review24").
+_GLUED = re.compile(r"^\d{1,4}(?=[^\W\d_]{2})|(?<=[^\W\d_]{2})\d{1,4}$")
+#: What separates a string's words, a comma with no space after it too ("Smith,Nature").
+_TOKENS = re.compile(r"[\s,;]+")
 #: Words a search needs when the entry prints no title it could be read by.
 SEARCH_WORDS = 3
 
@@ -116,8 +120,8 @@ def searchable(text: str) -> bool:
     volume and first page (``Nature 2019;571:1-10``, which PubMed and Crossref can match).
     """
     words = 0
-    for token in text.split():
-        bare = token.strip(_STRIP)
+    for token in _TOKENS.split(text):
+        bare = _GLUED.sub("", token.strip(_STRIP))
         if _UNSPACED.search(bare):
             words += max(1, len(bare) // 2)
         elif _WORD.fullmatch(bare) and bare.casefold() not in _NOT_NAMING:
@@ -125,6 +129,19 @@ def searchable(text: str) -> bool:
         if words >= SEARCH_WORDS:
             return True
     return words > 0 and coordinates(text) is not None
+
+
+_LOWER_WORD = re.compile(r"(?<![\w'’-])([a-z][a-z'’-]{2,})(?![\w'’-])")
+_LINKS = re.compile(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", re.IGNORECASE)
+
+
+def sentence_words(text: str) -> int:
+    """How many words a string prints in lower case that say something (not "and", "of",
+    "et al."): the words of a title in sentence case, which names and venues, capitalised,
+    do not have.  Why: a string whose reader found no title may print one all the same
+    ("Lin TY (1981) Design of prestressed concrete structures"); three such words say it
+    does."""
+    return sum(1 for w in _LOWER_WORD.findall(_LINKS.sub(" ", text)) if w not in _NOT_NAMING)
 
 
 @lru_cache(maxsize=65536)
