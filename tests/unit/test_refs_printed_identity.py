@@ -10,7 +10,7 @@ import pytest
 from citeproof.models.references import WorkRecord
 from citeproof.refs.decide import SearchEvidence, decide, prints_identity
 from citeproof.refs.listed import parse_reference_string
-from citeproof.refs.numbers import coordinates, page_by_year
+from citeproof.refs.numbers import coordinates, page_by_year, printed_first_page
 from citeproof.refs.stated import searchable, sentence_words
 
 #: A record the searches find that is none of the entries below: another journal, another
@@ -155,6 +155,9 @@ def test_an_untitled_hit_that_may_be_the_work_still_makes_it_unavailable() -> No
         ("Invented Review 1234, 5 (2019).", ("1234", "5")),
         ("Hobel, C., 1980. U.S.A. The Invented Lancet, 315(8158), pp.31–33.", ("315", "31")),
         ("“Calendar.” Invented Fuel 77.13 (1998): 1525.", ("77", "1525")),
+        ("“Index.” 2001. Invented Chemistry 633 (1-2) (August): 189.", ("633", "189")),
+        ("Berg, M.G., 1990. Breakthrough. Invented Chasqui, 19(1), p.88.", ("19", "88")),
+        ("1 B.E. Erickson, Invented Analytical Chemistry 76, 386 A (2004).", ("76", "386")),
     ],
 )
 def test_a_volume_glued_to_the_venue_is_still_the_volume(
@@ -175,6 +178,31 @@ def test_a_list_number_or_a_volume_glued_to_a_word_leaves_it_searchable(text: st
 @pytest.mark.parametrize("text", ["Halloway2021", "Smith", "Nature, 2019", "Smith2019, 12"])
 def test_a_citation_key_is_still_not_searchable(text: str) -> None:
     assert not searchable(text)
+
+
+def test_a_page_range_after_pp_is_a_page_range() -> None:
+    """The old code read no page in "pp.391–406" (the full stop hid it)."""
+    assert printed_first_page("Anon, 2008. Index. Invented Dermatology, pp.391–406.") == "391"
+
+
+def test_an_untitled_hit_whose_author_and_venue_the_entry_does_not_print_is_another_work() -> None:
+    """One field differs (the pages), the year agrees, and the entry prints neither the
+    record's first author nor its venue: another work, not a reason to conclude nothing."""
+    other = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.kemal",
+        title=None,
+        authors=("Kemal, Aydin F.",),
+        year=2004,
+        venue="Invented Fuels and Oils",
+        volume="39",
+        pages="76-81",
+    )
+    stated = parse_reference_string(
+        "1 B.E. Erickson, Invented Analytical Chemistry 76, 386 (2004)."
+    )
+    got = decide(stated, [], _answered(other))
+    assert got.verdict == "not_found", got.reason
 
 
 def test_a_page_by_year_is_read_before_its_year_only_at_the_end() -> None:

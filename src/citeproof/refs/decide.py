@@ -101,13 +101,19 @@ class SearchEvidence:
 
 def _another_work(stated: StatedReference, record: WorkRecord) -> bool:
     """Whether a record's fields other than the title say it is not the cited work: two of
-    its first author, year, venue, volume and first page differ from the entry's.
+    its first author, year, venue, volume and first page differ from the entry's, or the
+    entry prints neither its first author nor its venue.
 
-    Why two: Crossref holds real records without a title, and search ranks them beside
-    the entry.  One differing field may be a misprint in the entry; two are another work.  A
-    hit that holds nothing to compare (an answer cut down to identifiers) differs in none."""
-    fields = score(stated, record).fields[1:]
-    return sum(1 for f in fields if f.agreement == "differs") >= 2
+    Why: Crossref holds real records without a title, and search ranks them beside the
+    entry.  One differing field may be a misprint; two, or a record whose author and venue
+    are nowhere in the entry, are another work.  A hit that holds no author, year or venue
+    (an answer cut down to identifiers) says nothing either way."""
+    if not (record.authors or record.year or record.venue):
+        return False
+    fields = {f.field: f.agreement for f in score(stated, record).fields[1:]}
+    if sum(1 for agreement in fields.values() if agreement == "differs") >= 2:
+        return True
+    return "agrees" not in (fields["authors"], fields["venue"])
 
 
 @dataclass(frozen=True, slots=True)

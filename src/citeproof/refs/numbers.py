@@ -142,15 +142,17 @@ _COORDINATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bvol\.?\s*(\d+)\b.*?\bpp?\.\s*" + _PAGE, re.IGNORECASE),  # IEEE, MLA
     re.compile(r"\b" + _Y + r"[a-z]?[^;]{0,24};\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*:\s*" + _PAGE),
     re.compile(r"\b" + _Y + r"[a-z]?\s*,\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*,\s*" + _PAGE),  # ACS
-    # AIP and Elsevier, the volume glued to the venue as extraction leaves it ("Review24")
-    re.compile(r"(?<![\d.])(\d+)\s*,\s*" + _PAGE + r"\s*\(\s*" + _Y + r"\s*\)"),  # AIP
-    re.compile(r"(?<![\d.])(\d+)\s*\(\s*" + _Y + r"\s*\)\s*" + _PAGE),  # Elsevier
-    # APA, Harvard ("315(8158), pp.31–33")
+    # AIP and Elsevier, the volume glued to the venue as extraction leaves it ("Review24"),
+    # AIP's page with a letter after it ("76, 386 A (2004)")
+    re.compile(r"(?<![\d.])(\d+)\s*,\s*" + _PAGE + r"(?:\s[A-Z])?\s*\(\s*" + _Y + r"\s*\)"),
+    re.compile(r"(?<![\d.])(\d+)\s*\(\s*" + _Y + r"\s*\)\s*" + _PAGE),
+    # APA, Harvard: "30(4), 844–852", "315(8158), pp.31–33", "19(1), p.88."
     re.compile(r",\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*[,:]\s*(?:pp?\.\s*)?" + _PAGE + r"\s*[-‐‑‒–—]"),
-    re.compile(
-        r"\b(\d+)(?:\.\d+)?\s*\(\s*" + _Y + r"\s*\)\s*:\s*" + _PAGE
-    ),  # MLA "77.13 (1998): 1525"
+    re.compile(r",\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*,\s*pp?\.\s*" + _PAGE + r"\b"),
+    # MLA "77.13 (1998): 1525", Chicago "633 (1-2) (August): 189"
+    re.compile(r"\b(\d+)(?:\.\d+)?\s*(?:\([^)]{0,20}\)\s*){1,2}:\s*" + _PAGE),
 )
+_PAGES_LABEL = re.compile(r"\bpp?\.")
 _PAGE_RANGE = re.compile(r"(?<![(\w.])([A-Za-z]?\d+)\s*[-‐‑‒–—]+\s*([A-Za-z]?\d+)\b(?!\s*\))")
 
 
@@ -159,6 +161,7 @@ def printed_first_page(text: str) -> str | None:
     URLs and brackets (an issue "(3–4)"), never a span of years ("1830–1900"); None
     without one.  A record whose first page is not it is another article."""
     visible = re.sub(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", " ", text, flags=re.I)
+    visible = _PAGES_LABEL.sub(" ", visible)  # "pp.391–406"
     found = None
     for match in _PAGE_RANGE.finditer(visible):
         first, last = match.group(1), match.group(2)
