@@ -222,3 +222,32 @@ def test_springer_author_year_entries_have_their_title_read() -> None:
     assert got.title == "Design of invented prestressed structures"
     assert got.authors == ("Lin TY", "Burns NH")
     assert got.year == 1981
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(1) Invented Queries 1911, s11-IV, 100–100.",  # a page range
+        "1 I. Danto, Esprit Mars/Avril, 207 (2013).",  # AIP: a chapter's page by the year
+        "[1]Invented Reviews (2010) 340.",  # Elsevier, likewise
+    ],
+)
+def test_one_word_and_a_page_where_the_style_puts_it_is_searchable(text: str) -> None:
+    """The old code searched only with a volume and first page beside the word."""
+    assert searchable(text)
+
+
+def test_a_list_number_glued_to_an_acronym_venue_is_no_part_of_it() -> None:
+    """ "1INVJ 1, 388 (1912).": the venue, its volume, page and year name the record (whose
+    title the style does not print); the old code read the venue as "1INVJ"."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.invj",
+        title="Scotland",
+        year=1912,
+        venue="INVJ",
+        volume="1",
+        pages="388",
+    )
+    got = decide(parse_reference_string("1INVJ 1, 388 (1912)."), [], _answered(record))
+    assert got.verdict == "verified", got.reason

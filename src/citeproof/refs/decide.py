@@ -45,7 +45,7 @@ from citeproof.errors import UnknownIdentifierError
 from citeproof.identifiers import parse_identifier
 from citeproof.models.references import WorkRecord
 from citeproof.refs.kinds import isbn_problem, isbns_in, outside_kind
-from citeproof.refs.numbers import coordinates, page_by_year, printed_first_page
+from citeproof.refs.numbers import numbers_identify
 from citeproof.refs.scoring import Scored, informative, score
 from citeproof.refs.stated import StatedReference, sentence_words
 
@@ -537,7 +537,7 @@ def prints_identity(stated: StatedReference) -> bool:
     text = stated.text
     if not stated.title and sentence_words(text) >= TITLE_WORDS:
         return True  # a title the reader did not find, in sentence case
-    return any(find(text) is not None for find in (coordinates, printed_first_page, page_by_year))
+    return numbers_identify(text)
 
 
 def _not_found(

@@ -26,6 +26,7 @@ __all__ = [
     "first_surname",
     "has_number",
     "number_tokens",
+    "numbers_identify",
     "page_by_year",
     "printed_first_page",
     "years_in_place",
@@ -214,3 +215,10 @@ def first_surname(text: str) -> str | None:
         if len(bare) >= 2 and not _INITIALS.match(word) and bare[0].isupper():
             return bare
     return None
+
+
+def numbers_identify(text: str) -> bool:
+    """Whether a string prints the numbers that name an article or a chapter where a style
+    puts them: the volume and first page (:func:`coordinates`), a page range
+    (:func:`printed_first_page`), or a page beside the year (:func:`page_by_year`)."""
+    return any(find(text) is not None for find in (coordinates, printed_first_page, page_by_year))

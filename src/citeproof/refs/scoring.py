@@ -319,10 +319,12 @@ _NAMED = (
     # ends it ("H. Al Faleh, S. Al Saif, and J. Al Suwaidi,")
     re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){{1,2}})(?=\s*(?:,|;|and\b))"),
 )
-#: A list number glued to the entry ("1Anaesthesia 32, 84 (1977)."), which a reader that
-#: splits lists at "1 " or "[1]" leaves in place.
 _IDENTIFIERS = re.compile(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", re.IGNORECASE)
-_GLUED_NUMBER = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}(?=[A-Z][a-z]))\s*")
+#: A list number glued to the entry ("1Anaesthesia 32, 84 (1977).", "1BMJ 1, 388 (1912)."),
+#: which a reader that splits lists at "1 " or "[1]" leaves in place.
+_GLUED_NUMBER = re.compile(
+    r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}(?=[A-Z][a-z]|[A-Z]{2,}\b|[A-Z]{3}))\s*"
+)
 
 
 @lru_cache(maxsize=4096)

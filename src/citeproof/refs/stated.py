@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from citeproof.refs.numbers import coordinates
+from citeproof.refs.numbers import numbers_identify
 
 __all__ = [
     "SEARCH_WORDS",
@@ -117,7 +117,9 @@ def searchable(text: str) -> bool:
     find a work by: at least :data:`SEARCH_WORDS` words that could be a title's, an
     author's or a venue's (a year, a page, an initial, "et al.", an identifier's label,
     a citation key like ``Halloway2021`` are none of those), or one such word and the
-    volume and first page (``Nature 2019;571:1-10``, which PubMed and Crossref can match).
+    numbers that name an article or a chapter (``Nature 2019;571:1-10``, a page range, a
+    page beside the year: ``numbers.numbers_identify``), which PubMed and Crossref can match.
+    A list number or a volume glued to a word ("1BMJ", "Review24") leaves the word.
     """
     words = 0
     for token in _TOKENS.split(text):
@@ -128,7 +130,7 @@ def searchable(text: str) -> bool:
             words += 1
         if words >= SEARCH_WORDS:
             return True
-    return words > 0 and coordinates(text) is not None
+    return words > 0 and numbers_identify(text)
 
 
 _LOWER_WORD = re.compile(r"(?<![\w'’-])([a-z][a-z'’-]{2,})(?![\w'’-])")
