@@ -251,3 +251,46 @@ def test_a_list_number_glued_to_an_acronym_venue_is_no_part_of_it() -> None:
     )
     got = decide(parse_reference_string("1INVJ 1, 388 (1912)."), [], _answered(record))
     assert got.verdict == "verified", got.reason
+
+
+def test_an_apa_entry_without_an_author_has_its_title_read() -> None:
+    """APA puts the title first when a work has no author; the old code read nothing."""
+    got = parse_reference_string(
+        "Multi-party invented key exchange with privacy for mobile settings. (2016). Invented "
+        "Transactions on Networks, 10(12), 5-20."
+    )
+    assert got.title == "Multi-party invented key exchange with privacy for mobile settings"
+    assert got.authors == ()
+    assert got.year == 2016
+    assert got.venue == "Invented Transactions on Networks"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Smith, J., & Doe, A. (2019). Deep invented learning. Invented Nature, 12, 1-10.",
+        "Editorial Board. (2001). Invented Limnologica, 31(1), CO2.",
+        "J. A. Smith and K. Doe. (2019). Deep invented learning. Invented Nature.",
+    ],
+)
+def test_names_before_the_year_are_never_read_as_a_title(text: str) -> None:
+    got = parse_reference_string(text)
+    assert got.title != text.split(". (")[0]
+
+
+def test_an_anonymous_author_leaves_the_title_to_read() -> None:
+    got = parse_reference_string(
+        "Anon, 2008. A STUDY OF INVENTED DATA QUALITY IN MOBILE OPERATORS. Proceedings of "
+        "the Tenth Invented Conference."
+    )
+    assert got.title == "A STUDY OF INVENTED DATA QUALITY IN MOBILE OPERATORS"
+    assert got.authors == ()
+    assert got.year == 2008
+
+
+def test_a_page_labelled_as_one_is_a_printed_identity() -> None:
+    stated = parse_reference_string(
+        "[1]L. Albert and L. Nicolas, “Bibliographie,” Invented Rhétorique, p. 427, 2010."
+    )
+    assert prints_identity(stated)
+    assert not prints_identity(parse_reference_string("[1]L. Albert, “Bibliographie,” 2010."))

@@ -633,6 +633,10 @@ _SENTENCE_END = re.compile(r"[.?!](?= |$)")
 _ABBREVIATIONS = frozenset(
     "vs v e.g i.e cf al etc st dr mr mrs ms no vol fig approx ca sp spp et".split()
 )
+#: "Anon", "Anonymous": the author of a work without one, which names no one to compare.
+_ANONYMOUS = re.compile(r"(?i)anon(?:ymous)?\.?")
+#: An initial ("J." or "J.-P."): a name, not a title.
+_INITIAL_LIKE = re.compile(r"(?:^|[\s,])[A-Z]\.(?:-?[A-Z]\.)*(?=[\s,]|$)")
 _SPLIT_APA = re.compile(r",? (?:&|and) |(?<=\.), ")
 _SPLIT_IEEE = re.compile(r",? and |, ")
 _ET_AL = re.compile(r",? et al\.?$")
@@ -733,14 +737,24 @@ def _style(flat: str) -> _Style:
             # Springer's author-year style: Vancouver names before the bracketed year
             # ("Lin TY, Burns NH (1981) Design of prestressed concrete structures. Wiley")
             names = _names(m.group("authors"), _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
-        if not names and (pattern is not _APA_YEAR or not _organisation(m.group("authors"))):
+        if not names and pattern is _APA_YEAR and (lead := _title_first(m.group("authors"))):
+            # APA's work without an author: "Title of the work. (2016). Venue, 12(3), 4–9."
+            place = _APA_VENUE.match(m.group("rest").lstrip())
+            venue = place.group("venue") if place else None
+            return (), lead, venue, _year_of(m.group("year")), m.group("rest")
+        anonymous = _ANONYMOUS.fullmatch(m.group("authors").strip()) is not None
+        if (
+            not names
+            and not anonymous
+            and (pattern is not _APA_YEAR or not _organisation(m.group("authors")))
+        ):
             continue
         title, after = _first_sentence(m.group("rest"))
         if title is None:
             continue
-        year = int(m.group("year")) if m.group("year")[0].isdigit() else None
         place = _APA_VENUE.match(after.lstrip())
-        return names, title, place.group("venue") if place else None, year, after
+        venue = place.group("venue") if place else None
+        return names, title, venue, _year_of(m.group("year")), after
     m = _VANCOUVER.fullmatch(flat)
     if m is not None:
         title, after = _first_sentence(m.group("rest"))
@@ -751,6 +765,22 @@ def _style(flat: str) -> _Style:
                 return names, title, None, None, after
             return names, title, place.group("venue").strip(), int(place.group("year")), after
     return (), None, None, None, None
+
+
+def _year_of(printed: str) -> int | None:
+    return int(printed) if printed[0].isdigit() else None  # "n.d." has none
+
+
+def _title_first(text: str) -> str | None:
+    """The title an APA entry without an author opens with, before its "(2016)": a
+    sentence of four words or more, lower-case words in it, no initials, no list of names."""
+    lead = text.strip().rstrip(".").strip()
+    words = lead.split()
+    if len(words) < 4 or _INITIAL_LIKE.search(lead) or lead.count(",") >= 2:
+        return None
+    if not any(w[:1].islower() for w in words[1:]):
+        return None
+    return _clean_title(lead)
 
 
 def _names(text: str, pattern: re.Pattern[str], splitter: re.Pattern[str]) -> tuple[str, ...]:
