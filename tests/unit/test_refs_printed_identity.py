@@ -11,6 +11,7 @@ from citeproof.models.references import WorkRecord
 from citeproof.refs.decide import SearchEvidence, decide, prints_identity
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.numbers import coordinates, page_by_year, printed_first_page
+from citeproof.refs.scoring import score
 from citeproof.refs.stated import searchable, sentence_words
 
 #: A record the searches find that is none of the entries below: another journal, another
@@ -294,3 +295,83 @@ def test_a_page_labelled_as_one_is_a_printed_identity() -> None:
     )
     assert prints_identity(stated)
     assert not prints_identity(parse_reference_string("[1]L. Albert, “Bibliographie,” 2010."))
+
+
+@pytest.mark.parametrize(
+    ("text", "authors"),
+    [
+        (
+            "Nowinski, Wieslaw L., Chua, Beng Choon, & Nowinska, Natalia G. (2012). Invented "
+            "tectonics illustrated. Invented Methods, 206(2), 205–216.",
+            ("Nowinski, Wieslaw L.", "Chua, Beng Choon", "Nowinska, Natalia G"),
+        ),
+        (
+            "PARENTE, A, GALLETTI, C, & TOGNOTTI, L (2008). Editorial. Invented Hydrogen, "
+            "33(24), 7553–7564.",
+            ("PARENTE, A", "GALLETTI, C", "TOGNOTTI, L"),
+        ),
+        (
+            "Murphy‐O’Connor, Jerome (2012). Invented keys to a city. Invented Essays, 147–156.",
+            ("Murphy‐O’Connor, Jerome",),
+        ),
+    ],
+)
+def test_surname_comma_given_names_are_read(text: str, authors: tuple[str, ...]) -> None:
+    """Given names written out, or initials without stops: the old code read no author,
+    and so no title, and a chimera's numbers verified it."""
+    got = parse_reference_string(text)
+    assert got.authors == authors
+    assert got.title
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ann Smith and Bo Doe (2016). An invented title. Invented Letters.",
+        "Smith and J (2016). A b.",
+    ],
+)
+def test_names_joined_by_and_are_no_surname_given_pair(text: str) -> None:
+    assert "Smith, Bo Doe" not in parse_reference_string(text).authors
+    assert all("," not in a for a in parse_reference_string(text).authors)
+
+
+def test_a_one_word_title_on_another_works_numbers_is_partial_not_verified() -> None:
+    """A chimera: "Editorial" printed with a real article's authors, venue and numbers."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.flame",
+        title="Effect of invented kinetics on a flameless burner",
+        authors=("Parente, Alessandro", "Galletti, Chiara"),
+        year=2008,
+        venue="Invented Hydrogen",
+        volume="33",
+        pages="7553-7564",
+    )
+    text = (
+        "PARENTE, A, GALLETTI, C, & TOGNOTTI, L (2008). Editorial. Invented Hydrogen, 33(24), "
+        "7553–7564."
+    )
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "partial", got.reason
+
+
+def test_a_short_title_with_its_first_author_and_first_page_is_the_chapter() -> None:
+    """The entry names the book by its series; the title alone says little, but with the
+    first author and the first page it names the chapter (a mismatch once its one-word
+    title was read)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.telenursing",
+        title="Telenursing",
+        authors=("Edirippulige, Sisira",),
+        venue="Invented Practice in Nursing Informatics",
+        pages="150-161",
+        kind="book-chapter",
+    )
+    text = (
+        "Edirippulige, S. (n.d.). Telenursing. Advances in Invented Clinical Practice, 150–161. "
+        "https://doi.org/10.5555/invented.telenursing"
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", (got.fields, got.decided_by)

@@ -602,7 +602,7 @@ def _answer_blocks(text: str) -> list[BlockStart]:
 
 # --- one reference string -------------------------------------------------------------------
 
-_W = r"[^\W\d_][\w'’\-]*"
+_W = r"[^\W\d_][\w'’\-‐‑]*"
 _YEAR = r"(?:1[6-9]|20)\d{2}"
 _INITIALS = r"[A-Z]\.(?:[ -]?-?[A-Z]\.)*"
 _NAME_APA = rf"{_W}(?: {_W})*, (?:{_INITIALS}|[A-Z][\w'’\-]+(?: [A-Z]\.)?)"
@@ -633,6 +633,12 @@ _SENTENCE_END = re.compile(r"[.?!](?= |$)")
 _ABBREVIATIONS = frozenset(
     "vs v e.g i.e cf al etc st dr mr mrs ms no vol fig approx ca sp spp et".split()
 )
+#: What separates the pieces of a "Surname, Given" list: commas, "&", "and" (kept).
+_LIST_PIECES = re.compile(r"(\s*,\s*(?:&\s*|and\s+)?|\s+(?:&|and)\s+)")
+_FAMILY = re.compile(rf"{_W}(?: {_W}){{0,3}}")
+_GIVEN = re.compile(r"[A-Z][\w'’\-‐‑]*\.?(?: [A-Z][\w'’\-‐‑]*\.?){0,3}")
+#: The longest author list read so.
+MAX_PAIRED_CHARS = 2000
 #: "Anon", "Anonymous": the author of a work without one, which names no one to compare.
 _ANONYMOUS = re.compile(r"(?i)anon(?:ymous)?\.?")
 #: An initial ("J." or "J.-P."): a name, not a title.
@@ -737,6 +743,8 @@ def _style(flat: str) -> _Style:
             # Springer's author-year style: Vancouver names before the bracketed year
             # ("Lin TY, Burns NH (1981) Design of prestressed concrete structures. Wiley")
             names = _names(m.group("authors"), _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
+        if not names and pattern is not _AUTHOR_YEAR:
+            names = _paired_names(m.group("authors"))
         if not names and pattern is _APA_YEAR and (lead := _title_first(m.group("authors"))):
             # APA's work without an author: "Title of the work. (2016). Venue, 12(3), 4–9."
             place = _APA_VENUE.match(m.group("rest").lstrip())
@@ -749,7 +757,9 @@ def _style(flat: str) -> _Style:
             and (pattern is not _APA_YEAR or not _organisation(m.group("authors")))
         ):
             continue
-        title, after = _first_sentence(m.group("rest"))
+        # the sentence after an author list and its year is the title, one word too
+        # ("Editorial."): where a style puts it, nothing else is
+        title, after = _first_sentence(m.group("rest"), 1 if names else 2)
         if title is None:
             continue
         place = _APA_VENUE.match(after.lstrip())
@@ -765,6 +775,29 @@ def _style(flat: str) -> _Style:
                 return names, title, None, None, after
             return names, title, place.group("venue").strip(), int(place.group("year")), after
     return (), None, None, None, None
+
+
+def _paired_names(text: str) -> tuple[str, ...]:
+    """ "Surname, Given" names in a list whose given names are written out or their
+    initials without stops ("Nowinski, Wieslaw L., Chua, Beng Choon, & Nowinska, Natalia
+    G.", "Kristal, A R", "PARENTE, A, GALLETTI, C, & TOGNOTTI, L"), which the APA pattern
+    (initials with stops) does not read: the pieces between commas, taken two by two, each
+    pair a surname and given names."""
+    text = _ET_AL.sub("", text.strip().rstrip("."))
+    if len(text) > MAX_PAIRED_CHARS:
+        return ()
+    parts = _LIST_PIECES.split(text)  # piece, separator, piece, separator, ... piece
+    pieces, separators = parts[::2], parts[1::2]
+    if len(pieces) % 2:
+        return ()
+    names = []
+    for i in range(0, len(pieces), 2):
+        family, given = pieces[i], pieces[i + 1]
+        plain_comma = separators[i].strip() == ","  # "Smith, J", never "Smith and J"
+        if not (plain_comma and _FAMILY.fullmatch(family) and _GIVEN.fullmatch(given)):
+            return ()
+        names.append(f"{family}, {given}")
+    return tuple(names)
 
 
 def _year_of(printed: str) -> int | None:
@@ -799,20 +832,26 @@ def _organisation(text: str) -> bool:
     return 0 < len(words) <= 10 and "." not in text.rstrip(". ") and "," not in text
 
 
-def _first_sentence(text: str) -> tuple[str | None, str]:
-    """The title at the start of ``text`` and what follows it (module rules)."""
+def _first_sentence(text: str, least: int = 2) -> tuple[str | None, str]:
+    """The title at the start of ``text`` and what follows it (module rules), of ``least``
+    words or more."""
     for m in _SENTENCE_END.finditer(text):
         word = text[: m.start()].rsplit(" ", 1)[-1].lower()
         if m.group() == "." and (word in _ABBREVIATIONS or len(word) == 1):
             continue
         end = m.end() if m.group() != "." else m.start()
-        return _clean_title(text[:end]), text[m.end() :]
-    return _clean_title(text), ""
+        return _clean_title(text[:end], least), text[m.end() :]
+    return _clean_title(text, least), ""
 
 
-def _clean_title(title: str) -> str | None:
+def _clean_title(title: str, least: int = 2) -> str | None:
+    """A title of ``least`` words or more, quotes and end stops gone; a title of one word
+    has four letters or more ("Editorial", not "Ibid")."""
     title = title.strip().strip("“”\"'‘’").rstrip(",. ").strip()
-    if len(title.split()) < 2 or len(title) > 400 or "http" in title.lower():
+    words = title.split()
+    if len(words) < least or len(title) > 400 or "http" in title.lower():
+        return None
+    if len(words) == 1 and sum(c.isalpha() for c in title) < 4:
         return None
     return title
 

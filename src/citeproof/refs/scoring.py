@@ -865,8 +865,13 @@ def _fit_same_title(
     if _person_and_time(authors, year):
         return "match", spoken
     if not title.informative:
+        agreed = tuple(f.field for f in fields if f.agreement == "agrees")
         if _coordinates(fields):
-            return "match", tuple(f.field for f in fields if f.agreement == "agrees")
+            return "match", agreed
+        if a == "agrees" and y != "differs" and fields[5].agreement == "agrees":
+            # the title, the first author and the first page: a chapter whose book the
+            # entry names by its series ("Telenursing", Advances in ..., 150–161)
+            return "match", agreed
         return "other", ()
     if version and a == "agrees":
         return "match", spoken
