@@ -375,3 +375,30 @@ def test_a_short_title_with_its_first_author_and_first_page_is_the_chapter() -> 
     )
     got = score(parse_reference_string(text), record)
     assert got.fit == "match", (got.fields, got.decided_by)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "“Shellfish.” Invented Scientific Encyclopedia (2005): n. pag.",
+        "[1]“Ice Day,” Invented Scientific Encyclopedia, Nov. 2006.",
+    ],
+)
+def test_a_record_titled_as_the_entrys_container_is_not_its_title(text: str) -> None:
+    """A review of the encyclopedia is titled as the encyclopedia: the entry's own title
+    is "Shellfish", so the record does not "have this title" (the old code called the
+    entry partial, "the year differs"); and it prints too little to be found missing."""
+    review = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.review",
+        title="Invented Scientific Encyclopedia",
+        year=1993,
+        venue="Invented Journal of Chemical Technology",
+        volume="57",
+        pages="453",
+    )
+    stated = parse_reference_string(text)
+    assert stated.title in ("Shellfish", "Ice Day")
+    assert score(stated, review).field("title").agreement == "differs"
+    got = decide(stated, [], _answered(review))
+    assert got.verdict == "unchecked", got.reason

@@ -725,7 +725,7 @@ _Style = tuple[tuple[str, ...], str | None, str | None, int | None, str | None]
 
 def _style(flat: str) -> _Style:
     quoted = _QUOTED.search(flat)
-    if quoted is not None and (title := _clean_title(quoted.group("title"))):
+    if quoted is not None and (title := _clean_title(quoted.group("title"), 1)):
         before = flat[: quoted.start()].rstrip(" ,.:")
         after = flat[quoted.end() :]
         names = _names(before, _IEEE_AUTHORS, _SPLIT_IEEE)

@@ -407,7 +407,12 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
         ratio = max(max(fuzz.ratio(given, t), fuzz.ratio(given_main, t)) for t in titles) / 100
         words = max(fuzz.token_set_ratio(given, t) for t in titles) / 100
         rated = _rate(stated.title, shown, ratio, words, useful)
-        if rated.level != "same" and found is not None and found.level == "same":
+        if (
+            rated.level != "same"
+            and found is not None
+            and found.level == "same"
+            and not _printed_after(entry, given, titles)
+        ):
             # the title read from the string was another part of it (a venue, a
             # collective author): the record's title is printed there all the same
             return found
@@ -430,6 +435,21 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
         # account for the venue's words: up to a conference's name of them is allowed.)
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
     return found
+
+
+def _printed_after(entry: _Entry, given: str, titles: list[str]) -> bool:
+    """Whether the record's title is printed after the entry's own title, where a style
+    puts the venue: the record is the book or the encyclopedia the cited entry is in
+    ("“Shellfish.” Van Nostrand's Scientific Encyclopedia"), not the work."""
+    start = entry.text.find(given)
+    if not given or start < 0:
+        return False
+    end = start + len(given)
+    for t in titles:
+        where = fuzz.partial_ratio_alignment(t, entry.text) if t else None
+        if where is not None and where.dest_start >= end:
+            return True
+    return False
 
 
 def _venue_part(title: str, record: WorkRecord) -> bool:
