@@ -402,3 +402,21 @@ def test_a_record_titled_as_the_entrys_container_is_not_its_title(text: str) -> 
     assert score(stated, review).field("title").agreement == "differs"
     got = decide(stated, [], _answered(review))
     assert got.verdict == "unchecked", got.reason
+
+
+def test_a_long_title_cut_short_by_the_reader_still_finds_its_record() -> None:
+    """The reader stops at "precipitation.1." and the record's title goes on after it:
+    that is the work's title, not a container's (a regression the container rule made)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.drops",
+        title="On deviations of invented drop counts from the Poisson distribution",
+        authors=("Kostinski, A. B.",),
+        year=1997,
+        venue="Journal of the Invented Atmospheric Sciences",
+    )
+    text = (
+        "Kostinski AB, Jameson AR (1997) Fluctuation properties of invented precipitation.1. "
+        "On deviations of invented drop counts from the Poisson distribution. J Invented Atmos"
+    )
+    assert score(parse_reference_string(text), record).fit == "match"

@@ -411,7 +411,7 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
             rated.level != "same"
             and found is not None
             and found.level == "same"
-            and not _printed_after(entry, given, titles)
+            and not (not informative(stated.title) and _printed_after(entry, given, titles))
         ):
             # the title read from the string was another part of it (a venue, a
             # collective author): the record's title is printed there all the same
@@ -439,8 +439,10 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
 
 def _printed_after(entry: _Entry, given: str, titles: list[str]) -> bool:
     """Whether the record's title is printed after the entry's own title, where a style
-    puts the venue: the record is the book or the encyclopedia the cited entry is in
-    ("“Shellfish.” Van Nostrand's Scientific Encyclopedia"), not the work."""
+    puts the venue: for an entry whose own title is short, the record is the book or the
+    encyclopedia the entry is in ("“Shellfish.” Van Nostrand's Scientific Encyclopedia"),
+    not the work.  (A long title the reader cut short, "Fluctuation properties.1. On
+    deviations ...", goes on after it: that is the work's.)"""
     start = entry.text.find(given)
     if not given or start < 0:
         return False
