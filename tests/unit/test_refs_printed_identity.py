@@ -420,3 +420,59 @@ def test_a_long_title_cut_short_by_the_reader_still_finds_its_record() -> None:
         "On deviations of invented drop counts from the Poisson distribution. J Invented Atmos"
     )
     assert score(parse_reference_string(text), record).fit == "match"
+
+
+INVENTED_ARTICLE = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.metals",
+    title="Corrosion of invented alloys in sea water",
+    authors=("Gerasimenko, A. A.", "Bell, Stuart"),
+    year=2000,
+    venue="Protection of Invented Metals",
+    volume="36",
+    pages="397-401",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 A.A. Gerasimenko, Protection of Invented MetalsA6, 397 (2000).",  # the volume
+        "1 A.A. Gerasimenko, Protection of Invented Metals 36, k97 (2000).",  # the page
+    ],
+)
+def test_a_digit_read_as_a_letter_still_agrees(text: str) -> None:
+    """OCR reads a digit as a letter: "A6" for 36, "k97" for 397 (the old code called the
+    number another and the reference not found)."""
+    got = score(parse_reference_string(text), INVENTED_ARTICLE)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+
+
+def test_a_one_digit_number_is_never_a_garbled_one() -> None:
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.one",
+        title="Invented",
+        year=2000,
+        venue="Invented Letters",
+        volume="6",
+        pages="39",
+    )
+    got = score(parse_reference_string("1 Invented Letters A, 39 (2000)."), record)
+    assert got.field("volume").agreement != "agrees"
+
+
+def test_venue_year_volume_and_page_identify_an_article_whatever_its_first_author() -> None:
+    """ECitMatch's key whole, with the author misread ("S. Belland" for Bell, "and" glued):
+    the old code called it not found."""
+    text = "1S. Belland SI Morse, Protection of Invented Metals 36, 397 (2000)."
+    got = decide(parse_reference_string(text), [], _answered(INVENTED_ARTICLE))
+    assert got.verdict == "verified", got.reason
+    # with a title that is another work's, it stays a lead
+    chimera = (
+        "1 S. Belland, Grazing invented goats on terraced vineyards, Protection of Invented "
+        "Metals 36, 397 (2000)."
+    )
+    assert decide(parse_reference_string(chimera), [], _answered(INVENTED_ARTICLE)).verdict != (
+        "verified"
+    )

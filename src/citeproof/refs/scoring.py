@@ -645,13 +645,25 @@ def _printed_whole(text: str, digits: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
+def _garbled(digits: str) -> re.Pattern[str]:
+    """``digits`` with one of them (any but a lone one) read as a letter, as a whole
+    number: what OCR makes of a volume or page ("k75" for 475, "G13" for 513)."""
+    ways = "|".join(f"{digits[:i]}[A-Za-z]{digits[i + 1 :]}" for i in range(len(digits)))
+    return re.compile(rf"(?<!\d)(?:{ways})(?!\d)")
+
+
 def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry) -> FieldScore:
     present = has_number(entry.numbers, recorded)
     if present is False and recorded and recorded.strip().isdigit():
         # "1 49,J1507": a number split by extraction, or glued to a letter, printed whole
         # once the spaces are gone (and never inside a longer number)
         digits = recorded.strip().lstrip("0") or "0"
-        present = _printed_whole(entry.raw.replace(" ", ""), digits)
+        squeezed = entry.raw.replace(" ", "")
+        present = _printed_whole(squeezed, digits)
+        if not present and len(digits) >= 2 and _garbled(digits).search(squeezed):
+            # "k75" for 475, "MetalsA6" for 36: one digit read as a letter by OCR
+            return FieldScore(field, stated, recorded, 0.9, "agrees")
     if stated is None and entry.coordinates is not None:
         # the number the string prints where its style puts the volume or first page
         stated = entry.coordinates[0 if field == "volume" else 1]
@@ -905,11 +917,15 @@ def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
     author and the year, each of which the venue may stand in for where a side lacks it.
 
     A journal's volume and first page in a year name one article: with the first author,
-    or without one the record can compare, when the venue agrees.  (A book's chapters have
-    no volume: the book's title, the year and the first page.)  The year may be missing on
-    one side (a chapter cited "n.d.") when the venue names where the pages are.
+    or without one the record can compare, when the venue agrees; and with the venue and
+    the year all agreeing, whatever the first author (OCR's "S. Belland" for Bell).  (A
+    book's chapters have no volume: the book's title, the year and the first page.)  The
+    year may be missing on one side (a chapter cited "n.d.") when the venue names where
+    the pages are.
     """
     _, authors, year, venue, volume, pages = fields
+    if all(f.agreement == "agrees" for f in (year, venue, volume, pages)):
+        return True  # ECitMatch's key whole: the first author may be misprinted ("Belland")
     numbers = pages.agreement == "agrees" and volume.agreement in ("agrees", "not_recorded")
     return (
         numbers
