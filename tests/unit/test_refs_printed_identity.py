@@ -476,3 +476,23 @@ def test_venue_year_volume_and_page_identify_an_article_whatever_its_first_autho
     assert decide(parse_reference_string(chimera), [], _answered(INVENTED_ARTICLE)).verdict != (
         "verified"
     )
+
+
+def test_a_title_in_another_order_with_its_venue_and_year_is_the_work() -> None:
+    """A record with no authors: the same title words, scrambled by extraction, with the
+    venue and the year agreeing (the old code asked for a first author it could not have)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.pond",
+        title="Building capacity of invented pond organizations to serve youth",
+        year=2007,
+        venue="Invented Pond Dataset",
+    )
+    text = (
+        ". Invented youth pond capacity Building of organizations serve to. Invented Pond "
+        "Dataset. 2007. . ."
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    other_year = score(parse_reference_string(text.replace("2007", "1999")), record)
+    assert other_year.fit != "match"

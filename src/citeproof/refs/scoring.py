@@ -872,6 +872,16 @@ def _fit(
         and (venue.agreement != "differs" or version)
     ):
         return "match", spoken
+    if (
+        title.level == "words"
+        and title.informative
+        and authors.agreement != "differs"
+        and year.agreement == "agrees"
+        and venue.agreement == "agrees"
+    ):
+        # the title's words in another order, where no first author can be compared: the
+        # venue and the year stand in for it
+        return "match", spoken
     if _coordinates(fields) or _sparse(entry, record, fields):
         return _fit_by_numbers(entry, record, title, fields)
     if title.level in ("words", "close"):
