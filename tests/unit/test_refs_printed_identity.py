@@ -496,3 +496,41 @@ def test_a_title_in_another_order_with_its_venue_and_year_is_the_work() -> None:
     assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
     other_year = score(parse_reference_string(text.replace("2007", "1999")), record)
     assert other_year.fit != "match"
+
+
+def test_the_book_an_invented_chapter_is_given_in_is_not_the_chapter() -> None:
+    """An invented title with a real author, given in a real book: the book's record has
+    the title the entry prints as its venue, so it is not "this title" (the old code
+    verified the entry as the book)."""
+    book = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.cabling",
+        title="Designing an invented cabling system",
+        authors=("Elliott, Barry J.",),
+        year=2002,
+        kind="book",
+    )
+    text = (
+        "Elliott, Barry J. (2002). Latent neural and viral urban in seasonal membrane: a "
+        "catalytic study. Designing an invented cabling system, 129–154."
+    )
+    assert parse_reference_string(text).venue == "Designing an invented cabling system"
+    got = score(parse_reference_string(text), book)
+    assert got.fit != "match", got.decided_by
+
+
+def test_a_short_record_title_inside_a_longer_title_is_not_the_same_title() -> None:
+    """A record titled "Variant invented disease" inside the entry's fifteen-word title."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.variant",
+        title="Variant invented disease",
+        venue="Invented Reference",
+    )
+    text = (
+        "Wu, Mei-Yu (2010). Potential effect of excluding variant invented disease on the "
+        "eye donor pool in Australia. Invented Journal of Transplants, 12(3), 4–9."
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.field("title").agreement == "differs"
+    assert got.fit != "match"

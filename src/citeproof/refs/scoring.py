@@ -406,12 +406,14 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
         given_main = fold(_main(stated.title[:MAX_COMPARED]))
         ratio = max(max(fuzz.ratio(given, t), fuzz.ratio(given_main, t)) for t in titles) / 100
         words = max(fuzz.token_set_ratio(given, t) for t in titles) / 100
+        if any(_short_inside(t, given) for t in titles):
+            words = 0.0  # every word of a short title among many is no title's agreement
         rated = _rate(stated.title, shown, ratio, words, useful)
         if (
             rated.level != "same"
             and found is not None
             and found.level == "same"
-            and not (not informative(stated.title) and _printed_after(entry, given, titles))
+            and not _elsewhere_is_not_the_title(entry, given, titles)
         ):
             # the title read from the string was another part of it (a venue, a
             # collective author): the record's title is printed there all the same
@@ -435,6 +437,35 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
         # account for the venue's words: up to a conference's name of them is allowed.)
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
     return found
+
+
+def _elsewhere_is_not_the_title(entry: _Entry, given: str, titles: list[str]) -> bool:
+    """Whether the record's title, found in the string but not as the entry's title, is
+    something else than a title the reader missed: a short title inside the entry's own
+    longer one ("Variant Creutzfeldt-Jakob disease" in "Potential effect of excluding
+    variant Creutzfeldt-Jakob disease on the eye donor pool": :func:`_short_inside`), the
+    venue the entry names (the book an invented chapter is given in, a journal's own
+    record), or, after a short title of the entry's own, the encyclopedia it is in."""
+    venue = entry.stated.venue
+    if venue and any(fuzz.ratio(fold(venue), t) >= 100 * TITLE_SAME for t in titles):
+        return True
+    if any(_short_inside(t, given) for t in titles):
+        return True
+    return not informative(entry.stated.title or "") and _printed_after(entry, given, titles)
+
+
+def _short_inside(title: str, given: str) -> bool:
+    """A short title (four words at most) among a longer title's words, neither its start
+    (a main title: ``_main`` compares it) nor its end (the reader joined names to it): a
+    coincidence of words, not the same title.  A longer one inside is a title the reader
+    read with names or a venue around it."""
+    return (
+        bool(title)
+        and len(title.split()) <= 4
+        and title in given
+        and not given.startswith(title)
+        and not given.endswith(title)
+    )
 
 
 def _printed_after(entry: _Entry, given: str, titles: list[str]) -> bool:
