@@ -57,3 +57,22 @@ def test_a_doi_that_does_not_exist_in_any_reading_is_still_unresolvable() -> Non
         "doi:10.5555/invented.nope-\n2019.7"
     )
     assert _verify(text).verdict == "unresolvable"
+
+
+def test_a_doi_a_pdf_broke_with_a_space_is_read_on_before_unresolvable() -> None:
+    """Extraction left a space where the line ended ("10.5555/invented .cell2019.7"): the
+    DOI as printed does not exist, read on across the space it does (the old code called
+    the reference unresolvable)."""
+    text = (
+        "Halloway W (2019) Invented cells divide in invented dishes. J Invent Cells 1:2. "
+        "doi:10.5555/invented .cell2019.7"
+    )
+    assert parse_reference_string(text).doi_alternatives == ("10.5555/invented.cell2019.7",)
+    r = _verify(text)
+    assert r.verdict == "verified", r.reason
+    assert r.work is not None and r.work.identifier == "doi:10.5555/invented.cell2019.7"
+
+
+def test_a_word_after_a_doi_is_not_read_on() -> None:
+    stated = parse_reference_string("Halloway W. Cells. doi:10.5555/invented.cell. Available 2019")
+    assert stated.doi_alternatives == ()
