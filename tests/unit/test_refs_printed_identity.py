@@ -228,6 +228,24 @@ def test_springer_author_year_entries_have_their_title_read() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "1 H.P.Invent, INVJ 2, 363 o(1919).",  # initials glued to the name, the year garbled
+        "1 J.D.Savage, Invented m Society 20, 446 (198i).",
+    ],
+)
+def test_ocr_noise_around_a_volume_and_page_leaves_the_entry_searchable(text: str) -> None:
+    """The old code never searched these (the name glued to its initials was no word, and
+    the garbled year hid the volume and page)."""
+    assert searchable(text)
+
+
+@pytest.mark.parametrize("text", ["Smith, J. 2019, 12", "Smith2019, 12"])
+def test_a_year_and_a_number_are_no_volume_and_page(text: str) -> None:
+    assert not searchable(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "(1) Invented Queries 1911, s11-IV, 100–100.",  # a page range
         "1 I. Danto, Esprit Mars/Avril, 207 (2013).",  # AIP: a chapter's page by the year
         "[1]Invented Reviews (2010) 340.",  # Elsevier, likewise

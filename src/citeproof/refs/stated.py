@@ -106,8 +106,13 @@ _WORD = re.compile(r"[^\W\d_]{2,}(?:['’\-][^\W\d_]+)*")
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u0e00-\u0e7f]")
 #: A list number or a volume glued to a word by extraction ("1BMJ", "Review24").
 _GLUED = re.compile(r"^\d{1,4}(?=[^\W\d_]{2})|(?<=[^\W\d_]{2})\d{1,4}$")
-#: What separates a string's words, a comma with no space after it too ("Smith,Nature").
-_TOKENS = re.compile(r"[\s,;]+")
+#: What separates a string's words: a comma with no space after it too ("Smith,Nature"),
+#: and a full stop between letters ("H.P.Leite", "J.Chem.Phys").
+_TOKENS = re.compile(r"[\s,;]+|(?<=[^\W\d_])\.(?=[^\W\d_])")
+#: A volume and a page side by side ("2, 363"), whatever OCR made of the year after them.
+_VOLUME_PAGE = re.compile(
+    r"(?<![\d.])(?!(?:1[5-9]|20)\d\d\b)\d{1,4}\s*,\s*[A-Za-z]?\d{1,6}\b(?!\s*,\s*\d)"
+)
 #: Words a search needs when the entry prints no title it could be read by.
 SEARCH_WORDS = 3
 
@@ -119,7 +124,9 @@ def searchable(text: str) -> bool:
     a citation key like ``Halloway2021`` are none of those), or one such word and the
     numbers that name an article or a chapter (``Nature 2019;571:1-10``, a page range, a
     page beside the year: ``numbers.numbers_identify``), which PubMed and Crossref can match.
-    A list number or a volume glued to a word ("1BMJ", "Review24") leaves the word.
+    A list number or a volume glued to a word ("1BMJ", "Review24") leaves the word; a volume
+    and a page side by side count as numbers whatever OCR made of the year ("2, 363
+    o(1919)").
     """
     words = 0
     for token in _TOKENS.split(text):
@@ -130,7 +137,7 @@ def searchable(text: str) -> bool:
             words += 1
         if words >= SEARCH_WORDS:
             return True
-    return words > 0 and numbers_identify(text)
+    return words > 0 and (numbers_identify(text) or _VOLUME_PAGE.search(text) is not None)
 
 
 _LOWER_WORD = re.compile(r"(?<![\w'’-])([a-z][a-z'’-]{2,})(?![\w'’-])")
