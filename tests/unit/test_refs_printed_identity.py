@@ -552,3 +552,44 @@ def test_a_short_record_title_inside_a_longer_title_is_not_the_same_title() -> N
     got = score(parse_reference_string(text), record)
     assert got.field("title").agreement == "differs"
     assert got.fit != "match"
+
+
+def test_an_entry_that_prints_no_identity_is_no_partial_of_a_record() -> None:
+    """ "[1]Invented Encyclopedia (2005).": the entry prints the venue and a year; a review
+    titled as the encyclopedia, of another year, is no lead (the old code called the entry
+    partial, "the year differs")."""
+    review = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.review2",
+        title="Invented Scientific Encyclopedia",
+        year=1993,
+        venue="Invented Journal of Chemical Technology",
+    )
+    stated = parse_reference_string("[1]Invented Scientific Encyclopedia (2005).")
+    assert not prints_identity(stated)
+    got = decide(stated, [], _answered(review))
+    assert got.verdict == "unchecked", got.reason
+
+
+def test_a_generic_title_its_venue_places_is_the_work() -> None:
+    """ "Table of Contents" of one book, nothing differing: the record is the entry's (the
+    old code called a DOI naming it another work, "its title differs")."""
+    contents = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.contents",
+        title="Table of Contents",
+        venue="Origins of Invented Plant Domestication",
+    )
+    text = (
+        "“Table of Contents.” Origins of Invented Plant Domestication n. pag. "
+        "doi:10.5555/invented.contents."
+    )
+    got = score(parse_reference_string(text), contents)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    another_book = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.contents2",
+        title="Table of Contents",
+        venue="Invented Geology of Moorlands",
+    )
+    assert score(parse_reference_string(text), another_book).fit != "match"

@@ -426,7 +426,7 @@ def decide(
         _search_matches(ranked)
         or _search_unread(stated, searches, partial, closest)
         or _bad_isbn(stated)
-        or _partial(partial, closest)
+        or (_partial(partial, closest) if prints_identity(stated) else None)
         or _too_little(ranked, closest)
         or _outside(stated, searches, closest)
         or _not_found(stated, searches, closest)

@@ -943,6 +943,9 @@ def _fit_same_title(
         agreed = tuple(f.field for f in fields if f.agreement == "agrees")
         if _coordinates(fields):
             return "match", agreed
+        if _venue_and_nothing_else(fields):
+            # a generic title its venue places ("Table of Contents" of one book)
+            return "match", agreed
         if a == "agrees" and y != "differs" and fields[5].agreement == "agrees":
             # the title, the first author and the first page: a chapter whose book the
             # entry names by its series ("Telenursing", Advances in ..., 150–161)
@@ -951,6 +954,11 @@ def _fit_same_title(
     if version and a == "agrees":
         return "match", spoken
     return "partial", ("title",)
+
+
+def _venue_and_nothing_else(fields: tuple[FieldScore, ...]) -> bool:
+    """The venue agrees and no other field differs."""
+    return fields[3].agreement == "agrees" and not any(f.agreement == "differs" for f in fields[1:])
 
 
 def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
