@@ -57,11 +57,14 @@ verdict is that it could not be checked: it is right when ``unchecked`` (or when
 its true work), and any flag or other work named is wrong, whether or not the work is in
 the world.  Both figures are printed: the right share by this rule (column ``noid``: the
 entries that print no identity) and the strict share of the first rule, where ``unchecked``
-is never right.  ``unavailable`` is never right: the world always answers.  Link precision
-and recall are the evaluation's (``evaluation/link_metrics.py``): the predicted link is the
-verified work's DOI.  Flag precision: of the flagged entries whose truth is known, the
-share naming no work of the world; flag recall: of those naming none, the share flagged
-(also given over the entries that print an identity alone).
+is never right.  An absent entry (excluded or fabricated) answered ``unchecked`` as a kind
+of work the databases may not hold (a book, a data set, a legal text) is right too, counted
+apart: that is the verdict point 8 of the issue asks for (the strict share counts it wrong,
+and flag recall counts it unflagged).  ``unavailable`` is never right: the world always
+answers.  Link precision and recall are the evaluation's (``evaluation/link_metrics.py``):
+the predicted link is the verified work's DOI.  Flag precision: of the flagged entries
+whose truth is known, the share naming no work of the world; flag recall: of those naming
+none, the share flagged (also given over the entries that print an identity alone).
 
 **What the emulation cannot measure**: the real services' ranking and coverage (the world
 ranks by BM25 and holds every work in Crossref and OpenAlex, none in PubMed or DataCite:
@@ -1303,7 +1306,21 @@ class Outcome:
         accusation without grounds, another work named a guess)."""
         if self.entry.identity is False and self.entry.truth != "outside":
             return self.verdict == "unchecked" or self.names_truth
+        if self.outside_kind:
+            return True
         return self.strict_right
+
+    @property
+    def outside_kind(self) -> bool:
+        """An absent entry (excluded or fabricated) answered ``unchecked`` as a kind of work
+        the databases may not hold (a book, a data set, a legal text: issue 22, point 8,
+        asks for exactly that verdict, "not 'may be fabricated'"): right, and counted apart
+        (flag recall still counts it unflagged)."""
+        return (
+            self.entry.truth == "absent"
+            and self.verdict == "unchecked"
+            and bool(self.result.work_kind)
+        )
 
 
 class _Clock:
@@ -1724,6 +1741,11 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, Any]:
         f"{tally['verified right']}, verified as another work "
         f"{tally['verified as another work']}, ambiguous {tally['ambiguous']}, unavailable "
         f"{tally['unavailable']}); right {sum(1 for o in noid if o.right)}"
+    )
+    kinds = Counter(o.result.work_kind for o in scored if o.outside_kind)
+    print(
+        f"  absent entries unchecked as a kind the databases may not hold (right, point 8): "
+        f"{sum(kinds.values())} ({', '.join(f'{k} {n}' for k, n in kinds.most_common())})"
     )
 
     print(f"\n  {'link precision / recall':<44} {'P %':>6} {'R %':>6}   correct/predicted/true")
