@@ -593,3 +593,21 @@ def test_a_generic_title_its_venue_places_is_the_work() -> None:
         venue="Invented Geology of Moorlands",
     )
     assert score(parse_reference_string(text), another_book).fit != "match"
+
+
+def test_full_names_an_entry_opens_with_are_no_title() -> None:
+    """A title-less style with the authors' names written out, against a record that lists
+    no authors: the names are no title the record lacks (the old code called the entry
+    partial, "the title differs")."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.superconformal",
+        title="Invented superconformal invariance in two dimensions",
+        year=1987,
+        venue="Invented Physics B",
+        volume="288",
+        pages="275-300",
+    )
+    text = "[1] Ming Yu, Hai Bin Zheng, Invented Physics B 288 (1987) 275."
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]

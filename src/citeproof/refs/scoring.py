@@ -304,6 +304,10 @@ class _Entry:
     names: frozenset[str]
     """The folded words printed next to initials ("Zhang, W.", "K.V.N. Menon"): authors'
     names, which a record that lists only the first few authors does not account for."""
+    leading: frozenset[str]
+    """The folded words of the names a string opens with, written out in full ("Ming Yu,
+    Hai Bin Zheng, Nuclear Physics B ..."): no title's words, whether or not the record
+    lists its authors."""
     prose: tuple[str, ...]
     """The folded words without identifiers and URLs, nor any word with a digit in it (an
     article number "C409", a DOI's "v28i51", a page glued to a year): the words that could
@@ -349,10 +353,30 @@ def _entry(stated: StatedReference) -> _Entry:
         names=frozenset(
             w for pattern in _NAMED for n in pattern.findall(raw) for w in fold(n).split()
         ),
+        leading=_leading_names(raw),
         prose=tuple(
             w for w in fold(_IDENTIFIERS.sub(" ", raw)).split() if not any(c.isdigit() for c in w)
         ),
     )
+
+
+#: One person's name written out: two to four capitalised words ("Hai Bin Zheng",
+#: "Ban-Leong Ooi"), initials allowed ("John E. Jones").
+_FULL_NAME = re.compile(r"(?:[A-Z][\w'’\-]*\.?\s+){1,3}[A-Z][\w'’\-]+")
+_NAME_SEPARATORS = re.compile(r"\s*(?:[,;]|\band\b|&)\s*")
+
+
+def _leading_names(raw: str) -> frozenset[str]:
+    """The words of the full names a string opens with, up to the first piece that is no
+    name (a title has a lower-case word or a digit; a venue follows the names)."""
+    words: set[str] = set()
+    for piece in _NAME_SEPARATORS.split(raw[:400]):
+        if not piece:
+            continue
+        if not _FULL_NAME.fullmatch(piece):
+            break
+        words.update(fold(piece).split())
+    return frozenset(words)
 
 
 def _main(title: str) -> str:
@@ -772,7 +796,7 @@ def _venue_words_of(record: WorkRecord) -> tuple[str, ...]:
 def _residue(entry: _Entry, record: WorkRecord) -> int:
     """How many words of a string no field of the record accounts for: a title the record
     does not have, when there are several."""
-    known: set[str] = set(entry.names)  # every printed name, listed by the record or not
+    known: set[str] = set(entry.names | entry.leading)  # every printed name, listed or not
     for name in record.authors[:MAX_AUTHORS]:
         known.update(fold(name).split())
     for name in _venue_names(record):
