@@ -611,3 +611,32 @@ def test_full_names_an_entry_opens_with_are_no_title() -> None:
     text = "[1] Ming Yu, Hai Bin Zheng, Invented Physics B 288 (1987) 275."
     got = score(parse_reference_string(text), record)
     assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+
+
+def test_an_apa_list_with_an_ellipsis_character_before_the_last_author_is_read() -> None:
+    """APA 7 prints "…" before the last of many authors; the old code read only "...", so
+    neither the authors nor the title were read."""
+    got = parse_reference_string(
+        "Boiko, E., Maltsev, D., Savicheva, A., … Suetov, A. (2015). Infection of the invented "
+        "retina by chlamydia. Invented Ophthalmology, 12(3), 4–9."
+    )
+    assert got.authors == ("Boiko, E.", "Maltsev, D.", "Savicheva, A.", "Suetov, A.")
+    assert got.title == "Infection of the invented retina by chlamydia"
+
+
+def test_a_quoted_title_without_a_stop_inside_its_quotes_is_read() -> None:
+    got = parse_reference_string("2017. “Sanitation and Invented Water for All” (March).")
+    assert got.title == "Sanitation and Invented Water for All"
+    # a quoted phrase inside a title is no title of its own
+    inner = parse_reference_string(
+        "Rodgers GE (2013) A visually attractive “invented network of ideas” for teaching "
+        "chemistry. J Invented Chem"
+    )
+    assert inner.title is not None and inner.title.startswith("A visually attractive")
+
+
+def test_a_nickname_in_quotes_is_no_title() -> None:
+    got = parse_reference_string(
+        "[1] R.M. Islam, W. “Bill” King, Journal of Invented Testing 43 (2014) 20140014."
+    )
+    assert got.title != "Bill"

@@ -610,7 +610,7 @@ _INITIALS = r"[A-Z]\.(?:[ -]?-?[A-Z]\.)*"
 _NAME_APA = rf"{_W}(?: {_W})*, (?:{_INITIALS}|[A-Z][\w'’\-]+(?: [A-Z]\.)?)"
 _APA_AUTHORS = re.compile(
     rf"{_NAME_APA}(?:(?:, (?:& |and )?| (?:&|and) ){_NAME_APA})*"
-    rf"(?:,? et al\.|,? \.\.\. {_NAME_APA})?"
+    rf"(?:,? et al\.|,? (?:\.\.\.|…) {_NAME_APA})?"
 )
 _CAPITAL = "A-ZÀ-ÖØ-Þ"
 _NAME_V = rf"{_W}(?: {_W})* [{_CAPITAL}](?:-?[{_CAPITAL}]){{0,2}}"
@@ -623,7 +623,9 @@ _FULL_AUTHORS = re.compile(rf"{_NAME_FULL}(?:, {_NAME_FULL})*(?:,? and {_NAME_FU
 _AUTHOR_YEAR = re.compile(rf"(?P<authors>.{{2,400}}?)\. (?P<year>{_YEAR})[a-z]?\. (?P<rest>.+)")
 _NAME_I = rf"(?:[A-Z]\.(?:-[A-Z]\.)* ?)+{_W}(?: {_W})*"
 _IEEE_AUTHORS = re.compile(rf"{_NAME_I}(?:(?:,? and |, ){_NAME_I})*(?:,? et al\.?)?")
-_QUOTED = re.compile(r"(?:^|(?<=[,.:] ))[“\"](?P<title>[^”\"]{3,400}?[,.?!])[”\"]")
+_QUOTED = re.compile(
+    r"(?:^|(?<=[,.:] ))[“\"](?P<title>[^”\"]{3,400}?[,.?!]|[^”\",.?!]{3,400})[”\"](?=[\s,.]|$)"
+)
 _APA_YEAR = re.compile(
     rf"(?P<authors>.{{2,400}}?) ?\((?P<year>{_YEAR}|n\.d\.)[a-z]?(?:, [^)]{{1,30}})?\)[.,]? "
     r"(?P<rest>.+)"
@@ -749,7 +751,10 @@ _Style = tuple[tuple[str, ...], str | None, str | None, int | None, str | None]
 
 def _style(flat: str) -> _Style:
     quoted = _QUOTED.search(flat)
-    if quoted is not None and (title := _clean_title(quoted.group("title"), 1)):
+    # one word in quotes is a title when the quotes close a sentence ("“Shellfish.”"),
+    # never a nickname ("W. “Bill” King")
+    least = 1 if quoted is not None and quoted.group("title")[-1] in ",.?!" else 2
+    if quoted is not None and (title := _clean_title(quoted.group("title"), least)):
         before = flat[: quoted.start()].rstrip(" ,.:")
         after = flat[quoted.end() :]
         names = _names(before, _IEEE_AUTHORS, _SPLIT_IEEE)
@@ -846,7 +851,7 @@ def _names(text: str, pattern: re.Pattern[str], splitter: re.Pattern[str]) -> tu
     if not pattern.fullmatch(text):
         return ()
     text = _ET_AL.sub("", text)
-    text = re.sub(r",? \.\.\. ", ", ", text)
+    text = re.sub(r",? (?:\.\.\.|…) ", ", ", text)
     return tuple(n.strip() for n in splitter.split(text) if n.strip())
 
 
