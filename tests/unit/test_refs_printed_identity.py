@@ -640,3 +640,16 @@ def test_a_nickname_in_quotes_is_no_title() -> None:
         "[1] R.M. Islam, W. “Bill” King, Journal of Invented Testing 43 (2014) 20140014."
     )
     assert got.title != "Bill"
+
+
+def test_a_generic_title_and_a_venue_without_a_year_name_no_one_work() -> None:
+    editorial = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.editorial",
+        title="Editorial",
+        year=2019,
+        venue="Invented Nature Letters",
+    )
+    assert score(
+        parse_reference_string("Editorial. (n.d.). Invented Nature Letters."), editorial
+    ).fit != ("match")

@@ -981,8 +981,14 @@ def _fit_same_title(
 
 
 def _venue_and_nothing_else(fields: tuple[FieldScore, ...]) -> bool:
-    """The venue agrees and no other field differs."""
-    return fields[3].agreement == "agrees" and not any(f.agreement == "differs" for f in fields[1:])
+    """The venue agrees, no other field differs, and the year agrees unless the record has
+    none ("Editorial. Nature." names no one editorial of a journal that prints many)."""
+    year = fields[2].agreement
+    return (
+        fields[3].agreement == "agrees"
+        and year in ("agrees", "not_recorded")
+        and not any(f.agreement == "differs" for f in fields[1:])
+    )
 
 
 def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
