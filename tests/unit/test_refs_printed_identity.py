@@ -159,6 +159,7 @@ def test_an_untitled_hit_that_may_be_the_work_still_makes_it_unavailable() -> No
         ("“Index.” 2001. Invented Chemistry 633 (1-2) (August): 189.", ("633", "189")),
         ("Berg, M.G., 1990. Breakthrough. Invented Chasqui, 19(1), p.88.", ("19", "88")),
         ("1 B.E. Erickson, Invented Analytical Chemistry 76, 386 A (2004).", ("76", "386")),
+        ("Dong, H. (1997). Ergophthalmology. Invented Literature Today, 71(1), 36.", ("71", "36")),
     ],
 )
 def test_a_volume_glued_to_the_venue_is_still_the_volume(

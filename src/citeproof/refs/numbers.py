@@ -152,6 +152,8 @@ _COORDINATES: tuple[re.Pattern[str], ...] = (
     # APA, Harvard: "30(4), 844–852", "315(8158), pp.31–33", "19(1), p.88."
     re.compile(r",\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*[,:]\s*(?:pp?\.\s*)?" + _PAGE + r"\s*[-‐‑‒–—]"),
     re.compile(r",\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*,\s*pp?\.\s*" + _PAGE + r"\b"),
+    # APA's volume(issue) and a single page ("71(1), 36.")
+    re.compile(r",\s*(\d+)\s*\([^)]{1,12}\)\s*,\s*" + _PAGE + r"\b(?![-‐‑‒–—])"),
     # MLA "77.13 (1998): 1525", Chicago "633 (1-2) (August): 189"
     re.compile(r"\b(\d+)(?:\.\d+)?\s*(?:\([^)]{0,20}\)\s*){1,2}:\s*" + _PAGE),
 )
