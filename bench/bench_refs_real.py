@@ -45,28 +45,28 @@ them by a hash of the DOI (``dev`` to tune on; ``hidden`` for the final check on
 with its DOI among the candidates (it accuses nothing and names the work; counted in its
 own column).  A fabricated or excluded entry is right when flagged (``not_found``,
 ``mismatch``, ``partial``, ``unresolvable``).  That holds for an entry that prints an
-identity (:func:`prints_identity`, decided from its truth record and style alone, never by
-citeproof's code): its DOI, an informative title (three words or more, in a style that
-prints titles: all but ACS, AIP with or without noise and Elsevier-without-titles; every
-fabrication prints one), or the numeric key (venue, volume, first page, and a year or an
-author; without a volume, as a chapter, venue and first page and a year or an author; the
-numbers only where the rendering prints them, whatever sticks to them, since a style leaves
-some pages out and OCR noise garbles some).  A real string whose record was read from the
-string itself counts as printing one (that record holds too little to judge what the string
-prints).  An entry that prints none of them ("(1) Rosenau, J. N. 1964.") cannot be
-identified by any matcher, so the only honest verdict is that it could not be checked: it
-is right when ``unchecked`` (or when it names its true work), and any flag or other work
-named is wrong, whether or not the work is in the world.  Both figures are printed: the
-right share by this rule (column ``noid``: the entries that print no identity) and the
-strict share of the first rule, where ``unchecked`` is never right.  An absent entry
-(excluded or fabricated) answered ``unchecked`` as a kind of work the databases may not
-hold (a book, a data set, a legal text) is right too, counted apart: that is the verdict
-point 8 of the issue asks for (the strict share counts it wrong, and flag recall counts it
-unflagged).  ``unavailable`` is never right: the world always answers.  Link precision and
-recall are the evaluation's (``evaluation/link_metrics.py``): the predicted link is the
-verified work's DOI.  Flag precision: of the flagged entries whose truth is known, the
-share naming no work of the world; flag recall: of those naming none, the share flagged
-(also given over the entries that print an identity alone).
+identity (:func:`prints_identity`, decided from its truth record, style and rendering
+alone, never by citeproof's code): its DOI, an informative title (three words or more, in a
+style that prints titles: all but ACS, AIP with or without noise and
+Elsevier-without-titles; every fabrication prints one), or the numeric key (venue, volume,
+first page, and a year or an author; without a volume, as a chapter, venue and first page
+and a year or an author; the numbers only where the rendering prints them, whatever sticks
+to them, since a style leaves some pages out and OCR noise garbles some).  A real string
+whose record was read from the string itself counts as printing one (that record holds too
+little to judge what the string prints).  An entry that prints none of them ("(1) Rosenau,
+J. N. 1964.") cannot be identified by any matcher, so the only honest verdict is that it
+could not be checked: it is right when ``unchecked`` (or when it names its true work), and
+any flag or other work named is wrong, whether or not the work is in the world.  Both
+figures are printed: the right share by this rule (column ``noid``: the entries that print
+no identity) and the strict share of the first rule, where ``unchecked`` is never right.
+An absent entry (excluded or fabricated) answered ``unchecked`` as a kind of work the
+databases may not hold (a book, a data set, a legal text) is right too, counted apart: that
+is the verdict point 8 of the issue asks for (the strict share counts it wrong, and flag
+recall counts it unflagged).  ``unavailable`` is never right: the world always answers.
+Link precision and recall are the evaluation's (``evaluation/link_metrics.py``): the
+predicted link is the verified work's DOI.  Flag precision: of the flagged entries whose
+truth is known, the share naming no work of the world; flag recall: of those naming none,
+the share flagged (also given over the entries that print an identity alone).
 
 **What the emulation cannot measure**: the real services' ranking and coverage (the world
 ranks by BM25 and holds every work in Crossref and OpenAlex, none in PubMed or DataCite:
@@ -880,7 +880,7 @@ class Entry:
     style: str = ""
     identity: bool | None = None
     """Whether the entry prints an identity (:func:`prints_identity`), from its truth
-    record and style alone; None where its truth is ``outside`` (unscored)."""
+    record, style and rendering alone; None where its truth is ``outside`` (unscored)."""
 
 
 #: The styles that print no title (CSL's ACS, AIP and Elsevier-without-titles).
@@ -909,14 +909,14 @@ def prints_identity(
     work: Work, style: str, doi_printed: bool = False, text: str | None = None
 ) -> bool:
     """Whether an entry rendering ``work`` in ``style`` ("" for a real string) prints
-    something that identifies the work, decided from the truth record and the style alone
-    (never by citeproof's parsing or scoring): its DOI; an informative title, in a style
-    that prints titles; or the numeric key: venue, volume and first page and a year or an
-    author (ECitMatch's), and for a record without a volume (a chapter) the book and the
-    first page with a year or an author, as a book's pages name its chapter as a volume's
-    name its article.  An entry printing none of them cannot be identified by any
-    matcher.  Given the rendering's ``text``, the numbers count only where it prints them
-    (a style leaves a chapter's or a dictionary entry's pages out)."""
+    something that identifies the work, decided from the truth record, the style and the
+    rendering alone (never by citeproof's parsing or scoring): its DOI; an informative
+    title, in a style that prints titles; or the numeric key: venue, volume and first page
+    and a year or an author (ECitMatch's), and for a record without a volume (a chapter) the
+    book and the first page with a year or an author, as a book's pages name its chapter as
+    a volume's name its article.  An entry printing none of them cannot be identified by any
+    matcher.  Given the rendering's ``text``, the numbers count only where it prints them (a
+    style leaves a chapter's or a dictionary entry's pages out)."""
     if doi_printed:
         return True
     if style not in TITLELESS and _informative(work.title):
