@@ -23,7 +23,7 @@ from typing import IO
 
 from citeproof.errors import BadInputError
 
-__all__ = ["ResultSink", "check_output", "count_lines", "done_ids", "open_input"]
+__all__ = ["ResultSink", "check_output", "count_lines", "done_ids", "open_input", "whole_lines"]
 
 
 def done_ids(path: Path) -> set[str]:
@@ -112,7 +112,7 @@ def check_output(
         )
 
 
-def _whole_lines(path: str) -> int:
+def whole_lines(path: str) -> int:
     """How many whole lines the file holds (the file, not a count kept beside the writes:
     Ctrl-C lands between a write and the next statement as often as not)."""
     lines = 0
@@ -190,7 +190,7 @@ class ResultSink:
                 "a file (-o FILE) to be able to go on later with --resume."
             )
         return (
-            f"interrupted: {_whole_lines(self.output):,}{of} lines written to {self.output}; "
+            f"interrupted: {whole_lines(self.output):,}{of} lines written to {self.output}; "
             "run the same command with --resume to go on from there."
         )
 

@@ -315,9 +315,15 @@ class _Run:
                 self.sink.close()
 
     def _stopped(self, total: int) -> str:
-        """As ``citeproof batch``: how far it got and how to go on, never "Aborted!"."""
+        """As ``citeproof batch``: how far it got and how to go on, never "Aborted!".  With
+        ``-o``, the lines the file holds, as the batch counts them: Ctrl-C lands between a
+        result's write and its tally as often as not."""
         written = len(self.done) + sum(self.tally.values())
         if self.output is not None:
+            if self.output != "-":
+                from citeproof.batch.output import whole_lines
+
+                written = whole_lines(self.output)
             return (
                 f"interrupted: {written} of {total} references written to {self.output}; run "
                 "the same command with --resume to go on from there."
