@@ -435,3 +435,19 @@ def test_a_name_that_is_neither_identifier_nor_file_still_lists_the_forms(
     assert "There is no file of that name here either." in message
     assert message.endswith(ACCEPTED_FORMS)
     assert info.value.accepted_forms == ACCEPTED_FORMS
+
+
+def test_a_doi_org_address_keeps_the_angle_brackets_of_a_sici_doi() -> None:
+    """Older Wiley DOIs hold "<...>" (the SICI form); the old code ended the doi.org address
+    at "<", and the reference was called unresolvable for a DOI it never printed."""
+    text = (
+        "Invented J Med Genet, 94(2), 170–173. "
+        "https://doi.org/10.1002/1096-8628(20000911)94:2<170::aid-ajmg10>3.0.co;2-2"
+    )
+    assert [i.value for i in find_identifiers(text)] == [
+        "10.1002/1096-8628(20000911)94:2<170::aid-ajmg10>3.0.co;2-2"
+    ]
+    # an address in angle brackets still ends at its closing bracket
+    assert [i.value for i in find_identifiers("see <https://doi.org/10.5555/xyz> for it")] == [
+        "10.5555/xyz"
+    ]

@@ -35,9 +35,19 @@ from citeproof.identifiers.specs import FLAGS, KINDS
 
 __all__ = ["find_identifiers", "find_malformed_identifiers", "mend_line_breaks"]
 
-# http(s) URLs, and doi.org addresses written without a scheme ("doi.org/10.1/x").
+# http(s) URLs, and doi.org addresses written without a scheme ("doi.org/10.1/x").  Angle
+# brackets end a URL ("<https://doi.org/10.1/x>") unless they pair up inside it, as in the
+# SICI form of older Wiley DOIs ("...94:2<170::aid-ajmg10>3.0.co;2-2").
+_URL_CHARS = r"[^\s\"<>“”‘’«»]"
 _TEXT_URL_RE = re.compile(
-    r"(?:https?://|(?<![\w.\-/])(?:(?:dx|www)\.)?doi\.org/)[^\s\"<>“”‘’«»]+", re.IGNORECASE
+    r"(?:https?://|(?<![\w.\-/])(?:(?:dx|www)\.)?doi\.org/)"
+    + _URL_CHARS
+    + r"+(?:<"
+    + _URL_CHARS
+    + r"{1,80}>"
+    + _URL_CHARS
+    + r"*)*",
+    re.IGNORECASE,
 )
 _TEXT_DOI_RE = re.compile(r"(?<![\w.\-%/])" + DOI_PREFIX + r"[^\s\"“”‘’«»]+", re.IGNORECASE)
 _NEXT_DOI_RE = re.compile(r"[,;](?=\s*" + DOI_PREFIX + ")|,", re.ASCII)
