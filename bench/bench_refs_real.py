@@ -349,6 +349,30 @@ def _chicago_given(people: list[Person], chicago: str) -> list[Person]:
     ]
 
 
+def _fields_read(work: Work, cut: bool) -> set[str]:
+    """The fields a read-back found, for the counts the run prints (``cut``: APA's author
+    list ended with "..." and lost the authors between)."""
+    given = any(len(p.given.replace(".", "").replace(" ", "")) > 2 for p in work.authors)
+    return {
+        name
+        for name, value in (
+            ("title", work.title),
+            ("authors", work.authors),
+            ("given names", given),
+            ("year", work.year),
+            ("venue", work.venue),
+            ("second container title", work.other_venues),
+            ("abbreviation", work.venue_short),
+            ("volume", work.volume),
+            ("issue", work.issue),
+            ("first page", work.first_page),
+            ("last page", work.last_page),
+            ("authors cut", cut),
+        )
+        if value
+    }
+
+
 def read_back_as_read(r: Rendered) -> tuple[Work, set[str]]:
     """The record as the first read-back read it (``--world as-read``): kept unchanged so
     the figures measured in that world stay reproducible.  Its faults, which
@@ -433,27 +457,7 @@ def read_back_as_read(r: Rendered) -> tuple[Work, set[str]]:
         last_page=last,
         kind=kind,
     )
-    have = {
-        name
-        for name, value in (
-            ("title", title),
-            ("authors", people),
-            (
-                "given names",
-                any(len(p.given.replace(".", "").replace(" ", "")) > 2 for p in people),
-            ),
-            ("year", year),
-            ("venue", venue),
-            ("abbreviation", work.venue_short),
-            ("volume", volume),
-            ("issue", issue),
-            ("first page", first),
-            ("last page", last),
-            ("authors cut", cut),
-        )
-        if value
-    }
-    return work, have
+    return work, _fields_read(work, cut=bool(cut))
 
 
 #: The marks one style prints curly and another straight (apostrophes, quotes, dashes): one
@@ -781,28 +785,7 @@ def read_back(r: Rendered) -> tuple[Work, set[str]]:
         last_page=last,
         kind="",
     )
-    have = {
-        name
-        for name, value in (
-            ("title", title),
-            ("authors", people),
-            (
-                "given names",
-                any(len(p.given.replace(".", "").replace(" ", "")) > 2 for p in people),
-            ),
-            ("year", year),
-            ("venue", venue),
-            ("second container title", others),
-            ("abbreviation", work.venue_short),
-            ("volume", volume),
-            ("issue", issue),
-            ("first page", first),
-            ("last page", last),
-            ("authors cut", cut and len(people) <= len(pairs)),
-        )
-        if value
-    }
-    return work, have
+    return work, _fields_read(work, cut=bool(cut and len(people) <= len(pairs)))
 
 
 def read_string(doi: str, text: str) -> tuple[Work, set[str]]:
