@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "LINKS",
     "cited_year",
     "coordinates",
     "first_surname",
@@ -39,8 +40,8 @@ _HIDDEN = re.compile(
     r"|\b(?:doi|pmid|pmcid|arxiv)\s*:\s*|\bpp?\.\s*[A-Za-z]?\d+(?:\s*[-‐‑‒–—]+\s*\d+)?",
     re.IGNORECASE,
 )
-#: URLs and DOIs, whose digits are no volume or page.
-_HIDDEN_LINKS = re.compile(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", re.IGNORECASE)
+#: URLs and DOIs, whose digits are no volume or page and whose words are no title's.
+LINKS = re.compile(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", re.IGNORECASE)
 _RANGE = re.compile(r"\b\d+\s*[-‐‑‒–—]+\s*\d+\b")
 _PLACES: tuple[tuple[re.Pattern[str], int], ...] = (
     # (2019), (2019a), (2019, May 3), (n.d.) never matches
@@ -118,7 +119,7 @@ def number_tokens(text: str) -> frozenset[str]:
     """Every number printed in ``text`` outside DOIs and URLs, without leading zeros, and
     the parts of page ranges ("844–852" gives 844 and 852): a record's volume and pages are
     looked for among them."""
-    visible = _HIDDEN_LINKS.sub(" ", text)
+    visible = LINKS.sub(" ", text)
     tokens = {t.lstrip("0") or "0" for t in re.findall(r"(?<![\w.])\d+(?![\d])", visible)}
     # article numbers and lettered pages: e0102, B551, C347, L12
     tokens.update(m.lower() for m in re.findall(r"\b[A-Za-z]\d+\b", visible))
@@ -165,7 +166,7 @@ def printed_first_page(text: str) -> str | None:
     """The first page of the last page range a string prints ("776–785"), outside DOIs and
     URLs and brackets (an issue "(3–4)"), never a span of years ("1830–1900"); None
     without one.  A record whose first page is not it is another article."""
-    visible = _HIDDEN_LINKS.sub(" ", text)
+    visible = LINKS.sub(" ", text)
     visible = _PAGES_LABEL.sub(" ", visible)  # "pp.391–406"
     found = None
     for match in _PAGE_RANGE.finditer(visible):
@@ -183,7 +184,7 @@ _INITIALS = re.compile(r"^(?:[A-Z]\.?-?)+(?:[A-Z]\.?)?[,;]?$")
 def coordinates(text: str) -> tuple[str, str] | None:
     """``(volume, first page)`` as a citation style prints them, or None: what identifies a
     work whose title the style leaves out (with the first author and the year)."""
-    visible = _HIDDEN_LINKS.sub(" ", text)
+    visible = LINKS.sub(" ", text)
     for pattern in _COORDINATES:
         match = pattern.search(visible)
         if match:
@@ -229,6 +230,6 @@ def numbers_identify(text: str) -> bool:
     puts them: the volume and first page (:func:`coordinates`), a page range
     (:func:`printed_first_page`), a page beside the year (:func:`page_by_year`), or a page
     labelled as one ("p. 427")."""
-    if _PAGE_LABELLED.search(_HIDDEN_LINKS.sub(" ", text)):
+    if _PAGE_LABELLED.search(LINKS.sub(" ", text)):
         return True
     return any(find(text) is not None for find in (coordinates, printed_first_page, page_by_year))

@@ -47,6 +47,7 @@ from rapidfuzz.distance import OSA
 from citeproof.models.references import WorkRecord
 from citeproof.refs.names import family_keys, near_family, same_family
 from citeproof.refs.numbers import (
+    LINKS,
     cited_year,
     coordinates,
     has_number,
@@ -323,7 +324,6 @@ _NAMED = (
     # ends it ("H. Al Faleh, S. Al Saif, and J. Al Suwaidi,")
     re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){{1,2}})(?=\s*(?:,|;|and\b))"),
 )
-_IDENTIFIERS = re.compile(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", re.IGNORECASE)
 #: A list number glued to the entry ("1Anaesthesia 32, 84 (1977).", "1BMJ 1, 388 (1912)."),
 #: which a reader that splits lists at "1 " or "[1]" leaves in place.
 _GLUED_NUMBER = re.compile(
@@ -355,7 +355,7 @@ def _entry(stated: StatedReference) -> _Entry:
         ),
         leading=_leading_names(raw),
         prose=tuple(
-            w for w in fold(_IDENTIFIERS.sub(" ", raw)).split() if not any(c.isdigit() for c in w)
+            w for w in fold(LINKS.sub(" ", raw)).split() if not any(c.isdigit() for c in w)
         ),
     )
 

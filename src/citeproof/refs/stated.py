@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from citeproof.refs.numbers import numbers_identify
+from citeproof.refs.numbers import LINKS, numbers_identify
 
 __all__ = [
     "SEARCH_WORDS",
@@ -141,7 +141,6 @@ def searchable(text: str) -> bool:
 
 
 _LOWER_WORD = re.compile(r"(?<![\w'’-])([a-z][a-z'’-]{2,})(?![\w'’-])")
-_LINKS = re.compile(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", re.IGNORECASE)
 
 
 def sentence_words(text: str) -> int:
@@ -150,7 +149,7 @@ def sentence_words(text: str) -> int:
     do not have.  Why: a string whose reader found no title may print one all the same
     ("Lin TY (1981) Design of prestressed concrete structures"); three such words say it
     does."""
-    return sum(1 for w in _LOWER_WORD.findall(_LINKS.sub(" ", text)) if w not in _NOT_NAMING)
+    return sum(1 for w in _LOWER_WORD.findall(LINKS.sub(" ", text)) if w not in _NOT_NAMING)
 
 
 @lru_cache(maxsize=65536)
