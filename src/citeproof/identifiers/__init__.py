@@ -27,6 +27,7 @@ from citeproof.identifiers.running_text import (
     find_identifiers,
     find_malformed_identifiers,
     mend_line_breaks,
+    spaced_readings,
 )
 from citeproof.identifiers.specs import KINDS, KindSpec, RecordUrl, kind_names, record_url
 
@@ -46,4 +47,5 @@ __all__ = [
     "mend_line_breaks",
     "parse_identifier",
     "record_url",
+    "spaced_readings",
 ]

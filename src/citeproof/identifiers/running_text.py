@@ -33,7 +33,7 @@ from citeproof.identifiers.parsing import (
 )
 from citeproof.identifiers.specs import FLAGS, KINDS
 
-__all__ = ["find_identifiers", "find_malformed_identifiers", "mend_line_breaks"]
+__all__ = ["find_identifiers", "find_malformed_identifiers", "mend_line_breaks", "spaced_readings"]
 
 # http(s) URLs, and doi.org addresses written without a scheme ("doi.org/10.1/x").  Angle
 # brackets end a URL ("<https://doi.org/10.1/x>") unless they pair up inside it, as in the
@@ -208,6 +208,31 @@ def mend_line_breaks(text: str) -> tuple[str, dict[str, tuple[str, ...]]]:
         return text, {}
     out.append(text[pos:])
     return "".join(out), alternatives
+
+
+#: What a PDF's extraction leaves of a DOI broken at a line end: a space where the line
+#: ended, before or after the full stop or hyphen ("10.1523/jneurosci. 0300-04.2004",
+#: "10.2217/fca .14.82", "10.1007/s00467-008-0811 -4").
+_SPACED_REST = re.compile(r"([.\-]?)[ \t]{1,3}([.\-]?[0-9A-Za-z][\w.\-()/;:]{0,80})")
+
+
+def spaced_readings(text: str, doi: str) -> tuple[str, ...]:
+    """The DOI read on across a space that a line end left, when the DOI stops at a full
+    stop or hyphen or what follows starts with one, and what follows holds a digit.
+
+    Why: :func:`mend_line_breaks` for text whose line ends a PDF's extraction turned into
+    spaces; a space may as well end the DOI, so this is only another reading, tried when
+    the DOI as printed does not exist (``StatedReference.doi_alternatives``)."""
+    at = text.casefold().find(doi.casefold())
+    if at < 0:
+        return ()
+    rest = _SPACED_REST.match(text, at + len(doi))
+    if rest is None:
+        return ()
+    stop, piece = rest.group(1), rest.group(2).rstrip(".,;:)")
+    if not (stop or piece[:1] in ".-") or not any(c.isdigit() for c in piece):
+        return ()
+    return ((doi + stop + piece).lower(),)
 
 
 # Things written as an identifier: a label and its value, a PMCID, a doi.org address.

@@ -65,7 +65,7 @@ tables, paragraphs), which is all that finding the list needs.
   before the entry is read (:func:`citeproof.identifiers.mend_line_breaks`); where the
   break leaves a doubt, the other reading is the entry's ``doi_alternatives``, as is the
   DOI read on across the space a PDF's extraction left of a line end (``10.2217/fca
-  .14.82``: :func:`_spaced_readings`).  What is
+  .14.82``: :func:`citeproof.identifiers.spaced_readings`).  What is
   written as an identifier but is none (``doi:10.``, ``PMID: 0``) is the entry's
   ``malformed_ids``, never looked up.
 
@@ -87,6 +87,7 @@ from citeproof.identifiers import (
     find_malformed_identifiers,
     mend_line_breaks,
     parse_identifier,
+    spaced_readings,
 )
 from citeproof.refs.numbers import cited_year
 from citeproof.refs.stated import StatedReference
@@ -707,31 +708,9 @@ def parse_reference_string(
         label=label,
         where=where,
         extra_ids=tuple(extra),
-        doi_alternatives=(*readings.get(doi, ()), *_spaced_readings(flat, doi)) if doi else (),
+        doi_alternatives=(*readings.get(doi, ()), *spaced_readings(flat, doi)) if doi else (),
         malformed_ids=tuple(raw for raw, _ in find_malformed_identifiers(flat)),
     )
-
-
-#: What a PDF's extraction leaves of a DOI broken at a line end: a space where the line
-#: ended, before or after the full stop or hyphen ("10.1523/jneurosci. 0300-04.2004",
-#: "10.2217/fca .14.82", "10.1007/s00467-008-0811 -4").
-_SPACED_REST = re.compile(r"([.\-]?)[ \t]{1,3}([.\-]?[0-9A-Za-z][\w.\-()/;:]{0,80})")
-
-
-def _spaced_readings(text: str, doi: str) -> tuple[str, ...]:
-    """The DOI read on across a space that a line end left, when the DOI stops at a full
-    stop or hyphen or what follows starts with one, and what follows holds a digit: a
-    reading tried only when the DOI as printed does not exist (``doi_alternatives``)."""
-    at = text.casefold().find(doi.casefold())
-    if at < 0:
-        return ()
-    rest = _SPACED_REST.match(text, at + len(doi))
-    if rest is None:
-        return ()
-    stop, piece = rest.group(1), rest.group(2).rstrip(".,;:)")
-    if not (stop or piece[:1] in ".-") or not any(c.isdigit() for c in piece):
-        return ()
-    return ((doi + stop + piece).lower(),)
 
 
 _LABELS = re.compile(r"\b(?:doi|pmid|pmcid|https?|url|available|at|online)\b", re.IGNORECASE)
