@@ -9,7 +9,7 @@ import pytest
 
 from citeproof.models.references import WorkRecord
 from citeproof.refs.decide import SearchEvidence, decide, prints_identity
-from citeproof.refs.listed import parse_reference_string
+from citeproof.refs.listed import parse_reference_string, read_list
 from citeproof.refs.numbers import coordinates, page_by_year, printed_first_page
 from citeproof.refs.scoring import score
 from citeproof.refs.stated import searchable, sentence_words
@@ -654,3 +654,179 @@ def test_a_generic_title_and_a_venue_without_a_year_name_no_one_work() -> None:
     assert score(
         parse_reference_string("Editorial. (n.d.). Invented Nature Letters."), editorial
     ).fit != ("match")
+
+
+def test_an_aip_list_number_before_names_written_out_leaves_them_names() -> None:
+    """AIP's bare list number ("1 Seung Hong Lee, ...") stays in the entry's text: the names
+    after it are still no title the record lacks (the old code called the entry partial,
+    "the title differs", on the work it cites)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.vcr",
+        title="Development of an invented tape recorder",
+        year=2003,
+        venue="Invented Transactions on Consumer Devices",
+        volume="49",
+        pages="1114-1117",
+    )
+    text = (
+        "1 Seung Hong Lee, Hyung Nam Kim, Young Soon Park, and Yunmo Chung, Invented "
+        "Transactions on Consumer Devices 49, 1114 (2003)."
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    # a title of its own among them is still a title the record does not have
+    titled = text.replace("Chung, ", "Chung, Grazing invented goats on terraced vineyards, ")
+    assert score(parse_reference_string(titled), record).fit != "match"
+
+
+@pytest.mark.parametrize(
+    ("text", "venue", "volume"),
+    [
+        (
+            "Q P. Harnetty, The Invented Histo ry Review24, 414 (1971).",
+            "The Invented History Review",
+            "24",
+        ),
+        ("F J. Zha a nd Z.Li, To urism Inventions 23, 414 (1971).", "Tourism Inventions", "23"),
+        (
+            "FromKtheOtherSide. (1971). The InventedHistory, 24(6), 414–420.",
+            "The Invented History",
+            "24",
+        ),
+    ],
+)
+def test_authors_and_venue_read_as_a_title_are_no_title_that_differs(
+    text: str, venue: str, volume: str
+) -> None:
+    """OCR noise made the reader take the authors and the venue for a title: its words are
+    the record's authors and venue, and the rest of the string is the record's too (its title
+    glued: "FromKtheOtherSide"), so no title differs and ECitMatch's key decides (the old
+    code called each entry partial on the work it cites)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.cotton",
+        title="From the other side" if "From" in text else "Cotton exports and agriculture",
+        authors=("Harnetty, Peter", "Zha, Jianping", "Li, Zhiyong"),
+        year=1971,
+        venue=venue,
+        volume=volume,
+        pages="414-420",
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", [(f.field, f.stated, f.agreement) for f in got.fields]
+
+
+def test_a_title_another_works_venue_and_numbers_are_printed_beside_stays_a_lead() -> None:
+    """The words of a real title are no venue's: a chimera's title with the record's venue
+    and numbers is still partial."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.cotton2",
+        title="Cotton exports and invented agriculture",
+        authors=("Harnetty, Peter",),
+        year=1971,
+        venue="The Invented History Review",
+        volume="24",
+        pages="414-420",
+    )
+    text = (
+        "Harnetty, P. (1971). Grazing invented goats on terraced vineyards. The Invented "
+        "History Review, 24, 414–420."
+    )
+    assert score(parse_reference_string(text), record).fit == "partial"
+
+
+def test_the_title_and_ecitmatchs_key_agreeing_outweigh_a_misprinted_first_author() -> None:
+    """ "Dy er" for Dyer, "Schonnhaged" for Schoenhagen: the title, the venue, the year, the
+    volume and the first page all agree (the old code called each entry partial, "the
+    authors differ", on the work it cites)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.green",
+        title="Why are invented agroecosystems green?",
+        authors=("Schoenhagen, Paul",),
+        year=2007,
+        venue="Invented Ecology",
+        volume="88",
+        pages="1606-1607",
+    )
+    text = (
+        "Schonnhaged, P. (2007). Why are invented agroecosystems green? Invented Ecology, "
+        "88(6), 1606–1607."
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    # another page: the author's difference stands
+    assert score(parse_reference_string(text.replace("1606–1607", "16–17")), record).fit != (
+        "match"
+    )
+
+
+def test_an_erratum_printed_before_a_quoted_title_still_cites_the_notice() -> None:
+    """The reader takes the quoted title of 'Erratum: “...” (venue, year, volume, pages)';
+    the entry still cites the erratum, not the article whose coordinates it prints (the new
+    rule that lets the title and ECitMatch's key outweigh the author would otherwise have
+    verified the article)."""
+    article = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.transform",
+        title="Accurate transform inversion in invented heterogeneous media",
+        authors=("Gordon, P. F.",),
+        year=1977,
+        venue="Journal of Invented Mechanics",
+        volume="44",
+        pages="352-354",
+    )
+    text = (
+        "Armelao L, Barreca D. Erratum: “Accurate transform inversion in invented "
+        "heterogeneous media” (Journal of Invented Mechanics, 1977, 44, pp. 352–354). Invented "
+        "Physics IV. 2001;11:437-444."
+    )
+    got = score(parse_reference_string(text), article)
+    assert got.fit == "other" and got.note, got.decided_by
+
+
+def test_names_and_a_venue_read_as_a_title_leave_a_title_printed_before_them() -> None:
+    """ "cost acsounting [n]. (2010). Venue, 196–196.": the reader took the venue for the
+    title; the entry's own title ("cost acsounting", no field of this record) still differs
+    from the record's, so the record at the same page is no match."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.estimate",
+        title="cost estimate [n]",
+        year=2010,
+        venue="Invented Dictionary of Landscape and Urban Planning",
+        pages="196-196",
+    )
+    text = (
+        "cost acsounting [n]. (2010). Invented Dictionary of Pandscape aod UrbanPlanning, 196–196."
+    )
+    assert score(parse_reference_string(text), record).fit != "match"
+
+
+def test_a_number_before_the_year_after_a_bracketed_marker_is_a_volume_without_a_page() -> None:
+    """Elsevier's numbered style prints a volume without its page as "Venue 89 (2014).",
+    exactly as AIP prints a page without a volume; its "[1]" marker tells them apart.  A
+    volume and a year name no article, so finding none is no evidence (the old code called
+    such entries not found)."""
+    elsevier = "[1] A. Ghosh, Invented Review D 89 (2014)."
+    aip = "1 A. Ghosh, Invented Review D 89 (2014)."
+    assert page_by_year(elsevier.removeprefix("[1] "), bracketed=True) is None
+    assert page_by_year(elsevier) == "89"
+    stated = parse_reference_string(elsevier)
+    assert stated.marker == "[1]"
+    assert not prints_identity(stated)
+    assert decide(stated, [], _answered(ELSEWHERE)).verdict == "unchecked"
+    assert prints_identity(parse_reference_string(aip))
+    assert decide(parse_reference_string(aip), [], _answered(ELSEWHERE)).verdict == "not_found"
+    # Elsevier's page without a volume stays a page: "Venue (2014) 89."
+    assert prints_identity(parse_reference_string("[1] A. Ghosh, Invented Review D (2014) 89."))
+
+
+def test_a_list_keeps_each_entrys_marker() -> None:
+    entries = read_list(
+        "[1] A. Ghosh, Invented Review D 89 (2014).\n[2] B. Lund, Invented Review D 90 (2015).\n"
+    )
+    assert [e.marker for e in entries] == ["[1]", "[2]"]
+    assert not any(prints_identity(e) for e in entries)

@@ -537,7 +537,7 @@ def prints_identity(stated: StatedReference) -> bool:
     text = stated.text
     if not stated.title and sentence_words(text) >= TITLE_WORDS:
         return True  # a title the reader did not find, in sentence case
-    return numbers_identify(text)
+    return numbers_identify(text, bracketed="[" in (stated.marker or ""))
 
 
 def _not_found(

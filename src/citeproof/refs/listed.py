@@ -552,7 +552,10 @@ def _references(text: str, spans: Iterable[_Span]) -> list[StatedReference]:
         line = bisect.bisect_right(starts, start)
         label = str(number) if number is not None else None
         where = f"line {line}"
-        out.append(parse_reference_string(entry, label=label, where=where, numbered=False))
+        marker = text[start:body].strip() or None
+        out.append(
+            parse_reference_string(entry, label=label, where=where, numbered=False, marker=marker)
+        )
     return out
 
 
@@ -660,22 +663,29 @@ def _year_first(number: str | None) -> bool:
 
 
 def parse_reference_string(
-    text: str, *, label: str | None = None, where: str | None = None, numbered: bool = True
+    text: str,
+    *,
+    label: str | None = None,
+    where: str | None = None,
+    numbered: bool = True,
+    marker: str | None = None,
 ) -> StatedReference:
     """What one printed reference states, as far as its style shows it (module rules).
 
     With ``numbered``, a leading list marker (``[3]``, ``3.``) is the entry's number (the
-    label, unless one is given) and not part of its text; a reader that has split a list
-    already passes False, so an entry that starts with ``2017.`` keeps it.
+    label, unless one is given) and its ``marker``, not part of its text; a reader that has
+    split a list already passes False and the marker it found, so an entry that starts with
+    ``2017.`` keeps it.
     """
     mended, readings = mend_line_breaks(text[: 4 * MAX_FIELD])
     flat = " ".join(mended.split())[:MAX_FIELD]
-    marker = ENTRY_MARKER.match(flat) if numbered else None
-    if marker is not None and _year_first(marker.group("d")):
-        marker = None  # "1990. “New Books.” ...": a style that opens with the year
-    if marker is not None:
-        label = label or marker.group("b") or marker.group("d") or marker.group("p")
-        flat = flat[marker.end() :].strip()
+    opening = ENTRY_MARKER.match(flat) if numbered else None
+    if opening is not None and _year_first(opening.group("d")):
+        opening = None  # "1990. “New Books.” ...": a style that opens with the year
+    if opening is not None:
+        label = label or opening.group("b") or opening.group("d") or opening.group("p")
+        marker = opening.group(0).strip()
+        flat = flat[opening.end() :].strip()
     found = find_identifiers(flat)
     picked: dict[str, str] = {}
     extra: list[str] = []
@@ -710,6 +720,7 @@ def parse_reference_string(
         extra_ids=tuple(extra),
         doi_alternatives=(*readings.get(doi, ()), *spaced_readings(flat, doi)) if doi else (),
         malformed_ids=tuple(raw for raw, _ in find_malformed_identifiers(flat)),
+        marker=marker or None,
     )
 
 

@@ -194,18 +194,22 @@ def coordinates(text: str) -> tuple[str, str] | None:
 
 #: A page a title-less style prints beside the year, at the end, without a volume: AIP's
 #: "Invented Geology 517 (n.d.).", Elsevier's "Invented Geology (2001) 517.".  (ACS's
-#: "Invented Geology 2001, 517." is not read: ACS prints a volume without pages alike.)
+#: "Invented Geology 2001, 517." is not read: ACS prints a volume without pages alike, and
+#: so does Elsevier "Invented Geology 18 (1987).", which the first pattern reads as AIP's.)
 _PAGE_BY_YEAR = (
     re.compile(r"(?<![\d.])([A-Za-z]?\d{1,5})\s*\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\W*$"),
     re.compile(r"\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\s*([A-Za-z]?\d{1,15})\W*$"),
 )
 
 
-def page_by_year(text: str) -> str | None:
+def page_by_year(text: str, *, bracketed: bool = False) -> str | None:
     """The page a title-less style prints beside the year at the end of an entry whose work
-    has no volume (a chapter, a journal numbered by year), or None."""
+    has no volume (a chapter, a journal numbered by year), or None.
+
+    ``bracketed``: the entry's list marker is "[3]", the numbered styles' (Elsevier's, not
+    AIP's bare "3"), where "Venue 18 (1987)." is a volume without its page."""
     tail = text[-200:]
-    for pattern in _PAGE_BY_YEAR:
+    for pattern in _PAGE_BY_YEAR[1:] if bracketed else _PAGE_BY_YEAR:
         match = pattern.search(tail)
         if match:
             return match.group(1)
@@ -225,11 +229,13 @@ def first_surname(text: str) -> str | None:
 _PAGE_LABELLED = re.compile(r"\bpp?\.\s*[A-Za-z]?\d+")
 
 
-def numbers_identify(text: str) -> bool:
+def numbers_identify(text: str, *, bracketed: bool = False) -> bool:
     """Whether a string prints the numbers that name an article or a chapter where a style
     puts them: the volume and first page (:func:`coordinates`), a page range
-    (:func:`printed_first_page`), a page beside the year (:func:`page_by_year`), or a page
-    labelled as one ("p. 427")."""
+    (:func:`printed_first_page`), a page beside the year (:func:`page_by_year`, which
+    ``bracketed`` is passed to), or a page labelled as one ("p. 427")."""
     if _PAGE_LABELLED.search(LINKS.sub(" ", text)):
         return True
-    return any(find(text) is not None for find in (coordinates, printed_first_page, page_by_year))
+    if coordinates(text) is not None or printed_first_page(text) is not None:
+        return True
+    return page_by_year(text, bracketed=bracketed) is not None

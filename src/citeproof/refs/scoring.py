@@ -37,6 +37,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -364,13 +365,16 @@ def _entry(stated: StatedReference) -> _Entry:
 #: "Ban-Leong Ooi"), initials allowed ("John E. Jones").
 _FULL_NAME = re.compile(r"(?:[A-Z][\w'’\-]*\.?\s+){1,3}[A-Z][\w'’\-]+")
 _NAME_SEPARATORS = re.compile(r"\s*(?:[,;]|\band\b|&)\s*")
+#: AIP's list number, a bare one before the names ("1 Seung Hong Lee, ..."), which the
+#: reader leaves in the text: a number is never a name, so it is no title's start either.
+_LIST_NUMBER = re.compile(r"^\s*\d{1,4}\s+(?=[A-Z])")
 
 
 def _leading_names(raw: str) -> frozenset[str]:
     """The words of the full names a string opens with, up to the first piece that is no
     name (a title has a lower-case word or a digit; a venue follows the names)."""
     words: set[str] = set()
-    for piece in _NAME_SEPARATORS.split(raw[:400]):
+    for piece in _NAME_SEPARATORS.split(_LIST_NUMBER.sub("", raw[:400], count=1)):
         if not piece:
             continue
         if not _FULL_NAME.fullmatch(piece):
@@ -449,7 +453,13 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
             # only a book's or a journal's title, or the end of a venue read after a colon:
             # "Colloids and Surfaces B: Biointerfaces 2004, 36, 181"): no title to differ
             return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
-        return rated
+        if rated.level == "same" or not _names_and_venue(stated.title, record):
+            return rated
+        if set(_unexplained(entry, record)) - set(given.split()):
+            return rated  # a word outside it no field accounts for: a title it printed
+        # what the reader took for a title is the record's authors and venue, garbled, and
+        # they account for the rest of the string: it prints no title to differ
+        return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
     if found is None:
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "none", useful)
     unexplained = _residue(entry, record)
@@ -760,13 +770,23 @@ def _excluded(entry: _Entry, record: WorkRecord, title: _Title) -> str | None:
         return f"{record.key} is a notice or a review about another work, not the work cited"
     if (
         not notice
-        and _CITES_A_NOTICE.search(entry.stated.title or entry.stated.text)
+        and _CITES_A_NOTICE.search(_through_title(entry.stated))
         and not _NOTICE_WORDS.search(record.title or "")
     ):
         return f"the entry cites a notice (an erratum, a correction) about {record.key}, not it"
     if kinds & _CONTAINER_TYPES and record.title and _cites_a_part(entry, record, title):
         return f"{record.key} is the whole ({record.kind}) a part of which the entry cites"
     return None
+
+
+def _through_title(stated: StatedReference) -> str:
+    """The entry's string up to the end of its title, where a notice names itself: the
+    reader may read only the quoted title of 'Erratum: “Accurate ...” (J Invented Mech,
+    1977)', leaving "Erratum:" before it."""
+    if not stated.title:
+        return stated.text
+    at = stated.text.find(stated.title)
+    return stated.text[: at + len(stated.title)] if at >= 0 else stated.title
 
 
 def _cites_a_part(entry: _Entry, record: WorkRecord, title: _Title) -> bool:
@@ -796,36 +816,67 @@ def _venue_words_of(record: WorkRecord) -> tuple[str, ...]:
 def _residue(entry: _Entry, record: WorkRecord) -> int:
     """How many words of a string no field of the record accounts for: a title the record
     does not have, when there are several."""
+    return len(_unexplained(entry, record))
+
+
+def _unexplained(entry: _Entry, record: WorkRecord) -> list[str]:
+    """The words of a string no field of the record accounts for."""
     known: set[str] = set(entry.names | entry.leading)  # every printed name, listed or not
+    for t in _titles(record):
+        known.update(t.split())
+    return _unaccounted(entry.prose, record, known)
+
+
+#: The fewest words of a record's authors and venue a stated "title" must hold to be them.
+_FIELD_WORDS = 2
+
+
+def _names_and_venue(title: str, record: WorkRecord) -> bool:
+    """Whether what the reader took for a title is the record's authors and venue, as an
+    extraction garbled them ("Harnetty, The Economic Histo ry Review24", "NachrichtenAus Der
+    Chemie, 53(5 )"): two of its words or more are theirs, and one at most, not the first,
+    is no field's."""
+    words = [w for w in fold(title).split() if len(w) >= 3 and not any(c.isdigit() for c in w)]
+    left = _unaccounted(words, record, set(), titles=False)
+    if left and left[0] == words[0]:
+        return False  # a title's own first word before the venue ("Keynote 1. PsycEXTRA")
+    return len(left) <= 1 and len(words) - len(left) >= _FIELD_WORDS
+
+
+def _unaccounted(
+    words: Iterable[str], record: WorkRecord, known: set[str], *, titles: bool = True
+) -> list[str]:
+    """The words no author or venue name of the record (nor ``known``) accounts for, as
+    printed, abbreviated (ISO 4) or mangled by extraction (:func:`_broken`: pieces of the
+    record's titles too, unless ``titles`` is False)."""
+    known = set(known)
     for name in record.authors[:MAX_AUTHORS]:
         known.update(fold(name).split())
     for name in _venue_names(record):
         known.update(venue_words(name))
         known.update(fold(name).split())  # "für", "und": words ISO 4 drops, printed all the same
-    for t in _titles(record):
-        known.update(t.split())
     venue = [w for n in _venue_names(record) for w in venue_words(n)]
     fields: str | None = None
     long_known: list[str] = []
-    left = 0
-    for word in entry.prose:
+    left: list[str] = []
+    for word in words:
         if len(word) < 3 or word in _STYLE_WORDS or word in known:
             continue
         if any(v.startswith(word[:3]) and letters_in(word, v) for v in venue):
             continue  # an abbreviation of a venue word
         if fields is None:
-            fields = _squeezed_fields(record)
+            fields = _squeezed_fields(record, titles)
             long_known = [k for k in known if len(k) >= 5]
         if _broken(word, long_known, fields):
             continue
-        left += 1
+        left.append(word)
     return left
 
 
-def _squeezed_fields(record: WorkRecord) -> str:
+def _squeezed_fields(record: WorkRecord, titles: bool = True) -> str:
     """The record's titles, venue names and authors, each without its spaces: where a word
     extraction glued or split is found again."""
-    parts = [t.replace(" ", "") for t in _titles(record)]
+    parts = [t.replace(" ", "") for t in _titles(record)] if titles else []
     parts.extend(fold(n).replace(" ", "") for n in _venue_names(record))
     parts.append("".join(fold(a) for a in record.authors[:MAX_AUTHORS]).replace(" ", ""))
     return " ".join(parts)
@@ -920,7 +971,7 @@ def _fit(
     confirming = [f.field for f in (authors, year, venue) if f.agreement == "agrees"]
     spoken = ("title", *confirming)
     if title.level == "same":
-        return _fit_same_title(title, fields, version, spoken)
+        return _fit_same_title(title, fields, version, spoken, _garbled_author(entry, record))
     if (
         title.level in ("words", "close")
         and _person_and_time(authors, year)
@@ -944,13 +995,39 @@ def _fit(
     return "other", ()
 
 
+def _garbled_author(entry: _Entry, record: WorkRecord) -> bool:
+    """Whether the string opens with the record's first surname, its spaces aside ("Dy er",
+    "Weis s") or with a letter or two wrong ("Schonnhaged" for Schoenhagen): what the name
+    comparison calls another author, where extraction broke the name."""
+    names = _record_surnames(record)
+    if not names:
+        return False
+    first = names[0].replace(" ", "")
+    head = entry.squeezed[: len(first) + _AUTHOR_SLACK]
+    if len(first) < _GARBLED_NAME:
+        return head.startswith(first)
+    return fuzz.partial_ratio(first, head) >= 100 * _NAME_ALIKE
+
+
+#: A name shorter than this is compared whole: a short one is too easily found by chance.
+_GARBLED_NAME = 5
+#: How far into the string the first surname is looked for (a list marker, an initial).
+_AUTHOR_SLACK = 12
+#: How alike a garbled surname is to the record's (rapidfuzz's ratio, 0 to 1).
+_NAME_ALIKE = 0.8
+
+
 def _person_and_time(authors: FieldScore, year: FieldScore) -> bool:
     """The first author and the year both agree."""
     return authors.agreement == "agrees" and year.agreement == "agrees"
 
 
 def _fit_same_title(
-    title: _Title, fields: tuple[FieldScore, ...], version: bool, spoken: tuple[str, ...]
+    title: _Title,
+    fields: tuple[FieldScore, ...],
+    version: bool,
+    spoken: tuple[str, ...],
+    garbled_author: bool,
 ) -> tuple[Fit, tuple[str, ...]]:
     """The fit of a record with the entry's title: a title that says something is the work
     unless the author or the year contradicts it; one that says nothing needs the numbers."""
@@ -963,6 +1040,10 @@ def _fit_same_title(
         return "match", spoken
     if _person_and_time(authors, year):
         return "match", spoken
+    if title.informative and garbled_author and _key_whole(fields):
+        # the title and ECitMatch's key agree, and the first author is the record's as an
+        # extraction garbled it ("Dy er", "Schonnhaged"); another author is still a lead
+        return "match", tuple(f.field for f in fields if f.agreement == "agrees")
     if not title.informative:
         agreed = tuple(f.field for f in fields if f.agreement == "agrees")
         if _coordinates(fields):
@@ -1003,8 +1084,8 @@ def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
     the pages are.
     """
     _, authors, year, venue, volume, pages = fields
-    if all(f.agreement == "agrees" for f in (year, venue, volume, pages)):
-        return True  # ECitMatch's key whole: the first author may be misprinted ("Belland")
+    if _key_whole(fields):
+        return True  # the first author may be misprinted ("Belland")
     numbers = pages.agreement == "agrees" and volume.agreement in ("agrees", "not_recorded")
     return (
         numbers
@@ -1013,6 +1094,11 @@ def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
         and _agrees_or_venue_does(volume, venue)
         and _agrees_or_venue_does(year, venue)
     )
+
+
+def _key_whole(fields: tuple[FieldScore, ...]) -> bool:
+    """ECitMatch's key whole: the venue, the year, the volume and the first page agree."""
+    return all(f.agreement == "agrees" for f in fields[2:])
 
 
 def _agrees_or_venue_does(field: FieldScore, venue: FieldScore) -> bool:
