@@ -572,14 +572,16 @@ _ACS = re.compile(
     r"(?:,\s*(?P<pages>[A-Za-z]?\d[^\s,]*))?\.$"
 )
 _ACS_AUTHOR = re.compile(r"^([^,;]{1,60}), ((?:[^\W\d_][\w'’-]{0,3}\.\s?-?){1,6})")
+#: AIP prints a volume with its comma ("Venue 43, 120 (2011)."), a page without a volume
+#: alone ("Venue 71 (n.d.).": ``lone``); both print "n.d." for a record without a year.
 _AIP = re.compile(
     r"(?:^1\s?|, )(?P<venue>[^,]+?)"
-    r"(?: (?P<volume>[^\s,]*\d[^\s,]*),(?: (?P<pages>[A-Za-z]?\d\S*))?)?"
-    r" \((?P<year>\d{4})\)\.$"
+    r"(?: (?P<volume>[^\s,]*\d[^\s,]*),(?: (?P<pages>[A-Za-z]?\d\S*))?| (?P<lone>[A-Za-z]?\d+))?"
+    r" \((?P<year>\d{4}|n\.d\.)\)\.$"
 )
 _ELSEVIER = re.compile(
-    r"(?:^\[\d+\]\s?|, )(?P<venue>[^,]+?)(?: (?P<volume>[^\s,]*\d[^\s,]*))? \((?P<year>\d{4})\)"
-    r"(?: (?P<pages>[A-Za-z]?\d\S*))?\.$"
+    r"(?:^\[\d+\]\s?|, )(?P<venue>[^,]+?)(?: (?P<volume>[^\s,]*\d[^\s,]*))? "
+    r"\((?P<year>\d{4}|n\.d\.)\)(?: (?P<pages>[A-Za-z]?\d\S*))?\.$"
 )
 
 
@@ -645,7 +647,12 @@ def _acs(text: str) -> dict[str, Any]:
 
 def _last_style(pattern: re.Pattern[str], text: str | None) -> dict[str, str]:
     m = pattern.search(text or "")
-    return {k: v.strip() for k, v in m.groupdict().items() if v} if m else {}
+    got = {k: v.strip() for k, v in m.groupdict().items() if v} if m else {}
+    if "lone" in got:
+        got["pages"] = got.pop("lone")
+    if got.get("year") == "n.d.":
+        del got["year"]
+    return got
 
 
 def read_back(r: Rendered) -> tuple[Work, set[str]]:
@@ -883,9 +890,27 @@ def _informative(title: str) -> bool:
     return sum(1 for w in title.split() if len(re.findall(r"[^\W\d_]", w)) >= 2) >= 3
 
 
-def _printed(number: str, text: str) -> bool:
-    """Whether a record's number is printed in ``text`` as a whole number."""
-    return re.search(rf"(?<![0-9]){re.escape(number)}(?![0-9])", text) is not None
+#: Dashes a rendering and a read-back may print differently inside one number ("s1-1",
+#: "s1–1"; "488-489", "488–489").
+_DASHES = str.maketrans(dict.fromkeys("‐‑‒–—−", "-"))
+
+
+def _printed(number: str, text: str) -> int:
+    """How many times a record's number is printed in ``text`` as a whole number, whatever
+    dash it is written with."""
+    number, text = number.translate(_DASHES), text.translate(_DASHES)
+    return len(re.findall(rf"(?<![0-9]){re.escape(number)}(?![0-9])", text))
+
+
+def _numbers_printed(work: Work, text: str) -> bool:
+    """Whether the rendering prints the record's volume and first page, each where it is
+    another number than the year: a read-back that took the year for the page as well holds
+    one number twice, which the rendering prints once.  (A volume read back equal to the
+    page, printed once, is a chapter's page some style printed where a volume goes.)"""
+    needed = Counter(set(n.translate(_DASHES) for n in (work.first_page, work.volume) if n))
+    if work.year and str(work.year) in needed:
+        needed[str(work.year)] += 1
+    return all(_printed(n, text) >= times for n, times in needed.items())
 
 
 def prints_identity(
@@ -906,7 +931,7 @@ def prints_identity(
         return True
     if not (work.venue and work.first_page):
         return False
-    if text is not None and not all(_printed(n, text) for n in (work.first_page, work.volume) if n):
+    if text is not None and not _numbers_printed(work, text):
         return False
     return bool(work.year or work.authors)
 
