@@ -10,6 +10,7 @@ import pytest
 from citeproof.models.references import WorkRecord
 from citeproof.refs.decide import SearchEvidence, decide, prints_identity
 from citeproof.refs.listed import parse_reference_string, read_list
+from citeproof.refs.lookup import MAX_QUERY, bibliographic_string
 from citeproof.refs.numbers import coordinates, page_by_year, printed_first_page
 from citeproof.refs.scoring import score
 from citeproof.refs.stated import searchable, sentence_words
@@ -830,3 +831,62 @@ def test_a_list_keeps_each_entrys_marker() -> None:
     )
     assert [e.marker for e in entries] == ["[1]", "[2]"]
     assert not any(prints_identity(e) for e in entries)
+
+
+def test_a_scrambled_title_with_its_author_and_venue_and_no_year_on_either_side_verifies() -> None:
+    """A conference paper's record without a year, cited without one, its title's words
+    scrambled by extraction: the first author and the venue decide with the title's words,
+    as the year would (the old code asked for a year neither side has, and the entry was
+    not found)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.solder",
+        title="Analyzing the mechanical strength of invented solder joints",
+        authors=("Chen, W.",),
+        venue="Proceedings. Seventh Invented Manufacturing Symposium",
+    )
+    text = (
+        "Chen, W.. Analyzing mechanical of the joints invented strength solder. Proceedings. "
+        "Seventh Invented Manufacturing Symposium. . . ."
+    )
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "verified", got.reason
+    # a year on one side only is no agreement: too close to accuse, not verified
+    dated = parse_reference_string(text.replace(". . . .", ". 1999. . ."))
+    assert decide(dated, [], _answered(record)).verdict == "unchecked"
+
+
+def test_a_record_with_the_titles_words_and_nothing_else_is_too_close_to_accuse() -> None:
+    """ ". 4.3. mortality myocardial acute In-hospital infarction following.": the record has
+    the same title's words, and neither side has an author, venue or year to compare: not
+    a match, but never not found (the old code called it not found)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.mortality",
+        title="4.3. In-hospital mortality following acute invented infarction",
+    )
+    text = ". 4.3. mortality invented acute In-hospital infarction following. . . . ."
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "unchecked", got.reason
+
+
+def test_a_generic_title_alone_agreeing_is_no_reason_to_withhold_not_found() -> None:
+    """Another book's "Index" with no year, venue or pages to compare: its title agreeing
+    says nothing, so the entry, which prints its pages, can still be not found."""
+    index = WorkRecord(source="crossref", doi="10.5555/invented.index", title="Index")
+    text = "“Index.” 2008. Invented Obstetric Dermatology: 391–406."
+    got = decide(parse_reference_string(text), [], _answered(index))
+    assert got.verdict == "not_found", got.reason
+
+
+def test_a_long_author_list_leaves_the_venue_and_numbers_in_the_query() -> None:
+    """Forty authors written out fill the query's 500 characters; the old code cut the
+    string's end, so the search asked for names alone and the work was not found."""
+    names = ", ".join(f"{chr(65 + n % 26)}. Invented{n}" for n in range(40))
+    text = f"[1] H. Kilpinen, {names}, Invented Nature 546 (2017) 686."
+    query = bibliographic_string(parse_reference_string(text))
+    assert len(query) <= MAX_QUERY
+    assert query.startswith("H. Kilpinen, A. Invented0")
+    assert query.endswith("Invented Nature 546 (2017) 686.")
+    short = "Okoro TY, Vance NH (1983) Tidal loads on invented piers. Wiley, Leeds"
+    assert bibliographic_string(parse_reference_string(short)) == short

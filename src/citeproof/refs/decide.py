@@ -393,13 +393,17 @@ def _nothing_to_look_up(stated: StatedReference) -> str:
 
 
 def _consistent(scored: Scored) -> bool:
-    """A record that contradicts nothing the entry states and shares its year and its first
-    author, venue or title words, or its first author and first page (and volume, when it
-    has one), without enough to identify it: too close to call the entry not found.  (A
-    year OCR garbled, "(20N3)", or a chapter cited "n.d." leaves the author and the page.)"""
+    """A record that contradicts nothing the entry states and shares its informative title's
+    words, or its year and its first author, venue or title words, or its first author and
+    first page (and volume, when it has one), without enough to identify it: too close to
+    call the entry not found.  (A year OCR garbled, "(20N3)", or a chapter cited "n.d."
+    leaves the author and the page; a title's words scrambled, with no author or year to
+    compare, leave them alone.)"""
     if scored.differs or scored.note:
         return False
     agreeing = {f.field for f in scored.fields if f.agreement == "agrees"}
+    if "title" in agreeing and informative(scored.record.title or ""):
+        return True  # a generic title ("Index") agreeing says nothing
     if "year" in agreeing and {"authors", "venue", "title"} & agreeing:
         return True
     volume = scored.field("volume").agreement

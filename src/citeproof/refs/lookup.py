@@ -432,8 +432,17 @@ async def _one_identifier(
 # Searches
 
 
+#: The longest query string sent; of it, what a string's start keeps when it is longer.
+MAX_QUERY = 500
+QUERY_HEAD = 150
+
+
 def bibliographic_string(stated: StatedReference) -> str:
-    """The reference as one string, without its identifiers: what Crossref is asked."""
+    """The reference as one string, without its identifiers: what Crossref is asked.
+
+    A string longer than :data:`MAX_QUERY` keeps its start (the first authors) and its end:
+    forty authors written out fill 500 characters, and cutting the end would ask for the
+    names alone, without the title, the venue and the numbers that follow them."""
     if stated.text.strip():
         text = stated.text
         for _, value in stated.identifiers:
@@ -441,11 +450,22 @@ def bibliographic_string(stated: StatedReference) -> str:
         text = re.sub(
             r"\b(?:https?://(?:dx\.)?doi\.org/|doi:|pmid:?|pmcid:?)\s*", " ", text, flags=re.I
         )
-        return " ".join(text.split())[:500]
+        return _head_and_tail(" ".join(text.split()))
     parts = [", ".join(stated.authors[:3]), stated.title or "", stated.venue or ""]
     if stated.year:
         parts.append(str(stated.year))
-    return " ".join(p for p in parts if p)[:500]
+    return " ".join(p for p in parts if p)[:MAX_QUERY]
+
+
+def _head_and_tail(text: str) -> str:
+    """``text`` cut to :data:`MAX_QUERY` characters at word ends, its middle left out."""
+    if len(text) <= MAX_QUERY:
+        return text
+    head = text[:QUERY_HEAD].rsplit(" ", 1)[0]
+    tail = text[len(text) - (MAX_QUERY - len(head) - 1) :]
+    if not text[-len(tail) - 1].isspace():
+        tail = tail.split(" ", 1)[-1]  # a word cut at its start is left out
+    return f"{head} {tail}"[:MAX_QUERY]
 
 
 def _title_guess(stated: StatedReference) -> str | None:

@@ -972,9 +972,13 @@ def _fit(
     spoken = ("title", *confirming)
     if title.level == "same":
         return _fit_same_title(title, fields, version, spoken, _garbled_author(entry, record))
+    # a year neither side has (a conference paper's record, a string that prints none) is
+    # no year that could agree or differ: the other fields decide alone
+    timeless = entry.year is None and record.year is None
     if (
         title.level in ("words", "close")
-        and _person_and_time(authors, year)
+        and authors.agreement == "agrees"
+        and (year.agreement == "agrees" or timeless)
         and (venue.agreement != "differs" or version)
     ):
         return "match", spoken
@@ -982,7 +986,7 @@ def _fit(
         title.level == "words"
         and title.informative
         and authors.agreement != "differs"
-        and year.agreement == "agrees"
+        and (year.agreement == "agrees" or timeless)
         and venue.agreement == "agrees"
     ):
         # the title's words in another order, where no first author can be compared: the
