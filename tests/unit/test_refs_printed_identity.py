@@ -890,3 +890,23 @@ def test_a_long_author_list_leaves_the_venue_and_numbers_in_the_query() -> None:
     assert query.endswith("Invented Nature 546 (2017) 686.")
     short = "Okoro TY, Vance NH (1983) Tidal loads on invented piers. Wiley, Leeds"
     assert bibliographic_string(parse_reference_string(short)) == short
+
+
+def test_names_and_a_year_are_not_too_close_to_an_entry_that_prints_a_key() -> None:
+    """A data set's record by a Wang of the next year, holding no volume or pages, against
+    an entry that prints its venue's volume and page: the names and the year are many
+    works', so the entry can be not found (the old code left it unchecked, "too close to
+    accuse")."""
+    dataset = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.crystal",
+        title="Crystal structure of an invented kinetochore protein",
+        authors=("Wang, Li", "Shao, Min", "Zhang, Wei"),
+        year=2017,
+    )
+    text = "1 X. Wang, Y. Zhang, and J. Zhao, Invented Computational Letters 13, 1253 (2016)."
+    got = decide(parse_reference_string(text), [], _answered(dataset))
+    assert got.verdict == "not_found", got.reason
+    # an entry printing no numbers stays too close to accuse
+    bare = "1 X. Wang, Y. Zhang, and J. Zhao, Invented Computational Letters (2016)."
+    assert decide(parse_reference_string(bare), [], _answered(dataset)).verdict == "unchecked"

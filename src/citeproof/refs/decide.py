@@ -392,7 +392,7 @@ def _nothing_to_look_up(stated: StatedReference) -> str:
     return f"The entry names no identifier ({'; '.join(why)}) and nothing to search for."
 
 
-def _consistent(scored: Scored) -> bool:
+def _consistent(scored: Scored, stated: StatedReference) -> bool:
     """A record that contradicts nothing the entry states and shares its informative title's
     words, or its year and its first author, venue or title words, or its first author and
     first page (and volume, when it has one), without enough to identify it: too close to
@@ -404,10 +404,20 @@ def _consistent(scored: Scored) -> bool:
     agreeing = {f.field for f in scored.fields if f.agreement == "agrees"}
     if "title" in agreeing and informative(scored.record.title or ""):
         return True  # a generic title ("Index") agreeing says nothing
+    if agreeing <= {"authors", "year"} and _key_beyond(scored, stated):
+        return False
     if "year" in agreeing and {"authors", "venue", "title"} & agreeing:
         return True
     volume = scored.field("volume").agreement
     return {"authors", "pages"} <= agreeing and volume in ("agrees", "not_recorded")
+
+
+def _key_beyond(scored: Scored, stated: StatedReference) -> bool:
+    """Whether the entry prints the numbers that name an article (a volume and its page, a
+    page range) where the record holds neither a volume nor pages to compare them with:
+    the names and the year it shares are many works', not a key's."""
+    record = scored.record
+    return not (record.volume or record.pages) and numbers_identify(stated.text)
 
 
 def _what(scored: Scored) -> str:
@@ -431,7 +441,7 @@ def decide(
         or _search_unread(stated, searches, partial, closest)
         or _bad_isbn(stated)
         or (_partial(partial, closest) if prints_identity(stated) else None)
-        or _too_little(ranked, closest)
+        or _too_little(stated, ranked, closest)
         or _outside(stated, searches, closest)
         or _not_found(stated, searches, closest)
     )
@@ -491,10 +501,12 @@ def _bad_isbn(stated: StatedReference) -> Decision | None:
     )
 
 
-def _too_little(ranked: Sequence[Scored], closest: tuple[Scored, ...]) -> Decision | None:
+def _too_little(
+    stated: StatedReference, ranked: Sequence[Scored], closest: tuple[Scored, ...]
+) -> Decision | None:
     """A record agrees with all the entry states that the record can compare, but that is
     too little to identify a work: not found would be untrue, verified unproven."""
-    thin = next((s for s in ranked if _consistent(s)), None)
+    thin = next((s for s in ranked if _consistent(s, stated)), None)
     if thin is None:
         return None
     agreeing = ", ".join(f.field for f in thin.fields if f.agreement == "agrees")
