@@ -910,3 +910,47 @@ def test_names_and_a_year_are_not_too_close_to_an_entry_that_prints_a_key() -> N
     # an entry printing no numbers stays too close to accuse
     bare = "1 X. Wang, Y. Zhang, and J. Zhao, Invented Computational Letters (2016)."
     assert decide(parse_reference_string(bare), [], _answered(dataset)).verdict == "unchecked"
+
+
+def test_a_scrambled_title_and_its_year_identify_a_record_that_holds_nothing_else() -> None:
+    """A report's record holds a title and a year alone: its informative title's words in
+    another order and the year are all there is to compare, and they agree (the old code
+    left the entry unchecked)."""
+    report = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.crisis",
+        title="Potentiating invented health and the immune system in crisis",
+        year=1997,
+    )
+    text = ". Potentiating immune the invented of crisis health the system and. . 1997. . ."
+    assert score(parse_reference_string(text), report).fit == "match"
+    # another year is not enough
+    assert score(parse_reference_string(text.replace("1997", "1985")), report).fit != "match"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1III-Vs jnvented Keview 6, 59 (1993).",  # OCR: two letters of the venue wrong
+        "1 L.S paiS, ArtoJournal 58,84 (1999).",  # the words of an invented venue glued
+    ],
+)
+def test_the_year_volume_and_page_agreeing_read_a_garbled_venue_more_loosely(text: str) -> None:
+    """ECitMatch's key with its venue garbled by OCR: the year, the volume and the first
+    page agree and the venue is in the string once its spaces are gone, a letter in five
+    wrong at most (the old code called each entry not found)."""
+    venue = "III-Vs Invented Review" if "III" in text else "Arto Journal"
+    volume, page, year = ("6", "59", 1993) if "III" in text else ("58", "84", 1999)
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.gaas",
+        title="Gallium arsenide for invented optoelectronics",
+        year=year,
+        venue=venue,
+        volume=volume,
+        pages=page,
+    )
+    assert score(parse_reference_string(text), record).fit == "match"
+    # another page: no key
+    other = text.replace(f"{page} (", "91 (").replace(f",{page} (", ",91 (")
+    assert score(parse_reference_string(other), record).fit != "match"

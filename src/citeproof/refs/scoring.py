@@ -992,7 +992,21 @@ def _fit(
         # the title's words in another order, where no first author can be compared: the
         # venue and the year stand in for it
         return "match", spoken
-    if _coordinates(fields) or _sparse(entry, record, fields):
+    if (
+        title.level == "words"
+        and title.informative
+        and authors.agreement == "not_recorded"
+        and venue.agreement == "not_recorded"
+        and year.agreement == "agrees"
+    ):
+        # a record of a title and a year alone (a report, a book in a catalogue): the same
+        # words and the year are all it holds, as a same title would be with no year
+        return "match", spoken
+    if (
+        _coordinates(fields)
+        or _sparse(entry, record, fields)
+        or _key_garbled(entry, record, fields)
+    ):
         return _fit_by_numbers(entry, record, title, fields)
     if title.level in ("words", "close"):
         return "close", ()
@@ -1103,6 +1117,30 @@ def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
 def _key_whole(fields: tuple[FieldScore, ...]) -> bool:
     """ECitMatch's key whole: the venue, the year, the volume and the first page agree."""
     return all(f.agreement == "agrees" for f in fields[2:])
+
+
+def _key_garbled(entry: _Entry, record: WorkRecord, fields: tuple[FieldScore, ...]) -> bool:
+    """ECitMatch's key with its venue as OCR garbled it: the year, the volume and the first
+    page agree, no author differs, and the record's venue is in the string once spaces are
+    gone, a letter in five wrong at most ("1III-Vs jeview 6, 59 (1993).", "ArtJournal").
+    Three numbers agreeing let the venue be read more loosely than alone."""
+    _, authors, year, venue, volume, pages = fields
+    if venue.agreement != "not_stated" or authors.agreement == "differs":
+        return False
+    if not all(f.agreement == "agrees" for f in (year, volume, pages)):
+        return False
+    for name in _venue_names(record):
+        whole = fold(name).replace(" ", "")
+        if len(whole) >= _GARBLED_VENUE and (
+            whole in entry.squeezed
+            or fuzz.partial_ratio(whole, entry.squeezed) >= 100 * _NAME_ALIKE
+        ):
+            return True
+    return False
+
+
+#: The fewest letters of a venue read loosely: a shorter name is found by chance.
+_GARBLED_VENUE = 8
 
 
 def _agrees_or_venue_does(field: FieldScore, venue: FieldScore) -> bool:
