@@ -954,3 +954,21 @@ def test_the_year_volume_and_page_agreeing_read_a_garbled_venue_more_loosely(tex
     # another page: no key
     other = text.replace(f"{page} (", "91 (").replace(f",{page} (", ",91 (")
     assert score(parse_reference_string(other), record).fit != "match"
+
+
+def test_a_cover_page_is_a_generic_title() -> None:
+    """Every issue has an "Inside front cover": that title and a year name no one work (the
+    old code verified the entry by another journal's cover of the same year)."""
+    cover = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.cover",
+        title="Inside front cover",
+        year=2016,
+        venue="Invented Chemistry Reviews",
+        volume="45",
+        pages="1",
+    )
+    text = (
+        "[1]“Inside front cover,” Invented Aerospace Magazine, vol. 31, no. 5, pp. c2–c2, May 2016."
+    )
+    assert score(parse_reference_string(text), cover).fit != "match"
