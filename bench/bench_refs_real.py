@@ -51,14 +51,16 @@ style that prints titles: all but ACS, AIP with or without noise and
 Elsevier-without-titles; every fabrication prints one), or the numeric key (venue, volume,
 first page, and a year or an author; without a volume, as a chapter, venue and first page
 and a year or an author; the numbers only where the rendering prints them, whatever sticks
-to them, since a style leaves some pages out and OCR noise garbles some).  A real string
-whose record was read from the string itself counts as printing one (that record holds too
-little to judge what the string prints).  An entry that prints none of them ("(1) Rosenau,
-J. N. 1964.") cannot be identified by any matcher, so the only honest verdict is that it
-could not be checked: it is right when ``unchecked`` (or when it names its true work), and
-any flag or other work named is wrong, whether or not the work is in the world.  Both
-figures are printed: the right share by this rule (column ``noid``: the entries that print
-no identity) and the strict share of the first rule, where ``unchecked`` is never right.
+to them or dash they are written with, and once for each field a number stands for, since a
+style leaves some pages out, OCR noise garbles some and a read-back may take the year for a
+page as well).  A real string whose record was read from the string itself counts as
+printing one (that record holds too little to judge what the string prints).  An entry that
+prints none of them ("(1) Rosenau, J. N. 1964.") cannot be identified by any matcher, so
+the only honest verdict is that it could not be checked: it is right when ``unchecked`` (or
+when it names its true work), and any flag or other work named is wrong, whether or not
+the work is in the world.  Both figures are printed: the right share by this rule (column
+``noid``: the entries that print no identity) and the strict share of the first rule, where
+``unchecked`` is never right.
 An absent entry (excluded or fabricated) answered ``unchecked`` as a kind of work the
 databases may not hold (a book, a data set, a legal text) is right too, counted apart: that
 is the verdict point 8 of the issue asks for (the strict share counts it wrong, and flag
