@@ -972,3 +972,50 @@ def test_a_cover_page_is_a_generic_title() -> None:
         "[1]“Inside front cover,” Invented Aerospace Magazine, vol. 31, no. 5, pp. c2–c2, May 2016."
     )
     assert score(parse_reference_string(text), cover).fit != "match"
+
+
+_BOOK = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.treaty",
+    title="Monitoring the Invented Test-Ban Treaty",
+    authors=("Ringdal, Frode",),
+    year=2001,
+    venue="Monitoring the Invented Test-Ban Treaty: Sourse Location",
+    pages="1-2",
+)
+_LEXICON_ENTRY = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.kosmetik",
+    title="Kosmetik",
+    authors=("Bährle-Rapp, Marina",),
+    year=2007,
+    venue="Springer Lexikon Invented Kosmetik und Körperpflege",
+    pages="300",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "whole"),
+    [
+        # the book's title is the entry's venue before its subtitle
+        (
+            "Ringdal, Frode (2001). Towards longitudinal catalytic for optical kinetic and "
+            "quantum latent. Monitoring the Invented Test-Ban Treaty: Sourse Location, 1–2.",
+            _BOOK,
+        ),
+        # a short record title inside the entry's venue
+        (
+            "Bährle-Rapp, Marina (2007). Towards neural protein for latent seasonal and genomic "
+            "lattice. Springer Lexikon Invented Kosmetik und Körperpflege, 536–536.",
+            _LEXICON_ENTRY,
+        ),
+    ],
+)
+def test_a_record_titled_as_the_venue_an_invented_title_is_given_in_is_not_the_work(
+    text: str, whole: WorkRecord
+) -> None:
+    """The book or the dictionary an invented chapter is given in: its title is printed
+    where the entry's venue goes, so it is not "this title" (the old code verified each
+    entry as that record)."""
+    got = score(parse_reference_string(text), whole)
+    assert got.fit != "match", [(f.field, f.agreement) for f in got.fields]

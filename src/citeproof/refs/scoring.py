@@ -514,8 +514,12 @@ def _elsewhere_is_not_the_title(entry: _Entry, given: str, titles: list[str]) ->
     venue the entry names (the book an invented chapter is given in, a journal's own
     record), or, after a short title of the entry's own, the encyclopedia it is in."""
     venue = entry.stated.venue
-    if venue and any(fuzz.ratio(fold(venue), t) >= 100 * TITLE_SAME for t in titles):
-        return True
+    if venue:
+        names = {fold(venue), fold(_main(venue))}
+        if any(fuzz.ratio(n, t) >= 100 * TITLE_SAME for n in names for t in titles):
+            return True  # the book or the journal, its subtitle or not
+        if any(_short_inside(t, fold(venue)) for t in titles):
+            return True  # "Kosmetik" in "Springer Lexikon Kosmetik und Körperpflege"
     if any(_short_inside(t, given) for t in titles):
         return True
     return not informative(entry.stated.title or "") and _printed_after(entry, given, titles)
