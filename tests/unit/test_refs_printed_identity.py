@@ -1019,3 +1019,39 @@ def test_a_record_titled_as_the_venue_an_invented_title_is_given_in_is_not_the_w
     entry as that record)."""
     got = score(parse_reference_string(text), whole)
     assert got.fit != "match", [(f.field, f.agreement) for f in got.fields]
+
+
+@pytest.mark.parametrize(
+    ("text", "pages"),
+    [
+        ("(1) Journal of the Invented Society of Engineers 1921, 24, App4.", "App4"),
+        ("1Journal of the Invented Dietetic Association 24, RF5 (1921).", "RF5-RF7"),
+        ("1 A. Fournier, Journal of the Invented Society of Engineers 24, 90a (1921).", "90a"),
+        ("[1]Journal of the Invented Society of Engineers 24 (1921) 19A.", "19A"),
+        (
+            "1 Y. Katanami, Journal of the Invented Society of Engineers 24, S168R(1921).",
+            "S168-S169",
+        ),
+    ],
+)
+def test_pages_with_letters_are_read_and_compared(text: str, pages: str) -> None:
+    """An appendix's "App4", a cover's "RF5", a half page's "90a", OCR's "S168R": the first
+    page is read where the style puts it and compared whole (the old code read a single
+    letter before the digits only, so each key was incomplete and the untitled record of
+    the first was no evidence either way)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.app4",
+        title=None,
+        year=1921,
+        venue="Journal of the Invented Society of Engineers"
+        if "Society" in text
+        else "Journal of the Invented Dietetic Association",
+        volume="24",
+        pages=pages,
+    )
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "verified", got.reason
+    # another page with letters is another work
+    other = record.model_copy(update={"pages": "App9"})
+    assert decide(parse_reference_string(text), [], _answered(other)).verdict != "verified"

@@ -121,9 +121,18 @@ def number_tokens(text: str) -> frozenset[str]:
     looked for among them."""
     visible = LINKS.sub(" ", text)
     tokens = {t.lstrip("0") or "0" for t in re.findall(r"(?<![\w.])\d+(?![\d])", visible)}
-    # article numbers and lettered pages: e0102, B551, C347, L12
-    tokens.update(m.lower() for m in re.findall(r"\b[A-Za-z]\d+\b", visible))
+    # article numbers and lettered pages: e0102, B551, C347, L12, a cover's CO4, an
+    # appendix's App4, a page's second half 90a
+    for match in _LETTERED.finditer(visible):
+        tokens.add(match.group(0).lower())
+        if match.group("core"):
+            tokens.add(match.group("core").lower())  # "S168R": OCR glued a letter to S168
     return frozenset(tokens)
+
+
+#: A page or article number with letters: before its digits (up to three: "e0102", "CO4",
+#: "App4") or one after them ("90a").
+_LETTERED = re.compile(r"\b(?:(?P<core>[A-Za-z]{1,3}\d+)[A-Za-z]?|\d+[A-Za-z])\b")
 
 
 def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
@@ -134,14 +143,18 @@ def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
     bare = value.strip().lower()
     if bare.isdigit():
         return (bare.lstrip("0") or "0") in tokens
-    if re.fullmatch(r"[a-z]\d+", bare):
-        return bare in tokens
+    if _LETTERED.fullmatch(bare):
+        if bare in tokens:
+            return True
+        if bare[0].isalpha():
+            return False  # a page with letters before its digits is printed whole or not
+    # "19A" printed "19", "329B" printed "329": its digits
     digits = re.findall(r"\d+", bare)
     return (digits[0].lstrip("0") or "0") in tokens if digits else None
 
 
 _Y = r"(?:1[5-9]|20)\d\d"
-_PAGE = r"([A-Za-z]?\d+)"
+_PAGE = r"([A-Za-z]{0,3}\d+[A-Za-z]?)"
 _COORDINATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bvol\.?\s*(\d+)\b.*?\bpp?\.\s*" + _PAGE, re.IGNORECASE),  # IEEE, MLA
     re.compile(r"\b" + _Y + r"[a-z]?[^;]{0,24};\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*:\s*" + _PAGE),
