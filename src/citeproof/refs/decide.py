@@ -403,7 +403,7 @@ def _consistent(scored: Scored, stated: StatedReference) -> bool:
         return False
     agreeing = {f.field for f in scored.fields if f.agreement == "agrees"}
     if "title" in agreeing and informative(scored.record.title or ""):
-        return True  # a generic title ("Index") agreeing says nothing
+        return True  # its title's words, whatever their order: never found missing
     if agreeing <= {"authors", "year"} and _key_beyond(scored, stated):
         return False
     if "year" in agreeing and {"authors", "venue", "title"} & agreeing:

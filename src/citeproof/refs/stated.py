@@ -70,9 +70,10 @@ class StatedReference:
     """What the entry writes as an identifier that is none (``doi:10.``, ``PMID: 0``), as
     written: not looked up, and said in the verdict's reason."""
     marker: str | None = None
-    """The list marker the entry was printed with ("[3]", "3.", "(3)"), which tells a style
-    where its fields do not: after "[3]" (Elsevier's numbered style), "Venue 18 (1987)." is
-    a volume without its page, after AIP's bare "3" a page without a volume."""
+    """The list marker the entry was printed with ("[3]", "3.", "(3)"). It tells apart
+    styles whose fields print alike: after "[3]" (Elsevier's numbered style) "Venue 18
+    (1987)." is a volume without its page; after AIP's bare "3", which stays in the text,
+    it is a page without a volume."""
 
     @property
     def identifiers(self) -> tuple[tuple[str, str], ...]:
