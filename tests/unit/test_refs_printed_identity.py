@@ -1055,3 +1055,32 @@ def test_pages_with_letters_are_read_and_compared(text: str, pages: str) -> None
     # another page with letters is another work
     other = record.model_copy(update={"pages": "App9"})
     assert decide(parse_reference_string(text), [], _answered(other)).verdict != "verified"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1Invented Notes and Queries s9-VII, 347 (1901).",
+        "[1]Invented Notes and Queries s9-VII (1901) 347.",
+        "(1) Invented Notes and Queries 1901, s9-VII, 347–347.",
+    ],
+)
+def test_a_volume_of_a_numbered_series_is_compared(text: str) -> None:
+    """Notes and Queries numbers its volumes by series ("s9-VII", ninth series, volume 7,
+    which Crossref writes with an en dash): the volume agrees, and with the venue, the year
+    and the page it names the article (the old code called the volume not printed, and the
+    entry too close to accuse)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.moore",
+        title="Invented Moore manuscripts",
+        year=1901,
+        venue="Invented Notes and Queries",
+        volume="s9–VII",
+        pages="347-348",
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.field("volume").agreement == "agrees"
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    other = record.model_copy(update={"volume": "s9-VIII"})
+    assert score(parse_reference_string(text), other).fit != "match"

@@ -127,7 +127,13 @@ def number_tokens(text: str) -> frozenset[str]:
         tokens.add(match.group(0).lower())
         if match.group("core"):
             tokens.add(match.group("core").lower())  # "S168R": OCR glued a letter to S168
+    # a volume of a numbered series: Notes and Queries' "s9-VII", ninth series, volume 7
+    tokens.update(m.lower() for m in _SERIES_VOLUME.findall(visible.translate(_DASHES)))
     return frozenset(tokens)
+
+
+_SERIES_VOLUME = re.compile(r"\b[sS]\d{1,2}-[IVXLCivxlc]{1,6}\b")
+_DASHES = str.maketrans(dict.fromkeys("‐‑‒–—", "-"))
 
 
 #: A page or article number with letters: before its digits (up to three: "e0102", "CO4",
@@ -140,7 +146,9 @@ def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
     has none that can be looked for."""
     if not value:
         return None
-    bare = value.strip().lower()
+    bare = value.strip().lower().translate(_DASHES)
+    if _SERIES_VOLUME.fullmatch(bare):
+        return bare in tokens
     if bare.isdigit():
         return (bare.lstrip("0") or "0") in tokens
     if _LETTERED.fullmatch(bare):
