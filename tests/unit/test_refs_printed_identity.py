@@ -1084,3 +1084,21 @@ def test_a_volume_of_a_numbered_series_is_compared(text: str) -> None:
     assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
     other = record.model_copy(update={"volume": "s9-VIII"})
     assert score(parse_reference_string(text), other).fit != "match"
+
+
+def test_a_books_year_and_first_page_name_its_chapter_whatever_the_author() -> None:
+    """A chapter's record has no volume: the book, the year and the first page name it as a
+    journal's volume and page name an article, so OCR's "M. MYhe" for Mohe does not make the
+    entry not found (the old code asked for the author too)."""
+    chapter = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.meta",
+        title="Invented meta-consulting",
+        authors=("Mohe, Michael",),
+        year=2015,
+        venue="Invented Beratungskonzepte",
+        pages="285-311",
+    )
+    text = "1 M. MYhe, In vented Beratungskonzepte 285 (2015)."
+    assert score(parse_reference_string(text), chapter).fit == "match"
+    assert score(parse_reference_string(text.replace("285", "286")), chapter).fit != "match"

@@ -1152,7 +1152,12 @@ def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
 
 
 def _key_whole(fields: tuple[FieldScore, ...]) -> bool:
-    """ECitMatch's key whole: the venue, the year, the volume and the first page agree."""
+    """ECitMatch's key whole: the venue, the year, the volume and the first page agree; for
+    a record without a volume (a chapter), the book, the year and the first page, as one
+    book's pages name one chapter."""
+    _, _, year, venue, volume, pages = fields
+    if volume.agreement == "not_recorded":
+        return all(f.agreement == "agrees" for f in (year, venue, pages))
     return all(f.agreement == "agrees" for f in fields[2:])
 
 
