@@ -1102,3 +1102,46 @@ def test_a_books_year_and_first_page_name_its_chapter_whatever_the_author() -> N
     text = "1 M. MYhe, In vented Beratungskonzepte 285 (2015)."
     assert score(parse_reference_string(text), chapter).fit == "match"
     assert score(parse_reference_string(text.replace("285", "286")), chapter).fit != "match"
+
+
+@pytest.mark.parametrize(
+    ("text", "record"),
+    [
+        # a chapter: no volume, the book's title garbled
+        (
+            "1 P. Pruzan, RQesearch Meqhods 175(2016).",
+            WorkRecord(
+                source="crossref",
+                doi="10.5555/invented.pruzan",
+                title="Invented research design",
+                authors=("Pruzan, Peter",),
+                year=2016,
+                venue="Research Methods",
+                pages="175-205",
+            ),
+        ),
+        # the year garbled too: the first author stands in for it
+        (
+            "1 Y. Russell, Pprt and CriIique 24, 255 (20N3).",
+            WorkRecord(
+                source="crossref",
+                doi="10.5555/invented.russell",
+                title="Invented bodies of law",
+                authors=("Russell, Yvette",),
+                year=2013,
+                venue="Tort and Critique",
+                volume="24",
+                pages="255-275",
+            ),
+        ),
+    ],
+)
+def test_a_garbled_venue_is_read_for_a_chapter_and_beside_a_garbled_year(
+    text: str, record: WorkRecord
+) -> None:
+    """The loose reading of a venue OCR garbled, for a chapter (its record has no volume)
+    and where the year is garbled as well, the first author agreeing (the old code left
+    both entries unchecked)."""
+    assert score(parse_reference_string(text), record).fit == "match"
+    stranger = record.model_copy(update={"authors": ("Okonkwo, Ada",)})
+    assert score(parse_reference_string(text), stranger).fit != "match"

@@ -1162,15 +1162,21 @@ def _key_whole(fields: tuple[FieldScore, ...]) -> bool:
 
 
 def _key_garbled(entry: _Entry, record: WorkRecord, fields: tuple[FieldScore, ...]) -> bool:
-    """ECitMatch's key with its venue as OCR garbled it: the year, the volume and the first
-    page agree, no author differs, and the record's venue is in the string once spaces are
-    gone, a letter in five wrong at most ("1III-Vs jeview 6, 59 (1993).", "ArtJournal").
-    Three numbers agreeing let the venue be read more loosely than alone."""
+    """ECitMatch's key with its venue as OCR garbled it: the year, the volume (a chapter's
+    record has none) and the first page agree, no author differs, and the record's venue
+    is in the string once spaces are gone, a letter in five wrong at most ("1III-Vs jeview
+    6, 59 (1993).", "ArtJournal", "RQesearch Meqhodology 175(2016)").  The numbers agreeing
+    let the venue be read more loosely than alone; a year OCR garbled too ("(20N3)") is
+    left to the first author, which must then agree."""
     _, authors, year, venue, volume, pages = fields
     if venue.agreement != "not_stated" or authors.agreement == "differs":
         return False
-    if not all(f.agreement == "agrees" for f in (year, volume, pages)):
-        return False
+    if pages.agreement != "agrees" or volume.agreement not in ("agrees", "not_recorded"):
+        return False  # a chapter's record has no volume: its book's pages name it
+    if year.agreement != "agrees" and not (
+        year.agreement == "not_stated" and authors.agreement == "agrees"
+    ):
+        return False  # a year OCR garbled ("(20N3)"): the first author stands in for it
     for name in _venue_names(record):
         whole = fold(name).replace(" ", "")
         if len(whole) >= _GARBLED_VENUE and (
