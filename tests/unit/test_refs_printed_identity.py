@@ -1145,3 +1145,18 @@ def test_a_garbled_venue_is_read_for_a_chapter_and_beside_a_garbled_year(
     assert score(parse_reference_string(text), record).fit == "match"
     stranger = record.model_copy(update={"authors": ("Okonkwo, Ada",)})
     assert score(parse_reference_string(text), stranger).fit != "match"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[1] D.A. Okoro, N.J. Vance, Invented Infectious Diseases (2016) ciw420.",
+        "[1] C.D. van Strien, Invented Travellers in Holland (n.d.) IL1.",
+        "Van Strien, C.D., Illustrations. Invented Travellers in Holland, pp.IL1–IL15.",
+    ],
+)
+def test_a_page_with_letters_beside_the_year_or_labelled_prints_an_identity(text: str) -> None:
+    """An article number ("ciw420") or a plate page ("IL1") where the style puts the page:
+    the entry prints an identity, so no record matching it is a lead (the old code read one
+    letter before a page's digits only, and called these entries too thin to accuse)."""
+    assert prints_identity(parse_reference_string(text))

@@ -219,7 +219,7 @@ def coordinates(text: str) -> tuple[str, str] | None:
 #: so does Elsevier "Invented Geology 18 (1987).", which the first pattern reads as AIP's.)
 _PAGE_BY_YEAR = (
     re.compile(r"(?<![\d.])([A-Za-z]?\d{1,5})\s*\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\W*$"),
-    re.compile(r"\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\s*([A-Za-z]?\d{1,15})\W*$"),
+    re.compile(r"\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\s*([A-Za-z]{0,3}\d{1,15}[A-Za-z]?)\W*$"),
 )
 
 
@@ -247,7 +247,7 @@ def first_surname(text: str) -> str | None:
     return None
 
 
-_PAGE_LABELLED = re.compile(r"\bpp?\.\s*[A-Za-z]?\d+")
+_PAGE_LABELLED = re.compile(r"\bpp?\.\s*[A-Za-z]{0,3}\d+")
 
 
 def numbers_identify(text: str, *, bracketed: bool = False) -> bool:
