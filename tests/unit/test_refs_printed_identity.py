@@ -290,8 +290,8 @@ def test_an_apa_entry_without_an_author_has_its_title_read() -> None:
     "text",
     [
         "Smith, J., & Doe, A. (2019). Deep invented learning. Invented Nature, 12, 1-10.",
-        "Editorial Board. (2001). Invented Limnologica, 31(1), CO2.",
         "J. A. Smith and K. Doe. (2019). Deep invented learning. Invented Nature.",
+        "World Invented Organization. (2019). Global invented report 2019. Geneva.",
     ],
 )
 def test_names_before_the_year_are_never_read_as_a_title(text: str) -> None:
@@ -1160,3 +1160,29 @@ def test_a_page_with_letters_beside_the_year_or_labelled_prints_an_identity(text
     the entry prints an identity, so no record matching it is a lead (the old code read one
     letter before a page's digits only, and called these entries too thin to accuse)."""
     assert prints_identity(parse_reference_string(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "venue"),
+    [
+        (
+            "Editorial Board. (2001). Invented Limnologica, 31(1), CO2.",
+            "Editorial Board",
+            "Invented Limnologica",
+        ),
+        (
+            "Inhalt. (2013). Geschichte in Invented Köln, 60(1).",
+            "Inhalt",
+            "Geschichte in Invented Köln",
+        ),
+    ],
+)
+def test_an_apa_entry_with_only_a_venue_after_its_year_opens_with_its_title(
+    text: str, title: str, venue: str
+) -> None:
+    """APA prints a work without an author as "Title. (Year). Venue, volume(issue), page.":
+    with nothing but a venue and its numbers after the year, what stands before it is the
+    title, not a group author (the old code read the venue as the title, so a generic
+    "Editorial Board" printed an informative title and was accused when not found)."""
+    got = parse_reference_string(text)
+    assert (got.title, got.venue, got.authors) == (title, venue, ())

@@ -776,6 +776,13 @@ def _style(flat: str) -> _Style:
             and (pattern is not _APA_YEAR or not _organisation(m.group("authors")))
         ):
             continue
+        if not names and not anonymous and (place := _APA_VENUE.match(m.group("rest").lstrip())):
+            # no author and no title after the year, only a venue and its numbers: what
+            # stands before the year is the work's title ("Editorial Board. (1966). Invented
+            # Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")
+            lead = _clean_title(m.group("authors").strip().rstrip("."), 1)
+            if lead:
+                return (), lead, place.group("venue"), _year_of(m.group("year")), m.group("rest")
         # the sentence after an author list and its year is the title, one word too
         # ("Editorial."): where a style puts it, nothing else is
         title, after = _first_sentence(m.group("rest"), 1 if names else 2)
