@@ -1186,3 +1186,19 @@ def test_an_apa_entry_with_only_a_venue_after_its_year_opens_with_its_title(
     "Editorial Board" printed an informative title and was accused when not found)."""
     got = parse_reference_string(text)
     assert (got.title, got.venue, got.authors) == (title, venue, ())
+
+
+def test_a_venue_whose_words_extraction_glued_is_the_same_venue() -> None:
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.edge",
+        title="From the other side",
+        year=1998,
+        venue="The Invented Leading Edge",
+        volume="17",
+        pages="740-740",
+    )
+    text = "Okoro, T. (1998). From the other side. The InventedLeadingEdge, 17(6), 740–740."
+    assert score(parse_reference_string(text), record).field("venue").agreement == "agrees"
+    other = record.model_copy(update={"venue": "The Invented Trailing Edge"})
+    assert score(parse_reference_string(text), other).field("venue").agreement == "differs"

@@ -700,9 +700,12 @@ def _venue(entry: _Entry, record: WorkRecord) -> FieldScore:
         return FieldScore("venue", stated, None, None, "not_recorded")
     if stated:
         value = max(fuzz.token_set_ratio(fold(stated), fold(n)) for n in names) / 100
-        # words an extraction glued or split ("The LeadingEdge"): the letters, spaces aside
+        # words an extraction glued or split ("The LeadingEdge"): the letters, spaces aside,
+        # held to the stricter measure of squeezed strings
         squeezed = fold(stated).replace(" ", "")
-        value = max(value, *(fuzz.ratio(squeezed, fold(n).replace(" ", "")) / 100 for n in names))
+        glued = max(fuzz.ratio(squeezed, fold(n).replace(" ", "")) for n in names)
+        if glued >= SQUEEZED_SAME:
+            value = max(value, glued / 100)
         ok = value >= VENUE_SAME or same_venue(stated, names)
         return FieldScore("venue", stated, record.venue, round(value, 3), _agree(ok))
     found = any(_venue_in(entry, name) for name in names)
