@@ -292,6 +292,8 @@ def test_an_apa_entry_without_an_author_has_its_title_read() -> None:
         "Smith, J., & Doe, A. (2019). Deep invented learning. Invented Nature, 12, 1-10.",
         "J. A. Smith and K. Doe. (2019). Deep invented learning. Invented Nature.",
         "World Invented Organization. (2019). Global invented report 2019. Geneva.",
+        # a comma and a number inside the title are no venue and its volume
+        "World Invented Organization. (2019). Invented report 2019, 3rd edition.",
     ],
 )
 def test_names_before_the_year_are_never_read_as_a_title(text: str) -> None:

@@ -638,6 +638,8 @@ _HARVARD_COMMA = re.compile(rf"(?P<authors>.{{2,400}}?),? (?P<year>{_YEAR})[a-z]
 _VENUE_YEAR = re.compile(rf"(?P<venue>[^.;]{{2,150}}?)\.? (?:\[Internet\]\.? )?(?P<year>{_YEAR})")
 _APA_VENUE = re.compile(r"(?P<venue>[^,.]{2,150}?), (?:vol\. )?\d")
 _SENTENCE_END = re.compile(r"[.?!](?= |$)")
+#: A word of three letters or more: after a venue's numbers, more than a page ("CO2", "i").
+_WORD3 = re.compile(r"[^\W\d_]{3}")
 _ABBREVIATIONS = frozenset(
     "vs v e.g i.e cf al etc st dr mr mrs ms no vol fig approx ca sp spp et".split()
 )
@@ -776,7 +778,9 @@ def _style(flat: str) -> _Style:
             and (pattern is not _APA_YEAR or not _organisation(m.group("authors")))
         ):
             continue
-        if not names and not anonymous and (place := _APA_VENUE.match(m.group("rest").lstrip())):
+        rest = m.group("rest").lstrip()
+        place = _APA_VENUE.match(rest) if not (names or anonymous) else None
+        if place is not None and not _WORD3.search(rest[place.end("venue") :]):
             # no author and no title after the year, only a venue and its numbers: what
             # stands before the year is the work's title ("Editorial Board. (1966). Invented
             # Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")
