@@ -1177,6 +1177,7 @@ def test_a_page_with_letters_beside_the_year_or_labelled_prints_an_identity(text
             "Inhalt",
             "Geschichte in Invented Köln",
         ),
+        ("Masthead. (1913). Invented Revue, 20(6), fmi–fmi.", "Masthead", "Invented Revue"),
     ],
 )
 def test_an_apa_entry_with_only_a_venue_after_its_year_opens_with_its_title(

@@ -638,8 +638,9 @@ _HARVARD_COMMA = re.compile(rf"(?P<authors>.{{2,400}}?),? (?P<year>{_YEAR})[a-z]
 _VENUE_YEAR = re.compile(rf"(?P<venue>[^.;]{{2,150}}?)\.? (?:\[Internet\]\.? )?(?P<year>{_YEAR})")
 _APA_VENUE = re.compile(r"(?P<venue>[^,.]{2,150}?), (?:vol\. )?\d")
 _SENTENCE_END = re.compile(r"[.?!](?= |$)")
-#: A word of three letters or more: after a venue's numbers, more than a page ("CO2", "i").
-_WORD3 = re.compile(r"[^\W\d_]{3}")
+#: A word of four letters or more: after a venue's numbers, more than a page ("CO2",
+#: "fmi", "i"): "edition".
+_WORD4 = re.compile(r"[^\W\d_]{4}")
 _ABBREVIATIONS = frozenset(
     "vs v e.g i.e cf al etc st dr mr mrs ms no vol fig approx ca sp spp et".split()
 )
@@ -780,7 +781,7 @@ def _style(flat: str) -> _Style:
             continue
         rest = m.group("rest").lstrip()
         place = _APA_VENUE.match(rest) if not (names or anonymous) else None
-        if place is not None and not _WORD3.search(rest[place.end("venue") :]):
+        if place is not None and not _WORD4.search(rest[place.end("venue") :]):
             # no author and no title after the year, only a venue and its numbers: what
             # stands before the year is the work's title ("Editorial Board. (1966). Invented
             # Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")
