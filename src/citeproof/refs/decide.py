@@ -417,7 +417,7 @@ def _key_beyond(scored: Scored, stated: StatedReference) -> bool:
     page range) where the record holds neither a volume nor pages to compare them with:
     the names and the year it shares are many works', not a key's."""
     record = scored.record
-    return not (record.volume or record.pages) and numbers_identify(stated.text)
+    return not (record.volume or record.pages) and _prints_numbers(stated)
 
 
 def _what(scored: Scored) -> str:
@@ -436,14 +436,15 @@ def decide(
     ranked = _searched(stated, searches)
     partial = next((s for s in ranked if s.fit == "partial"), None)
     closest = _closest(ranked)
+    identity = prints_identity(stated)
     return (
         _search_matches(ranked)
         or _search_unread(stated, searches, partial, closest)
         or _bad_isbn(stated)
-        or (_partial(partial, closest) if prints_identity(stated) else None)
+        or (_partial(partial, closest) if identity else None)
         or _too_little(stated, ranked, closest)
         or _outside(stated, searches, closest)
-        or _not_found(stated, searches, closest)
+        or _not_found(stated, searches, closest, identity)
     )
 
 
@@ -553,18 +554,27 @@ def prints_identity(stated: StatedReference) -> bool:
     text = stated.text
     if not stated.title and sentence_words(text) >= TITLE_WORDS:
         return True  # a title the reader did not find, in sentence case
-    return numbers_identify(text, bracketed="[" in (stated.marker or ""))
+    return _prints_numbers(stated)
+
+
+def _prints_numbers(stated: StatedReference) -> bool:
+    """Whether the entry prints the numbers that name an article or a chapter where its
+    style puts them (``numbers.numbers_identify``, told the entry's list marker)."""
+    return numbers_identify(stated.text, bracketed="[" in (stated.marker or ""))
 
 
 def _not_found(
-    stated: StatedReference, searches: Sequence[SearchEvidence], closest: tuple[Scored, ...]
+    stated: StatedReference,
+    searches: Sequence[SearchEvidence],
+    closest: tuple[Scored, ...],
+    identity: bool,
 ) -> Decision:
     """Every database asked answered, and nothing matches: a lead, never a finding (and not
     even a lead for an entry that prints too little to identify a work)."""
     if not searches:
         return Decision("unchecked", _nothing_to_look_up(stated))
     asked = ", ".join(s.service for s in searches)
-    if not prints_identity(stated):
+    if not identity:
         return Decision(
             "unchecked",
             f"No record in {asked} matches the entry, but it prints too little to identify a "

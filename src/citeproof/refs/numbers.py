@@ -162,7 +162,10 @@ def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
 
 
 _Y = r"(?:1[5-9]|20)\d\d"
-_PAGE = r"([A-Za-z]{0,3}\d+[A-Za-z]?)"
+#: A page as printed: its digits, up to three letters before them ("App4", "e0102", "S168")
+#: and one after ("90a", "19A").
+_PAGE_FORM = r"[A-Za-z]{0,3}\d+[A-Za-z]?"
+_PAGE = rf"({_PAGE_FORM})"
 _COORDINATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bvol\.?\s*(\d+)\b.*?\bpp?\.\s*" + _PAGE, re.IGNORECASE),  # IEEE, MLA
     re.compile(r"\b" + _Y + r"[a-z]?[^;]{0,24};\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*:\s*" + _PAGE),
@@ -219,7 +222,7 @@ def coordinates(text: str) -> tuple[str, str] | None:
 #: so does Elsevier "Invented Geology 18 (1987).", which the first pattern reads as AIP's.)
 _PAGE_BY_YEAR = (
     re.compile(r"(?<![\d.])([A-Za-z]?\d{1,5})\s*\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\W*$"),
-    re.compile(r"\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\s*([A-Za-z]{0,3}\d{1,15}[A-Za-z]?)\W*$"),
+    re.compile(r"\(\s*(?:" + _Y + r"|n\.\s?d\.)\s*\)\s*" + _PAGE + r"\W*$"),
 )
 
 
@@ -247,7 +250,7 @@ def first_surname(text: str) -> str | None:
     return None
 
 
-_PAGE_LABELLED = re.compile(r"\bpp?\.\s*[A-Za-z]{0,3}\d+")
+_PAGE_LABELLED = re.compile(r"\bpp?\.\s*" + _PAGE_FORM)
 
 
 def numbers_identify(text: str, *, bracketed: bool = False) -> bool:

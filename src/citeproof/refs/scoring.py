@@ -358,10 +358,12 @@ _NAMED = (
     # ends it ("H. Al Faleh, S. Al Saif, and J. Al Suwaidi,")
     re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){{1,2}})(?=\s*(?:,|;|and\b))"),
 )
-#: A list number glued to the entry ("1Anaesthesia 32, 84 (1977).", "1BMJ 1, 388 (1912)."),
-#: which a reader that splits lists at "1 " or "[1]" leaves in place.
+#: A list number the reader leaves in the entry: glued to it ("1Anaesthesia 32, 84 (1977).",
+#: "1BMJ 1, 388 (1912).") or AIP's bare one before the names ("1 Seung Hong Lee, ..."),
+#: never a number of the entry's (a volume, a page) nor a word of a title.
 _GLUED_NUMBER = re.compile(
-    r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}(?=[A-Z][a-z]|[A-Z]{2,}\b|[A-Z]{3}))\s*"
+    r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}(?=[A-Z][a-z]|[A-Z]{2,}\b|[A-Z]{3})"
+    r"|\d{1,3}\s+(?=[A-Z]))\s*"
 )
 
 
@@ -398,16 +400,13 @@ def _entry(stated: StatedReference) -> _Entry:
 #: "Ban-Leong Ooi"), initials allowed ("John E. Jones").
 _FULL_NAME = re.compile(r"(?:[A-Z][\w'’\-]*\.?\s+){1,3}[A-Z][\w'’\-]+")
 _NAME_SEPARATORS = re.compile(r"\s*(?:[,;]|\band\b|&)\s*")
-#: AIP's list number, a bare one before the names ("1 Seung Hong Lee, ..."), which the
-#: reader leaves in the text: a number is never a name, so it is no title's start either.
-_LIST_NUMBER = re.compile(r"^\s*\d{1,4}\s+(?=[A-Z])")
 
 
 def _leading_names(raw: str) -> frozenset[str]:
     """The words of the full names a string opens with, up to the first piece that is no
     name (a title has a lower-case word or a digit; a venue follows the names)."""
     words: set[str] = set()
-    for piece in _NAME_SEPARATORS.split(_LIST_NUMBER.sub("", raw[:400], count=1)):
+    for piece in _NAME_SEPARATORS.split(raw[:400]):
         if not piece:
             continue
         if not _FULL_NAME.fullmatch(piece):
@@ -725,7 +724,7 @@ def _venue_in(entry: _Entry, name: str) -> bool:
     # "Journ al ofB CrystalyGrowth": the words broken, the letters there (with the words
     # ISO 4 leaves out, "of the", as the string prints them, or without them)
     for whole in ("".join(wanted), fold(name).replace(" ", "")):
-        if len(whole) >= 12 and fuzz.partial_ratio(whole, entry.squeezed) >= SQUEEZED_SAME:
+        if _squeezed_in(whole, entry, least=12, alike=SQUEEZED_SAME):
             return True
     size = len(wanted)
     for start in range(len(printed) - size + 1):
@@ -733,6 +732,14 @@ def _venue_in(entry: _Entry, name: str) -> bool:
         if same_venue(window, (name,)):
             return True
     return False
+
+
+def _squeezed_in(whole: str, entry: _Entry, *, least: int, alike: float) -> bool:
+    """Whether a name of ``least`` letters or more, its spaces gone, is in the string once
+    its spaces are gone too, ``alike`` (a rapidfuzz ratio, 0 to 100) at least."""
+    return len(whole) >= least and (
+        whole in entry.squeezed or fuzz.partial_ratio(whole, entry.squeezed) >= alike
+    )
 
 
 def _printed_whole(text: str, digits: str) -> bool:
@@ -1067,15 +1074,15 @@ def _garbled_author(entry: _Entry, record: WorkRecord) -> bool:
     head = entry.squeezed[: len(first) + _AUTHOR_SLACK]
     if len(first) < _GARBLED_NAME:
         return head.startswith(first)
-    return fuzz.partial_ratio(first, head) >= 100 * _NAME_ALIKE
+    return fuzz.partial_ratio(first, head) >= 100 * _GARBLED_ALIKE
 
 
 #: A name shorter than this is compared whole: a short one is too easily found by chance.
 _GARBLED_NAME = 5
 #: How far into the string the first surname is looked for (a list marker, an initial).
 _AUTHOR_SLACK = 12
-#: How alike a garbled surname is to the record's (rapidfuzz's ratio, 0 to 1).
-_NAME_ALIKE = 0.8
+#: How alike a garbled surname or venue is to the record's (rapidfuzz's ratio, 0 to 1).
+_GARBLED_ALIKE = 0.8
 
 
 def _person_and_time(authors: FieldScore, year: FieldScore) -> bool:
@@ -1183,14 +1190,12 @@ def _key_garbled(entry: _Entry, record: WorkRecord, fields: tuple[FieldScore, ..
         year.agreement == "not_stated" and authors.agreement == "agrees"
     ):
         return False  # a year OCR garbled ("(20N3)"): the first author stands in for it
-    for name in _venue_names(record):
-        whole = fold(name).replace(" ", "")
-        if len(whole) >= _GARBLED_VENUE and (
-            whole in entry.squeezed
-            or fuzz.partial_ratio(whole, entry.squeezed) >= 100 * _NAME_ALIKE
-        ):
-            return True
-    return False
+    return any(
+        _squeezed_in(
+            fold(name).replace(" ", ""), entry, least=_GARBLED_VENUE, alike=100 * _GARBLED_ALIKE
+        )
+        for name in _venue_names(record)
+    )
 
 
 #: The fewest letters of a venue read loosely: a shorter name is found by chance.
