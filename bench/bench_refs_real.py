@@ -897,7 +897,7 @@ def _informative(title: str) -> bool:
 _DASHES = str.maketrans(dict.fromkeys("‐‑‒–—−", "-"))
 
 
-def _printed(number: str, text: str) -> int:
+def _times_printed(number: str, text: str) -> int:
     """How many times a record's number is printed in ``text`` as a whole number, whatever
     dash it is written with."""
     number, text = number.translate(_DASHES), text.translate(_DASHES)
@@ -912,7 +912,7 @@ def _numbers_printed(work: Work, text: str) -> bool:
     needed = Counter(set(n.translate(_DASHES) for n in (work.first_page, work.volume) if n))
     if work.year and str(work.year) in needed:
         needed[str(work.year)] += 1
-    return all(_printed(n, text) >= times for n, times in needed.items())
+    return all(_times_printed(n, text) >= times for n, times in needed.items())
 
 
 def prints_identity(
