@@ -767,7 +767,11 @@ def _style(flat: str) -> _Style:
             names = _names(m.group("authors"), _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
         if not names and pattern is not _AUTHOR_YEAR:
             names = _paired_names(m.group("authors"))
-        if not names and pattern is _APA_YEAR and (lead := _title_first(m.group("authors"))):
+        if (
+            not names
+            and pattern is _APA_YEAR
+            and (lead := _lead_title(m.group("authors"), m.group("rest")))
+        ):
             # APA's work without an author: "Title of the work. (2016). Venue, 12(3), 4–9."
             place = _APA_VENUE.match(m.group("rest").lstrip())
             venue = place.group("venue") if place else None
@@ -779,15 +783,6 @@ def _style(flat: str) -> _Style:
             and (pattern is not _APA_YEAR or not _organisation(m.group("authors")))
         ):
             continue
-        rest = m.group("rest").lstrip()
-        place = _APA_VENUE.match(rest) if not (names or anonymous) else None
-        if place is not None and not _WORD4.search(rest[place.end("venue") :]):
-            # no author and no title after the year, only a venue and its numbers: what
-            # stands before the year is the work's title ("Editorial Board. (1966). Invented
-            # Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")
-            lead = _clean_title(m.group("authors").strip().rstrip("."), 1)
-            if lead:
-                return (), lead, place.group("venue"), _year_of(m.group("year")), m.group("rest")
         # the sentence after an author list and its year is the title, one word too
         # ("Editorial."): where a style puts it, nothing else is
         title, after = _first_sentence(m.group("rest"), 1 if names else 2)
@@ -833,6 +828,23 @@ def _paired_names(text: str) -> tuple[str, ...]:
 
 def _year_of(printed: str) -> int | None:
     return int(printed) if printed[0].isdigit() else None  # "n.d." has none
+
+
+def _lead_title(lead: str, rest: str) -> str | None:
+    """The title an APA entry without an author opens with, before its "(2016)": one that
+    reads as a title (:func:`_title_first`), or a short or capitalised one, which reads as
+    a group author, when nothing but a venue and its numbers follows the year ("Editorial
+    Board. (1966). Invented Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")."""
+    found = _title_first(lead)
+    if found is not None:
+        return found
+    if _ANONYMOUS.fullmatch(lead.strip()) or not _organisation(lead):
+        return None
+    rest = rest.lstrip()
+    place = _APA_VENUE.match(rest)
+    if place is None or _WORD4.search(rest[place.end("venue") :]):
+        return None
+    return _clean_title(lead.strip().rstrip("."), 1)
 
 
 def _title_first(text: str) -> str | None:
