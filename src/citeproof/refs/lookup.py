@@ -450,11 +450,27 @@ def bibliographic_string(stated: StatedReference) -> str:
         text = re.sub(
             r"\b(?:https?://(?:dx\.)?doi\.org/|doi:|pmid:?|pmcid:?)\s*", " ", text, flags=re.I
         )
-        return _head_and_tail(" ".join(text.split()))
+        return _head_and_tail(" ".join(_unglued(word) for word in text.split()))
     parts = [", ".join(stated.authors[:3]), stated.title or "", stated.venue or ""]
     if stated.year:
         parts.append(str(stated.year))
     return " ".join(p for p in parts if p)[:MAX_QUERY]
+
+
+_GLUED = re.compile(r"(?<=[^\W\d_]{4})(?=\d)|(?<=\d)(?=[^\W\d_]{4})|(?<=[a-z]{2})(?=[A-Z][a-z])")
+"""Where a layout or OCR lost a space: a word glued to a number ("History43", "2013Berichte")
+or to the next word ("ThinkingAboutBribery"). A page with a letter or two ("S79", "e11") is
+not split."""
+
+
+def _unglued(word: str) -> str:
+    """``word`` and, when the space between two words was lost, the words it joins.
+
+    A search engine reads "History43" as one word that no record holds, so the venue and
+    the volume both go unmatched. The glued word is kept too: a name such as "MacDonald"
+    is one word in the records."""
+    parts = _GLUED.sub(" ", word)
+    return word if parts == word else f"{word} {parts}"
 
 
 def _head_and_tail(text: str) -> str:
