@@ -1034,13 +1034,17 @@ def test_a_record_titled_as_the_venue_an_invented_title_is_given_in_is_not_the_w
             "1 Y. Katanami, Journal of the Invented Society of Engineers 24, S168R(1921).",
             "S168-S169",
         ),
+        # J-STAGE numbers a journal's notices and covers with a word
+        ("(1) Journal of the Invented Society of Engineers 1921, 24, Announce11.", "Announce11"),
+        ("[1]Journal of the Invented Society of Engineers 24 (1921) Cover3.", "Cover3"),
+        ("Journal of the Invented Society of Engineers, 24(Special), Cover3.", "Cover3"),
     ],
 )
 def test_pages_with_letters_are_read_and_compared(text: str, pages: str) -> None:
-    """An appendix's "App4", a cover's "RF5", a half page's "90a", OCR's "S168R": the first
-    page is read where the style puts it and compared whole (the old code read a single
-    letter before the digits only, so each key was incomplete and the untitled record of
-    the first was no evidence either way)."""
+    """An appendix's "App4", a cover's "RF5", a half page's "90a", OCR's "S168R", a notice's
+    "Announce11": the first page is read where the style puts it and compared whole (the
+    old code read a single letter before the digits only, and no word, so each key was
+    incomplete and the untitled record was no evidence either way: `unavailable`)."""
     record = WorkRecord(
         source="crossref",
         doi="10.5555/invented.app4",

@@ -137,8 +137,11 @@ _DASHES = str.maketrans(dict.fromkeys("‐‑‒–—", "-"))
 
 
 #: A page or article number with letters: before its digits (up to three: "e0102", "CO4",
-#: "App4") or one after them ("90a").
-_LETTERED = re.compile(r"\b(?:(?P<core>[A-Za-z]{1,3}\d+)[A-Za-z]?|\d+[A-Za-z])\b")
+#: "App4") or one after them ("90a"), or a word before them, as J-STAGE numbers a
+#: journal's notices and covers ("Announce11", "Cover11").
+_LETTERED = re.compile(
+    r"\b(?:(?P<core>[A-Za-z]{1,3}\d+)[A-Za-z]?|\d+[A-Za-z]|[A-Z][a-z]{3,9}\d{1,4})\b"
+)
 
 
 def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
@@ -146,12 +149,13 @@ def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
     has none that can be looked for."""
     if not value:
         return None
-    bare = value.strip().lower().translate(_DASHES)
+    printed = value.strip().translate(_DASHES)
+    bare = printed.lower()
     if _SERIES_VOLUME.fullmatch(bare):
         return bare in tokens
     if bare.isdigit():
         return (bare.lstrip("0") or "0") in tokens
-    if _LETTERED.fullmatch(bare):
+    if _LETTERED.fullmatch(printed) or _LETTERED.fullmatch(bare):
         if bare in tokens:
             return True
         if bare[0].isalpha():
@@ -163,8 +167,8 @@ def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
 
 _Y = r"(?:1[5-9]|20)\d\d"
 #: A page as printed: its digits, up to three letters before them ("App4", "e0102", "S168")
-#: and one after ("90a", "19A").
-_PAGE_FORM = r"[A-Za-z]{0,3}\d+[A-Za-z]?"
+#: and one after ("90a", "19A"), or a capitalised word before them ("Announce11").
+_PAGE_FORM = r"(?:[A-Za-z]{0,3}\d+[A-Za-z]?|[A-Z][a-z]{3,9}\d{1,4})"
 _PAGE = rf"({_PAGE_FORM})"
 _COORDINATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bvol\.?\s*(\d+)\b.*?\bpp?\.\s*" + _PAGE, re.IGNORECASE),  # IEEE, MLA
