@@ -1209,3 +1209,60 @@ def test_a_venue_whose_words_extraction_glued_is_the_same_venue() -> None:
     assert score(parse_reference_string(text), record).field("venue").agreement == "agrees"
     other = record.model_copy(update={"venue": "The Invented Trailing Edge"})
     assert score(parse_reference_string(text), other).field("venue").agreement == "differs"
+
+
+AGRICULTURE = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.agri",
+    title="Invented farmers adopt new irrigation techniques",
+    authors=("Dillon, Joe", "Edinger-Marshall, Susan", "Letey, John"),
+    year=1999,
+    venue="Invented Agriculture Quarterly",
+    volume="53",
+    pages="24-31",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "record"),
+    [
+        (
+            "1 J. Dillon, S. Edinger-Marshall, andqJ. Letey, Inv ented Ag ricul ture Quar terly "
+            "53, 24(1999).",
+            AGRICULTURE,
+        ),
+        (
+            "1 L. Hunt, P. Fleming, and the ALSPqC Study Team, Invented PEDvAtrics Re ports "
+            "100, e11 (1997).",
+            WorkRecord(
+                source="crossref",
+                doi="10.5555/invented.peds",
+                title="Does the supine position harm invented infants",
+                year=1997,
+                venue="Invented Pediatrics Reports",
+                volume="100",
+                pages="e11",
+            ),
+        ),
+    ],
+)
+def test_a_venue_ocr_split_into_pieces_is_no_title(text: str, record: WorkRecord) -> None:
+    """OCR split the venue's words ("Ag ricul ture" for Agriculture): each piece is too
+    short to be found in the record alone, joined to its neighbours it is the record's word.
+    The old code counted each piece as a word of a title the record lacks, so the entry was
+    `partial` on its own work (title differs) with every number agreeing."""
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    assert got.field("title").agreement == "not_stated"
+
+
+def test_a_title_in_pieces_that_are_no_field_s_words_still_differs() -> None:
+    """Pieces joined only where the join is the record's word: a title the record lacks,
+    printed in pieces, is still a title that differs."""
+    text = (
+        "1 J. Dillon, S. Edinger-Marshall, and J. Letey, Ha rbour tid es and moo rings of "
+        "lak es, Invented Agriculture Quarterly 53, 24(1999)."
+    )
+    got = score(parse_reference_string(text), AGRICULTURE)
+    assert got.fit == "partial", [(f.field, f.agreement) for f in got.fields]
+    assert got.field("title").agreement == "differs"

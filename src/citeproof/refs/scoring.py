@@ -899,6 +899,7 @@ def _unaccounted(
     """The words no author or venue name of the record (nor ``known``) accounts for, as
     printed, abbreviated (ISO 4) or mangled by extraction (:func:`_broken`: pieces of the
     record's titles too, unless ``titles`` is False)."""
+    words = list(words)
     known = set(known)
     for name in record.authors[:MAX_AUTHORS]:
         known.update(fold(name).split())
@@ -920,7 +921,40 @@ def _unaccounted(
         if _broken(word, long_known, fields):
             continue
         left.append(word)
+    if left and len(left) <= _MAX_SPLIT_LEFT and fields is not None:
+        left = _split_apart(words, left, fields, known)
     return left
+
+
+#: The most words one word of a record's fields is found split into ("Ag ricul ture").
+_MAX_PIECES = 4
+#: Past this many words no field accounts for, the string prints a title the record does
+#: not have whatever pieces are joined: they are not looked for (each a fuzzy search).
+_MAX_SPLIT_LEFT = 12
+
+
+def _split_apart(words: list[str], left: list[str], fields: str, known: set[str]) -> list[str]:
+    """``left`` without the words that, joined to their neighbours in ``words``, are a word
+    of the record's fields OCR split ("CalRfornie Ag ricul ture" for "California
+    Agriculture"): each piece alone is too short to be found, together they are the venue
+    the entry prints, not a title the record lacks."""
+    # a piece is any word but a field's whole word (an author's name, a venue's word): one
+    # no field accounts for, one too short to be looked at ("Ag"), the start of a venue's
+    # word read as its abbreviation ("Communi catiU ns")
+    piece = [w not in known or len(w) < 3 for w in words]
+    joined: set[str] = set()
+    for start, word in enumerate(words):
+        if not piece[start]:
+            continue
+        whole = word
+        for end in range(start + 1, min(len(words), start + _MAX_PIECES)):
+            if not piece[end]:
+                break
+            whole += words[end]
+            # a word split keeps its start: the cheap test first
+            if whole[:4] in fields and _broken(whole, [], fields):
+                joined.update(words[start : end + 1])
+    return [w for w in left if w not in joined]
 
 
 def _squeezed_fields(record: WorkRecord, titles: bool = True) -> str:
@@ -954,7 +988,7 @@ def _broken(word: str, long_known: list[str], fields: str) -> bool:
         return False
     if word in fields:
         return True
-    return len(word) >= 10 and fuzz.partial_ratio(word, fields) >= SQUEEZED_SAME
+    return len(word) >= 10 and fuzz.partial_ratio(word, fields, score_cutoff=SQUEEZED_SAME) > 0
 
 
 def score(stated: StatedReference, record: WorkRecord) -> Scored:
