@@ -1266,3 +1266,27 @@ def test_a_title_in_pieces_that_are_no_field_s_words_still_differs() -> None:
     got = score(parse_reference_string(text), AGRICULTURE)
     assert got.fit == "partial", [(f.field, f.agreement) for f in got.fields]
     assert got.field("title").agreement == "differs"
+
+
+def test_a_collaboration_s_venue_and_numbers_after_its_authors_are_compared() -> None:
+    """Three hundred authors written out fill the 2,000 characters that are compared; the
+    venue, volume, year and page follow them. The old code compared the start alone, so
+    the venue printed at the end went uncompared (on a real ZEUS entry only the names and
+    the year agreed, and it was `unchecked`: "too little to tell"); the start and the end
+    are compared now."""
+    names = [f"{chr(65 + n % 26)}. Invented{n}" for n in range(300)]
+    text = f"[1] S. Chekanov, {', '.join(names)}, Invented Nuclear Physics B 831 (2010) 1."
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.zeus",
+        title="Invented measurement of charm production at an invented collider",
+        authors=("Chekanov, S.", *(f"Invented{n}, {chr(65 + n % 26)}." for n in range(99))),
+        year=2010,
+        venue="Invented Nuclear Physics B",
+        volume="831",
+        pages="1-31",
+    )
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "verified", got.reason
+    assert got.work is not None
+    assert {"venue", "volume", "pages"} <= set(got.work.decided_by), got.work.decided_by

@@ -369,7 +369,7 @@ _GLUED_NUMBER = re.compile(
 
 @lru_cache(maxsize=4096)
 def _entry(stated: StatedReference) -> _Entry:
-    raw = _GLUED_NUMBER.sub("", stated.text[:MAX_COMPARED])
+    raw = _GLUED_NUMBER.sub("", _compared(stated.text))
     text = fold(raw)
     numbers = number_tokens(" ".join(p for p in (raw, stated.volume, stated.pages) if p))
     placed = [y for y, _ in years_in_place(raw)]
@@ -400,6 +400,21 @@ def _entry(stated: StatedReference) -> _Entry:
 #: "Ban-Leong Ooi"), initials allowed ("John E. Jones").
 _FULL_NAME = re.compile(r"(?:[A-Z][\w'’\-]*\.?\s+){1,3}[A-Z][\w'’\-]+")
 _NAME_SEPARATORS = re.compile(r"\s*(?:[,;]|\band\b|&)\s*")
+
+
+def _compared(text: str) -> str:
+    """The part of an entry that is compared: all of it, or past :data:`MAX_COMPARED`
+    characters its start and its end, cut at spaces.
+
+    Why the end: a collaboration's hundreds of authors written out fill the first 2,000
+    characters, and the venue, the volume, the page and the year come after them; cutting
+    the end left the names alone to compare, so the entry was too little to tell."""
+    if len(text) <= MAX_COMPARED:
+        return text
+    half = MAX_COMPARED // 2
+    head = text[:half].rsplit(" ", 1)[0]
+    tail = text[-half:].split(" ", 1)[-1]
+    return f"{head} … {tail}"
 
 
 def _leading_names(raw: str) -> frozenset[str]:
