@@ -1290,3 +1290,62 @@ def test_a_collaboration_s_venue_and_numbers_after_its_authors_are_compared() ->
     assert got.verdict == "verified", got.reason
     assert got.work is not None
     assert {"venue", "volume", "pages"} <= set(got.work.decided_by), got.work.decided_by
+
+
+REFRIGERATION = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.refrigeration",
+    title="Invented refrigerant prices for the coming winter",
+    year=1989,
+    venue="Invented Journal of Refrigeration",
+    volume="12",
+    pages="237",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "record"),
+    [
+        ("[1] BOC Limited, Invented Journal of Refrigeration 12 (1989) 237.", REFRIGERATION),
+        (
+            "[1] 김일환, Invented Review of Korean Cultural Studies 49 (2015) 249.",
+            WorkRecord(
+                source="crossref",
+                doi="10.5555/invented.korean",
+                title="An invented study of village rites",
+                authors=("Kim, Il-hwan",),
+                year=2015,
+                venue="Invented Review of Korean Cultural Studies",
+                volume="49",
+                pages="249-280",
+            ),
+        ),
+    ],
+)
+def test_a_group_author_where_the_authors_go_is_no_title(text: str, record: WorkRecord) -> None:
+    """Elsevier's numbered style prints no title: a group author ("BOC Limited") or a name
+    in another script before the venue stands where the authors go. The old code read it,
+    with the venue, as a title, and the entry was `partial` on its own work with the
+    venue, volume, year and page agreeing."""
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "verified", got.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "record"),
+    [
+        # a record that lists its authors can contradict a segment in Latin letters
+        (
+            "[1] Frozen Cargo, Invented Journal of Refrigeration 12 (1989) 237.",
+            REFRIGERATION.model_copy(update={"authors": ("Okoro, Tunde",)}),
+        ),
+        # five words are a title, not a group author
+        (
+            "[1] Cold stores of invented ports, Invented Journal of Refrigeration 12 (1989) 237.",
+            REFRIGERATION,
+        ),
+    ],
+)
+def test_a_title_where_the_authors_go_still_differs(text: str, record: WorkRecord) -> None:
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "partial", got.reason

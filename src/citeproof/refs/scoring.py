@@ -500,6 +500,10 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
             # only a book's or a journal's title, or the end of a venue read after a colon:
             # "Colloids and Surfaces B: Biointerfaces 2004, 36, 181"): no title to differ
             return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
+        if rated.level != "same" and _author_slot(entry, stated.title, record):
+            # a group author, or a name in another script, where a numbered style prints
+            # the authors, before the record's venue: no title to differ
+            return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
         if rated.level == "same" or not _names_and_venue(stated.title, record):
             return rated
         if set(_unexplained(entry, record)) - set(given.split()):
@@ -894,6 +898,42 @@ def _unexplained(entry: _Entry, record: WorkRecord) -> list[str]:
 
 #: The fewest words of a record's authors and venue a stated "title" must hold to be them.
 _FIELD_WORDS = 2
+
+
+#: The most words of what a numbered style prints where the authors go, read as a title.
+_SLOT_WORDS = 4
+
+
+def _author_slot(entry: _Entry, title: str, record: WorkRecord) -> bool:
+    """Whether what the reader took for a title is the entry's first segment, where the
+    authors go, followed by the record's venue: "[1] BOC Limited, Invented Journal of
+    Refrigeration 12 (1989) 237.", "[1] 김일환, Invented Review 49 (2015) 249.".
+
+    Elsevier's numbered style prints no title: what stands before the venue is authors. A
+    group author is no name the reader knows, and a name in another script is no name a
+    record's romanised authors can be compared with, so neither says the title differs.
+    Only when the record cannot contradict it: it lists no authors, or the segment is in
+    another script (a segment of Latin letters against a record's authors stays a title:
+    the authors are there to compare, and they are not it)."""
+    lead, comma, rest = title.partition(",")
+    lead = lead.strip()
+    if not comma or not lead or not entry.raw.lstrip().startswith(lead):
+        return False
+    if len(lead.split()) > _SLOT_WORDS or any(c.isdigit() for c in lead):
+        return False
+    if record.authors and not any(c.isalpha() and ord(c) > _LATIN for c in lead):
+        return False
+    venue = _TRAILING_NUMBERS.sub("", rest).strip()
+    names = _venue_names(record)
+    return bool(venue and names) and (
+        same_venue(venue, names)
+        or max(fuzz.ratio(fold(venue), fold(n)) for n in names) >= SQUEEZED_SAME
+    )
+
+
+#: The last code point of the Latin scripts (Latin Extended-B).
+_LATIN = 0x24F
+_TRAILING_NUMBERS = re.compile(r"[\s\d.,:;()]+$")
 
 
 def _names_and_venue(title: str, record: WorkRecord) -> bool:
