@@ -1349,3 +1349,20 @@ def test_a_group_author_where_the_authors_go_is_no_title(text: str, record: Work
 def test_a_title_where_the_authors_go_still_differs(text: str, record: WorkRecord) -> None:
     got = decide(parse_reference_string(text), [], _answered(record))
     assert got.verdict == "partial", got.reason
+
+
+def test_a_venue_without_a_letter_names_no_venue() -> None:
+    """A record holding a year where its venue goes ("1964") agreed with every entry that
+    prints the year, so an entry no database holds was "too close" to that map to accuse
+    (the old code said `unchecked`); it names no venue, and the entry is not found."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.map",
+        title="Invented gravity map of an invented county",
+        year=1964,
+        venue="1964",
+    )
+    text = "[1] A.O. Phinney, P.V. Stoughton, C.E. McLean, Invented Angiology 15 (1964) 485."
+    assert score(parse_reference_string(text), record).field("venue").agreement != "agrees"
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "not_found", got.reason

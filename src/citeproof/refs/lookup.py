@@ -48,7 +48,7 @@ from citeproof.models.references import ServiceAnswer, WorkRecord
 from citeproof.models.search import ResponseDigest
 from citeproof.net.digests import collecting, note
 from citeproof.refs.decide import IdentifierEvidence, SearchEvidence
-from citeproof.refs.numbers import cited_year, coordinates, first_surname
+from citeproof.refs.numbers import cited_year, coordinates, first_surname, numbers_identify
 from citeproof.refs.stated import StatedReference, fold
 from citeproof.sources import crossref, datacite, doi, eutils_search, idconv, openalex
 
@@ -473,6 +473,43 @@ def _unglued(word: str) -> str:
     return word if parts == word else f"{word} {parts}"
 
 
+#: The most authors after the first that the list is read through (collaborations
+#: list thousands; the pattern's work stays bounded).
+MAX_LISTED = 200
+#: One author as the numbered styles print them: "Chen, P.-Y." (ACS), "M. P. Yadav" (AIP,
+#: Elsevier).
+_INITIALS = r"(?:[A-Z]\.(?:\s?-\s?|\s)?)+"
+_ONE_AUTHOR = rf"(?:[A-Z][\w'’-]+,\s?{_INITIALS}|{_INITIALS}[A-Z][\w'’-]+)"
+#: Three authors or more at the start of a query, the list number gone.
+_AUTHOR_LIST = re.compile(
+    rf"{_ONE_AUTHOR}(?:(?:[,;]|,?\s+and)\s*{_ONE_AUTHOR}){{2,{MAX_LISTED}}}[,;.]?\s+"
+)
+
+
+def keyed_query(stated: StatedReference) -> str | None:
+    """A second query for an entry that prints the numbers naming its work after three
+    authors or more: the first author, then all that follows the authors (the venue, the
+    volume, the page, the year), or None.
+
+    Why: a search engine weighs every word asked, and ten authors with common surnames
+    ("Chen, P.-Y.; Fang, A.-P.; Wang, X.-Y.; …") rank other works of theirs above the one
+    the venue and numbers name, past the first rows. Asked only when the whole string's
+    search decided nothing."""
+    if not numbers_identify(stated.text):
+        return None
+    query = bibliographic_string(stated)
+    start = _LIST_NUMBER.match(query)
+    listed = _AUTHOR_LIST.match(query, start.end() if start else 0)
+    surname = first_surname(query)
+    if listed is None or surname is None:
+        return None
+    rest = query[listed.end() :].strip()
+    return f"{surname.rstrip(',;.')} {rest}" if len(rest.split()) >= 2 else None
+
+
+_LIST_NUMBER = re.compile(r"\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}\.?)\s+")
+
+
 def _head_and_tail(text: str) -> str:
     """``text`` cut to :data:`MAX_QUERY` characters at word ends, its middle left out."""
     if len(text) <= MAX_QUERY:
@@ -553,6 +590,15 @@ async def search_for(
             return _found([record for record, _ in found])
 
         steps.append(("crossref", web_query, crossref_search))
+        keyed = keyed_query(stated)
+        if keyed and keyed != web_query:
+
+            async def crossref_keyed() -> tuple[str, tuple[WorkRecord, ...]]:
+                assert keyed is not None  # narrowed above; the closure does not see it
+                found = await crossref.bibliographic(client, keyed, rows=ROWS)
+                return _found([record for record, _ in found])
+
+            steps.append(("crossref", keyed, crossref_keyed))
     term = _pubmed_term(stated, title) if title else _coordinates_term(stated)
     if term and where.network:
 

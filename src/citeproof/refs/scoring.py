@@ -708,7 +708,11 @@ def _year(entry: _Entry, record: WorkRecord, tolerance: int) -> FieldScore:
 
 
 def _venue_names(record: WorkRecord) -> tuple[str, ...]:
-    return tuple(n for n in (record.venue, *record.venue_names) if n)
+    """The record's venue names; one without a letter ("1964", a year a record holds where
+    its venue goes) names no venue, and would agree with any entry that prints the year."""
+    return tuple(
+        n for n in (record.venue, *record.venue_names) if n and any(c.isalpha() for c in n)
+    )
 
 
 def _venue(entry: _Entry, record: WorkRecord) -> FieldScore:
