@@ -1366,3 +1366,48 @@ def test_a_venue_without_a_letter_names_no_venue() -> None:
     assert score(parse_reference_string(text), record).field("venue").agreement != "agrees"
     got = decide(parse_reference_string(text), [], _answered(record))
     assert got.verdict == "not_found", got.reason
+
+
+def test_a_group_author_closing_the_author_list_is_no_title() -> None:
+    """A group closing an author list ("and the Avon Longitudinal Study Team"), which the
+    record, listing no one, does not hold. The old code counted its four words as a title
+    the record lacks (`partial` on its own work, every number agreeing)."""
+    text = (
+        "1 L. Hunt, P. Fleming, J. Golding, and the Avon Longitudinal Study Team, "
+        "Invented Pediatrics Digest 100, e11 (1997)."
+    )
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.supine",
+        title="Does the supine position harm invented infants",
+        year=1997,
+        venue="Invented Pediatrics Digest",
+        volume="100",
+        pages="e11",
+    )
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "verified", got.reason
+
+
+GENETICS = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.genetics",
+    title="Invented hearing loss in an invented village",
+    authors=("Okoro, Tunde", "Lund, Berit"),
+    year=2017,
+    venue="Genetikainvent",
+    volume="53",
+    pages="88-99",
+)
+
+
+def test_a_key_without_its_volume_names_the_work_with_its_author_venue_and_year() -> None:
+    """ACS printed without the volume ("Генетика 2017, 88–99."): the first author, the
+    venue, the year and the first page all agree. The old code wanted the volume (or a
+    venue of two words or more) and called the entry "too little to tell" (`unchecked`)."""
+    text = "(1) Okoro, T.; Lund, B. Genetikainvent 2017, 88–99."
+    got = decide(parse_reference_string(text), [], _answered(GENETICS))
+    assert got.verdict == "verified", got.reason
+    # another first author on the same venue, year and pages is not this work
+    other = "(1) Vance, N.; Lund, B. Genetikainvent 2017, 88–99."
+    assert decide(parse_reference_string(other), [], _answered(GENETICS)).verdict != "verified"

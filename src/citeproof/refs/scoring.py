@@ -357,6 +357,12 @@ _NAMED = (
     # a surname of two or three words after the initials, up to the comma or "and" that
     # ends it ("H. Al Faleh, S. Al Saif, and J. Al Suwaidi,")
     re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){{1,2}})(?=\s*(?:,|;|and\b))"),
+    # a group author closing an author list ("and the ALSPAC Study Team,"), which a record
+    # that lists the people alone does not hold
+    re.compile(
+        r"\b(?:and|&)\s+the\s+((?:[\w'’-]+\s+){0,4}?(?:Study|Research|Working|Writing|Trial)?"
+        r"\s*(?:Group|Team|Consortium|Collaboration|Collaborative|Investigators|Committee))\b"
+    ),
 )
 #: A list number the reader leaves in the entry: glued to it ("1Anaesthesia 32, 84 (1977).",
 #: "1BMJ 1, 388 (1912).") or AIP's bare one before the names ("1 Seung Hong Lee, ..."),
@@ -1247,7 +1253,15 @@ def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
     _, authors, year, venue, volume, pages = fields
     if _key_whole(fields):
         return True  # the first author may be misprinted ("Belland")
-    numbers = pages.agreement == "agrees" and volume.agreement in ("agrees", "not_recorded")
+    numbers = pages.agreement == "agrees" and (
+        volume.agreement in ("agrees", "not_recorded")
+        # an entry that leaves the volume out ("Генетика 2017, 88–99."): the first author,
+        # the venue and the year all agreeing with its first page
+        or (
+            volume.agreement == "not_stated"
+            and all(f.agreement == "agrees" for f in (authors, year, venue))
+        )
+    )
     return (
         numbers
         and venue.agreement != "differs"
