@@ -1411,3 +1411,32 @@ def test_a_key_without_its_volume_names_the_work_with_its_author_venue_and_year(
     # another first author on the same venue, year and pages is not this work
     other = "(1) Vance, N.; Lund, B. Genetikainvent 2017, 88–99."
     assert decide(parse_reference_string(other), [], _answered(GENETICS)).verdict != "verified"
+
+
+def test_given_names_with_particles_are_read_and_the_title_after_them_compared() -> None:
+    """Given names written out carry particles ("Almeida, Renata Rodrigues de", "Filsner,
+    Pedro Henrique Nogueira de Lima"). The old reader took no author and no title from such
+    a list, so a chimera of another paper's short title on this work's numbers was verified
+    on the numbers; the title is read and differs now."""
+    text = (
+        "Ferreira, Thais Sebastiana, Almeida, Renata Rodrigues de, Filsner, Pedro Henrique "
+        "Nogueira de Lima, & Moreno, Marina (2012). Invented earthing and bonding. "
+        "Invented Rural Science, 42(8), 1450–1456."
+    )
+    stated = parse_reference_string(text)
+    assert stated.title == "Invented earthing and bonding"
+    assert stated.authors[1:3] == (
+        "Almeida, Renata Rodrigues de",
+        "Filsner, Pedro Henrique Nogueira de Lima",
+    )
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.rural",
+        title="Invented pig welfare on invented farms",
+        authors=("Ferreira, Thais Sebastiana", "Almeida, Renata Rodrigues de"),
+        year=2012,
+        venue="Invented Rural Science",
+        volume="42",
+        pages="1450-1456",
+    )
+    assert decide(stated, [], _answered(record)).verdict == "partial"

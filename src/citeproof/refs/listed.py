@@ -647,7 +647,12 @@ _ABBREVIATIONS = frozenset(
 #: What separates the pieces of a "Surname, Given" list: commas, "&", "and" (kept).
 _LIST_PIECES = re.compile(r"(\s*,\s*(?:&\s*|and\s+)?|\s+(?:&|and)\s+)")
 _FAMILY = re.compile(rf"{_W}(?: {_W}){{0,3}}")
-_GIVEN = re.compile(r"[A-Z][\w'’\-‐‑]*\.?(?: [A-Z][\w'’\-‐‑]*\.?){0,3}")
+#: Given names written out, with the particles Portuguese, Spanish, Dutch and German names
+#: carry inside or after them ("Renata Rodrigues de", "Pedro Henrique Nogueira de Lima").
+_GIVEN = re.compile(
+    r"[A-Z][\w'’\-‐‑]*\.?"
+    r"(?: (?:[A-Z][\w'’\-‐‑]*\.?|d[aeiou]s?|del|della|der|den|van|von|la|le|y)){0,5}"
+)
 #: The longest author list read so.
 MAX_PAIRED_CHARS = 2000
 #: "Anon", "Anonymous": the author of a work without one, which names no one to compare.
