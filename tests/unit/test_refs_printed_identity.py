@@ -1440,3 +1440,32 @@ def test_given_names_with_particles_are_read_and_the_title_after_them_compared()
         pages="1450-1456",
     )
     assert decide(stated, [], _answered(record)).verdict == "partial"
+
+
+def test_a_vancouver_title_with_a_short_first_sentence_is_read_up_to_the_venue() -> None:
+    """The title "Hinduism. II: Popular Hinduism." opens with a sentence of one word, too
+    short to be a title alone: the old reader read nothing from the entry, and a chimera
+    of that title on another article's authors and numbers was verified on the numbers.
+    All before the venue (the last sentence before "2015;769:37-43") is the title now."""
+    text = (
+        "Sweany M, Brennan J, Reyna D. Hinduism. II: Popular Hinduism. Invented Instruments "
+        "and Methods A: Invented Detectors. 2015;769:37-43."
+    )
+    stated = parse_reference_string(text)
+    assert stated.title == "Hinduism. II: Popular Hinduism"
+    assert stated.venue == "Invented Instruments and Methods A: Invented Detectors"
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.detector",
+        title="An invented neutron detector for invented reactors",
+        authors=("Sweany, M.", "Brennan, J."),
+        year=2015,
+        venue="Invented Instruments and Methods A: Invented Detectors",
+        volume="769",
+        pages="37-43",
+    )
+    assert decide(stated, [], _answered(record)).verdict == "partial"
+    # a one-word first sentence with nothing after it but the venue is not read so (a
+    # one-word title read after Vancouver names misread real entries)
+    one = parse_reference_string("Woodman HE. Einsatzmöglichkeiten. Invented Venue. 1925;15:1.")
+    assert one.title is None

@@ -799,6 +799,8 @@ def _style(flat: str) -> _Style:
     m = _VANCOUVER.fullmatch(flat)
     if m is not None:
         title, after = _first_sentence(m.group("rest"))
+        if title is None:
+            title, after = _up_to_venue(m.group("rest"))
         if title is not None:
             names = _names(m.group("authors"), _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
             place = _VENUE_YEAR.match(after.lstrip())
@@ -806,6 +808,22 @@ def _style(flat: str) -> _Style:
                 return names, title, None, None, after
             return names, title, place.group("venue").strip(), int(place.group("year")), after
     return (), None, None, None, None
+
+
+#: Vancouver's venue, the last sentence before "2015;769:37-43".
+_VENUE_LAST = re.compile(
+    rf"(?<=\. )(?P<venue>[^.;]{{2,150}}?)\.? (?P<year>{_YEAR})[a-z]?;[^.]{{0,60}}\.?$"
+)
+
+
+def _up_to_venue(rest: str) -> tuple[str | None, str]:
+    """A Vancouver title whose first sentence is too short to be one ("Hinduism. II:
+    Popular Hinduism. Invented Instruments. 2015;769:37-43."): all before the venue, the
+    last sentence before the year and volume, when that is two words or more."""
+    found = _VENUE_LAST.search(rest)
+    if found is None:
+        return None, ""
+    return _clean_title(rest[: found.start("venue")]), rest[found.start("venue") :]
 
 
 def _paired_names(text: str) -> tuple[str, ...]:
