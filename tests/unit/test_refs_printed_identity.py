@@ -1469,3 +1469,58 @@ def test_a_vancouver_title_with_a_short_first_sentence_is_read_up_to_the_venue()
     # one-word title read after Vancouver names misread real entries)
     one = parse_reference_string("Woodman HE. Einsatzmöglichkeiten. Invented Venue. 1925;15:1.")
     assert one.title is None
+
+
+#: A journal's own record, titled by nothing, in a journal whose name holds most of the
+#: entry's venue words but is another journal's.
+UNTITLED_JOURNAL = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.journal-record",
+    title=None,
+    authors=(),
+    year=2008,
+    venue="International Journal of Invented Adaptive, Resilient and Autonomic Systems",
+)
+CITED_IN_LETTERS = (
+    "Okafor, N. (2008). Adaptive thermal lattices in seasonal kinetics. Journal of Invented "
+    "Adaptive Letters, 4, 10–19."
+)
+
+
+@pytest.mark.parametrize("authors", [(), ("Berg, Mats",)])
+def test_an_untitled_hit_whose_venue_agrees_only_in_part_is_another_work(
+    authors: tuple[str, ...],
+) -> None:
+    """The venue comparison lets a venue inside a longer one agree (0.875 here, below
+    `UNTITLED_VENUE_SAME`); with no author to agree, that is another journal, and a
+    fabricated entry is shown absent (the old code made it ``unavailable``)."""
+    record = UNTITLED_JOURNAL.model_copy(update={"authors": authors})
+    stated = parse_reference_string(CITED_IN_LETTERS)
+    got = decide(stated, [], _answered(record))
+    assert got.verdict == "not_found", got.reason
+
+
+def test_an_untitled_hit_whose_venue_agrees_in_part_and_author_agrees_is_still_unavailable() -> (
+    None
+):
+    record = UNTITLED_JOURNAL.model_copy(update={"authors": ("Okafor, Nneka",)})
+    stated = parse_reference_string(CITED_IN_LETTERS)
+    got = decide(stated, [], _answered(record))
+    assert got.verdict == "unavailable", got.reason
+
+
+def test_no_identity_is_unchecked_whatever_untitled_hits_came_back() -> None:
+    """A hit without a title could neither make such an entry found nor its absence a lead:
+    the entry is ``unchecked`` (the old code said ``unavailable``, as if asking again could
+    settle it)."""
+    stated = parse_reference_string("(1) Rosenau, J. N. 1964.")
+    assert not prints_identity(stated)
+    got = decide(stated, [], _answered(UNTITLED_BARE))
+    assert got.verdict == "unchecked", got.reason
+
+
+def test_a_failed_search_still_makes_an_entry_without_identity_unavailable() -> None:
+    stated = parse_reference_string("(1) Rosenau, J. N. 1964.")
+    failed = [SearchEvidence("crossref", False, ()), SearchEvidence("openalex", True, ())]
+    got = decide(stated, [], failed)
+    assert got.verdict == "unavailable", got.reason

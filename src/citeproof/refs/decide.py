@@ -65,6 +65,9 @@ MAX_CANDIDATES = 5
 CLOSEST = 3
 #: Lower-case words that say a string prints a title its reader did not find.
 TITLE_WORDS = 3
+#: How alike a venue must be for a record without a title to be possibly the cited work:
+#: the venue comparison's own threshold lets a venue that is part of another agree.
+UNTITLED_VENUE_SAME = 0.90
 #: What every flag says of itself: evidence for a person, not a verdict on the author.
 LEAD = "This is a lead to check by hand, not a finding."
 
@@ -110,9 +113,16 @@ def _another_work(stated: StatedReference, record: WorkRecord) -> bool:
     (an answer cut down to identifiers) says nothing either way."""
     if not (record.authors or record.year or record.venue):
         return False
-    fields = {f.field: f.agreement for f in score(stated, record).fields[1:]}
+    scored = score(stated, record).fields[1:]
+    fields = {f.field: f.agreement for f in scored}
     if sum(1 for agreement in fields.values() if agreement == "differs") >= 2:
         return True
+    venue = next(f for f in scored if f.field == "venue")
+    if venue.agreement == "agrees" and (venue.score or 0) < UNTITLED_VENUE_SAME:
+        # a venue whose words are in the record's only as a part ("Journal of Adaptive
+        # Letters" in "International Journal of Adaptive, Resilient and Autonomic
+        # Systems"): a journal's own record, titled by nothing, is no work of the entry's
+        return fields["authors"] != "agrees"
     return "agrees" not in (fields["authors"], fields["venue"])
 
 
@@ -474,7 +484,11 @@ def _search_unread(
     """Nothing validated, and a database that could not be read (or answered hits it could
     not compare) might hold the work."""
     failed = [s for s in searches if not s.ok]
-    incomplete = [s for s in searches if s.ok and not s.complete(stated)]
+    # an entry that prints too little to identify a work is unchecked whatever the hits:
+    # a hit without a title could not make it found, nor its absence a lead
+    incomplete = [
+        s for s in searches if s.ok and prints_identity(stated) and not s.complete(stated)
+    ]
     if not (failed or incomplete):
         return None
     names = ", ".join(s.service for s in failed)
