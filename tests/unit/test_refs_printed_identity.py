@@ -1524,3 +1524,215 @@ def test_a_failed_search_still_makes_an_entry_without_identity_unavailable() -> 
     failed = [SearchEvidence("crossref", False, ()), SearchEvidence("openalex", True, ())]
     got = decide(stated, [], failed)
     assert got.verdict == "unavailable", got.reason
+
+
+# ------------------------------------------------- names in capitals, joined volumes, supplements
+
+
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [("B. LI", "li"), ("B LI", "li"), ("J.-Y. KIM", "kim"), ("A. B. WANG", "wang"), ("LI B", "li")],
+)
+def test_initials_before_a_surname_in_capitals_leave_the_surname(name: str, family: str) -> None:
+    """Initials before a surname in capitals: the old reader took "B. LI" for Vancouver's
+    surname and initials, the wrong way round, and so the surname "b", no author's."""
+    from citeproof.refs.stated import surname
+
+    assert surname(name) == family
+
+
+def test_a_surname_in_capitals_after_initials_agrees_with_the_record() -> None:
+    """The old code called the entry partial: "has this title, but the authors differ"."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.capitals",
+        title="Research on the invented tidal market and developing strategies",
+        authors=("LI, Bao-ling",),
+        year=2016,
+        venue="Invented Transactions on Economics and Management",
+    )
+    stated = parse_reference_string(
+        "[1]B. LI, “Research on the Invented Tidal Market and Developing Strategies,” "
+        "Invented Transactions on Economics and Management, no. icem, Nov. 2016."
+    )
+    got = decide(stated, [], _answered(record))
+    assert got.verdict == "verified", got.reason
+
+
+def test_a_volume_that_joins_two_is_printed_by_either_end() -> None:
+    """A combined volume ("185-189") printed glued to the venue: the old code read no 185
+    and found the volume differing, and the real reference was not_found."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.joined-volume",
+        title="Superconductivity of an invented lattice under pressure",
+        authors=("Sakai, K.", "Yamada, K."),
+        year=1991,
+        venue="Invented Physica C: Superconductivity",
+        volume="185-189",
+        pages="775-776",
+    )
+    stated = parse_reference_string(
+        "1 K.Sakai, K. YamadY, and B. Okai, Invented Physica C: Sup "
+        "erconductivity185-189, 775 (1991)."
+    )
+    assert score(stated, record).field("volume").agreement == "agrees"
+    got = decide(stated, [], _answered(record))
+    assert got.verdict == "verified", got.reason
+
+
+def test_a_supplement_page_keeps_its_letters() -> None:
+    """Crossref records a supplement's pages "S-802-S-803": the first page is "S-802", and
+    the old code took "S", found no page agreeing and left the entry unchecked."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.supplement",
+        title="Tu1598 An invented inhibitor of gastric cells",
+        authors=("Zou, Xiaoping", "Huang, Shuling"),
+        year=2013,
+        venue="Invented Gastroenterology",
+        volume="144",
+        pages="S-802-S-803",
+    )
+    assert record.first_page == "S-802"
+    stated = parse_reference_string(
+        "(1) Zou, X.; Huang, S. Invented Gastroenterology 2013, 144, S–802–S–803."
+    )
+    got = decide(stated, [], _answered(record))
+    assert got.verdict == "verified", got.reason
+    assert score(stated, record).field("pages").agreement == "agrees"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "K C. Brasquetand P. Le Cloirec, Invented Water Rewearch 33, 3603 (1999).",
+        "R A. Meyer, B. Hackert, and U. Weger, Invented PYycholog ical Research 82, 245 (2016p.",
+    ],
+)
+def test_a_lone_letter_before_initials_is_no_vancouver_surname(text: str) -> None:
+    """AIP's list number misread as a letter ("K" for "1"): the old reader took "K C" for a
+    Vancouver name and the rest for a title, and the real reference was partial ("the
+    title, authors differ") against its own record."""
+    stated = parse_reference_string(text)
+    assert stated.title is None
+    assert not stated.authors
+
+
+def test_an_aip_entry_whose_list_number_ocr_made_a_letter_verifies() -> None:
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.brasquet",
+        title="Invented organics adsorption onto activated carbon",
+        authors=("Brasquet, C.", "Le Cloirec, P."),
+        year=1999,
+        venue="Invented Water Research",
+        volume="33",
+        pages="3603-3608",
+    )
+    stated = parse_reference_string(
+        "K C. Brasquetand P. Le Cloirec, Invented Water Rewearch 33, 3603 (1999)."
+    )
+    got = decide(stated, [], _answered(record))
+    assert got.verdict == "verified", got.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        # APA's "volume(issue), page": a page of 1554 after it is no year
+        ("THE INVESTIGATION OF ZÆNA. (191A). The Invented Lancet, 183(4735),1554.", None),
+        # a space before the closing bracket (extraction) leaves the year where APA puts it
+        ("DELANY,J. L.(1974 ). A Review of: “Invented Analysis”. Invented Press, 1972.", 1974),
+        ("Smith, J. (2019). Invented title. Invented Venue, 12(3), 1554.", 2019),
+    ],
+)
+def test_the_year_is_where_the_style_puts_it_not_a_page_after_the_issue(
+    text: str, year: int | None
+) -> None:
+    from citeproof.refs.numbers import cited_year
+
+    assert cited_year(text) == year
+
+
+#: A chapter whose short title an extraction ran into its book's.
+INTERVIEWS = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.interviews",
+    title="Interviews",
+    authors=("McCuller, Patrick",),
+    year=2012,
+    venue="How to Recruit and Hire Great Invented Engineers",
+    pages="107-138",
+)
+
+
+def test_a_title_run_into_its_venue_is_the_records_title() -> None:
+    """The old code compared "Intervi ews.How to Recruit ... Engineers, 107–138" with
+    "Interviews" and called the real reference partial ("the title differs")."""
+    stated = parse_reference_string(
+        "McCuller, P.(2012). Intervi ews.How to Recruit and Hire GrFat Invented Engineers, 107–138."
+    )
+    assert score(stated, INTERVIEWS).field("title").agreement == "agrees"
+    got = decide(stated, [], _answered(INTERVIEWS))
+    assert got.verdict == "verified", got.reason
+
+
+def test_a_title_that_opens_with_a_records_short_title_still_differs() -> None:
+    """Other words between the record's title and its venue are another title's."""
+    stated = parse_reference_string(
+        "McCuller, P. (2012). Interviewing at sea. How to Recruit and Hire Great Invented "
+        "Engineers, 107–138."
+    )
+    assert score(stated, INTERVIEWS).field("title").agreement == "differs"
+
+
+def test_names_that_begin_with_a_latin_capital_beyond_ascii_are_names() -> None:
+    """A collaboration's names past those the record lists ("Łużniak, P.", "Żarnecki,
+    A. F.") were words no field accounted for, so the old code read them as a title the
+    record lacked and called the real ACS reference partial."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.collaboration",
+        title="An invented analysis of diffractive data",
+        authors=("Chekanov, S.", "Derrick, M.", "Magill, S."),
+        year=2010,
+        venue="Invented Nuclear Physics B",
+        volume="831",
+        pages="1-25",
+    )
+    stated = parse_reference_string(
+        "(1) Chekanov, S.; Derrick, M.; Magill, S.; Łukasik, J.; Łużniak, P.; Żarnecki, "
+        "A. F.; Ødegård, K. Invented Nuclear Physics B 2010, 831, 1–25."
+    )
+    assert score(stated, record).field("title").agreement == "not_stated"
+    got = decide(stated, [], _answered(record))
+    assert got.verdict == "verified", got.reason
+
+
+def test_a_nickname_in_quotes_before_the_year_is_no_title() -> None:
+    """APA prints a nickname in the author list ("King, W. “Bill.” (2014).") as a quoted
+    word closing a sentence: the old reader took "Bill" for the title and called the real
+    reference partial."""
+    text = (
+        "Islam, R. M., Ashani, S. S., & King, W. “Bill.” (2014). Effects of curing time on "
+        "invented asphalt residue. Invented Journal of Testing, 43(3), 20140014."
+    )
+    stated = parse_reference_string(text)
+    assert stated.title != "Bill"
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.bill",
+        title="Effects of curing time on invented asphalt residue",
+        authors=("Islam, Readul Mohammad", "Ashani, Saeid Salehi", "King, William"),
+        year=2014,
+        venue="Invented Journal of Testing",
+        volume="43",
+        pages="20140014",
+    )
+    got = decide(stated, [], _answered(record))
+    assert got.verdict == "verified", got.reason
+    # a one-word title in quotes with no names before it is still a title
+    assert parse_reference_string("“Shellfish.” (2016). Invented Encyclopedia.").title == (
+        "Shellfish"
+    )

@@ -10,6 +10,7 @@ looked up and a later run can replay it from the pins.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal, get_args
 
 from pydantic import Field
@@ -17,6 +18,9 @@ from pydantic import Field
 from citeproof.models.base import Model, Published
 from citeproof.models.retraction import RetractionStatus
 from citeproof.models.search import ResponseDigest
+
+#: A page whose letters a hyphen joins to its digits: a supplement's "S-802".
+_LETTER_JOINED_PAGE = re.compile(r"[A-Za-z]{1,3}-\d+")
 
 __all__ = [
     "PROBLEM_VERDICTS",
@@ -108,10 +112,16 @@ class WorkRecord(Model):
 
     @property
     def first_page(self) -> str | None:
-        """The first page (or article number) of ``pages``: what a citation prints."""
+        """The first page (or article number) of ``pages``: what a citation prints.  A
+        supplement's letters joined to the page by a hyphen belong to it: the first page of
+        "S-802-S-803" is "S-802", not "S"."""
         if not self.pages:
             return None
-        first = self.pages.replace("\u2013", "-").split("-", 1)[0].strip()
+        pages = self.pages.replace("\u2013", "-").strip()
+        lettered = _LETTER_JOINED_PAGE.match(pages)
+        if lettered:
+            return lettered.group(0)
+        first = pages.split("-", 1)[0].strip()
         return first or None
 
     @property

@@ -617,7 +617,10 @@ _APA_AUTHORS = re.compile(
     rf"(?:,? et al\.|,? (?:\.\.\.|…) {_NAME_APA})?"
 )
 _CAPITAL = "A-ZÀ-ÖØ-Þ"
-_NAME_V = rf"{_W}(?: {_W})* [{_CAPITAL}](?:-?[{_CAPITAL}]){{0,2}}"
+#: A Vancouver name: a surname of two letters or more (a lone letter before initials is a
+#: list number OCR misread, "K C. Brasquet and P. Le Cloirec, Water Research 33, 3603"),
+#: then up to three initials.
+_NAME_V = rf"[^\W\d_][\w'’\-‐‑]+(?: {_W})* [{_CAPITAL}](?:-?[{_CAPITAL}]){{0,2}}"
 _V_LIST = rf"{_NAME_V}(?:(?:, |,? & ){_NAME_V})*(?:,? et al)?"
 _VANCOUVER = re.compile(rf"(?P<authors>{_V_LIST})[.:] (?P<rest>.+)")
 _VANCOUVER_AUTHORS = re.compile(_V_LIST)
@@ -627,6 +630,8 @@ _FULL_AUTHORS = re.compile(rf"{_NAME_FULL}(?:, {_NAME_FULL})*(?:,? and {_NAME_FU
 _AUTHOR_YEAR = re.compile(rf"(?P<authors>.{{2,400}}?)\. (?P<year>{_YEAR})[a-z]?\. (?P<rest>.+)")
 _NAME_I = rf"(?:[A-Z]\.(?:-[A-Z]\.)* ?)+{_W}(?: {_W})*"
 _IEEE_AUTHORS = re.compile(rf"{_NAME_I}(?:(?:,? and |, ){_NAME_I})*(?:,? et al\.?)?")
+#: A bracketed year right after a quotation: APA's, after the author list.
+_YEAR_NEXT = re.compile(rf"\s*\(\s*{_YEAR}")
 _QUOTED = re.compile(
     r"(?:^|(?<=[,.:] ))[“\"](?P<title>[^”\"]{3,400}?[,.?!]|[^”\",.?!]{3,400})[”\"](?=[\s,.]|$)"
 )
@@ -752,6 +757,15 @@ def _style(flat: str) -> _Style:
     # one word in quotes is a title when the quotes close a sentence ("“Shellfish.”"),
     # never a nickname ("W. “Bill” King")
     least = 1 if quoted is not None and quoted.group("title")[-1] in ",.?!" else 2
+    if (
+        quoted is not None
+        and len(quoted.group("title").split()) == 1
+        and flat[: quoted.start()].strip()
+        and _YEAR_NEXT.match(flat, quoted.end())
+    ):
+        # a nickname closing an APA author list, its year after it ("King, W. “Bill.”
+        # (2014). Effects of ..."): a title comes after the year
+        quoted = None
     if quoted is not None and (title := _clean_title(quoted.group("title"), least)):
         before = flat[: quoted.start()].rstrip(" ,.:")
         after = flat[quoted.end() :]

@@ -45,7 +45,7 @@ LINKS = re.compile(r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+", re.IGNORECASE)
 _RANGE = re.compile(r"\b\d+\s*[-‐‑‒–—]+\s*\d+\b")
 _PLACES: tuple[tuple[re.Pattern[str], int], ...] = (
     # (2019), (2019a), (2019, May 3), (n.d.) never matches
-    (re.compile(r"\(\s*" + _YEAR + r"[a-z]?(?:\s*[,/][^()]{0,20})?\)"), 5),
+    (re.compile(r"\(\s*" + _YEAR + r"[a-z]?(?:\s*[,/][^()]{0,20})?\s*\)"), 5),
     # 2019;30:844, 2019;30(4), 2019:30
     (re.compile(r"\b" + _YEAR + r"[a-z]?\s*[;:]\s*\d"), 4),
     # 2004, 30, 844 (ACS), 2019, 30(4)
@@ -70,7 +70,10 @@ _ANY_YEAR = re.compile(r"(?<![\d.])" + _YEAR + r"(?![\d])")
 #: Where a style puts the first page, right after the volume: "Venue 4, 1775 (20N0)" (AIP),
 #: "2019;30:1775" (Vancouver).  A lone year-shaped number there is a page whose year the
 #: extraction garbled, not the year.
-_PAGE_PLACE = re.compile(r"\d\s*[,:]\s*$")
+_PAGE_PLACE = re.compile(r"\d\s*(?:\([^()]{1,12}\)\s*)?[,:]\s*$")
+#: APA's "volume(issue), page": a number after it is the page, wherever else a year goes
+#: ("The Lancet, 183(4735),1554.").
+_AFTER_ISSUE = re.compile(r"\d\s*\([^()]{1,12}\)\s*,\s*$")
 
 
 def _visible(text: str) -> str:
@@ -87,6 +90,8 @@ def years_in_place(text: str) -> list[tuple[int, int]]:
     for pattern, weight in _PLACES:
         for match in pattern.finditer(visible):
             year, at = int(match.group(1)), match.start(1)
+            if weight < 5 and _AFTER_ISSUE.search(visible, 0, at):
+                continue
             if at not in found or found[at][1] < weight:
                 found[at] = (year, weight)
     return [found[at] for at in sorted(found, key=lambda a: (-found[a][1], a))]
@@ -155,6 +160,11 @@ def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
         return bare in tokens
     if bare.isdigit():
         return (bare.lstrip("0") or "0") in tokens
+    joined = _JOINED.fullmatch(bare)
+    if joined:
+        # a volume that joins several ("185-189", "12/13"): lists print one end or both,
+        # and extraction glues the first to the venue ("Superconductivity185-189")
+        return any((n.lstrip("0") or "0") in tokens for n in joined.groups())
     if _LETTERED.fullmatch(printed) or _LETTERED.fullmatch(bare):
         if bare in tokens:
             return True
@@ -165,6 +175,8 @@ def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
     return (digits[0].lstrip("0") or "0") in tokens if digits else None
 
 
+#: A record's number that joins two: a combined volume ("185-189", "12/13").
+_JOINED = re.compile(r"(\d+)\s*[-/]\s*(\d+)")
 _Y = r"(?:1[5-9]|20)\d\d"
 #: A page as printed: its digits, up to three letters before them ("App4", "e0102", "S168")
 #: and one after ("90a", "19A"), or a capitalised word before them ("Announce11").

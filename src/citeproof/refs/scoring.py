@@ -350,13 +350,17 @@ class _Entry:
 
 
 _INITIALS = r"(?:[A-Z]\.(?:\s?-?[A-Z]\.){0,3})"
+#: The capitals a surname may begin with: ASCII's and the Latin scripts' ("Łużniak",
+#: "Żarnecki", "Ødegård").
+_UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper())
+_SURNAME = rf"[{_UPPER}][\w'’-]+"
 #: A name beside its initials, either way round ("W. Zhang" / "Zhang, W." / "Zhang W").
 _NAMED = (
-    re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+)"),
-    re.compile(rf"([A-Z][\w'’-]+),?\s+(?:{_INITIALS}|[A-Z]{{1,3}}\b)"),
+    re.compile(rf"{_INITIALS}\s*({_SURNAME})"),
+    re.compile(rf"({_SURNAME}),?\s+(?:{_INITIALS}|[A-Z]{{1,3}}\b)"),
     # a surname of two or three words after the initials, up to the comma or "and" that
     # ends it ("H. Al Faleh, S. Al Saif, and J. Al Suwaidi,")
-    re.compile(rf"{_INITIALS}\s*([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){{1,2}})(?=\s*(?:,|;|and\b))"),
+    re.compile(rf"{_INITIALS}\s*({_SURNAME}(?:\s{_SURNAME}){{1,2}})(?=\s*(?:,|;|and\b))"),
     # a group author closing an author list ("and the ALSPAC Study Team,"), which a record
     # that lists the people alone does not hold
     re.compile(
@@ -506,6 +510,15 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
             # only a book's or a journal's title, or the end of a venue read after a colon:
             # "Colloids and Surfaces B: Biointerfaces 2004, 36, 181"): no title to differ
             return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
+        if rated.level != "same" and _ran_into_venue(given, titles, record):
+            # the record's title, then its venue, run together by extraction ("Intervi
+            # ews.How to Recruit and Hire GrFat Software Engineers, 107–138"): the title
+            # the entry prints is the record's
+            return _Title(
+                FieldScore("title", stated.title, shown, SQUEEZED_SAME / 100, "agrees"),
+                "same",
+                useful,
+            )
         if rated.level != "same" and _author_slot(entry, stated.title, record):
             # a group author, or a name in another script, where a numbered style prints
             # the authors, before the record's venue: no title to differ
@@ -528,6 +541,42 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
         # account for the venue's words: up to a conference's name of them is allowed.)
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
     return found
+
+
+#: The fewest letters of a record's title that :func:`_ran_into_venue` looks for squeezed.
+_RAN_TITLE = 8
+_NOT_LETTERS = re.compile(r"[^\w]|[\d_]")
+
+
+def _ran_into_venue(given: str, titles: list[str], record: WorkRecord) -> bool:
+    """Whether a stated title is the record's title and then its venue, as an extraction
+    that lost or moved spaces ran them together: the record's title (eight letters or
+    more) opens it, spaces aside, with at most one letter in ten wrong, and the record's
+    venue follows, likewise.  Words of another title between them are no venue: a chimera
+    that opens with a record's short title ("Interviews with invented people") stays a
+    title that differs."""
+    squeezed = _NOT_LETTERS.sub("", given)
+    venues = [_NOT_LETTERS.sub("", fold(v)) for v in _venue_names(record)]
+    venues = [v for v in venues if len(v) >= 4]
+    if not venues:
+        return False
+    for title in titles:
+        own = _NOT_LETTERS.sub("", title)
+        if len(own) < _RAN_TITLE:
+            continue
+        head = squeezed[: len(own) + 1]
+        opening = fuzz.partial_ratio_alignment(own, head)
+        if opening is None or opening.dest_start > 1 or opening.score < SQUEEZED_SAME:
+            continue
+        rest = squeezed[opening.dest_end :]
+        if any(
+            (found := fuzz.partial_ratio_alignment(v, rest)) is not None
+            and found.score >= SQUEEZED_SAME
+            and found.dest_start <= 1
+            for v in venues
+        ):
+            return True
+    return False
 
 
 def _elsewhere_is_not_the_title(entry: _Entry, given: str, titles: list[str]) -> bool:

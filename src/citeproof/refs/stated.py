@@ -173,6 +173,8 @@ def fold(text: str) -> str:
 #: Vancouver initials after a surname: "JA", and hyphenated for a hyphenated given name
 #: ("Kim J-Y", "Luyt C-E"), which are no surname.
 _VANCOUVER_INITIALS = re.compile(r"[A-Z]{1,3}|[A-Z](?:-[A-Z]){1,2}")
+#: One initial as a name splits into words: "J.", "-Y." of "J.-Y. Kim".
+_INITIAL = re.compile(r"-?[A-Z]\.?")
 
 
 def surname(name: str) -> str:
@@ -194,8 +196,14 @@ def surname(name: str) -> str:
         return fold(" ".join(head))
     words = raw.replace(".", ". ").split()
     if len(words) >= 2 and _VANCOUVER_INITIALS.fullmatch(words[-1].replace(".", "")):
-        family = [w for w in words[:-1] if not re.fullmatch(r"[A-Z]\.?", w)]
-        return fold(" ".join(family)) if family else fold(words[0])
+        family = [w for w in words[:-1] if not _INITIAL.fullmatch(w)]
+        if family:
+            return fold(" ".join(family))
+        if len(words[-1]) >= 2 and "." not in words[-1]:
+            # "B. LI": initials, then a surname in capitals (as lists print many Chinese
+            # names); an initial is no surname that could be compared
+            return fold(words[-1])
+        return fold(words[0])
     given_done = [w for w in words if not re.fullmatch(r"[A-Z]\.|[A-Z]", w)]
     if not given_done:
         return fold(raw)
