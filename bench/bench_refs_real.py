@@ -30,7 +30,10 @@ string gives (year, first author, the longest sentence as the title), and are co
 apart.
 
 **The entries**, each with its truth: (a) renderings of works in the world, one or more
-styles a work (``--styles-per-work``), and for some a rendering with the DOI printed as its
+styles a work (``--styles-per-work``; ``--styles-from K`` skips the first K of each work's
+styles, so ``--styles-from 3 --styles-per-work 8`` verifies the renderings a standard run
+never shows: the same works, printed otherwise, a check that what was tuned on the standard
+renderings holds beyond them), and for some a rendering with the DOI printed as its
 style prints one; (b) the real strings (those whose true DOI is null cite something outside
 the world: reported apart, never scored right or wrong); (c) the "excluded" sample, real
 works the evaluation pretends are not in the collection (its README: "a reference string
@@ -1174,7 +1177,7 @@ def build(data: Data, args: argparse.Namespace) -> Built:
     entries: list[Entry] = []
     for doi, r in sorted(rendered.items()):
         styles = sorted(r.styles, key=lambda s: _hash(f"{doi}|{s}"))
-        for style in styles[: args.styles_per_work]:
+        for style in styles[args.styles_from : args.styles_from + args.styles_per_work]:
             entries.append(
                 Entry(
                     f"{style}:{doi}",
@@ -1211,7 +1214,7 @@ def build(data: Data, args: argparse.Namespace) -> Built:
             continue
         order = sorted(styles_of, key=lambda s: _hash(f"{doi}|{s}"))
         record = read_back(Rendered(doi, "a1", styles_of))[0]
-        for style in order[: args.styles_per_work]:
+        for style in order[args.styles_from : args.styles_from + args.styles_per_work]:
             entries.append(
                 Entry(
                     f"excluded:{style}:{doi}",
@@ -1936,6 +1939,14 @@ def main(argv: list[str] | None = None) -> int:
         default=3,
         metavar="K",
         help="renderings verified per work (default 3)",
+    )
+    parser.add_argument(
+        "--styles-from",
+        type=int,
+        default=0,
+        metavar="K",
+        help="skip the first K of each work's styles (default 0; 3 gives the renderings the "
+        "standard run never verifies)",
     )
     parser.add_argument(
         "--fabricated",
