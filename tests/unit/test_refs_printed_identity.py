@@ -1736,3 +1736,27 @@ def test_a_nickname_in_quotes_before_the_year_is_no_title() -> None:
     assert parse_reference_string("“Shellfish.” (2016). Invented Encyclopedia.").title == (
         "Shellfish"
     )
+
+
+def test_a_name_with_a_combining_accent_is_a_name() -> None:
+    """Crossref prints "Martı́nez" as a dotless i and a combining acute (LaTeX's \\'{\\i}),
+    which no precomposed letter is: the old reader read no Vancouver name, so no title, and
+    a chimera's title went uncompared ("verified" on another article's numbers)."""
+    text = (
+        "Aladro-Lubel MA, Martı́nez-Murillo ME. Experience with invented fuels. Invented "
+        "Aquatic Botany. 1999;65(1-4):239-254."
+    )
+    stated = parse_reference_string(text)
+    assert stated.title == "Experience with invented fuels"
+    assert stated.authors == ("Aladro-Lubel MA", "Martı́nez-Murillo ME")
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.aquatic",
+        title="Invented epiphytes on seagrass leaves",
+        authors=("Aladro-Lubel, M.Antonieta", "Martı́nez-Murillo, M.Esther"),
+        year=1999,
+        venue="Invented Aquatic Botany",
+        volume="65",
+        pages="239-254",
+    )
+    assert decide(stated, [], _answered(record)).verdict == "partial"

@@ -353,7 +353,7 @@ _INITIALS = r"(?:[A-Z]\.(?:\s?-?[A-Z]\.){0,3})"
 #: The capitals a surname may begin with: ASCII's and the Latin scripts' ("Łużniak",
 #: "Żarnecki", "Ødegård").
 _UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper())
-_SURNAME = rf"[{_UPPER}][\w'’-]+"
+_SURNAME = rf"[{_UPPER}][\w'’\-\u0300-\u036f]+"
 #: A name beside its initials, either way round ("W. Zhang" / "Zhang, W." / "Zhang W").
 _NAMED = (
     re.compile(rf"{_INITIALS}\s*({_SURNAME})"),
