@@ -1465,10 +1465,44 @@ def test_a_vancouver_title_with_a_short_first_sentence_is_read_up_to_the_venue()
         pages="37-43",
     )
     assert decide(stated, [], _answered(record)).verdict == "partial"
-    # a one-word first sentence with nothing after it but the venue is not read so (a
-    # one-word title read after Vancouver names misread real entries)
-    one = parse_reference_string("Woodman HE. Einsatzmöglichkeiten. Invented Venue. 1925;15:1.")
-    assert one.title is None
+
+
+def test_a_vancouver_title_of_one_word_before_the_venue_is_read() -> None:
+    """ "Names. Word. Venue. year;volume:pages": the word is the title.  The old reader read
+    none, and a chimera of a one-word title ("Interviews") on another article's authors,
+    venue and numbers was verified on the numbers."""
+    stated = parse_reference_string("Boyton RJ. Interviews. Invented Thorax. 2003;58(8):721-725.")
+    assert stated.title == "Interviews"
+    assert stated.venue == "Invented Thorax"
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.thorax",
+        title="Invented mycobacterial antigens in the lung",
+        authors=("Boyton, R. J.",),
+        year=2003,
+        venue="Invented Thorax",
+        volume="58",
+        pages="721-725",
+    )
+    assert decide(stated, [], _answered(record)).verdict == "partial"
+
+
+def test_a_venue_a_full_stop_splits_is_no_one_word_title() -> None:
+    """ "Lancet. Oncol.": the word read as a title is a word of the record's venue, so no
+    title differs and the real reference verifies on its numbers."""
+    stated = parse_reference_string("Smith J. Lancet. Oncol. 2001;2:101-105.")
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.oncology",
+        title="Invented trials of an invented drug",
+        authors=("Smith, John",),
+        year=2001,
+        venue="The Lancet Oncology",
+        volume="2",
+        pages="101-105",
+    )
+    assert score(stated, record).field("title").agreement == "not_stated"
+    assert decide(stated, [], _answered(record)).verdict == "verified"
 
 
 #: A journal's own record, titled by nothing, in a journal whose name holds most of the

@@ -817,6 +817,8 @@ def _style(flat: str) -> _Style:
         title, after = _first_sentence(m.group("rest"))
         if title is None:
             title, after = _up_to_venue(m.group("rest"))
+        if title is None:
+            title, after = _up_to_venue(m.group("rest"), 1)
         if title is not None:
             names = _names(m.group("authors"), _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
             place = _VENUE_YEAR.match(after.lstrip())
@@ -832,14 +834,14 @@ _VENUE_LAST = re.compile(
 )
 
 
-def _up_to_venue(rest: str) -> tuple[str | None, str]:
+def _up_to_venue(rest: str, least: int = 2) -> tuple[str | None, str]:
     """A Vancouver title whose first sentence is too short to be one ("Hinduism. II:
     Popular Hinduism. Invented Instruments. 2015;769:37-43."): all before the venue, the
-    last sentence before the year and volume, when that is two words or more."""
+    last sentence before the year and volume, when that is ``least`` words or more."""
     found = _VENUE_LAST.search(rest)
     if found is None:
         return None, ""
-    return _clean_title(rest[: found.start("venue")]), rest[found.start("venue") :]
+    return _clean_title(rest[: found.start("venue")], least), rest[found.start("venue") :]
 
 
 def _paired_names(text: str) -> tuple[str, ...]:

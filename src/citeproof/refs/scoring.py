@@ -634,7 +634,9 @@ def _venue_part(title: str, record: WorkRecord) -> bool:
     venue: a part of the venue the reader split off as a title."""
     words = [w for w in fold(title).split() if not any(c.isdigit() for c in w)]
     names = {w for name in _venue_names(record) for w in fold(name).split()}
-    return bool(words) and all(w in names for w in words)
+    return bool(words) and all(
+        w in names or any(n.startswith(w[:3]) and letters_in(w, n) for n in names) for w in words
+    )
 
 
 def _in_text(entry: _Entry, titles: list[str], shown: str | None, useful: bool) -> _Title | None:
@@ -784,6 +786,11 @@ def _venue(entry: _Entry, record: WorkRecord) -> FieldScore:
         if glued >= SQUEEZED_SAME:
             value = max(value, glued / 100)
         ok = value >= VENUE_SAME or same_venue(stated, names)
+        title = entry.stated.title
+        if not ok and title and len(title.split()) == 1 and same_venue(f"{title} {stated}", names):
+            # "Smith J. Lancet. Oncol. 2001;2:101.": a full stop split the venue, and the
+            # reader took its first word for a one-word title
+            return FieldScore("venue", f"{title}. {stated}", record.venue, 1.0, "agrees")
         return FieldScore("venue", stated, record.venue, round(value, 3), _agree(ok))
     found = any(_venue_in(entry, name) for name in names)
     return FieldScore(
