@@ -1794,3 +1794,41 @@ def test_a_name_with_a_combining_accent_is_a_name() -> None:
         pages="239-254",
     )
     assert decide(stated, [], _answered(record)).verdict == "partial"
+
+
+def test_a_volume_in_roman_numerals_is_the_volume_and_the_year_stays_where_acs_puts_it() -> None:
+    """ACS "Venue 1908, LI, 2083.": the old reader saw no volume after the year, took the
+    page 2083 for the year and left the real reference unchecked."""
+    from citeproof.refs.numbers import cited_year
+
+    text = "(1) Journal of the Invented Medical Association 1908, LI, 2083."
+    assert cited_year(text) == 1908
+    assert coordinates(text) == ("LI", "2083")
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.jima",
+        title="Index-catalogue of an invented library",
+        year=1908,
+        venue="Journal of the Invented Medical Association",
+        volume="LI",
+        pages="2083",
+    )
+    got = decide(parse_reference_string(text), [], _answered(record))
+    assert got.verdict == "verified", got.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "printed"),
+    [
+        ("Preface. In: Invented Book. 2001. pp. xiii–xv.", "xiii", True),
+        ("Preface. In: Invented Book. 2001. pp. xiii–xv.", "XIII", True),
+        ("Li, X. (2001). Invented title. Invented Venue, 3, 4.", "LI", False),  # a name
+        ("Mix, X. (2001). Invented title. Invented Venue, 3, 4.", "MIX", False),
+    ],
+)
+def test_roman_numerals_are_numbers_in_capitals_or_lower_case_never_in_a_name(
+    text: str, value: str, printed: bool
+) -> None:
+    from citeproof.refs.numbers import has_number, number_tokens
+
+    assert has_number(number_tokens(text), value) is printed

@@ -34,6 +34,9 @@ __all__ = [
 ]
 
 _YEAR = r"(1[5-9][0-9]{2}|20[0-9]{2})"
+#: A volume in Roman numerals, as old journals number theirs ("LI", "CLX"): two letters or
+#: more, in capitals, in a valid order.
+_ROMAN = r"\b(?=[MDCLXVI]{2,9}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b"
 _HIDDEN = re.compile(
     r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+|\bisbn[\s:-]*[\dxX][\d\s-]{8,}[\dxX]"
     r"|\b(?:accessed|retrieved|cited|viewed|consulted)\b[^.;\]]*"
@@ -48,8 +51,8 @@ _PLACES: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"\(\s*" + _YEAR + r"[a-z]?(?:\s*[,/][^()]{0,20})?\s*\)"), 5),
     # 2019;30:844, 2019;30(4), 2019:30
     (re.compile(r"\b" + _YEAR + r"[a-z]?\s*[;:]\s*\d"), 4),
-    # 2004, 30, 844 (ACS), 2019, 30(4)
-    (re.compile(r"\b" + _YEAR + r"[a-z]?\s*,\s*\d+\s*(?:\(|,)"), 4),
+    # 2004, 30, 844 (ACS), 2019, 30(4), 1908, LI, 2083 (a volume in Roman numerals)
+    (re.compile(r"\b" + _YEAR + r"[a-z]?\s*,\s*(?:\d+|" + _ROMAN + r")\s*(?:\(|,)"), 4),
     # Smith J. 2019. Title (Chicago), Journal 2019 (ACS) before the volume
     (re.compile(r"(?:^|[.,]\s)\s*" + _YEAR + r"[a-z]?\.\s"), 3),
     # ..., 2019.  (IEEE, MLA) at the end (what follows it, a DOI, is hidden)
@@ -134,10 +137,18 @@ def number_tokens(text: str) -> frozenset[str]:
             tokens.add(match.group("core").lower())  # "S168R": OCR glued a letter to S168
     # a volume of a numbered series: Notes and Queries' "s9-VII", ninth series, volume 7
     tokens.update(m.lower() for m in _SERIES_VOLUME.findall(visible.translate(_DASHES)))
+    # a volume or a front matter's page in Roman numerals ("LI", "xiii"), in capitals or in
+    # lower case as printed (never a name's "Li"), kept in capitals apart from the digits
+    tokens.update(
+        m.group(0).upper()
+        for m in _ROMAN_TOKEN.finditer(visible)
+        if m.group(0).isupper() or m.group(0).islower()
+    )
     return frozenset(tokens)
 
 
 _SERIES_VOLUME = re.compile(r"\b[sS]\d{1,2}-[IVXLCivxlc]{1,6}\b")
+_ROMAN_TOKEN = re.compile(_ROMAN, re.IGNORECASE)
 _DASHES = str.maketrans(dict.fromkeys("‐‑‒–—", "-"))
 
 
@@ -158,6 +169,8 @@ def has_number(tokens: frozenset[str], value: str | None) -> bool | None:
     bare = printed.lower()
     if _SERIES_VOLUME.fullmatch(bare):
         return bare in tokens
+    if _ROMAN_TOKEN.fullmatch(printed) and (printed.isupper() or printed.islower()):
+        return printed.upper() in tokens
     if bare.isdigit():
         return (bare.lstrip("0") or "0") in tokens
     joined = _JOINED.fullmatch(bare)
@@ -186,6 +199,7 @@ _COORDINATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bvol\.?\s*(\d+)\b.*?\bpp?\.\s*" + _PAGE, re.IGNORECASE),  # IEEE, MLA
     re.compile(r"\b" + _Y + r"[a-z]?[^;]{0,24};\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*:\s*" + _PAGE),
     re.compile(r"\b" + _Y + r"[a-z]?\s*,\s*(\d+)\s*(?:\([^)]{0,12}\))?\s*,\s*" + _PAGE),  # ACS
+    re.compile(r"\b" + _Y + r"[a-z]?\s*,\s*(" + _ROMAN + r")\s*,\s*" + _PAGE),  # ACS, "LI"
     # AIP and Elsevier, the volume glued to the venue as extraction leaves it ("Review24"),
     # AIP's page with a letter after it ("76, 386 A (2004)")
     re.compile(r"(?<![\d.])(\d+)\s*,\s*" + _PAGE + r"(?:\s[A-Z])?\s*\(\s*" + _Y + r"\s*\)"),
