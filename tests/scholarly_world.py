@@ -56,7 +56,7 @@ from xml.sax.saxutils import escape
 import httpx2
 import numpy as np
 
-__all__ = ["Person", "Work", "World", "WorldGap", "words"]
+__all__ = ["Person", "Work", "World", "WorldGap", "verify_printed", "words"]
 
 #: The default date every answer carries (its ``Date`` header, Crossref's ``indexed``).
 WORLD_DATE = datetime(2026, 4, 20, 9, 30, tzinfo=UTC)
@@ -1200,3 +1200,21 @@ def _openalex_work(work: Work) -> dict[str, Any]:
         },
         "is_retracted": False,
     }
+
+
+def verify_printed(world: World, text: str) -> Any:
+    """One printed reference read and verified as ``verify_all`` does, every service
+    answered by ``world`` alone: what the reference tests of a single entry need."""
+    import asyncio
+
+    from citeproof.refs.listed import parse_reference_string
+    from citeproof.refs.verification import verify_all
+
+    stated = parse_reference_string(text)
+
+    async def run() -> list[Any]:
+        async with httpx2.AsyncClient(transport=httpx2.MockTransport(world.handler)) as client:
+            return await verify_all(client, [stated], retraction=None)
+
+    (result,) = asyncio.run(run())
+    return result

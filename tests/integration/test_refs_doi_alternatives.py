@@ -7,14 +7,9 @@ without the hyphen, and knows nothing of the reading with it.
 
 from __future__ import annotations
 
-import asyncio
-
-import httpx2
-
 from citeproof.models.references import ReferenceResult
 from citeproof.refs.listed import parse_reference_string
-from citeproof.refs.verification import verify_all
-from scholarly_world import Person, Work, World
+from scholarly_world import Person, Work, World, verify_printed
 
 CELLS = Work(
     doi="10.5555/invented.cell2019.7",
@@ -28,14 +23,7 @@ CELLS = Work(
 
 
 def _verify(text: str) -> ReferenceResult:
-    world = World([CELLS])
-    stated = parse_reference_string(text)
-
-    async def run() -> list[ReferenceResult]:
-        async with httpx2.AsyncClient(transport=httpx2.MockTransport(world.handler)) as client:
-            return await verify_all(client, [stated], retraction=None)
-
-    (result,) = asyncio.run(run())
+    result: ReferenceResult = verify_printed(World([CELLS]), text)
     return result
 
 

@@ -8,15 +8,10 @@ no record, so the venue and the volume went unmatched and other works ranked fir
 
 from __future__ import annotations
 
-import asyncio
-
-import httpx2
-
 from citeproof.models.references import ReferenceResult
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.lookup import bibliographic_string
-from citeproof.refs.verification import verify_all
-from scholarly_world import Person, Work, World
+from scholarly_world import Person, Work, World, verify_printed
 
 CITED = Work(
     doi="10.5555/invented.history.530",
@@ -58,14 +53,7 @@ OTHERS = [
 
 
 def _verify(text: str) -> ReferenceResult:
-    world = World([*OTHERS, CITED, BOOK])
-    stated = parse_reference_string(text)
-
-    async def run() -> list[ReferenceResult]:
-        async with httpx2.AsyncClient(transport=httpx2.MockTransport(world.handler)) as client:
-            return await verify_all(client, [stated], retraction=None)
-
-    (result,) = asyncio.run(run())
+    result: ReferenceResult = verify_printed(World([*OTHERS, CITED, BOOK]), text)
     return result
 
 

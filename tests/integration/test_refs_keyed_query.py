@@ -9,15 +9,10 @@ below the same authors' other works, past the first rows.
 
 from __future__ import annotations
 
-import asyncio
-
-import httpx2
-
 from citeproof.models.references import ReferenceResult
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.lookup import keyed_query
-from citeproof.refs.verification import verify_all
-from scholarly_world import Person, Work, World
+from scholarly_world import Person, Work, World, verify_printed
 
 SURNAMES = ["Chen", "Fang", "Wang", "Lan", "Liao", "Liu", "Zhang", "Zhou", "Zhu", "Li"]
 PEOPLE = tuple(Person(s, "Invented") for s in SURNAMES)
@@ -63,14 +58,7 @@ ACS = (
 
 
 def _verify(text: str) -> ReferenceResult:
-    world = World([*OTHERS, *THEIRS, CITED])
-    stated = parse_reference_string(text)
-
-    async def run() -> list[ReferenceResult]:
-        async with httpx2.AsyncClient(transport=httpx2.MockTransport(world.handler)) as client:
-            return await verify_all(client, [stated], retraction=None)
-
-    (result,) = asyncio.run(run())
+    result: ReferenceResult = verify_printed(World([*OTHERS, *THEIRS, CITED]), text)
     return result
 
 
