@@ -35,7 +35,8 @@ __all__ = [
 
 _YEAR = r"(1[5-9][0-9]{2}|20[0-9]{2})"
 #: A volume in Roman numerals, as old journals number theirs ("LI", "CLX"): two letters or
-#: more, in capitals, in a valid order.
+#: more in a valid order, in capitals where a style puts the volume; a record's volume or
+#: page is looked for in capitals or in lower case (``number_tokens``).
 _ROMAN = r"\b(?=[MDCLXVI]{2,9}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b"
 _HIDDEN = re.compile(
     r"(?:https?://|www\.)\S+|\b10\.\d{4,9}/\S+|\bisbn[\s:-]*[\dxX][\d\s-]{8,}[\dxX]"
