@@ -49,12 +49,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote
 from xml.sax.saxutils import escape
 
 import httpx2
 import numpy as np
+
+if TYPE_CHECKING:
+    from citeproof.models.references import ReferenceResult
 
 __all__ = ["Person", "Work", "World", "WorldGap", "verify_printed", "words"]
 
@@ -1202,7 +1205,7 @@ def _openalex_work(work: Work) -> dict[str, Any]:
     }
 
 
-def verify_printed(world: World, text: str) -> Any:
+def verify_printed(world: World, text: str) -> ReferenceResult:
     """One printed reference read and verified as ``verify_all`` does, every service
     answered by ``world`` alone: what the reference tests of a single entry need."""
     import asyncio
@@ -1212,7 +1215,7 @@ def verify_printed(world: World, text: str) -> Any:
 
     stated = parse_reference_string(text)
 
-    async def run() -> list[Any]:
+    async def run() -> list[ReferenceResult]:
         async with httpx2.AsyncClient(transport=httpx2.MockTransport(world.handler)) as client:
             return await verify_all(client, [stated], retraction=None)
 

@@ -23,8 +23,7 @@ CELLS = Work(
 
 
 def _verify(text: str) -> ReferenceResult:
-    result: ReferenceResult = verify_printed(World([CELLS]), text)
-    return result
+    return verify_printed(World([CELLS]), text)
 
 
 def test_the_other_reading_of_a_broken_doi_is_tried_before_unresolvable() -> None:

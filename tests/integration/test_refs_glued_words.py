@@ -53,8 +53,7 @@ OTHERS = [
 
 
 def _verify(text: str) -> ReferenceResult:
-    result: ReferenceResult = verify_printed(World([*OTHERS, CITED, BOOK]), text)
-    return result
+    return verify_printed(World([*OTHERS, CITED, BOOK]), text)
 
 
 def test_a_venue_glued_to_its_volume_is_searched_as_both() -> None:

@@ -58,8 +58,7 @@ ACS = (
 
 
 def _verify(text: str) -> ReferenceResult:
-    result: ReferenceResult = verify_printed(World([*OTHERS, *THEIRS, CITED]), text)
-    return result
+    return verify_printed(World([*OTHERS, *THEIRS, CITED]), text)
 
 
 def test_many_authors_do_not_hide_the_work_their_venue_and_numbers_name() -> None:

@@ -449,7 +449,7 @@ def decide(
     identity = prints_identity(stated)
     return (
         _search_matches(ranked)
-        or _search_unread(stated, searches, partial, closest)
+        or _search_unread(stated, searches, partial, closest, identity)
         or _bad_isbn(stated)
         or (_partial(partial, closest) if identity else None)
         or _too_little(stated, ranked, closest)
@@ -480,15 +480,14 @@ def _search_unread(
     searches: Sequence[SearchEvidence],
     partial: Scored | None,
     closest: tuple[Scored, ...],
+    identity: bool,
 ) -> Decision | None:
     """Nothing validated, and a database that could not be read (or answered hits it could
     not compare) might hold the work."""
     failed = [s for s in searches if not s.ok]
-    # an entry that prints too little to identify a work is unchecked whatever the hits:
-    # a hit without a title could not make it found, nor its absence a lead
-    incomplete = [
-        s for s in searches if s.ok and prints_identity(stated) and not s.complete(stated)
-    ]
+    # an entry that prints too little to identify a work (not ``identity``) is unchecked
+    # whatever the hits: a hit without a title could not make it found, nor its absence a lead
+    incomplete = [s for s in searches if s.ok and identity and not s.complete(stated)]
     if not (failed or incomplete):
         return None
     names = ", ".join(s.service for s in failed)

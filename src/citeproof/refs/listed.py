@@ -89,6 +89,7 @@ from citeproof.identifiers import (
     parse_identifier,
     spaced_readings,
 )
+from citeproof.refs.names import CAPITALS, NAME_LETTERS
 from citeproof.refs.numbers import cited_year
 from citeproof.refs.stated import StatedReference
 
@@ -608,9 +609,8 @@ def _answer_blocks(text: str) -> list[BlockStart]:
 
 # --- one reference string -------------------------------------------------------------------
 
-#: A word of a name: a letter, then letters, apostrophes, hyphens and the combining marks a
-#: letter without a precomposed form keeps ("Martı́nez": a dotless i and an acute accent).
-_W = r"[^\W\d_][\w'’\-‐‑\u0300-\u036f]*"
+#: A word of a name: a letter, then letters, apostrophes, hyphens and combining marks.
+_W = rf"[^\W\d_][{NAME_LETTERS}]*"
 _YEAR = r"(?:1[6-9]|20)\d{2}"
 _INITIALS = r"[A-Z]\.(?:[ -]?-?[A-Z]\.)*"
 _NAME_APA = rf"{_W}(?: {_W})*, (?:{_INITIALS}|[A-Z][\w'’\-]+(?: [A-Z]\.)?)"
@@ -618,11 +618,11 @@ _APA_AUTHORS = re.compile(
     rf"{_NAME_APA}(?:(?:, (?:& |and )?| (?:&|and) ){_NAME_APA})*"
     rf"(?:,? et al\.|,? (?:\.\.\.|…) {_NAME_APA})?"
 )
-_CAPITAL = "A-ZÀ-ÖØ-Þ"
+_CAPITAL = CAPITALS
 #: A Vancouver name: a surname of two letters or more (a lone letter before initials is a
 #: list number OCR misread, "K C. Brasquet and P. Le Cloirec, Water Research 33, 3603"),
 #: then up to three initials.
-_NAME_V = rf"[^\W\d_][\w'’\-‐‑\u0300-\u036f]+(?: {_W})* [{_CAPITAL}](?:-?[{_CAPITAL}]){{0,2}}"
+_NAME_V = rf"[^\W\d_][{NAME_LETTERS}]+(?: {_W})* [{_CAPITAL}](?:-?[{_CAPITAL}]){{0,2}}"
 _V_LIST = rf"{_NAME_V}(?:(?:, |,? & ){_NAME_V})*(?:,? et al)?"
 _VANCOUVER = re.compile(rf"(?P<authors>{_V_LIST})[.:] (?P<rest>.+)")
 _VANCOUVER_AUTHORS = re.compile(_V_LIST)

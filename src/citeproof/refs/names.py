@@ -18,7 +18,23 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["family_keys", "near_family", "one_edit", "same_family", "strip_suffix"]
+__all__ = [
+    "CAPITALS",
+    "NAME_LETTERS",
+    "family_keys",
+    "near_family",
+    "one_edit",
+    "same_family",
+    "strip_suffix",
+]
+
+#: The capitals a printed name may begin with, as a regular expression's character class
+#: content: ASCII's and the Latin scripts' ("Łużniak", "Żarnecki", "Ødegård").
+CAPITALS = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper())
+#: What may follow a name's first letter, likewise: letters, apostrophes, hyphens, and the
+#: combining marks a letter without a precomposed form keeps ("Martı́nez": a dotless i and
+#: a combining acute, as Crossref prints LaTeX's accent).
+NAME_LETTERS = r"\w'’\-‐‑\u0300-\u036f"
 
 #: Name suffixes a list may print where the surname goes ("Dennis Jr G").
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "2nd", "3rd", "junior", "senior"})

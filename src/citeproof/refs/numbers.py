@@ -74,10 +74,12 @@ _ANY_YEAR = re.compile(r"(?<![\d.])" + _YEAR + r"(?![\d])")
 #: Where a style puts the first page, right after the volume: "Venue 4, 1775 (20N0)" (AIP),
 #: "2019;30:1775" (Vancouver).  A lone year-shaped number there is a page whose year the
 #: extraction garbled, not the year.
-_PAGE_PLACE = re.compile(r"\d\s*(?:\([^()]{1,12}\)\s*)?[,:]\s*$")
-#: APA's "volume(issue), page": a number after it is the page, wherever else a year goes
-#: ("The Lancet, 183(4735),1554.").
-_AFTER_ISSUE = re.compile(r"\d\s*\([^()]{1,12}\)\s*,\s*$")
+_ISSUE = r"\([^()]{1,12}\)"
+_PAGE_PLACE = re.compile(r"\d\s*(?:" + _ISSUE + r"\s*)?[,:]\s*$")
+#: APA's "volume(issue), page": a number after it is the page, even where another style
+#: prints its year ("The Lancet, 183(4735),1554."); after a volume alone it may be IEEE's
+#: year ("vol. 3, no. 4, 2019."), so only :data:`_PAGE_PLACE`'s loose years are refused so.
+_AFTER_ISSUE = re.compile(r"\d\s*" + _ISSUE + r"\s*,\s*$")
 
 
 def _visible(text: str) -> str:

@@ -46,7 +46,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from citeproof.models.references import WorkRecord
-from citeproof.refs.names import family_keys, near_family, same_family
+from citeproof.refs.names import CAPITALS, NAME_LETTERS, family_keys, near_family, same_family
 from citeproof.refs.numbers import (
     LINKS,
     cited_year,
@@ -350,10 +350,7 @@ class _Entry:
 
 
 _INITIALS = r"(?:[A-Z]\.(?:\s?-?[A-Z]\.){0,3})"
-#: The capitals a surname may begin with: ASCII's and the Latin scripts' ("Łużniak",
-#: "Żarnecki", "Ødegård").
-_UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper())
-_SURNAME = rf"[{_UPPER}][\w'’\-\u0300-\u036f]+"
+_SURNAME = rf"[{CAPITALS}][{NAME_LETTERS}]+"
 #: A name beside its initials, either way round ("W. Zhang" / "Zhang, W." / "Zhang W").
 _NAMED = (
     re.compile(rf"{_INITIALS}\s*({_SURNAME})"),
@@ -634,9 +631,13 @@ def _venue_part(title: str, record: WorkRecord) -> bool:
     venue: a part of the venue the reader split off as a title."""
     words = [w for w in fold(title).split() if not any(c.isdigit() for c in w)]
     names = {w for name in _venue_names(record) for w in fold(name).split()}
-    return bool(words) and all(
-        w in names or any(n.startswith(w[:3]) and letters_in(w, n) for n in names) for w in words
-    )
+    return bool(words) and all(w in names or _abbreviates(w, names) for w in words)
+
+
+def _abbreviates(word: str, names: Iterable[str]) -> bool:
+    """Whether ``word`` is an ISO 4 abbreviation of one of a venue's words: it starts as
+    the venue word does and its letters are the venue word's, in order ("oncol")."""
+    return any(name.startswith(word[:3]) and letters_in(word, name) for name in names)
 
 
 def _in_text(entry: _Entry, titles: list[str], shown: str | None, useful: bool) -> _Title | None:
@@ -1034,7 +1035,7 @@ def _unaccounted(
     for word in words:
         if len(word) < 3 or word in _STYLE_WORDS or word in known:
             continue
-        if any(v.startswith(word[:3]) and letters_in(word, v) for v in venue):
+        if _abbreviates(word, venue):
             continue  # an abbreviation of a venue word
         if fields is None:
             fields = _squeezed_fields(record, titles)
