@@ -470,6 +470,27 @@ def test_a_digit_read_as_a_letter_still_agrees(text: str) -> None:
     assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 A.A. Gerasimenko, Protection of Invented Metals 36, CE97 (2000).",  # 3 read as E
+        "1 A.A. Gerasimenko, Protection of Invented Metals 36, qC397 (2000).",  # a letter more
+    ],
+)
+def test_a_lettered_page_ocr_garbled_still_agrees(text: str) -> None:
+    """A page with a letter before its digits (the American Journal of Physiology's
+    "C397") keeps the letter while OCR reads one digit as a letter, or glues a letter
+    before it: the old code read those pages as another article's and the real reference
+    as not found."""
+    record = WorkRecord(**{**INVENTED_ARTICLE.model_dump(), "pages": "C397-C401"})
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    other = parse_reference_string(
+        "1 A.A. Gerasimenko, Protection of Invented Metals 36, CE98 (2000)."
+    )
+    assert score(other, record).field("pages").agreement == "differs"
+
+
 def test_a_one_digit_number_is_never_a_garbled_one() -> None:
     record = WorkRecord(
         source="crossref",
@@ -1832,3 +1853,29 @@ def test_roman_numerals_are_numbers_in_capitals_or_lower_case_never_in_a_name(
     from citeproof.refs.numbers import has_number, number_tokens
 
     assert has_number(number_tokens(text), value) is printed
+
+
+def test_a_one_word_author_before_a_venue_and_numbers_is_no_apa_title() -> None:
+    """Elsevier's numbered style without titles prints "Name, Venue Volume (Year) Page.";
+    with a one-word name (a pseudonym, a body) the old reader took name and venue for an
+    APA title without an author, found it differing from the record's title and made a
+    real reference ``partial``. APA follows its year with a title or a venue, never with a
+    page alone."""
+    text = "[1] Quill, Invented Notes and Letters s6-XI (1885) 135."
+    stated = parse_reference_string(text)
+    assert stated.title is None
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.stanza",
+        title="A rejected stanza in an invented elegy",
+        authors=("Quill",),
+        year=1885,
+        venue="Invented Notes and Letters",
+        volume="s6-XI",
+        pages="135",
+    )
+    assert decide(stated, [], _answered(record)).verdict == "verified"
+    # APA's work without an author keeps its title: a venue follows the year
+    assert parse_reference_string("Masthead. (1913). Invented Revue, 20(6), 1.").title == (
+        "Masthead"
+    )

@@ -648,6 +648,7 @@ _SENTENCE_END = re.compile(r"[.?!](?= |$)")
 #: A word of four letters or more: after a venue's numbers, more than a page ("CO2",
 #: "fmi", "i"): "edition".
 _WORD4 = re.compile(r"[^\W\d_]{4}")
+_WORD3 = re.compile(r"[^\W\d_]{3}")
 _ABBREVIATIONS = frozenset(
     "vs v e.g i.e cf al etc st dr mr mrs ms no vol fig approx ca sp spp et".split()
 )
@@ -876,6 +877,11 @@ def _lead_title(lead: str, rest: str) -> str | None:
     reads as a title (:func:`_title_first`), or a short or capitalised one, which reads as
     a group author, when nothing but a venue and its numbers follows the year ("Editorial
     Board. (1966). Invented Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")."""
+    if _WORD3.search(rest) is None:
+        # nothing but numbers after the year: Elsevier's numbered style without titles,
+        # "Este, Notes and Queries s6-XI (1885) 135.", whose lead is a name and a venue;
+        # APA follows its year with a title or a venue
+        return None
     found = _title_first(lead)
     if found is not None:
         return found

@@ -847,11 +847,20 @@ def _printed_whole(text: str, digits: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _garbled(digits: str) -> re.Pattern[str]:
+def _garbled(digits: str, letters: str = "") -> re.Pattern[str]:
     """``digits`` with one of them (any but a lone one) read as a letter, as a whole
-    number: what OCR makes of a volume or page ("k75" for 475, "G13" for 513)."""
-    ways = "|".join(f"{digits[:i]}[A-Za-z]{digits[i + 1 :]}" for i in range(len(digits)))
-    return re.compile(rf"(?<!\d)(?:{ways})(?!\d)")
+    number: what OCR makes of a volume or page ("k75" for 475, "G13" for 513). A page
+    with ``letters`` before its digits keeps them ("CE47" for C347, "Sq9" for S29) or
+    gains one letter glued before it ("qL157" for L157)."""
+    ways = [f"{digits[:i]}[A-Za-z]{digits[i + 1 :]}" for i in range(len(digits))]
+    if letters:
+        ways = [f"{letters}(?:{'|'.join(ways)})", f"[A-Za-z]?{letters}{digits}"]
+        return re.compile(rf"(?<![A-Za-z\d])(?:{'|'.join(ways)})(?!\d)")
+    return re.compile(rf"(?<!\d)(?:{'|'.join(ways)})(?!\d)")
+
+
+#: A page with letters before its digits, as a record holds it ("C347", "S29", "L157").
+_LETTERED_PAGE = re.compile(r"([A-Za-z]{1,3})(\d{2,})")
 
 
 def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry) -> FieldScore:
@@ -864,6 +873,10 @@ def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry)
         present = _printed_whole(squeezed, digits)
         if not present and len(digits) >= 2 and _garbled(digits).search(squeezed):
             # "k75" for 475, "MetalsA6" for 36: one digit read as a letter by OCR
+            return FieldScore(field, stated, recorded, 0.9, "agrees")
+    elif present is False and recorded and (lettered := _LETTERED_PAGE.fullmatch(recorded)):
+        letters, digits = lettered.groups()
+        if _garbled(digits, letters).search(entry.raw.replace(" ", "")):
             return FieldScore(field, stated, recorded, 0.9, "agrees")
     if stated is None and entry.coordinates is not None:
         # the number the string prints where its style puts the volume or first page
