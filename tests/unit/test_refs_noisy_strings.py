@@ -386,6 +386,32 @@ def test_the_first_author_split_by_extraction_is_still_the_record_s() -> None:
     assert got.verdict == "verified", got.reason
 
 
+def test_a_first_surname_split_after_its_first_letter_is_still_the_record_s() -> None:
+    """ "T ASEI, J.-N." for Tasei, in an entry whose garbled year ("(197K)") leaves its
+    names unread: the string opens with the record's first surname once the spaces are
+    gone (the old code compared "ASEI" and called the authors different, a partial)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.osmia",
+        title="Observations sur le développement d'une abeille inventée",
+        authors=("TASEI, Jean-Noël", "PICART, Murielle"),
+        year=1973,
+        venue="Invented Apidologie",
+        volume="4",
+        pages="295-315",
+    )
+    text = (
+        "T ASEI, J.-N., & PICART, M. (197K). Observations sur le développement d'une abeille "
+        "inventée. Invented Apidologie, 4(4), 295–315."
+    )
+    got = score(parse_reference_string(text), record)
+    assert got.field("authors").agreement == "agrees"
+    assert decide(parse_reference_string(text), [], _found(record)).verdict == "verified"
+    # another first author is still another
+    other = text.replace("T ASEI, J.-N., & PICART, M.", "T ASO, J.-N., & Okafor, N.")
+    assert score(parse_reference_string(other), record).field("authors").agreement != "agrees"
+
+
 # ------------------------------------------------------------------ "In" is a word
 
 
@@ -455,9 +481,14 @@ def test_a_vancouver_entry_with_hyphenated_initials_verifies() -> None:
         ("Lee K. Invented filters for lossless codecs. ISCAS 2001.", 2001),
         # an author's initials N.D. are not "no date"
         ("Andrews, N.D. Invented filters. Invented Venue 2001.", 2001),
+        # APA's year in brackets with a digit OCR read as a letter: the year in the title
+        # is the title's (the old code took 1854 and found the year differing)
+        ("Uit de Invented Economist van 1854. (20I4). Invented Economist, 152(2), 3.", None),
+        ("Lee, K. (197K). Invented filters of 1917. Invented Venue, 4(4), 295–315.", None),
+        ("Lee, K. (1974). Invented filters of 1917. Invented Venue, 4(4), 295–315.", 1974),
     ],
 )
-def test_an_entry_that_says_no_date_takes_no_year_from_elsewhere(
+def test_an_entry_that_says_no_date_or_garbles_its_year_takes_no_year_from_elsewhere(
     text: str, year: int | None
 ) -> None:
     assert cited_year(text) == year

@@ -877,10 +877,10 @@ def _lead_title(lead: str, rest: str) -> str | None:
     reads as a title (:func:`_title_first`), or a short or capitalised one, which reads as
     a group author, when nothing but a venue and its numbers follows the year ("Editorial
     Board. (1966). Invented Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")."""
-    if _WORD3.search(rest) is None:
-        # nothing but numbers after the year: Elsevier's numbered style without titles,
-        # "Este, Notes and Queries s6-XI (1885) 135.", whose lead is a name and a venue;
-        # APA follows its year with a title or a venue
+    if _WORD3.search(rest) is None and len(lead.split(",", 1)[0].split()) == 1:
+        # one word, a comma and nothing but numbers after the year: Elsevier's numbered
+        # style without titles, "Este, Notes and Queries s6-XI (1885) 135.", a name (a
+        # pseudonym, a body) and a venue; APA follows its year with a title or a venue
         return None
     found = _title_first(lead)
     if found is not None:

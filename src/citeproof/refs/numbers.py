@@ -115,7 +115,7 @@ def cited_year(text: str) -> int | None:
     placed = years_in_place(text)
     if placed:
         return placed[0][0]
-    if _NO_DATE.search(text):
+    if _NO_DATE.search(text) or _garbled_year(text):
         return None
     visible = _visible(text)
     loose = {
@@ -124,6 +124,20 @@ def cited_year(text: str) -> int | None:
         if not _PAGE_PLACE.search(visible, 0, m.start())
     }
     return loose.pop() if len(loose) == 1 else None
+
+
+#: A year in brackets, where APA, AIP and Elsevier put it, with one digit OCR read as a
+#: letter: "(20I4)", "(197K)".
+_BRACKETED = re.compile(r"\(\s*([12][0-9A-Za-z]{3})\s*\)")
+
+
+def _garbled_year(text: str) -> bool:
+    """Whether the entry prints its year where its style puts it, garbled: then a year
+    elsewhere is a title's ("Uit de Economist van 1854. (20I4). De Economist, 152(2)"),
+    never taken for the year."""
+    return any(
+        sum(c.isalpha() for c in m.group(1)) == 1 for m in _BRACKETED.finditer(_visible(text))
+    )
 
 
 def number_tokens(text: str) -> frozenset[str]:

@@ -714,7 +714,7 @@ def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
         return FieldScore("authors", entry.stated.authors[0], shown, value, _agree(ok))
     if len(entry.text.split()) < 2:
         return FieldScore("authors", None, shown, None, "not_stated")
-    if _in_words(recorded[0], entry):
+    if _in_words(recorded[0], entry) or _opens_with(recorded[0], entry):
         return FieldScore("authors", None, shown, 1.0, "agrees")
     head = recorded[:3]
     present = sum(1 for name in head if _in_words(name, entry))
@@ -729,6 +729,15 @@ def _authors(entry: _Entry, record: WorkRecord) -> FieldScore:
         # for Shi): a typo or another person, which the title and the year decide
         return FieldScore("authors", None, shown, NEAR_NAME, "differs")
     return FieldScore("authors", None, shown, round(present / len(head), 3), "differs")
+
+
+def _opens_with(name: str, entry: _Entry) -> bool:
+    """Whether the string opens with a surname, spaces aside, where its first author goes:
+    "T ASEI, J.-N." for Tasei, split by extraction (a name of four letters or more; a
+    shorter one is found by chance)."""
+    return any(
+        len(k) >= 4 and k in entry.squeezed[: len(k) + _AUTHOR_SLACK] for k in family_keys(name)
+    )
 
 
 def _no_other_names(entry: _Entry, first: str) -> bool:
