@@ -667,6 +667,19 @@ def test_a_nickname_in_quotes_is_no_title() -> None:
     assert got.title != "Bill"
 
 
+def test_a_nickname_closing_an_acs_author_list_is_no_title() -> None:
+    """ACS parts its names by semicolons and prints no title in quotes: "King, W. “Bill.”"
+    closing the list is a nickname (the old code compared "Bill." as the title and made
+    the real reference partial); IEEE's quoted title after a comma is still read."""
+    got = parse_reference_string(
+        "(1) Islam, R. M.; Wasiuddin, N. M.; King, W. “Bill.” Journal of Invented Testing "
+        "2014, 43, 20140014."
+    )
+    assert got.title is None
+    ieee = parse_reference_string("[1] W. King, “Editorial,” Invented Review, vol. 4, 2014.")
+    assert ieee.title == "Editorial"
+
+
 def test_a_generic_title_and_a_venue_without_a_year_name_no_one_work() -> None:
     editorial = WorkRecord(
         source="crossref",

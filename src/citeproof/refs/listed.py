@@ -634,6 +634,8 @@ _NAME_I = rf"(?:[A-Z]\.(?:-[A-Z]\.)* ?)+{_W}(?: {_W})*"
 _IEEE_AUTHORS = re.compile(rf"{_NAME_I}(?:(?:,? and |, ){_NAME_I})*(?:,? et al\.?)?")
 #: A bracketed year right after a quotation: APA's, after the author list.
 _YEAR_NEXT = re.compile(rf"\s*\(\s*{_YEAR}")
+#: The end of a name in ACS's list, the names parted by semicolons: "; King, W. ".
+_ACS_NAME_END = re.compile(r";\s*[^;,]{2,60},(?:\s*[A-Z]\.(?:-[A-Z]\.)?)+\s*$")
 _QUOTED = re.compile(
     r"(?:^|(?<=[,.:] ))[“\"](?P<title>[^”\"]{3,400}?[,.?!]|[^”\",.?!]{3,400})[”\"](?=[\s,.]|$)"
 )
@@ -768,6 +770,14 @@ def _style(flat: str) -> _Style:
     ):
         # a nickname closing an APA author list, its year after it ("King, W. “Bill.”
         # (2014). Effects of ..."): a title comes after the year
+        quoted = None
+    elif (
+        quoted is not None
+        and len(quoted.group("title").split()) == 1
+        and _ACS_NAME_END.search(flat, 0, quoted.start())
+    ):
+        # a nickname closing ACS's author list ("Wasiuddin, N. M.; King, W. “Bill.”
+        # Journal of Testing 2014, 43, 1."): ACS prints no title in quotes
         quoted = None
     if quoted is not None and (title := _clean_title(quoted.group("title"), least)):
         before = flat[: quoted.start()].rstrip(" ,.:")
