@@ -86,6 +86,9 @@ def test_a_second_query_only_for_numbers_after_three_authors_or_more() -> None:
     assert keyed_query(parse_reference_string(aip)) == "Okoro Invented Review 12, 34 (2001)."
     elsevier = "[3] A. Okoro, B. Lund, C. Vance, Invented Review 12 (2001) 34."
     assert keyed_query(parse_reference_string(elsevier)) == "Okoro Invented Review 12 (2001) 34."
+    # a letter OCR glued before a name's initials leaves the list a list of names
+    noisy = "1 A. Okoro,mB. Lund, and C. Vance, Invented Review 12, 34 (2001)."
+    assert keyed_query(parse_reference_string(noisy)) == "Okoro Invented Review 12, 34 (2001)."
     # two authors: the whole string is not crowded by names
     assert keyed_query(parse_reference_string("1 A. Okoro and B. Lund, Rev 12, 34 (2001).")) is None
     # no numbers that name a work: nothing to key on

@@ -480,9 +480,10 @@ MAX_LISTED = 200
 #: Elsevier).
 _INITIALS = r"(?:[A-Z]\.(?:\s?-\s?|\s)?)+"
 _ONE_AUTHOR = rf"(?:[A-Z][\w'’-]+,\s?{_INITIALS}|{_INITIALS}[A-Z][\w'’-]+)"
-#: Three authors or more at the start of a query, the list number gone.
+#: Three authors or more at the start of a query, the list number gone; a letter OCR
+#: glued before a name's initials ("Chen,mA.-P. Fang") leaves it a name.
 _AUTHOR_LIST = re.compile(
-    rf"{_ONE_AUTHOR}(?:(?:[,;]|,?\s+and)\s*{_ONE_AUTHOR}){{2,{MAX_LISTED}}}[,;.]?\s+"
+    rf"{_ONE_AUTHOR}(?:(?:[,;]|,?\s+and)\s*[a-z]?{_ONE_AUTHOR}){{2,{MAX_LISTED}}}[,;.]?\s+"
 )
 
 

@@ -291,7 +291,8 @@ def first_surname(text: str) -> str | None:
     """The first author's surname of a printed reference that was not read into fields:
     the first word of two letters or more after the list marker that is not initials."""
     for word in _MARKER.sub("", text).split()[:8]:
-        bare = word.strip(",;:.()[]\"'")
+        # "Chen,mA.-P.": a comma without its space still ends the surname
+        bare = re.split(r"[,;]", word.strip(",;:.()[]\"'"), maxsplit=1)[0]
         if len(bare) >= 2 and not _INITIALS.match(word) and bare[0].isupper():
             return bare
     return None
