@@ -1888,6 +1888,9 @@ def test_a_one_word_author_before_a_venue_and_numbers_is_no_apa_title() -> None:
         pages="135",
     )
     assert decide(stated, [], _answered(record)).verdict == "verified"
+    # AIP's venue, volume and page before the year, OCR's noise in them, likewise
+    aip = parse_reference_string("1Invented Radiotherapy andOncolog y 73,S2B 8 (2004) .")
+    assert aip.title is None
     # APA's work without an author keeps its title: a venue follows the year
     assert parse_reference_string("Masthead. (1913). Invented Revue, 20(6), 1.").title == (
         "Masthead"

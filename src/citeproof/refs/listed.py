@@ -651,6 +651,8 @@ _SENTENCE_END = re.compile(r"[.?!](?= |$)")
 #: "fmi", "i"): "edition".
 _WORD4 = re.compile(r"[^\W\d_]{4}")
 _WORD3 = re.compile(r"[^\W\d_]{3}")
+#: AIP's volume and page closing what precedes the year: "73, S288", "73,S2B 8".
+_AIP_NUMBERS = re.compile(r"\d\s*,\s*[A-Za-z]{0,3}\d[\w ]{0,8}$")
 _ABBREVIATIONS = frozenset(
     "vs v e.g i.e cf al etc st dr mr mrs ms no vol fig approx ca sp spp et".split()
 )
@@ -887,10 +889,14 @@ def _lead_title(lead: str, rest: str) -> str | None:
     reads as a title (:func:`_title_first`), or a short or capitalised one, which reads as
     a group author, when nothing but a venue and its numbers follows the year ("Editorial
     Board. (1966). Invented Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")."""
-    if _WORD3.search(rest) is None and len(lead.split(",", 1)[0].split()) == 1:
-        # one word, a comma and nothing but numbers after the year: Elsevier's numbered
-        # style without titles, "Este, Notes and Queries s6-XI (1885) 135.", a name (a
-        # pseudonym, a body) and a venue; APA follows its year with a title or a venue
+    if _WORD3.search(rest) is None and (
+        len(lead.split(",", 1)[0].split()) == 1 or _AIP_NUMBERS.search(lead.rstrip(" ."))
+    ):
+        # nothing but numbers after the year, where APA prints a title or a venue: the
+        # numbered styles without titles, a one-word name (a pseudonym, a body) and a
+        # venue ("Este, Notes and Queries s6-XI (1885) 135.", Elsevier's) or a venue, its
+        # volume and page before the year ("Radiotherapy and Oncology 73, S288 (2004).",
+        # AIP's)
         return None
     found = _title_first(lead)
     if found is not None:
