@@ -1521,6 +1521,28 @@ def test_a_vancouver_title_of_one_word_before_the_venue_is_read() -> None:
     assert decide(stated, [], _answered(record)).verdict == "partial"
 
 
+def test_a_vancouver_chapter_s_one_word_title_before_its_book_and_pages_is_read() -> None:
+    """ "Names. Word. Book. year:pages" (a chapter, no volume): the old reader looked for
+    the venue only before "year;", read no title, and a chimera's one-word title on a real
+    chapter's author, book, year and pages was verified."""
+    text = "Quaid KA. Ureterosigmoidostomy. Invented Genetic Pathology. 2008:731-736."
+    stated = parse_reference_string(text)
+    assert (stated.title, stated.venue) == ("Ureterosigmoidostomy", "Invented Genetic Pathology")
+    chapter = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.chapter.30",
+        title="Invented legal issues in molecular testing",
+        authors=("Quaid, Kimberly A.",),
+        year=2008,
+        venue="Invented Genetic Pathology",
+        pages="731-736",
+        kind="book-chapter",
+    )
+    assert decide(stated, [], _answered(chapter)).verdict == "partial"
+    real = text.replace("Ureterosigmoidostomy", "Invented legal issues in molecular testing")
+    assert decide(parse_reference_string(real), [], _answered(chapter)).verdict == "verified"
+
+
 def test_a_venue_a_full_stop_splits_is_no_one_word_title() -> None:
     """ "Lancet. Oncol.": the word read as a title is a word of the record's venue, so no
     title differs and the real reference verifies on its numbers."""
