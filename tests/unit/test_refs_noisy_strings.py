@@ -492,3 +492,17 @@ def test_an_entry_that_says_no_date_or_garbles_its_year_takes_no_year_from_elsew
     text: str, year: int | None
 ) -> None:
     assert cited_year(text) == year
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Okoro, Ada. 1908. “Nerve as a master of muscle.” Invented Nature 77 (2007) (April): 569.",
+        "“Nerve as a master of muscle.” 1908. Invented Nature 77 (2007) (April): 569–572.",
+    ],
+)
+def test_chicago_s_issue_before_its_month_is_no_year(text: str) -> None:
+    """Chicago prints "volume (issue) (Month): page"; an issue numbered 2007 in brackets is
+    no year (the old code took it for the year, over Chicago's 1908, and a real reference
+    was partial: "the year differs")."""
+    assert parse_reference_string(text).year == 1908

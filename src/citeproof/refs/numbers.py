@@ -82,9 +82,19 @@ _PAGE_PLACE = re.compile(r"\d\s*(?:" + _ISSUE + r"\s*)?[,:]\s*$")
 _AFTER_ISSUE = re.compile(r"\d\s*" + _ISSUE + r"\s*,\s*$")
 
 
+#: Chicago's issue in brackets before its month or season ("Nature 77 (2007) (April):
+#: 569"): an issue number, never the year.
+_ISSUE_BEFORE_MONTH = re.compile(
+    r"\(\s*\d{1,4}\s*\)(?=\s*\((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|spring"
+    r"|summer|autumn|fall|winter)[a-z]*\.?\))",
+    re.IGNORECASE,
+)
+
+
 def _visible(text: str) -> str:
     """``text`` with the numbers that are never the year blanked out (same length)."""
     text = _HIDDEN.sub(lambda m: " " * len(m.group(0)), text)
+    text = _ISSUE_BEFORE_MONTH.sub(lambda m: " " * len(m.group(0)), text)
     return _RANGE.sub(lambda m: " " * len(m.group(0)), text)
 
 
