@@ -1010,6 +1010,34 @@ def test_a_cover_page_is_a_generic_title() -> None:
     assert score(parse_reference_string(text), cover).fit != "match"
 
 
+@pytest.mark.parametrize(
+    "title", ["Letters to the Editor", "Correspondence", "Besprechungen", "Comptes rendus"]
+)
+def test_a_column_s_heading_is_a_generic_title(title: str) -> None:
+    """A journal's letters, reviews and notes columns are titled alike in every issue, in
+    the plural and in other languages: such a title and a year name no one work (the old
+    code verified an entry by another journal's "Letters to the Editor" of the year before,
+    its volume and pages differing)."""
+    column = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.column",
+        title=title,
+        year=1993,
+        venue="Invented Anthropology Newsletter",
+        volume="15",
+        pages="3-9",
+    )
+    text = f"Sharma KK, Wanklyn BM. {title}. Invented Surface Science. 1994;81(2):251-258."
+    assert score(parse_reference_string(text), column).fit != "match"
+
+
+def test_a_vancouver_venue_before_the_year_alone_is_read() -> None:
+    """An article online before its volume: "Names. Title. Venue. 2018." reads the venue,
+    and a one-word title before it is read too (it had been left unread)."""
+    got = parse_reference_string("Hu QL, Torres MN. Papoose. Invented Action Research. 2018.")
+    assert (got.title, got.venue, got.year) == ("Papoose", "Invented Action Research", 2018)
+
+
 _BOOK = WorkRecord(
     source="crossref",
     doi="10.5555/invented.treaty",

@@ -841,11 +841,12 @@ def _style(flat: str) -> _Style:
     return (), None, None, None, None
 
 
-#: Vancouver's venue, the last sentence before "2015;769:37-43", or a book's before its
-#: year and pages ("Invented Pathology. 2008:731-736.").
+#: Vancouver's venue, the last sentence before "2015;769:37-43", before a book's year
+#: and pages ("Invented Pathology. 2008:731-736."), or before the year alone, an article
+#: online before its volume ("Invented Research. 2018.").
 _VENUE_LAST = re.compile(
     rf"(?<=\. )(?P<venue>[^.;]{{2,150}}?)\.? (?P<year>{_YEAR})[a-z]?"
-    r"(?:;[^.]{0,60}|:[A-Za-z]?\d+(?:[-‐‑‒–—][A-Za-z]?\d+)?)\.?$"
+    r"(?:;[^.]{0,60}|:[A-Za-z]?\d+(?:[-‐‑‒–—][A-Za-z]?\d+)?)?\.?$"
 )
 
 

@@ -194,6 +194,31 @@ GENERIC_TITLES = frozenset(
         "program committee",
         "keynote",
         "keynote address",
+        # the plurals and the columns a journal titles its letters, notes and reviews with
+        "letters to the editor",
+        "letter",
+        "letters",
+        "correspondence",
+        "replies",
+        "comments",
+        "editorials",
+        "corrections",
+        "notices",
+        "news and announcements",
+        "new books",
+        "book notes",
+        "reviews",
+        # the same headings in German and French, as Crossref holds them
+        "besprechungen",
+        "buchbesprechungen",
+        "rezensionen",
+        "diskussion",
+        "vorwort",
+        "einleitung",
+        "inhalt",
+        "inhaltsverzeichnis",
+        "avant-propos",
+        "comptes rendus",
     )
 )
 #: Words that mark a notice or a review of another work; an entry that does not say it
