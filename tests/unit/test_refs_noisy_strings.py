@@ -486,6 +486,8 @@ def test_a_vancouver_entry_with_hyphenated_initials_verifies() -> None:
         ("Uit de Invented Economist van 1854. (20I4). Invented Economist, 152(2), 3.", None),
         ("Lee, K. (197K). Invented filters of 1917. Invented Venue, 4(4), 295–315.", None),
         ("Lee, K. (1974). Invented filters of 1917. Invented Venue, 4(4), 295–315.", 1974),
+        # APA's volume before its issue, the year split by extraction: no year, not 1850
+        ("Yang, Y. (201 5). Invented astaxanthin. Invented Acta, 1850(1), 178–185.", None),
     ],
 )
 def test_an_entry_that_says_no_date_or_garbles_its_year_takes_no_year_from_elsewhere(

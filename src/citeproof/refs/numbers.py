@@ -91,6 +91,11 @@ _ISSUE_BEFORE_MONTH = re.compile(
 )
 
 
+#: An issue in brackets after a number, then the page: the number is APA's volume
+#: ("Biochimica et Biophysica Acta, 1850(1), 178–185"), never the year.
+_ISSUE_NEXT = re.compile(r"\s*" + _ISSUE + r"\s*[,:]")
+
+
 def _visible(text: str) -> str:
     """``text`` with the numbers that are never the year blanked out (same length)."""
     text = _HIDDEN.sub(lambda m: " " * len(m.group(0)), text)
@@ -119,7 +124,8 @@ def cited_year(text: str) -> int | None:
     The strongest place wins; without any, a lone year outside the hidden spans (a page
     range, a DOI, an access date) is taken, and with several such years none is (a year in
     a title and one in an unknown place cannot be told apart); a number where the first page
-    goes, after the volume, is never taken so.  An entry that prints "n.d." (no date) where
+    goes, after the volume, or a volume before its issue ("1850(1), 178"), is never taken
+    so.  An entry that prints "n.d." (no date) where
     the year goes has said it has none: a year elsewhere in it is a venue's or a title's
     ("ISCAS 2001. The 2001 IEEE International Symposium ..."), never taken so either."""
     placed = years_in_place(text)
@@ -131,7 +137,7 @@ def cited_year(text: str) -> int | None:
     loose = {
         int(m.group(1))
         for m in _ANY_YEAR.finditer(visible)
-        if not _PAGE_PLACE.search(visible, 0, m.start())
+        if not _PAGE_PLACE.search(visible, 0, m.start()) and not _ISSUE_NEXT.match(visible, m.end())
     }
     return loose.pop() if len(loose) == 1 else None
 
