@@ -336,6 +336,15 @@ def test_a_page_labelled_as_one_is_a_printed_identity() -> None:
             "Murphy‐O’Connor, Jerome (2012). Invented keys to a city. Invented Essays, 147–156.",
             ("Murphy‐O’Connor, Jerome",),
         ),
+        # a stray mark between the names and the year
+        (
+            "Woolf, Stuart. : (2008). Invented Timing. Invented Historical Review, 113(4), 12–13.",
+            ("Woolf, Stuart",),
+        ),
+        (
+            "Woolf, S. : (2008). Invented Timing. Invented Historical Review, 113(4), 12.",
+            ("Woolf, S.",),
+        ),
     ],
 )
 def test_surname_comma_given_names_are_read(text: str, authors: tuple[str, ...]) -> None:

@@ -866,7 +866,7 @@ def _paired_names(text: str) -> tuple[str, ...]:
     G.", "Kristal, A R", "PARENTE, A, GALLETTI, C, & TOGNOTTI, L"), which the APA pattern
     (initials with stops) does not read: the pieces between commas, taken two by two, each
     pair a surname and given names."""
-    text = _ET_AL.sub("", text.strip().rstrip("."))
+    text = _ET_AL.sub("", text.strip().rstrip(" .:;,"))
     if len(text) > MAX_PAIRED_CHARS:
         return ()
     parts = _LIST_PIECES.split(text)  # piece, separator, piece, separator, ... piece
@@ -927,7 +927,7 @@ def _title_first(text: str) -> str | None:
 
 def _names(text: str, pattern: re.Pattern[str], splitter: re.Pattern[str]) -> tuple[str, ...]:
     """The names of an author list written the way ``pattern`` describes; () otherwise."""
-    text = text.strip()
+    text = text.strip().rstrip(" :;,")  # "Woolf, Stuart. : (2008)": a stray mark before the year
     if not pattern.fullmatch(text):
         return ()
     text = _ET_AL.sub("", text)
