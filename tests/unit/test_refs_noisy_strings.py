@@ -192,6 +192,19 @@ def test_a_misread_first_letter_with_the_title_and_year_verifies(text: str) -> N
     assert got.verdict == "verified", got.reason
 
 
+def test_a_misread_first_letter_with_the_title_and_venue_and_no_year_verifies() -> None:
+    """ "(n.d.)": no year to agree; the title and the venue stand with a first author one
+    letter off (the old code asked for the year and made the real reference partial)."""
+    text = (
+        "Qhi, X. X. (n.d.). Structure evolution across the invented phase boundary of doped "
+        "garden ceramics. Journal of Invented Physics, 119(6), 064104."
+    )
+    assert decide(parse_reference_string(text), [], _found(ROSACEA)).verdict == "verified"
+    # in another venue it stays a lead
+    elsewhere = text.replace("Journal of Invented Physics", "Invented Ceramics Letters")
+    assert decide(parse_reference_string(elsewhere), [], _found(ROSACEA)).verdict == "partial"
+
+
 def test_another_first_author_with_the_title_is_still_partial() -> None:
     text = (
         "Brown, K. (2016). Structure evolution across the invented phase boundary of doped "

@@ -1307,6 +1307,10 @@ def _fit_same_title(
     near_name = a == "differs" and authors.score == NEAR_NAME
     if title.informative and near_name and y == "agrees":
         return "match", ("title", "year")
+    if title.informative and near_name and y == "not_stated" and fields[3].agreement == "agrees":
+        # "kmith, C. (n.d.). Projects and Complexity. Making Sense of …": no year to agree,
+        # the venue stands in for it beside the title
+        return "match", ("title", "venue")
     if title.informative and a != "differs" and y != "differs":
         return "match", spoken
     if _person_and_time(authors, year):
