@@ -979,7 +979,20 @@ def _cites_a_part(entry: _Entry, record: WorkRecord, title: _Title) -> bool:
     whole = fold(record.title or "")
     if entry.stated.title:
         venue = fold(entry.stated.venue or "")
-        return bool(venue) and fuzz.ratio(venue, whole) >= 90
+        if venue:
+            return fuzz.ratio(venue, whole) >= 90
+        # a venue the reader could not delimit ("ROMANSY 22 – Robot Design, Dynamics and
+        # Control, 118–125."): the whole's title printed after the entry's own, where the
+        # container goes, and the entry's own title not the whole's
+        own = fold(entry.stated.title)
+        main = fold(_main(record.title or ""))
+        at = entry.text.find(own)
+        return (
+            at >= 0
+            and len(main) >= _RAN_TITLE
+            and main not in own
+            and entry.text.find(main, at + len(own)) >= 0
+        )
     if title.level != "same" or not _PART_MARKER.search(entry.stated.text):
         return False
     at = entry.text.find(fold(_main(record.title or "")))
