@@ -572,27 +572,32 @@ def test_the_book_an_invented_chapter_is_given_in_is_not_the_chapter() -> None:
 
 
 def test_the_proceedings_a_paper_is_given_in_are_not_the_paper_when_the_venue_is_unread() -> None:
-    """A proceedings title with commas in it ("Robot Design, Dynamics and Control") is no
-    venue APA's reader can delimit; printed after the entry's own title it is still where
-    the container goes (the old code verified an invented paper as the proceedings, on the
-    proceedings' title found in the string and the year)."""
+    """A proceedings title with a full stop or a comma in it ("INVENTSY 22. Robot Design,
+    Dynamics and Control") is no venue APA's reader can delimit; printed after the entry's
+    own title it is still where the container goes (the old code verified an invented
+    paper as the proceedings, on the proceedings' title found in the string and the
+    year)."""
     proceedings = WorkRecord(
         source="crossref",
         doi="10.5555/invented.romansy",
-        title="INVENTSY 22 – Robot Design, Dynamics and Control",
+        title="INVENTSY 22. Robot Design, Dynamics and Control",
         year=2018,
         kind="proceedings",
     )
     text = (
         "Lin, Rongfu, & Guo, Weizhong (2018). Effects of invented coastal sediment under "
-        "quantum conditions. INVENTSY 22 – Robot Design, Dynamics and Control, 118–125."
+        "quantum conditions. INVENTSY 22. Robot Design, Dynamics and Control, 118–125."
     )
     stated = parse_reference_string(text)
     assert stated.venue is None
     assert decide(stated, [], _answered(proceedings)).verdict != "verified"
+    commas = parse_reference_string(text.replace("INVENTSY 22. ", ""))
+    assert commas.venue is None
+    commas_whole = proceedings.model_copy(update={"title": "Robot Design, Dynamics and Control"})
+    assert decide(commas, [], _answered(commas_whole)).verdict != "verified"
     # the proceedings cited as themselves are still the proceedings
     whole = parse_reference_string(
-        "Lin, R. (2018). INVENTSY 22 – Robot Design, Dynamics and Control. Invented Press."
+        "Lin, R. (2018). INVENTSY 22. Robot Design, Dynamics and Control. Invented Press."
     )
     assert decide(whole, [], _answered(proceedings)).verdict == "verified"
 
