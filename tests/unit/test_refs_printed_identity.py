@@ -602,6 +602,41 @@ def test_the_proceedings_a_paper_is_given_in_are_not_the_paper_when_the_venue_is
     assert decide(whole, [], _answered(proceedings)).verdict == "verified"
 
 
+def test_one_word_among_a_record_s_title_and_the_year_are_not_the_work() -> None:
+    """ "Overview" is among the words of "An Invented Overview of Tropical Diseases": the
+    same words need words enough on the entry's side too (the old code verified a chimera
+    as that record on the one word and the year, its venue and numbers unrecorded)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.overview",
+        title="An Invented Overview of Tropical Diseases",
+        year=2015,
+    )
+    text = "Wang, Y., & Lee, K. S. (2014). Overview. Invented Brain Research, 1583, 245–254."
+    assert score(parse_reference_string(text), record).fit != "match"
+
+
+def test_a_short_record_title_closing_a_longer_title_is_not_the_same_title() -> None:
+    """A record titled "Oral invented papillomatosis" (a reference work's entry) closing the
+    entry's "Successful methotrexate therapy in oral invented papillomatosis": the words
+    before it are a title's, in lower case, not names the reader joined to it (the old code
+    verified the entry as the record, its venue differing)."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.papillomatosis",
+        title="Oral invented papillomatosis",
+        venue="Invented Reference",
+    )
+    text = (
+        "Kingsbury H, Koskoff E. Successful methotrexate therapy in oral invented "
+        "papillomatosis. Invented Ethnomusicology. 1991;35(1):79."
+    )
+    assert score(parse_reference_string(text), record).fit != "match"
+    # the record's own title, names before it read into the title, is still the title
+    names = "Kingsbury H Koskoff E. Oral invented papillomatosis. Invented Reference. 1991."
+    assert score(parse_reference_string(names), record).field("title").agreement == "agrees"
+
+
 def test_a_short_record_title_inside_a_longer_title_is_not_the_same_title() -> None:
     """A record titled "Variant invented disease" inside the entry's fifteen-word title."""
     record = WorkRecord(

@@ -615,9 +615,21 @@ def _elsewhere_is_not_the_title(entry: _Entry, given: str, titles: list[str]) ->
             return True  # the book or the journal, its subtitle or not
         if any(_short_inside(t, fold(venue)) for t in titles):
             return True  # "Kosmetik" in "Springer Lexikon Kosmetik und Körperpflege"
-    if any(_short_inside(t, given) for t in titles):
+    if any(_short_inside(t, given) or _title_tail(t, given, entry.stated.title) for t in titles):
         return True
     return not informative(entry.stated.title or "") and _printed_after(entry, given, titles)
+
+
+def _title_tail(title: str, given: str, printed: str | None) -> bool:
+    """A short title (four words at most) closing the entry's longer title after words in
+    lower case, a title's words, not names the reader joined to it: "Successful methotrexate
+    therapy in oral florid papillomatosis" is no "Oral florid papillomatosis"."""
+    if not printed or not title or len(title.split()) > 4:
+        return False
+    if not given.endswith(title) or given.startswith(title):
+        return False
+    lead = printed.split()[1 : len(printed.split()) - len(title.split())]
+    return any(w[:1].islower() and w.isalpha() for w in lead)
 
 
 def _short_inside(title: str, given: str) -> bool:
@@ -1248,9 +1260,14 @@ def _fit(
         and (venue.agreement != "differs" or version)
     ):
         return "match", spoken
+    # the same words need words enough on both sides: one word of the entry's ("Overview")
+    # among a record's title ("An Overview of Tropical Diseases") is no title's words
+    own_words = title.informative and (
+        entry.stated.title is None or informative(entry.stated.title)
+    )
     if (
         title.level == "words"
-        and title.informative
+        and own_words
         and authors.agreement != "differs"
         and (year.agreement == "agrees" or timeless)
         and venue.agreement == "agrees"
@@ -1260,7 +1277,7 @@ def _fit(
         return "match", spoken
     if (
         title.level == "words"
-        and title.informative
+        and own_words
         and authors.agreement == "not_recorded"
         and venue.agreement == "not_recorded"
         and year.agreement == "agrees"
