@@ -345,6 +345,11 @@ def test_a_page_labelled_as_one_is_a_printed_identity() -> None:
             "Woolf, S. : (2008). Invented Timing. Invented Historical Review, 113(4), 12.",
             ("Woolf, S.",),
         ),
+        # the last initial's stop left out, as Crossref holds some given names
+        (
+            "Walker, J.D (1971). Invented Resistance. Invented Chronicle, 47(2), 94.",
+            ("Walker, J.D",),
+        ),
     ],
 )
 def test_surname_comma_given_names_are_read(text: str, authors: tuple[str, ...]) -> None:

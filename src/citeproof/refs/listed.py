@@ -612,7 +612,8 @@ def _answer_blocks(text: str) -> list[BlockStart]:
 #: A word of a name: a letter, then letters, apostrophes, hyphens and combining marks.
 _W = rf"[^\W\d_][{NAME_LETTERS}]*"
 _YEAR = r"(?:1[6-9]|20)\d{2}"
-_INITIALS = r"[A-Z]\.(?:[ -]?-?[A-Z]\.)*"
+#: Initials, the last one's stop sometimes left out as Crossref holds it ("J.D").
+_INITIALS = r"[A-Z]\.(?:[ -]?-?[A-Z]\.)*(?:-?[A-Z](?![\w.]))?"
 _NAME_APA = rf"{_W}(?: {_W})*, (?:{_INITIALS}|[A-Z][\w'’\-]+(?: [A-Z]\.)?)"
 _APA_AUTHORS = re.compile(
     rf"{_NAME_APA}(?:(?:, (?:& |and )?| (?:&|and) ){_NAME_APA})*"
