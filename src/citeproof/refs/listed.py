@@ -651,6 +651,8 @@ _SENTENCE_END = re.compile(r"[.?!](?= |$)")
 #: A word of four letters or more: after a venue's numbers, more than a page ("CO2",
 #: "fmi", "i"): "edition".
 _WORD4 = re.compile(r"[^\W\d_]{4}")
+#: A word of three letters or more: what APA prints after its year (a title, a venue);
+#: without one, only numbers follow it ("(1885) 135.", "(2004) .").
 _WORD3 = re.compile(r"[^\W\d_]{3}")
 #: AIP's volume and page closing what precedes the year: "73, S288", "73,S2B 8".
 _AIP_NUMBERS = re.compile(r"\d\s*,\s*[A-Za-z]{0,3}\d[\w ]{0,8}$")

@@ -125,9 +125,10 @@ def cited_year(text: str) -> int | None:
     range, a DOI, an access date) is taken, and with several such years none is (a year in
     a title and one in an unknown place cannot be told apart); a number where the first page
     goes, after the volume, or a volume before its issue ("1850(1), 178"), is never taken
-    so.  An entry that prints "n.d." (no date) where
-    the year goes has said it has none: a year elsewhere in it is a venue's or a title's
-    ("ISCAS 2001. The 2001 IEEE International Symposium ..."), never taken so either."""
+    so.  An entry that prints "n.d." (no date) where the year goes has said it has none,
+    and one that prints its bracketed year garbled ("(20I4)") has printed it where it goes:
+    a year elsewhere in either is a venue's or a title's ("ISCAS 2001. The 2001 IEEE
+    International Symposium ..."), never taken so."""
     placed = years_in_place(text)
     if placed:
         return placed[0][0]
