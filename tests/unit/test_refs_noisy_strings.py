@@ -521,3 +521,36 @@ def test_chicago_s_issue_before_its_month_is_no_year(text: str) -> None:
     no year (the old code took it for the year, over Chicago's 1908, and a real reference
     was partial: "the year differs")."""
     assert parse_reference_string(text).year == 1908
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HT.D .Cunp, A CleanuInvented Sweep? 107 (n.d.).",  # the book read as agreeing
+        "HT.D .Cunp, A CleanuInvenSed Sweep? 107 (n.d.).",  # only once its spaces are gone
+    ],
+)
+def test_a_short_name_one_letter_off_with_a_garbled_book_and_its_page_is_the_chapter(
+    text: str,
+) -> None:
+    """AIP's "Name, Book Page (n.d.)." for a chapter whose record has no year, the name and
+    the book as OCR left them ("Cunp" for Curp, "CleanuInvented"): the book, read loosely
+    because its page agrees, and a first author one letter off a short name are the
+    chapter (the old code called another author a difference and the entry not found)."""
+    chapter = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.sweep.6",
+        title="Waging an invented counterrevolution",
+        authors=("Curp, T. David",),
+        venue="A Clean Invented Sweep?",
+        pages="107-130",
+        kind="book-chapter",
+    )
+    assert decide(parse_reference_string(text), [], _found(chapter)).verdict == "verified"
+    # another first author is still not it
+    other = text.replace("Cunp", "Brown")
+    assert decide(parse_reference_string(other), [], _found(chapter)).verdict != "verified"
+    # nor is a year the record contradicts
+    dated = chapter.model_copy(update={"year": 1990})
+    garbled_dated = text.replace("(n.d.)", "(2004)")
+    assert decide(parse_reference_string(garbled_dated), [], _found(dated)).verdict != "verified"

@@ -1334,7 +1334,7 @@ def _fit_same_title(
     unless the author or the year contradicts it; one that says nothing needs the numbers."""
     _, authors, year, *_ = fields
     a, y = authors.agreement, year.agreement
-    near_name = a == "differs" and authors.score == NEAR_NAME
+    near_name = _near_name(authors)
     if title.informative and near_name and y == "agrees":
         return "match", ("title", "year")
     if title.informative and near_name and y == "not_stated" and fields[3].agreement == "agrees":
@@ -1381,8 +1381,9 @@ def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
     """Whether the volume and first page name the article (ECitMatch's key), with the first
     author and the year, each of which the venue may stand in for where a side lacks it.
 
-    A journal's volume and first page in a year name one article: with the first author,
-    or without one the record can compare, when the venue agrees; and with the venue and
+    A journal's volume and first page in a year name one article: with the first author
+    (or one a letter off a short name, "Cunp" for Curp, when the venue agrees), or without
+    one the record can compare, when the venue agrees; and with the venue and
     the year all agreeing, whatever the first author (OCR's "S. Belland" for Bell).  (A
     book's chapters have no volume: the book's title, the year and the first page.)  The
     year may be missing on one side (a chapter cited "n.d.") when the venue names where
@@ -1403,10 +1404,19 @@ def _coordinates(fields: tuple[FieldScore, ...]) -> bool:
     return (
         numbers
         and venue.agreement != "differs"
-        and _agrees_or_venue_does(authors, venue)
+        and (
+            _agrees_or_venue_does(authors, venue)
+            or (_near_name(authors) and venue.agreement == "agrees")
+        )
         and _agrees_or_venue_does(volume, venue)
         and _agrees_or_venue_does(year, venue)
     )
+
+
+def _near_name(authors: FieldScore) -> bool:
+    """The first author one letter off a short name ("Cunp" for Curp): OCR's or a typo,
+    which the other fields decide."""
+    return authors.agreement == "differs" and authors.score == NEAR_NAME
 
 
 def _key_whole(fields: tuple[FieldScore, ...]) -> bool:
@@ -1425,14 +1435,22 @@ def _key_garbled(entry: _Entry, record: WorkRecord, fields: tuple[FieldScore, ..
     is in the string once spaces are gone, a letter in five wrong at most ("1III-Vs jeview
     6, 59 (1993).", "ArtJournal", "RQesearch Meqhodology 175(2016)").  The numbers agreeing
     let the venue be read more loosely than alone; a year OCR garbled too ("(20N3)") is
-    left to the first author, which must then agree."""
+    left to the first author, which must then agree.  A first author one letter off a short
+    name ("Cunp" for Curp) is OCR's too, where the year agrees or neither side has one (a
+    chapter cited "n.d.", its record without a year)."""
     _, authors, year, venue, volume, pages = fields
-    if venue.agreement != "not_stated" or authors.agreement == "differs":
+    near = _near_name(authors)
+    if venue.agreement != "not_stated" or (authors.agreement == "differs" and not near):
         return False
     if pages.agreement != "agrees" or volume.agreement not in ("agrees", "not_recorded"):
         return False  # a chapter's record has no volume: its book's pages name it
-    if year.agreement != "agrees" and not (
-        year.agreement == "not_stated" and authors.agreement == "agrees"
+    timeless = year.agreement == "not_recorded" and entry.year is None
+    if near and not (year.agreement == "agrees" or timeless):
+        return False
+    if (
+        year.agreement != "agrees"
+        and not timeless
+        and not (year.agreement == "not_stated" and authors.agreement == "agrees")
     ):
         return False  # a year OCR garbled ("(20N3)"): the first author stands in for it
     return any(
