@@ -767,22 +767,7 @@ def _style(flat: str) -> _Style:
     # one word in quotes is a title when the quotes close a sentence ("“Shellfish.”"),
     # never a nickname ("W. “Bill” King")
     least = 1 if quoted is not None and quoted.group("title")[-1] in ",.?!" else 2
-    if (
-        quoted is not None
-        and len(quoted.group("title").split()) == 1
-        and flat[: quoted.start()].strip()
-        and _YEAR_NEXT.match(flat, quoted.end())
-    ):
-        # a nickname closing an APA author list, its year after it ("King, W. “Bill.”
-        # (2014). Effects of ..."): a title comes after the year
-        quoted = None
-    elif (
-        quoted is not None
-        and len(quoted.group("title").split()) == 1
-        and _ACS_NAME_END.search(flat, 0, quoted.start())
-    ):
-        # a nickname closing ACS's author list ("Wasiuddin, N. M.; King, W. “Bill.”
-        # Journal of Testing 2014, 43, 1."): ACS prints no title in quotes
+    if quoted is not None and _nickname(flat, quoted):
         quoted = None
     if quoted is not None and (title := _clean_title(quoted.group("title"), least)):
         before = flat[: quoted.start()].rstrip(" ,.:")
@@ -794,16 +779,18 @@ def _style(flat: str) -> _Style:
         m = pattern.fullmatch(flat)
         if m is None:
             continue
+        # "Woolf, Stuart. : (2008)": a stray mark between the names and the year
+        listed = m.group("authors").rstrip(" :;,")
         if pattern is _AUTHOR_YEAR:
-            names = _names(m.group("authors"), _FULL_AUTHORS, _SPLIT_IEEE)
+            names = _names(listed, _FULL_AUTHORS, _SPLIT_IEEE)
         else:
-            names = _names(m.group("authors"), _APA_AUTHORS, _SPLIT_APA)
+            names = _names(listed, _APA_AUTHORS, _SPLIT_APA)
         if not names and pattern is _APA_YEAR:
             # Springer's author-year style: Vancouver names before the bracketed year
             # ("Lin TY, Burns NH (1981) Design of prestressed concrete structures. Wiley")
-            names = _names(m.group("authors"), _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
+            names = _names(listed, _VANCOUVER_AUTHORS, _SPLIT_VANCOUVER)
         if not names and pattern is not _AUTHOR_YEAR:
-            names = _paired_names(m.group("authors"))
+            names = _paired_names(listed)
         if (
             not names
             and pattern is _APA_YEAR
@@ -844,6 +831,17 @@ def _style(flat: str) -> _Style:
     return (), None, None, None, None
 
 
+def _nickname(flat: str, quoted: re.Match[str]) -> bool:
+    """Whether one word in quotes closes an author list, a nickname, not a title: APA's,
+    its year after it ("King, W. “Bill.” (2014). Effects of ..."), or ACS's, the names
+    parted by semicolons ("Wasiuddin, N. M.; King, W. “Bill.” Journal of Testing 2014, 43,
+    1."), a style that prints no title in quotes."""
+    if len(quoted.group("title").split()) != 1:
+        return False
+    apa = bool(flat[: quoted.start()].strip()) and _YEAR_NEXT.match(flat, quoted.end())
+    return bool(apa or _ACS_NAME_END.search(flat, 0, quoted.start()))
+
+
 #: Vancouver's venue, the last sentence before "2015;769:37-43", before a book's year
 #: and pages ("Invented Pathology. 2008:731-736."), or before the year alone, an article
 #: online before its volume ("Invented Research. 2018.").
@@ -869,7 +867,7 @@ def _paired_names(text: str) -> tuple[str, ...]:
     G.", "Kristal, A R", "PARENTE, A, GALLETTI, C, & TOGNOTTI, L"), which the APA pattern
     (initials with stops) does not read: the pieces between commas, taken two by two, each
     pair a surname and given names."""
-    text = _ET_AL.sub("", text.strip().rstrip(" .:;,"))
+    text = _ET_AL.sub("", text.strip().rstrip("."))
     if len(text) > MAX_PAIRED_CHARS:
         return ()
     parts = _LIST_PIECES.split(text)  # piece, separator, piece, separator, ... piece
@@ -930,7 +928,7 @@ def _title_first(text: str) -> str | None:
 
 def _names(text: str, pattern: re.Pattern[str], splitter: re.Pattern[str]) -> tuple[str, ...]:
     """The names of an author list written the way ``pattern`` describes; () otherwise."""
-    text = text.strip().rstrip(" :;,")  # "Woolf, Stuart. : (2008)": a stray mark before the year
+    text = text.strip()
     if not pattern.fullmatch(text):
         return ()
     text = _ET_AL.sub("", text)

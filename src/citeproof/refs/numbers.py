@@ -132,9 +132,9 @@ def cited_year(text: str) -> int | None:
     placed = years_in_place(text)
     if placed:
         return placed[0][0]
-    if _NO_DATE.search(text) or _garbled_year(text):
-        return None
     visible = _visible(text)
+    if _NO_DATE.search(text) or _garbled_year(visible):
+        return None
     loose = {
         int(m.group(1))
         for m in _ANY_YEAR.finditer(visible)
@@ -148,13 +148,11 @@ def cited_year(text: str) -> int | None:
 _BRACKETED = re.compile(r"\(\s*([12][0-9A-Za-z]{3})\s*\)")
 
 
-def _garbled_year(text: str) -> bool:
-    """Whether the entry prints its year where its style puts it, garbled: then a year
-    elsewhere is a title's ("Uit de Economist van 1854. (20I4). De Economist, 152(2)"),
-    never taken for the year."""
-    return any(
-        sum(c.isalpha() for c in m.group(1)) == 1 for m in _BRACKETED.finditer(_visible(text))
-    )
+def _garbled_year(visible: str) -> bool:
+    """Whether the entry (its :func:`_visible` text) prints its year where its style puts
+    it, garbled: then a year elsewhere is a title's ("Uit de Economist van 1854. (20I4). De
+    Economist, 152(2)"), never taken for the year."""
+    return any(sum(c.isalpha() for c in m.group(1)) == 1 for m in _BRACKETED.finditer(visible))
 
 
 def number_tokens(text: str) -> frozenset[str]:

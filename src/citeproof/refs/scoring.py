@@ -615,35 +615,26 @@ def _elsewhere_is_not_the_title(entry: _Entry, given: str, titles: list[str]) ->
             return True  # the book or the journal, its subtitle or not
         if any(_short_inside(t, fold(venue)) for t in titles):
             return True  # "Kosmetik" in "Springer Lexikon Kosmetik und Körperpflege"
-    if any(_short_inside(t, given) or _title_tail(t, given, entry.stated.title) for t in titles):
+    if any(_short_inside(t, given, entry.stated.title) for t in titles):
         return True
     return not informative(entry.stated.title or "") and _printed_after(entry, given, titles)
 
 
-def _title_tail(title: str, given: str, printed: str | None) -> bool:
-    """A short title (four words at most) closing the entry's longer title after words in
-    lower case, a title's words, not names the reader joined to it: "Successful methotrexate
-    therapy in oral florid papillomatosis" is no "Oral florid papillomatosis"."""
-    if not printed or not title or len(title.split()) > 4:
-        return False
-    if not given.endswith(title) or given.startswith(title):
-        return False
-    lead = printed.split()[1 : len(printed.split()) - len(title.split())]
-    return any(w[:1].islower() and w.isalpha() for w in lead)
-
-
-def _short_inside(title: str, given: str) -> bool:
+def _short_inside(title: str, given: str, printed: str | None = None) -> bool:
     """A short title (four words at most) among a longer title's words, neither its start
     (a main title: ``_main`` compares it) nor its end (the reader joined names to it): a
     coincidence of words, not the same title.  A longer one inside is a title the reader
-    read with names or a venue around it."""
-    return (
-        bool(title)
-        and len(title.split()) <= 4
-        and title in given
-        and not given.startswith(title)
-        and not given.endswith(title)
-    )
+    read with names or a venue around it.  With the title as ``printed``, its end too,
+    after words in lower case, a title's words, not names: "Successful methotrexate therapy
+    in oral florid papillomatosis" is no "Oral florid papillomatosis"."""
+    if not title or len(title.split()) > 4 or title not in given or given.startswith(title):
+        return False
+    if not given.endswith(title):
+        return True
+    if not printed:
+        return False
+    words = printed.split()
+    return any(w[:1].islower() and w.isalpha() for w in words[1 : len(words) - len(title.split())])
 
 
 def _printed_after(entry: _Entry, given: str, titles: list[str]) -> bool:
@@ -998,12 +989,11 @@ def _cites_a_part(entry: _Entry, record: WorkRecord, title: _Title) -> bool:
         # container goes, and the entry's own title not the whole's
         own = fold(entry.stated.title)
         main = fold(_main(record.title or ""))
-        at = entry.text.find(own)
         return (
-            at >= 0
-            and len(main) >= _RAN_TITLE
+            len(main) >= _RAN_TITLE
             and main not in own
-            and entry.text.find(main, at + len(own)) >= 0
+            and main in entry.text
+            and _printed_after(entry, own, [main])
         )
     if title.level != "same" or not _PART_MARKER.search(entry.stated.text):
         return False
