@@ -14,6 +14,7 @@ from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.numbers import cited_year
 from citeproof.refs.scoring import score
 from citeproof.refs.stated import surname
+from citeproof.sources.base import plain_text
 
 ORCHARD = WorkRecord(
     source="crossref",
@@ -554,3 +555,51 @@ def test_a_short_name_one_letter_off_with_a_garbled_book_and_its_page_is_the_cha
     dated = chapter.model_copy(update={"year": 1990})
     garbled_dated = text.replace("(n.d.)", "(2004)")
     assert decide(parse_reference_string(garbled_dated), [], _found(dated)).verdict != "verified"
+
+
+# ------------------------------------------------------------------ markup copied with the entry
+
+_MARKED_TITLE = (
+    "NEUROPATHY IN INVENTED HILL FARMS<sup>1</sup><subtitle>Its Bearing on Invented Sheep"
+    "</subtitle>"
+)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        plain_text(_MARKED_TITLE),  # Crossref's deposit, read: each tag a space
+        "NEUROPATHY IN INVENTED HILL FARMS1 Its Bearing on Invented Sheep",  # tags dropped
+    ],
+)
+def test_an_entry_copied_with_its_markup_meets_the_record_without_it(title: str) -> None:
+    """The degraded style prints Crossref's title raw (INVENTED here); the tags read as
+    words made the title differ from a record that dropped them, and the real work was
+    `not_found`."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.marked",
+        title=title,
+        year=1956,
+        venue="Invented Quarterly Journal of Medicine",
+    )
+    text = f". {_MARKED_TITLE}. Invented Quarterly Journal of Medicine. 1956."
+    got = decide(parse_reference_string(text), [], _found(record))
+    assert got.verdict == "verified", got.reason
+
+
+def test_markup_is_read_as_the_words_it_sets() -> None:
+    stated = parse_reference_string(
+        "Ng, A. (2001). Tracer diffusion in Ni<sub>3</sub>Ge &amp; <i>R&D</i> notes. "
+        "Invented Forum, 4(2), 11-19."
+    )
+    assert "<" not in stated.text and "&amp;" not in stated.text
+    assert "R&D" in stated.text
+    assert stated.title == "Tracer diffusion in Ni 3 Ge & R&D notes"
+
+
+def test_a_link_keeps_the_doi_written_in_its_address() -> None:
+    stated = parse_reference_string(
+        'Ng, A. (2001). Tracer notes. <a href="https://doi.org/10.5555/invented.link">link</a>'
+    )
+    assert stated.doi == "10.5555/invented.link"
