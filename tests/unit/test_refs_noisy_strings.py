@@ -130,6 +130,89 @@ def test_a_chapter_cited_without_a_year_is_no_accusation() -> None:
     assert got.verdict == "unchecked", got.reason
 
 
+#: An untitled column of a short-named weekly (INVENTED).
+NOTICES = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.notices",
+    title="Notices",
+    year=1986,
+    venue="Inventa",
+    volume="232",
+    pages="662",
+)
+
+
+def test_volume_page_and_year_agreeing_is_no_accusation() -> None:
+    """OCR glued the venue to its volume and dropped the names ("1SciencD232,662( 1986)p"):
+    the record agrees with the volume, the first page and the year, the key ECitMatch
+    matches on, and contradicts nothing."""
+    got = decide(parse_reference_string("1InventD232,662( 1986)p"), [], _found(NOTICES))
+    assert got.verdict == "unchecked", got.reason
+
+
+def test_another_page_on_the_same_volume_and_year_is_still_not_found() -> None:
+    got = decide(parse_reference_string("1InventD232,517( 1986)p"), [], _found(NOTICES))
+    assert got.verdict == "not_found", got.reason
+
+
+def test_the_same_numbers_in_another_venue_are_still_not_found() -> None:
+    """A review journal's issue holds a volume, a page and a year, and no authors: they
+    are many articles' numbers, and the entry's venue is none of its (the bench's first
+    try of the key accused nothing but called ten absent articles `unchecked`)."""
+    review = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.review",
+        title="Invented reviews of books, 24-0255",
+        year=2013,
+        venue="Invented Choice Reviews",
+        volume="24",
+        pages="255",
+    )
+    for text in (
+        "[1]Invented Communications Magazine 24 (2013) 255.",
+        "(1) Smith, N.; Mahadevan, S. Invented Spacecraft 2013, 24, 255–260.",
+    ):
+        got = decide(parse_reference_string(text), [], _found(review))
+        assert got.verdict == "not_found", (text, got.reason)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1Encyclopejiaof IedievalDress and Textiles (n.d.) .",  # AIP, a space before the stop
+        "1 S.H.Sicherer, Allergy and Clinic al Immunol ogd k78(2015) .",
+        "[1]Invented Frontiers of Neurology and Neuroscience (2007) I.",  # Elsevier, a page
+        "[1]Invented Journal of Molecular Modelling 68 (2016) iii.",
+    ],
+)
+def test_an_aip_lead_with_nothing_after_its_date_is_no_title(text: str) -> None:
+    """APA closes a title with a stop before "(2016)" and prints the venue after it; AIP
+    and Elsevier print a book or a venue, then the date, and a page at most after it."""
+    assert parse_reference_string(text).title is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[1] Michael G. Levine, Invented Diacritics 38 (2009) 64.",  # a name written out
+        "[1] James A. Momper, Invented AAPG Bulletin 68 (1984).",
+        "[1]Invented Colloids and Surfaces B: Biointerfaces 36 (2004) 181.",  # a venue's letter
+    ],
+)
+def test_elsevier_numbers_are_no_vancouver_title(text: str) -> None:
+    """A name written out and a venue's letter read as Vancouver's "Surname I.", and the
+    rest, up to Elsevier's "38 (2009) 64", as the title: a real work was `not_found` for a
+    "title" no record has."""
+    stated = parse_reference_string(text)
+    assert stated.title is None and stated.authors == ()
+
+
+def test_a_vancouver_title_before_its_venue_is_still_read() -> None:
+    stated = parse_reference_string("Levine MG. Invented diacritics. Invented Rev. 2009;38:64.")
+    assert stated.title == "Invented diacritics"
+    assert stated.authors == ("Levine MG",)
+
+
 def test_another_first_page_of_the_same_author_is_still_not_found() -> None:
     text = "1 C.W. Finkl, Invented Geology 517 (n.d.)."
     got = decide(parse_reference_string(text), [], _found(CHAPTER))
@@ -603,3 +686,24 @@ def test_a_link_keeps_the_doi_written_in_its_address() -> None:
         'Ng, A. (2001). Tracer notes. <a href="https://doi.org/10.5555/invented.link">link</a>'
     )
     assert stated.doi == "10.5555/invented.link"
+
+
+# ------------------------------------------------------------------ a review's long title
+
+
+def test_a_reviews_quoted_title_of_the_whole_reviewed_book_is_read() -> None:
+    """A book review's title is the reviewed book's citation, here over 400 characters
+    (INVENTED, as Speculum's are): the title was left unread, the year taken from inside
+    it (1997, the book's), and the review was `partial` ("the year differs")."""
+    book = (
+        "Ilse Varga and Tomas Holt, Eds., Das Erfundene Tafelbild: Studien Zur Erfundenen "
+        "Malerei Des 13. Jahrhunderts. Internationales Kolloquium Zur Erfundenen Malerei, "
+        "Veranstaltet Vom Erfundenen Landesamt Und Dem Erfundenen Institut, München, 8.–10. "
+        "Mai 1996. (Arbeitshefte Des Erfundenen Landesamtes, 89.) Munich: Erfundenes "
+        "Landesamt, 1997. Paper. Pp. 391; Color Plates and Tables. Distributed by Karl M. "
+        "Lipp, Erfundene Straße 60, 81477 Munich."
+    )
+    assert len(book) > 400
+    stated = parse_reference_string(f"“{book}” 1999. Invented Speculum 74 (03) (July): 862–863.")
+    assert stated.title == book.rstrip(".")
+    assert stated.year == 1999

@@ -46,7 +46,7 @@ from citeproof.identifiers import parse_identifier
 from citeproof.models.references import WorkRecord
 from citeproof.refs.kinds import isbn_problem, isbns_in, outside_kind
 from citeproof.refs.numbers import numbers_identify
-from citeproof.refs.scoring import Scored, informative, score
+from citeproof.refs.scoring import Scored, informative, score, venue_garbled_in
 from citeproof.refs.stated import StatedReference, sentence_words
 
 __all__ = [
@@ -404,11 +404,12 @@ def _nothing_to_look_up(stated: StatedReference) -> str:
 
 def _consistent(scored: Scored, stated: StatedReference) -> bool:
     """A record that contradicts nothing the entry states and shares its informative title's
-    words, or its year and its first author, venue or title words, or its first author and
-    first page (and volume, when it has one), without enough to identify it: too close to
-    call the entry not found.  (A year OCR garbled, "(20N3)", or a chapter cited "n.d."
-    leaves the author and the page; a title's words scrambled, with no author or year to
-    compare, leave them alone.)"""
+    words, or its year and its first author, venue or title words, or its year, volume and
+    first page, or its first author and first page (and volume, when it has one), without
+    enough to identify it: too close to call the entry not found.  (A year OCR garbled,
+    "(20N3)", or a chapter cited "n.d." leaves the author and the page; a venue OCR glued
+    to its volume leaves the volume, the page and the year; a title's words scrambled,
+    with no author or year to compare, leave them alone.)"""
     if scored.differs or scored.note:
         return False
     agreeing = {f.field for f in scored.fields if f.agreement == "agrees"}
@@ -418,8 +419,21 @@ def _consistent(scored: Scored, stated: StatedReference) -> bool:
         return False
     if "year" in agreeing and {"authors", "venue", "title"} & agreeing:
         return True
+    if {"year", "volume", "pages"} <= agreeing and _key_whole(scored, stated, agreeing):
+        return True  # ECitMatch's key whole, the venue beside it unread ("1SciencD232,662")
     volume = scored.field("volume").agreement
     return {"authors", "pages"} <= agreeing and volume in ("agrees", "not_recorded")
+
+
+def _key_whole(scored: Scored, stated: StatedReference, agreeing: set[str]) -> bool:
+    """Whether a record that shares an entry's volume, first page and year shares what
+    else the entry prints: its venue, garbled past the venue field's reading
+    (``scoring.venue_garbled_in``), and, when the entry names authors, its authors.  The
+    three numbers alone are many works' (a review journal's issue shares them with the
+    articles of another journal), never a key."""
+    return ("authors" in agreeing or not stated.surnames) and venue_garbled_in(
+        stated, scored.record
+    )
 
 
 def _key_beyond(scored: Scored, stated: StatedReference) -> bool:

@@ -639,8 +639,12 @@ _IEEE_AUTHORS = re.compile(rf"{_NAME_I}(?:(?:,? and |, ){_NAME_I})*(?:,? et al\.
 _YEAR_NEXT = re.compile(rf"\s*\(\s*{_YEAR}")
 #: The end of a name in ACS's list, the names parted by semicolons: "; King, W. ".
 _ACS_NAME_END = re.compile(r";\s*[^;,]{2,60},(?:\s*[A-Z]\.(?:-[A-Z]\.)?)+\s*$")
+#: A quoted title, up to 1,000 characters: a book review's title is the reviewed book's
+#: whole citation ("“Erwin Emmerling and Cornelia Ringer, Eds., Das Aschaffenburger
+#: Tafelbild: … Munich.” 1999. Speculum 74"), 600 characters and more.
 _QUOTED = re.compile(
-    r"(?:^|(?<=[,.:] ))[“\"](?P<title>[^”\"]{3,400}?[,.?!]|[^”\",.?!]{3,400})[”\"](?=[\s,.]|$)"
+    r"(?:^|(?<=[,.:] ))[“\"](?P<title>[^”\"]{3,1000}?[,.?!]|[^”\",.?!]{3,1000})[”\"]"
+    r"(?=[\s,.]|$)"
 )
 _APA_YEAR = re.compile(
     rf"(?P<authors>.{{2,400}}?) ?\((?P<year>{_YEAR}|n\.d\.)[a-z]?(?:, [^)]{{1,30}})?\)[.,]? "
@@ -656,6 +660,14 @@ _WORD4 = re.compile(r"[^\W\d_]{4}")
 #: A word of three letters or more: what APA prints after its year (a title, a venue);
 #: without one, only numbers follow it ("(1885) 135.", "(2004) .").
 _WORD3 = re.compile(r"[^\W\d_]{3}")
+#: Elsevier's numbered style closing a sentence: a volume, its date in brackets, a page
+#: ("Levine, Invented Diacritics 38 (2009) 64."), which no Vancouver title runs into.  A
+#: name written out ("Michael G. Levine") or a venue's letter ("Colloids and Surfaces B:")
+#: reads as Vancouver's "Surname I." before it.
+_NUMBERED_TAIL = re.compile(rf"^[^.]*\d+[A-Za-z]? \((?:{_YEAR}|n\.d\.)\)(?: [\w-]{{1,12}})?\.?$")
+#: What a numbered style prints after its date when it prints no title: nothing, or a page
+#: ("I.", "iii.", "App70.", "S103").
+_LONE_PAGE = re.compile(r"\s*[\w-]{0,12}\s*\.?\s*")
 #: AIP's volume and page closing what precedes the year: "73, S288", "73,S2B 8".
 _AIP_NUMBERS = re.compile(r"\d\s*,\s*[A-Za-z]{0,3}\d[\w ]{0,8}$")
 _ABBREVIATIONS = frozenset(
@@ -771,7 +783,7 @@ def _style(flat: str) -> _Style:
     least = 1 if quoted is not None and quoted.group("title")[-1] in ",.?!" else 2
     if quoted is not None and _nickname(flat, quoted):
         quoted = None
-    if quoted is not None and (title := _clean_title(quoted.group("title"), least)):
+    if quoted is not None and (title := _clean_title(quoted.group("title"), least, 1000)):
         before = flat[: quoted.start()].rstrip(" ,.:")
         after = flat[quoted.end() :]
         names = _names(before, _IEEE_AUTHORS, _SPLIT_IEEE)
@@ -818,7 +830,7 @@ def _style(flat: str) -> _Style:
         venue = place.group("venue") if place else None
         return names, title, venue, _year_of(m.group("year")), after
     m = _VANCOUVER.fullmatch(flat)
-    if m is not None:
+    if m is not None and not _NUMBERED_TAIL.search(m.group("rest")):
         title, after = _first_sentence(m.group("rest"))
         if title is None:
             title, after = _up_to_venue(m.group("rest"))
@@ -895,6 +907,12 @@ def _lead_title(lead: str, rest: str) -> str | None:
     reads as a title (:func:`_title_first`), or a short or capitalised one, which reads as
     a group author, when nothing but a venue and its numbers follows the year ("Editorial
     Board. (1966). Invented Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")."""
+    if _LONE_PAGE.fullmatch(rest) and lead.rstrip()[-1:] not in (".", "?", "!"):
+        # at most a page after the date and no stop closing the lead: AIP's or Elsevier's
+        # book or venue before its date ("Invented Encyclopedia of Dress (n.d.) .",
+        # "[1]Invented Frontiers of Neurology (2007) I."), where APA closes its title with
+        # a stop and prints the venue after the date
+        return None
     if _WORD3.search(rest) is None and (
         len(lead.split(",", 1)[0].split()) == 1 or _AIP_NUMBERS.search(lead.rstrip(" ."))
     ):
@@ -956,12 +974,13 @@ def _first_sentence(text: str, least: int = 2) -> tuple[str | None, str]:
     return _clean_title(text, least), ""
 
 
-def _clean_title(title: str, least: int = 2) -> str | None:
+def _clean_title(title: str, least: int = 2, longest: int = 400) -> str | None:
     """A title of ``least`` words or more, quotes and end stops gone; a title of one word
-    has four letters or more ("Editorial", not "Ibid")."""
+    has four letters or more ("Editorial", not "Ibid").  ``longest``: a title the quotes
+    delimit may be a review's, the reviewed book's whole citation (:data:`_QUOTED`)."""
     title = title.strip().strip("“”\"'‘’").rstrip(",. ").strip()
     words = title.split()
-    if len(words) < least or len(title) > 400 or "http" in title.lower():
+    if len(words) < least or len(title) > longest or "http" in title.lower():
         return None
     if len(words) == 1 and sum(c.isalpha() for c in title) < 4:
         return None

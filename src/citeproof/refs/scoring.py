@@ -70,6 +70,7 @@ __all__ = [
     "Scored",
     "is_preprint",
     "score",
+    "venue_garbled_in",
 ]
 
 #: The most characters of an entry that are compared: a reference is a few hundred, and
@@ -808,6 +809,20 @@ def _venue_names(record: WorkRecord) -> tuple[str, ...]:
     return tuple(
         n for n in (record.venue, *record.venue_names) if n and any(c.isalpha() for c in n)
     )
+
+
+def venue_garbled_in(stated: StatedReference, record: WorkRecord) -> bool:
+    """Whether the record's venue stands in the entry, spaces gone, with one letter in ten
+    wrong, or one letter in a short name ("SciencD232" for Science, 232): a venue OCR
+    garbled and glued to its volume, which the venue's field could not read, is there all
+    the same and is no other venue."""
+    entry = _entry(stated)
+    for name in _venue_names(record):
+        whole = fold(name).replace(" ", "")
+        alike = min(SQUEEZED_SAME, 100 * (1 - 1 / max(len(whole), 1)) - 0.01)
+        if _squeezed_in(whole, entry, least=4, alike=alike):
+            return True
+    return False
 
 
 def _venue(entry: _Entry, record: WorkRecord) -> FieldScore:
