@@ -907,11 +907,18 @@ def _lead_title(lead: str, rest: str) -> str | None:
     reads as a title (:func:`_title_first`), or a short or capitalised one, which reads as
     a group author, when nothing but a venue and its numbers follows the year ("Editorial
     Board. (1966). Invented Therapy, 4(1-2), i."; "Inhalt. (2013). Invented Köln, 60(1).")."""
-    if _LONE_PAGE.fullmatch(rest) and lead.rstrip()[-1:] not in (".", "?", "!"):
+    if (
+        _LONE_PAGE.fullmatch(rest)
+        and lead.rstrip()[-1:] not in (".", "?", "!")
+        and ("," not in lead or not rest.strip(" .,;"))
+    ):
         # at most a page after the date and no stop closing the lead: AIP's or Elsevier's
         # book or venue before its date ("Invented Encyclopedia of Dress (n.d.) .",
         # "[1]Invented Frontiers of Neurology (2007) I."), where APA closes its title with
-        # a stop and prints the venue after the date
+        # a stop and prints the venue after the date.  A segment before a comma and the
+        # venue, with a page after the date, stands where Elsevier's authors go and is
+        # read as a title, so that a title printed there can differ ("[1] Cold stores of
+        # invented ports, Invented Journal of Refrigeration 12 (1989) 237.")
         return None
     if _WORD3.search(rest) is None and (
         len(lead.split(",", 1)[0].split()) == 1 or _AIP_NUMBERS.search(lead.rstrip(" ."))
