@@ -89,6 +89,13 @@ def test_a_second_query_only_for_numbers_after_three_authors_or_more() -> None:
     # a letter OCR glued before a name's initials leaves the list a list of names
     noisy = "1 A. Okoro,mB. Lund, and C. Vance, Invented Review 12, 34 (2001)."
     assert keyed_query(parse_reference_string(noisy)) == "Okoro Invented Review 12, 34 (2001)."
+    # noise between names (a stray letter first, a letter for an initial, a space before
+    # an initial's stop) does not end the list
+    garbled = "v A. Okoro, w.-B. Lund, C .-D. Vance, and E. Moss, Invented Review 12, 34 (2001)."
+    assert keyed_query(parse_reference_string(garbled)) == "Okoro Invented Review 12, 34 (2001)."
+    # the venue's initials are not a name: no separator stands before them
+    acs = "(1) Okoro, A.; Lund, B.; Vance, C. Invented Rev. 2001, 12, 34."
+    assert keyed_query(parse_reference_string(acs)) == "Okoro Invented Rev. 2001, 12, 34."
     # two authors: the whole string is not crowded by names
     assert keyed_query(parse_reference_string("1 A. Okoro and B. Lund, Rev 12, 34 (2001).")) is None
     # no numbers that name a work: nothing to key on

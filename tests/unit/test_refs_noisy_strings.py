@@ -707,3 +707,119 @@ def test_a_reviews_quoted_title_of_the_whole_reviewed_book_is_read() -> None:
     stated = parse_reference_string(f"“{book}” 1999. Invented Speculum 74 (03) (July): 862–863.")
     assert stated.title == book.rstrip(".")
     assert stated.year == 1999
+
+
+# ------------------------------------------------------------------ noise in a titleless style
+
+SOCIOLOGY = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.hidden.economy",
+    title="Book Review: The invented hidden economy of hill towns",
+    authors=("Taylor, Ian",),
+    year=1979,
+    venue="Invented Sociology",
+    volume="13",
+    pages="325-327",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[1]j.T aylor, Invented Sotioloby1 3 (1979) 325.",  # Elsevier's, a name and venue split
+        "[1] I. Tayl or, InvenVed Sociology 13 (1979) 325.",
+    ],
+)
+def test_a_title_read_from_a_titleless_style_s_garbled_fields_is_no_title(text: str) -> None:
+    """Noise in Elsevier's "[1] Name, Venue Vol (Year) Page." leaves the reader a "title"
+    made of the name and the venue.  Every word of the string is the record's: no title of
+    another work is printed (the old code called it `partial`, "the title differs")."""
+    got = decide(parse_reference_string(text), [], _found(SOCIOLOGY))
+    assert got.verdict == "verified", got.reason
+
+
+def test_a_title_after_the_authors_initials_is_still_a_title() -> None:
+    """A word after an initial looks like a name ("Larkin D. Keynote"); as a stated title
+    it is compared all the same, and another work's title is not the record's."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.keynote",
+        title="In their own words: invented students' views of invented statistics",
+        authors=("Rowley, Martin", "Hartley, James", "Larkin, Derek"),
+        year=2008,
+        venue="Invented Extra Dataset",
+    )
+    text = "Rowley M, Hartley J, Larkin D. Keynote 1. Invented Extra Dataset. 2008."
+    fitted = score(parse_reference_string(text), record)
+    assert fitted.fit != "match"
+    assert fitted.field("title").agreement == "differs"
+
+
+# ------------------------------------------------------------------ one name garbled of several
+
+POLYMER = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.polymer",
+    title="Enzymatic invented template polymerization of phenol in an aqueous medium",
+    authors=("Kim, Young-Jin", "Uyama, Hiroshi", "Kobayashi, Shiro"),
+    year=2004,
+    venue="Invented Polymer Journal",
+    volume="36",
+    pages="992-998",
+)
+_POLYMER_TAIL = (
+    "(2004). Enzymatic invented template polymerization of phenol in an aqueous medium. "
+    "Invented Polymer Journal, 36(12), 992–998."
+)
+
+
+@pytest.mark.parametrize("first", ["ZiZ", "Kmi", "Kimq"])
+def test_a_first_name_garbled_beside_the_record_s_co_authors_is_the_work(first: str) -> None:
+    """APA with noise: the first surname garbled, the co-authors and the title the
+    record's.  The old code called it `partial` ("the authors differ")."""
+    text = f"{first}, Y.-J., Uyama, H., & Kobayashi, S. {_POLYMER_TAIL}"
+    got = decide(parse_reference_string(text), [], _found(POLYMER))
+    assert got.verdict == "verified", got.reason
+
+
+@pytest.mark.parametrize(
+    "authors",
+    [
+        "Brown, A., Green, B., & White, C.",  # a chimera: the title on others' names
+        "Uyama, H., & Kobayashi, S.",  # the first author left out: the list differs
+        "Brown, A.",  # one author, none of the record's
+    ],
+)
+def test_the_title_on_other_names_is_still_a_lead(authors: str) -> None:
+    got = decide(parse_reference_string(f"{authors} {_POLYMER_TAIL}"), [], _found(POLYMER))
+    assert got.verdict == "partial", got.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the first name two letters off, no co-author to hold it
+        "Kimmq, Y.-J. (2004). Enzymatic invented template polymerization of phenol in an "
+        "aqueous medium. Invented Polymer Journal, 36(12), 992–998.",
+        # AIP's initials first, no year printed
+        "1 Y.-J. Kimmq, Enzymatic invented template polymerization of phenol in an aqueous "
+        "medium, Invented Polymer Journal 36, 992 (n.d.).",
+    ],
+)
+def test_a_first_name_garbled_with_the_title_venue_and_page_is_the_work(text: str) -> None:
+    """The title, the venue and the first page are the record's, and the first name is
+    its first author's with two letters wrong: the old code called it `partial` ("the
+    authors differ")."""
+    got = decide(parse_reference_string(text), [], _found(POLYMER))
+    assert got.verdict == "verified", got.reason
+    # another name is still a lead
+    other = text.replace("Kimmq", "Brown")
+    assert decide(parse_reference_string(other), [], _found(POLYMER)).verdict == "partial"
+
+
+def test_a_garbled_name_with_the_page_of_another_article_is_still_a_lead() -> None:
+    text = (
+        "Kimmq, Y.-J. (2004). Enzymatic invented template polymerization of phenol in an "
+        "aqueous medium. Invented Polymer Journal, 36(12), 1992–1998."
+    )
+    assert decide(parse_reference_string(text), [], _found(POLYMER)).verdict == "partial"

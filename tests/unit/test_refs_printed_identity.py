@@ -505,6 +505,29 @@ def test_a_lettered_page_ocr_garbled_still_agrees(text: str) -> None:
     assert score(other, record).field("pages").agreement == "differs"
 
 
+@pytest.mark.parametrize(
+    ("text", "pages"),
+    [
+        ("1 A.A. Gerasimenko, Protection of Invented Metals 3D6, 397 (2000).", "397-401"),
+        ("1 A.A. Gerasimenko, Protection of Invented Metals 36, 3U97 (2000).", "397-401"),
+        ("1 A.A. Gerasimenko, Protection of Invented Metals 36, B97a (2000).", "397a"),
+    ],
+)
+def test_a_letter_put_between_digits_or_for_a_digit_before_a_suffix_still_agrees(
+    text: str, pages: str
+) -> None:
+    """OCR puts a letter between two digits ("3D6" for 36, "3U97" for 397), or reads a
+    digit as a letter in an abstract's page ("B97a" for 397a): the old code called the
+    number another, and the real reference was not found."""
+    record = WorkRecord(**{**INVENTED_ARTICLE.model_dump(), "pages": pages})
+    got = score(parse_reference_string(text), record)
+    assert got.fit == "match", [(f.field, f.agreement) for f in got.fields]
+    # another number is still another
+    other = text.replace("3D6", "4D6").replace("3U97", "3U98").replace("B97a", "B98a")
+    fields = score(parse_reference_string(other), record).fields
+    assert [f.agreement for f in fields if f.field in ("volume", "pages")] != ["agrees"] * 2
+
+
 def test_a_one_digit_number_is_never_a_garbled_one() -> None:
     record = WorkRecord(
         source="crossref",

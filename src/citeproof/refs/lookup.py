@@ -480,11 +480,33 @@ MAX_LISTED = 200
 #: Elsevier).
 _INITIALS = r"(?:[A-Z]\.(?:\s?-\s?|\s)?)+"
 _ONE_AUTHOR = rf"(?:[A-Z][\w'’-]+,\s?{_INITIALS}|{_INITIALS}[A-Z][\w'’-]+)"
-#: Three authors or more at the start of a query, the list number gone; a letter OCR
-#: glued before a name's initials ("Chen,mA.-P. Fang") leaves it a name.
-_AUTHOR_LIST = re.compile(
-    rf"{_ONE_AUTHOR}(?:(?:[,;]|,?\s+and)\s*[a-z]?{_ONE_AUTHOR}){{2,{MAX_LISTED}}}[,;.]?\s+"
-)
+_AUTHOR = re.compile(_ONE_AUTHOR)
+#: The most characters between two names of a list ("; ", ", and "), OCR's stray letters
+#: and spaces included (", w.-Y. Wang", ", D .-M. Zhang"); the first name is looked for as
+#: far into the string (a letter before it: "v P.-Y. Chen").
+_NAME_GAP = 8
+#: What stands between two names of a list: a comma, a semicolon, "and" or "&".  Without
+#: one, what follows the last initial is the venue ("Smith, J. J. Am. Chem. Soc.").
+_NAME_SEPARATOR = re.compile(r"[,;&]|\band\b")
+
+
+def _author_list_end(query: str, start: int) -> int | None:
+    """Where a list of three authors or more that opens ``query`` at ``start`` ends, or
+    None: each name the numbered styles' (:data:`_ONE_AUTHOR`), each after the last with a
+    separator within :data:`_NAME_GAP` characters.
+
+    Why a chain of names, not one pattern for the list: noise between two names (a letter
+    put for an initial's, a space before its stop) ended the pattern's list at the second
+    name, and the query was never keyed."""
+    count, end = 0, start
+    for found in _AUTHOR.finditer(query, start):
+        gap = query[end : found.start()]
+        if len(gap) > _NAME_GAP or (count and not _NAME_SEPARATOR.search(gap)):
+            break
+        count, end = count + 1, found.end()
+        if count > MAX_LISTED:
+            break
+    return end if count >= 3 else None
 
 
 def keyed_query(stated: StatedReference) -> str | None:
@@ -500,11 +522,11 @@ def keyed_query(stated: StatedReference) -> str | None:
         return None
     query = bibliographic_string(stated)
     start = _LIST_NUMBER.match(query)
-    listed = _AUTHOR_LIST.match(query, start.end() if start else 0)
+    listed = _author_list_end(query, start.end() if start else 0)
     surname = first_surname(query)
     if listed is None or surname is None:
         return None
-    rest = query[listed.end() :].strip()
+    rest = query[listed:].lstrip(",;. ").strip()
     return f"{surname.rstrip(',;.')} {rest}" if len(rest.split()) >= 2 else None
 
 

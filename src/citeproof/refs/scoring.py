@@ -546,6 +546,11 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
             # a group author, or a name in another script, where a numbered style prints
             # the authors, before the record's venue: no title to differ
             return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
+        if rated.level != "same" and _fields_alone(entry, given, record):
+            # what the reader took for a title is the record's authors and venue, as printed
+            # or as OCR garbled them ("[1]j.T aylor, Sotioloby1 3 (1979) 325."), and no word
+            # of the string is another work's: no title is printed to differ
+            return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
         if rated.level == "same" or not _names_and_venue(stated.title, record):
             return rated
         if set(_unexplained(entry, record)) - set(given.split()):
@@ -564,6 +569,21 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
         # account for the venue's words: up to a conference's name of them is allowed.)
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
     return found
+
+
+def _fields_alone(entry: _Entry, given: str, record: WorkRecord) -> bool:
+    """Whether a stated title is words of the record's authors and venue alone, and every
+    word of the string is a field of the record's.
+
+    Why: noise in a style that prints no title leaves the reader a "title" made of the
+    authors and the venue ("j.T aylor, Sotioloby1 3", "P.; Oliveira, S.M").  The record's
+    own title is not counted for the stated one: a title garbled ("IntroductionTo
+    Holography") is still a title, compared as one."""
+    words = [w for w in given.split() if not any(c.isdigit() for c in w)]
+    # only the record's own names and venue: a word after initials ("Larkin D. Keynote 1.")
+    # or capitalised words where the authors go ("[1] Frozen Cargo, …") look like names,
+    # and a record that lists its authors says they are not its
+    return not _unaccounted(words, record, set(), titles=False) and not _unexplained(entry, record)
 
 
 #: The fewest letters of a record's title that :func:`_ran_into_venue` looks for squeezed.
@@ -900,27 +920,33 @@ def _printed_whole(text: str, digits: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _garbled(digits: str, letters: str = "") -> re.Pattern[str]:
-    """``digits`` with one of them (any but a lone one) read as a letter, as a whole
-    number: what OCR makes of a volume or page ("k75" for 475, "G13" for 513). A page
-    with ``letters`` before its digits keeps them ("CE47" for C347, "Sq9" for S29) or
-    gains one letter glued before it ("qL157" for L157)."""
+    """``digits`` with one of them (any but a lone one) read as a letter, or a letter put
+    between two of them, as a whole number: what OCR makes of a volume or page ("k75" for
+    475, "G13" for 513, "1D2" for 12, "11U5" for 115). A page with ``letters`` before its
+    digits keeps them ("CE47" for C347, "Sq9" for S29) or gains one letter glued before it
+    ("qL157" for L157)."""
     ways = [f"{digits[:i]}[A-Za-z]{digits[i + 1 :]}" for i in range(len(digits))]
+    ways += [f"{digits[:i]}[A-Za-z]{digits[i:]}" for i in range(1, len(digits))]
     if letters:
         ways = [f"{letters}(?:{'|'.join(ways)})", f"[A-Za-z]?{letters}{digits}"]
         return re.compile(rf"(?<![A-Za-z\d])(?:{'|'.join(ways)})(?!\d)")
     return re.compile(rf"(?<!\d)(?:{'|'.join(ways)})(?!\d)")
 
 
+#: A volume or page of digits, or of digits and a letter or two after them ("133a").
+_SUFFIXED_PAGE = re.compile(r"(\d+)[A-Za-z]{0,2}")
 #: A page with letters before its digits, as a record holds it ("C347", "S29", "L157").
 _LETTERED_PAGE = re.compile(r"([A-Za-z]{1,3})(\d{2,})")
 
 
 def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry) -> FieldScore:
     present = has_number(entry.numbers, recorded)
-    if present is False and recorded and recorded.strip().isdigit():
+    suffixed = _SUFFIXED_PAGE.fullmatch(recorded.strip()) if recorded else None
+    if present is False and suffixed:
         # "1 49,J1507": a number split by extraction, or glued to a letter, printed whole
-        # once the spaces are gone (and never inside a longer number)
-        digits = recorded.strip().lstrip("0") or "0"
+        # once the spaces are gone (and never inside a longer number); a page with a
+        # letter after its digits ("133a", an abstract's) is looked for by its digits
+        digits = suffixed.group(1).lstrip("0") or "0"
         squeezed = entry.raw.replace(" ", "")
         present = _printed_whole(squeezed, digits)
         if not present and len(digits) >= 2 and _garbled(digits).search(squeezed):
@@ -1254,7 +1280,15 @@ def _fit(
     confirming = [f.field for f in (authors, year, venue) if f.agreement == "agrees"]
     spoken = ("title", *confirming)
     if title.level == "same":
-        return _fit_same_title(title, fields, version, spoken, _garbled_author(entry, record))
+        return _fit_same_title(
+            title,
+            fields,
+            version,
+            spoken,
+            _garbled_author(entry, record),
+            _coauthors_hold(entry, record),
+            _first_name_like(entry, record),
+        )
     # a year neither side has (a conference paper's record, a string that prints none) is
     # no year that could agree or differ: the other fields decide alone
     timeless = entry.year is None and record.year is None
@@ -1301,6 +1335,44 @@ def _fit(
     return "other", ()
 
 
+#: The first word of two letters or more of a string, past a list number and initials.
+_FIRST_WORD = re.compile(r"[^\W\d_]{2,}")
+#: How alike (rapidfuzz's ratio, 0 to 100) the string's first word must be to the record's
+#: first surname to be it garbled: "Jrckcon" for Jackson (71), "Drer" for Dyer (75), never
+#: "Brown" for Shi (0).
+_NAME_LIKE = 60
+
+
+def _first_name_like(entry: _Entry, record: WorkRecord) -> bool:
+    """Whether the string's first word is the record's first surname, one letter or two
+    wrong: a name noise garbled, which the title, the venue and the page then decide."""
+    names = _record_surnames(record)
+    first = _FIRST_WORD.search(fold(entry.raw[: _AUTHOR_SLACK * 4]))
+    if not names or first is None:
+        return False
+    word = first.group(0)
+    return any(fuzz.ratio(word, key) >= _NAME_LIKE for key in family_keys(names[0]))
+
+
+def _coauthors_hold(entry: _Entry, record: WorkRecord) -> bool:
+    """Whether the entry's first surname is the only one that is not the record's: it lists
+    one co-author or more, each among the record's authors after its first, and its first
+    name is none of the record's.
+
+    Why: OCR and typing garble one name ("ZiZ, Y.-J., Uyama, H., & Kobayashi, S." for Kim)
+    where it leaves the others whole; with the record's title, the co-authors are the
+    record's people.  A chimera (one work's title on another work's authors) lists no
+    co-author of the titled work's, and a first author moved down the list ("Uyama, H.,
+    Kim, Y.-J.") is another case (the order, already allowed when most names agree)."""
+    given = entry.surnames
+    recorded = _record_surnames(record)
+    if len(given) < 2 or len(recorded) < 2:
+        return False
+    if any(same_family(given[0], name) for name in recorded):
+        return False
+    return all(any(same_family(g, name) for name in recorded[1:]) for g in given[1:])
+
+
 def _garbled_author(entry: _Entry, record: WorkRecord) -> bool:
     """Whether the string opens with the record's first surname, its spaces aside ("Dy er",
     "Weis s") or with a letter or two wrong ("Schonnhaged" for Schoenhagen): what the name
@@ -1334,6 +1406,8 @@ def _fit_same_title(
     version: bool,
     spoken: tuple[str, ...],
     garbled_author: bool,
+    coauthors: bool = False,
+    garbled_name: bool = False,
 ) -> tuple[Fit, tuple[str, ...]]:
     """The fit of a record with the entry's title: a title that says something is the work
     unless the author or the year contradicts it; one that says nothing needs the numbers."""
@@ -1349,6 +1423,15 @@ def _fit_same_title(
     if title.informative and a != "differs" and y != "differs":
         return "match", spoken
     if _person_and_time(authors, year):
+        return "match", spoken
+    if title.informative and y != "differs" and garbled_name and _venue_and_page(fields):
+        # the title, the venue and the first page are the record's (its year too, when
+        # both print one), and the first name is the record's as noise left it ("Shma,
+        # M. J." for Shea, "IommeN, L." for Lommen); another name is still a lead
+        return "match", tuple(f.field for f in fields if f.agreement == "agrees")
+    if title.informative and coauthors and y != "differs":
+        # the title, and every co-author the entry lists after its first, are the record's:
+        # only the first name is off ("AtdreoW, C. M., Koudounas, S., & Georgiou, J.")
         return "match", spoken
     if title.informative and garbled_author and _key_whole(fields):
         # the title and ECitMatch's key agree, and the first author is the record's as an
@@ -1369,6 +1452,16 @@ def _fit_same_title(
     if version and a == "agrees":
         return "match", spoken
     return "partial", ("title",)
+
+
+def _venue_and_page(fields: tuple[FieldScore, ...]) -> bool:
+    """The venue and the first page agree, and the volume does not differ."""
+    _, _, _, venue, volume, pages = fields
+    return (
+        venue.agreement == "agrees"
+        and pages.agreement == "agrees"
+        and volume.agreement != "differs"
+    )
 
 
 def _venue_and_nothing_else(fields: tuple[FieldScore, ...]) -> bool:
