@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from citeproof.documents.markup import plain_text
 from citeproof.models.references import WorkRecord
 from citeproof.refs.decide import IdentifierEvidence, SearchEvidence, decide
 from citeproof.refs.listed import parse_reference_string
 from citeproof.refs.numbers import cited_year
 from citeproof.refs.scoring import score
 from citeproof.refs.stated import surname
-from citeproof.sources.base import plain_text
 
 ORCHARD = WorkRecord(
     source="crossref",

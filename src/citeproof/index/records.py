@@ -11,7 +11,8 @@ without markup; the venue's other names, ISSNs and every type), and :func:`datac
 follows ``sources.datacite.record_from_data``.  Those rules are written again here, on
 purpose, rather than shared, until the sources can import a module below both; a change to
 one must be made to the other (``tests/index/test_records.py`` pins the agreement on the
-corpus's real Crossref records).
+corpus's real Crossref records).  Titles without markup are the first rule shared so:
+``citeproof.documents.markup.plain_text`` reads them for both.
 
 What a dump record adds to an API answer:
 
@@ -30,13 +31,14 @@ What a dump record adds to an API answer:
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from citeproof.documents.markup import plain_text
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -211,33 +213,16 @@ def _ids(*pairs: tuple[str, Any]) -> tuple[str, ...]:
 
 # --- text -----------------------------------------------------------------------------------
 
-_TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
-
-
-def _plain(value: Any) -> str | None:
-    """Text as a reader sees it: markup and entities gone, spaces collapsed."""
-    if type(value) is not str:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return str(value)
-        return None
-    if "<" in value:
-        value = _TAG.sub(" ", value)
-    if "&" in value:
-        value = html.unescape(value)
-    if "  " in value or "\n" in value or "\t" in value or "\r" in value:
-        return " ".join(value.split()) or None
-    return value.strip() or None
-
 
 def _first(value: Any) -> str | None:
     for item in value if isinstance(value, list) else [value]:
-        if (text := _plain(item)) is not None:
+        if (text := plain_text(item)) is not None:
             return text
     return None
 
 
 def _all(value: Any) -> list[str]:
-    return [t for item in _list(value) if (t := _plain(item)) is not None]
+    return [t for item in _list(value) if (t := plain_text(item)) is not None]
 
 
 def _list(value: Any) -> list[Any]:
@@ -313,10 +298,10 @@ def _date_parts(value: Any) -> str | None:
 def _person(raw: Any, family: str = "family", given: str = "given") -> str | None:
     if not isinstance(raw, dict):
         return None
-    last, first = _plain(raw.get(family)), _plain(raw.get(given))
+    last, first = plain_text(raw.get(family)), plain_text(raw.get(given))
     if last and first:
         return f"{last}, {first}"
-    return last or _plain(raw.get("name")) or first
+    return last or plain_text(raw.get("name")) or first
 
 
 def crossref_item(item: Mapping[str, Any]) -> Parsed | None:
@@ -327,16 +312,16 @@ def crossref_item(item: Mapping[str, Any]) -> Parsed | None:
     titles = _all(item.get("title"))
     title = titles[0] if titles else None
     venues = _all(item.get("container-title"))
-    kind = _plain(item.get("type"))
+    kind = plain_text(item.get("type"))
     year = next((int(d[:4]) for n in _CROSSREF_DATES if (d := _date_parts(item.get(n)))), None)
     notices: list[Notice] = []
     for raw in _list(item.get("update-to")):
         other = id_key("doi", _dict(raw).get("DOI"))
-        if other and other != f"doi:{doi}" and (kind_ := _plain(_dict(raw).get("type"))):
+        if other and other != f"doi:{doi}" and (kind_ := plain_text(_dict(raw).get("type"))):
             notices.append(_crossref_notice(raw, other, f"doi:{doi}", kind_))
     for raw in _list(item.get("updated-by")):
         other = id_key("doi", _dict(raw).get("DOI"))
-        if (kind_ := _plain(_dict(raw).get("type"))) and other != f"doi:{doi}":
+        if (kind_ := plain_text(_dict(raw).get("type"))) and other != f"doi:{doi}":
             notices.append(_crossref_notice(raw, f"doi:{doi}", other, kind_))
     subtitles = [f"{title}: {s}" for s in _all(item.get("subtitle")) if title and s not in title]
     values = _values(
@@ -348,9 +333,9 @@ def crossref_item(item: Mapping[str, Any]) -> Parsed | None:
         venue=venues[0] if venues else None,
         kind=kind,
         is_notice=any(n.target != f"doi:{doi}" for n in notices),
-        volume=_plain(item.get("volume")),
-        issue=_plain(item.get("issue")),
-        pages=_plain(item.get("page")) or _plain(item.get("article-number")),
+        volume=plain_text(item.get("volume")),
+        issue=plain_text(item.get("issue")),
+        pages=plain_text(item.get("page")) or plain_text(item.get("article-number")),
         other_titles=_unique(
             [
                 *subtitles,
@@ -361,8 +346,8 @@ def crossref_item(item: Mapping[str, Any]) -> Parsed | None:
             drop=[title],
         ),
         venue_names=_unique([*venues[1:], *_all(item.get("short-container-title"))]),
-        issn=_unique(_plain(i) for i in _list(item.get("ISSN"))),
-        types=_unique([kind, _plain(item.get("subtype"))]),
+        issn=_unique(plain_text(i) for i in _list(item.get("ISSN"))),
+        types=_unique([kind, plain_text(item.get("subtype"))]),
         related=_crossref_related(item.get("relation")),
     )
     indexed = _dict(item.get("indexed")).get("date-time")
@@ -384,8 +369,8 @@ def _crossref_notice(raw: Any, target: str, notice: str | None, kind: str) -> No
         notice=notice,
         date=_date_parts(entry.get("updated")),
         source="crossref",
-        label=_plain(entry.get("label")),
-        record_id=_plain(entry.get("record-id")),
+        label=plain_text(entry.get("label")),
+        record_id=plain_text(entry.get("record-id")),
     )
 
 
@@ -421,10 +406,10 @@ def openalex_work(work: Mapping[str, Any]) -> Parsed | None:
     doi = id_key("doi", ids.get("doi") or work.get("doi"))
     pmid = id_key("pmid", _url_tail(ids.get("pmid"))) if ids.get("pmid") else None
     pmcid = id_key("pmcid", _url_tail(ids.get("pmcid"))) if ids.get("pmcid") else None
-    kind = _plain(work.get("type"))
+    kind = plain_text(work.get("type"))
     primary = _dict(work.get("primary_location"))
     source = _dict(primary.get("source"))
-    venue = _plain(source.get("display_name")) or _plain(
+    venue = plain_text(source.get("display_name")) or plain_text(
         _dict(work.get("host_venue")).get("display_name")
     )
     others = work.get("locations")
@@ -436,8 +421,8 @@ def openalex_work(work: Mapping[str, Any]) -> Parsed | None:
     for location in locations:
         where = location.get("source")
         if type(where) is dict:
-            names.append(_plain(where.get("display_name")))
-            names.append(_plain(where.get("abbreviated_title")))
+            names.append(plain_text(where.get("display_name")))
+            names.append(plain_text(where.get("abbreviated_title")))
         key = _location_key(location.get("landing_page_url"))
         if key and key != doi:
             related.append(f"has-version:{key}")
@@ -445,11 +430,11 @@ def openalex_work(work: Mapping[str, Any]) -> Parsed | None:
     for entry in _list(work.get("authorships"))[:MAX_AUTHORS]:
         if type(entry) is dict:
             person = entry.get("author")
-            name = _plain(person.get("display_name")) if type(person) is dict else None
-            if name := name or _plain(entry.get("raw_author_name")):
+            name = plain_text(person.get("display_name")) if type(person) is dict else None
+            if name := name or plain_text(entry.get("raw_author_name")):
                 authors.append(name)
     biblio = _dict(work.get("biblio"))
-    first, last = _plain(biblio.get("first_page")), _plain(biblio.get("last_page"))
+    first, last = plain_text(biblio.get("first_page")), plain_text(biblio.get("last_page"))
     issn = source.get("issn")
     if type(issn) is not list:
         issn = [source.get("issn_l")]
@@ -464,18 +449,18 @@ def openalex_work(work: Mapping[str, Any]) -> Parsed | None:
         pmid=_bare(pmid),
         pmcid=_bare(pmcid),
         openalex=bare_id,
-        title=_plain(work.get("title")) or _plain(work.get("display_name")),
+        title=plain_text(work.get("title")) or plain_text(work.get("display_name")),
         authors=authors,
         year=_year(work.get("publication_year")),
         venue=venue,
         kind=kind,
         is_notice=kind in _OPENALEX_NOTICE_TYPES,
-        volume=_plain(biblio.get("volume")),
-        issue=_plain(biblio.get("issue")),
+        volume=plain_text(biblio.get("volume")),
+        issue=plain_text(biblio.get("issue")),
         pages=f"{first}-{last}" if first and last and last != first else first,
         venue_names=_unique(names, drop=[venue]),
-        issn=_unique(_plain(i) for i in issn),
-        types=_unique([kind, _plain(work.get("type_crossref"))]),
+        issn=_unique(plain_text(i) for i in issn),
+        types=_unique([kind, plain_text(work.get("type_crossref"))]),
         related=_unique(related),
     )
     updated = work.get("updated_date")
@@ -536,17 +521,17 @@ def datacite_resource(resource: Mapping[str, Any]) -> Parsed | None:
         return None
     entries = [t for t in _list(attributes.get("titles")) if isinstance(t, dict)]
     entries.sort(key=lambda t: t.get("titleType") is not None)
-    title = next((t for e in entries if (t := _plain(e.get("title")))), None)
+    title = next((t for e in entries if (t := plain_text(e.get("title")))), None)
     others: list[str] = []
     for entry in entries:
-        text = _plain(entry.get("title"))
+        text = plain_text(entry.get("title"))
         if text and text != title:
             subtitle = entry.get("titleType") == "Subtitle" and title
             others.append(f"{title}: {text}" if subtitle else text)
     types = _dict(attributes.get("types"))
-    container = _plain(_dict(attributes.get("container")).get("title"))
+    container = plain_text(_dict(attributes.get("container")).get("title"))
     publisher = attributes.get("publisher")
-    publisher = _plain(publisher.get("name") if isinstance(publisher, dict) else publisher)
+    publisher = plain_text(publisher.get("name") if isinstance(publisher, dict) else publisher)
     arxiv = doi[len("10.48550/arxiv.") :] if doi.startswith("10.48550/arxiv.") else None
     related = []
     for raw in _list(attributes.get("relatedIdentifiers")):
@@ -570,11 +555,11 @@ def datacite_resource(resource: Mapping[str, Any]) -> Parsed | None:
         ],
         year=_year(attributes.get("publicationYear")),
         venue=container or publisher,
-        kind=_plain(types.get("resourceTypeGeneral")),
+        kind=plain_text(types.get("resourceTypeGeneral")),
         other_titles=_unique(others),
         venue_names=_unique([publisher], drop=[container or publisher]),
         types=_unique(
-            _plain(types.get(k)) for k in ("resourceTypeGeneral", "resourceType", "citeproc")
+            plain_text(types.get(k)) for k in ("resourceTypeGeneral", "resourceType", "citeproc")
         ),
         related=_unique(related),
     )
@@ -640,26 +625,28 @@ def arxiv_record(entry: Mapping[str, Any]) -> Parsed | None:
         return None
     authors = []
     for parts in _list(entry.get("authors_parsed")):
-        names = [_delatex(_plain(p)) for p in _list(parts)]
+        names = [_delatex(plain_text(p)) for p in _list(parts)]
         last, first = [*names, None, None][:2]
         if last:
             authors.append(f"{last}, {first}" if first else last)
     if not authors and isinstance(entry.get("authors"), str):
         authors = [
-            a for a in (_delatex(_plain(x)) for x in re.split(r",| and ", entry["authors"])) if a
+            a
+            for a in (_delatex(plain_text(x)) for x in re.split(r",| and ", entry["authors"]))
+            if a
         ]
     versions = _list(entry.get("versions"))
     created = _dict(versions[0]).get("created") if versions else None
     year = _year(created) if isinstance(created, str) else None
     if year is None and re.match(r"[0-9]{4}\.", arxiv):
         year = 2000 + int(arxiv[:2])
-    journal = _plain(entry.get("journal-ref"))
+    journal = plain_text(entry.get("journal-ref"))
     doi = id_key("doi", entry.get("doi") or "")
     values = _values(
         source="arxiv",
         doi=f"10.48550/arxiv.{arxiv}",
         arxiv=arxiv,
-        title=_delatex(_plain(entry.get("title"))),
+        title=_delatex(plain_text(entry.get("title"))),
         authors=authors,
         year=year,
         venue="arXiv",
@@ -710,7 +697,7 @@ _MONTHS = {
 def _text(el: etree._Element | None) -> str | None:
     if el is None:
         return None
-    return _plain("".join(el.itertext()))
+    return plain_text("".join(el.itertext()))
 
 
 def _xml_date(el: etree._Element | None) -> str | None:

@@ -75,12 +75,12 @@ Each entry's ``where`` is ``line N`` (1-based) of its first line.  Pure: no I/O.
 from __future__ import annotations
 
 import bisect
-import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from citeproof.documents.markup import typeset_free
 from citeproof.identifiers import (
     Identifier,
     UnknownIdentifierError,
@@ -1066,33 +1066,6 @@ def _flat(value: str | None) -> str:
     """Typesetting gone (:func:`typeset_free`), whitespace made single spaces, cut at
     :data:`MAX_FIELD`."""
     return " ".join(typeset_free(value[: 4 * MAX_FIELD]).split())[:MAX_FIELD] if value else ""
-
-
-#: The inline tags of JATS, HTML and MathML that only say how words are set (italic, small
-#: capitals, a subscript, a subtitle's line), never what they say.  Links (``<a>``,
-#: ``<ext-link>``) are not among them: their attributes may be the only place a DOI is written.
-_TYPESETTING = re.compile(
-    r"</?(?:i|b|u|em|strong|sup|sub|sc|small|span|font|tt|br|wbr|italic|bold|roman|inf"
-    r"|underline|overline|monospace|sans-serif|strike|subtitle|title|formula|inline-formula"
-    r"|mml:[\w.-]+)(?:\s[^<>]{0,200})?/?>",
-    re.IGNORECASE,
-)
-_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-
-
-def typeset_free(text: str) -> str:
-    """The words of an entry without the markup it was copied with.
-
-    Why: a reference copied from a publisher's page, a JATS file or Crossref's own deposit
-    keeps its markup ("DISEASE<sup>1</sup><subtitle>Its Bearing …</subtitle>", "Ni<sub>3</sub>Ge",
-    "&amp;"), and the records' titles are compared without theirs
-    (:func:`citeproof.sources.base.plain_text`): a tag becomes a space on both sides, so the
-    words meet again.  Only entities that end in ``;`` are decoded, so "R&D" stays."""
-    if "<" in text:
-        text = _TYPESETTING.sub(" ", text)
-    if "&" in text:
-        text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
-    return text
 
 
 def _sentence(part: str) -> str:

@@ -19,9 +19,7 @@ name written family first (:func:`family_first`).
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -30,22 +28,6 @@ import httpx2
 
 from citeproof.errors import BadInputError, NetworkError, UpstreamUnavailableError
 from citeproof.identifiers import KINDS, IdentifierKind
-
-_TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
-
-
-def plain_text(value: Any) -> str | None:
-    """A record's title or name as a reader sees it: markup (``<i>KRAS</i>``, ``<sub>``),
-    entities and line breaks gone, spaces collapsed; None for anything that is no text.
-
-    Every database deposits titles with some markup, and a reference's stated title has
-    none, so the comparison must see the words only.
-    """
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(value)
-    if not isinstance(value, str):
-        return None
-    return " ".join(html.unescape(_TAG.sub(" ", value)).split()) or None
 
 
 def family_first(family: str | None, given: str | None, name: str | None) -> str | None:

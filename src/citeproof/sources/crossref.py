@@ -53,9 +53,10 @@ from urllib.parse import quote
 
 import httpx2
 
+from citeproof.documents.markup import plain_text
 from citeproof.errors import NetworkError
 from citeproof.models.references import WorkRecord
-from citeproof.sources.base import family_first, get_or_fail, plain_text
+from citeproof.sources.base import family_first, get_or_fail
 
 __all__ = [
     "API_URL",

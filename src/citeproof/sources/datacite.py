@@ -36,14 +36,9 @@ from urllib.parse import quote
 
 import httpx2
 
+from citeproof.documents.markup import plain_text
 from citeproof.models.references import WorkRecord
-from citeproof.sources.base import (
-    family_first,
-    get_or_fail,
-    json_object,
-    plain_text,
-    upstream_failure,
-)
+from citeproof.sources.base import family_first, get_or_fail, json_object, upstream_failure
 
 __all__ = ["API_URL", "FIELDS", "MAX_ROWS", "record", "record_from_data", "search", "search_params"]
 

@@ -33,9 +33,10 @@ from typing import Any
 
 import httpx2
 
+from citeproof.documents.markup import plain_text
 from citeproof.identifiers import KINDS
 from citeproof.models.references import WorkRecord
-from citeproof.sources.base import json_object, plain_text, upstream_failure
+from citeproof.sources.base import json_object, upstream_failure
 
 __all__ = [
     "ESEARCH_URL",

@@ -44,10 +44,11 @@ from urllib.parse import quote
 
 import httpx2
 
+from citeproof.documents.markup import plain_text
 from citeproof.errors import UpstreamUnavailableError
 from citeproof.models.references import WorkRecord
 from citeproof.net.client import KEY_SENT, OPENALEX_KEY_ENV
-from citeproof.sources.base import json_object, plain_text, upstream_failure
+from citeproof.sources.base import json_object, upstream_failure
 
 __all__ = [
     "BASE_URL",
