@@ -738,6 +738,25 @@ def test_a_title_read_from_a_titleless_style_s_garbled_fields_is_no_title(text: 
     assert got.verdict == "verified", got.reason
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a list marker and a venue broken too: the reader took the lead for a title
+        "[1X S.VOhba, Proceedings of the Invented A cad emy 13 (1979) 325.",  # a letter before
+        "K1] S.Dlohba, Proceedings of the Invented Aca demy 13 (1979) 325.",  # two
+    ],
+)
+def test_a_surname_with_a_letter_glued_to_it_is_no_title(text: str) -> None:
+    """A surname of four letters or more with a letter or two OCR glued to it is the name,
+    not a word of a title the record lacks (the old code: `partial`, "the title
+    differs")."""
+    record = SOCIOLOGY.model_copy(
+        update={"authors": ("Ohba, Sachio",), "venue": "Proceedings of the Invented Academy"}
+    )
+    got = decide(parse_reference_string(text), [], _found(record))
+    assert got.verdict == "verified", got.reason
+
+
 def test_a_title_after_the_authors_initials_is_still_a_title() -> None:
     """A word after an initial looks like a name ("Larkin D. Keynote"); as a stated title
     it is compared all the same, and another work's title is not the record's."""

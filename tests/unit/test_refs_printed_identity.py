@@ -528,6 +528,16 @@ def test_a_letter_put_between_digits_or_for_a_digit_before_a_suffix_still_agrees
     assert [f.agreement for f in fields if f.field in ("volume", "pages")] != ["agrees"] * 2
 
 
+def test_a_lettered_page_whose_letter_ocr_garbled_still_agrees() -> None:
+    """A supplement's page printed with another letter ("K397" for S397), its digits whole:
+    the old code called it another page and the real reference not found."""
+    record = WorkRecord(**{**INVENTED_ARTICLE.model_dump(), "pages": "S397"})
+    text = "1 A.A. Gerasimenko, Protection of Invented Metals 36, K397 (2000)."
+    assert score(parse_reference_string(text), record).fit == "match"
+    other = text.replace("K397", "K398")
+    assert score(parse_reference_string(other), record).field("pages").agreement != "agrees"
+
+
 def test_a_one_digit_number_is_never_a_garbled_one() -> None:
     record = WorkRecord(
         source="crossref",

@@ -933,6 +933,13 @@ def _garbled(digits: str, letters: str = "") -> re.Pattern[str]:
     return re.compile(rf"(?<!\d)(?:{'|'.join(ways)})(?!\d)")
 
 
+@lru_cache(maxsize=4096)
+def _garbled_letter(digits: str, letters: int) -> re.Pattern[str]:
+    """A lettered page whose digits are printed whole and its letter garbled ("K92" for
+    S92, "M148" for A148): a page of two digits or more, its letters as many."""
+    return re.compile(rf"(?<![A-Za-z\d])[A-Za-z]{{{letters}}}{digits}(?!\d)")
+
+
 #: A volume or page of digits, or of digits and a letter or two after them ("133a").
 _SUFFIXED_PAGE = re.compile(r"(\d+)[A-Za-z]{0,2}")
 #: A page with letters before its digits, as a record holds it ("C347", "S29", "L157").
@@ -954,7 +961,10 @@ def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry)
             return FieldScore(field, stated, recorded, 0.9, "agrees")
     elif present is False and recorded and (lettered := _LETTERED_PAGE.fullmatch(recorded)):
         letters, digits = lettered.groups()
-        if _garbled(digits, letters).search(entry.raw.replace(" ", "")):
+        squeezed = entry.raw.replace(" ", "")
+        if _garbled(digits, letters).search(squeezed) or _garbled_letter(
+            digits, len(letters)
+        ).search(squeezed):
             return FieldScore(field, stated, recorded, 0.9, "agrees")
     if stated is None and entry.coordinates is not None:
         # the number the string prints where its style puts the volume or first page
@@ -1128,6 +1138,7 @@ def _unaccounted(
     known = set(known)
     for name in record.authors[:MAX_AUTHORS]:
         known.update(fold(name).split())
+    surnames = [k for k in (fold(s) for s in _record_surnames(record)) if len(k) >= _HELD_NAME]
     for name in _venue_names(record):
         known.update(venue_words(name))
         known.update(fold(name).split())  # "für", "und": words ISO 4 drops, printed all the same
@@ -1140,6 +1151,8 @@ def _unaccounted(
             continue
         if _abbreviates(word, venue):
             continue  # an abbreviation of a venue word
+        if _holds_surname(word, surnames):
+            continue  # a surname OCR glued a letter or two to ("VOhba", "DlBroderick")
         if fields is None:
             fields = _squeezed_fields(record, titles)
             long_known = [k for k in known if len(k) >= 5]
@@ -1149,6 +1162,21 @@ def _unaccounted(
     if left and len(left) <= _MAX_SPLIT_LEFT and fields is not None:
         left = _split_apart(words, left, fields, known)
     return left
+
+
+#: The shortest surname looked for inside a longer word, and the most letters around it.
+_HELD_NAME = 4
+_HELD_EXTRA = 2
+
+
+def _holds_surname(word: str, surnames: list[str]) -> bool:
+    """Whether a word is one of the record's surnames (four letters or more) with one or two
+    letters OCR or extraction glued to it: "vohba" for Ohba, "dlbroderick" for Broderick."""
+    return any(
+        len(word) - len(name) <= _HELD_EXTRA and name in word
+        for name in surnames
+        if len(name) < len(word)
+    )
 
 
 #: The most words one word of a record's fields is found split into ("Ag ricul ture").
