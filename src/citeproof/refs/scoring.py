@@ -579,6 +579,11 @@ def _fields_alone(entry: _Entry, given: str, record: WorkRecord) -> bool:
     authors and the venue ("j.T aylor, Sotioloby1 3", "P.; Oliveira, S.M").  The record's
     own title is not counted for the stated one: a title garbled ("IntroductionTo
     Holography") is still a title, compared as one."""
+    squeezed = given.replace(" ", "")
+    held = [k for k in (fold(s) for s in _record_surnames(record)) if len(k) >= 3]
+    held += [w for w in _venue_words_of(record) if len(w) >= 4]
+    if not any(k in squeezed for k in held):
+        return False  # the cheap test first: none of its names or venue words is there
     words = [w for w in given.split() if not any(c.isdigit() for c in w)]
     # only the record's own names and venue: a word after initials ("Larkin D. Keynote 1.")
     # or capitalised words where the authors go ("[1] Frozen Cargo, …") look like names,
@@ -1138,24 +1143,25 @@ def _unaccounted(
     known = set(known)
     for name in record.authors[:MAX_AUTHORS]:
         known.update(fold(name).split())
-    surnames = [k for k in (fold(s) for s in _record_surnames(record)) if len(k) >= _HELD_NAME]
     for name in _venue_names(record):
         known.update(venue_words(name))
         known.update(fold(name).split())  # "für", "und": words ISO 4 drops, printed all the same
     venue = [w for n in _venue_names(record) for w in venue_words(n)]
     fields: str | None = None
     long_known: list[str] = []
+    surnames: list[str] = []
     left: list[str] = []
     for word in words:
         if len(word) < 3 or word in _STYLE_WORDS or word in known:
             continue
         if _abbreviates(word, venue):
             continue  # an abbreviation of a venue word
-        if _holds_surname(word, surnames):
-            continue  # a surname OCR glued a letter or two to ("VOhba", "DlBroderick")
         if fields is None:
             fields = _squeezed_fields(record, titles)
             long_known = [k for k in known if len(k) >= 5]
+            surnames = [k for k in map(fold, _record_surnames(record)) if len(k) >= _HELD_NAME]
+        if _holds_surname(word, surnames):
+            continue  # a surname OCR glued a letter or two to ("VOhba", "DlBroderick")
         if _broken(word, long_known, fields):
             continue
         left.append(word)
@@ -1308,15 +1314,7 @@ def _fit(
     confirming = [f.field for f in (authors, year, venue) if f.agreement == "agrees"]
     spoken = ("title", *confirming)
     if title.level == "same":
-        return _fit_same_title(
-            title,
-            fields,
-            version,
-            spoken,
-            _garbled_author(entry, record),
-            _coauthors_hold(entry, record),
-            _first_name_like(entry, record),
-        )
+        return _fit_same_title(title, fields, version, spoken, entry, record)
     # a year neither side has (a conference paper's record, a string that prints none) is
     # no year that could agree or differ: the other fields decide alone
     timeless = entry.year is None and record.year is None
@@ -1433,9 +1431,8 @@ def _fit_same_title(
     fields: tuple[FieldScore, ...],
     version: bool,
     spoken: tuple[str, ...],
-    garbled_author: bool,
-    coauthors: bool = False,
-    garbled_name: bool = False,
+    entry: _Entry,
+    record: WorkRecord,
 ) -> tuple[Fit, tuple[str, ...]]:
     """The fit of a record with the entry's title: a title that says something is the work
     unless the author or the year contradicts it; one that says nothing needs the numbers."""
@@ -1452,16 +1449,21 @@ def _fit_same_title(
         return "match", spoken
     if _person_and_time(authors, year):
         return "match", spoken
-    if title.informative and y != "differs" and garbled_name and _venue_and_page(fields):
+    if (
+        title.informative
+        and y != "differs"
+        and _venue_and_page(fields)
+        and _first_name_like(entry, record)
+    ):
         # the title, the venue and the first page are the record's (its year too, when
         # both print one), and the first name is the record's as noise left it ("Shma,
         # M. J." for Shea, "IommeN, L." for Lommen); another name is still a lead
         return "match", tuple(f.field for f in fields if f.agreement == "agrees")
-    if title.informative and coauthors and y != "differs":
+    if title.informative and y != "differs" and _coauthors_hold(entry, record):
         # the title, and every co-author the entry lists after its first, are the record's:
         # only the first name is off ("AtdreoW, C. M., Koudounas, S., & Georgiou, J.")
         return "match", spoken
-    if title.informative and garbled_author and _key_whole(fields):
+    if title.informative and _key_whole(fields) and _garbled_author(entry, record):
         # the title and ECitMatch's key agree, and the first author is the record's as an
         # extraction garbled it ("Dy er", "Schonnhaged"); another author is still a lead
         return "match", tuple(f.field for f in fields if f.agreement == "agrees")
