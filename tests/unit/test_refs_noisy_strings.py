@@ -842,3 +842,34 @@ def test_a_garbled_name_with_the_page_of_another_article_is_still_a_lead() -> No
         "aqueous medium. Invented Polymer Journal, 36(12), 1992–1998."
     )
     assert decide(parse_reference_string(text), [], _found(POLYMER)).verdict == "partial"
+
+
+# ------------------------------------------------------------------ a title OCR left nearly whole
+
+TIDES = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.tides",
+    title="Tides in invented English taste (1619-1800)",
+    year=1937,
+    venue="Invented Review of Taste",
+)
+_GARBLED_TIDES = "“Tide s in  invenVed EngliEh Tast e(16R9-180O).” 1937. Invented Review of Taste."
+
+
+def test_a_title_ocr_left_nearly_the_record_s_is_never_called_missing() -> None:
+    """The record's title is nearly the entry's (88% alike: OCR's), and its year and venue
+    agree: the old code called the entry `not_found` ("may be fabricated")."""
+    got = decide(parse_reference_string(_GARBLED_TIDES), [], _found(TIDES))
+    assert got.verdict == "unchecked", got.reason
+    assert "compare them by hand" in got.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _GARBLED_TIDES.replace("1937", "1952"),  # another year besides
+        "“Winds over invented Scottish hills.” 1937. Invented Review of Taste.",  # another title
+    ],
+)
+def test_a_near_title_with_another_year_or_another_title_is_still_not_found(text: str) -> None:
+    assert decide(parse_reference_string(text), [], _found(TIDES)).verdict == "not_found"

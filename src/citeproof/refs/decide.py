@@ -46,7 +46,7 @@ from citeproof.identifiers import parse_identifier
 from citeproof.models.references import WorkRecord
 from citeproof.refs.kinds import isbn_problem, isbns_in, outside_kind
 from citeproof.refs.numbers import numbers_identify
-from citeproof.refs.scoring import Scored, informative, score, venue_garbled_in
+from citeproof.refs.scoring import TITLE_OTHER, Scored, informative, score, venue_garbled_in
 from citeproof.refs.stated import StatedReference, sentence_words
 
 __all__ = [
@@ -409,10 +409,18 @@ def _consistent(scored: Scored, stated: StatedReference) -> bool:
     enough to identify it: too close to call the entry not found.  (A year OCR garbled,
     "(20N3)", or a chapter cited "n.d." leaves the author and the page; a venue OCR glued
     to its volume leaves the volume, the page and the year; a title's words scrambled,
-    with no author or year to compare, leave them alone.)"""
-    if scored.differs or scored.note:
+    with no author or year to compare, leave them alone.)  A title nearly the record's, OCR
+    having left it short of the same title's likeness (:func:`_nearly_the_title`), counts
+    with its year, venue or first author when nothing else differs."""
+    if scored.note:
         return False
     agreeing = {f.field for f in scored.fields if f.agreement == "agrees"}
+    if scored.differs == ("title",) and _nearly_the_title(scored):
+        # "Tide s in EngliEh Tast e(16R9-180O).” 1937": OCR left the title short of the
+        # same title's likeness, and nothing else differs
+        return bool({"year", "venue", "authors"} & agreeing)
+    if scored.differs:
+        return False
     if "title" in agreeing and informative(scored.record.title or ""):
         return True  # its title's words, whatever their order: never found missing
     if agreeing <= {"authors", "year"} and _key_beyond(scored, stated):
@@ -423,6 +431,19 @@ def _consistent(scored: Scored, stated: StatedReference) -> bool:
         return True  # ECitMatch's key whole, the venue beside it unread ("1SciencD232,662")
     volume = scored.field("volume").agreement
     return {"authors", "pages"} <= agreeing and volume in ("agrees", "not_recorded")
+
+
+def _nearly_the_title(scored: Scored) -> bool:
+    """Whether the record's title, one that says which work it is, is nearly the entry's:
+    as alike as :data:`~citeproof.refs.scoring.TITLE_OTHER` or more, short of the same
+    title's likeness.  Noise leaves a title there ("AWnealing BufRer (2x)" for Annealing
+    Buffer (2x)); another work's title is rarely as near."""
+    title = scored.field("title")
+    return (
+        title.stated is not None
+        and (title.score or 0) >= TITLE_OTHER
+        and informative(scored.record.title or "")
+    )
 
 
 def _key_whole(scored: Scored, stated: StatedReference, agreeing: set[str]) -> bool:
