@@ -873,3 +873,44 @@ def test_a_title_ocr_left_nearly_the_record_s_is_never_called_missing() -> None:
 )
 def test_a_near_title_with_another_year_or_another_title_is_still_not_found(text: str) -> None:
     assert decide(parse_reference_string(text), [], _found(TIDES)).verdict == "not_found"
+
+
+# ------------------------------------------------------------------ a garbled year, a front page
+
+HILL = WorkRecord(
+    source="crossref",
+    doi="10.5555/invented.hill",
+    title="Evaluation of an invented dressing for hill ulcers",
+    authors=("Moy, Ronald",),
+    year=2007,
+    venue="Invented Review of Hill Medicine",
+)
+
+
+def test_a_year_ocr_garbled_keeps_the_author_and_venue_s_record_from_a_not_found() -> None:
+    """ACS's year with one digit read as a letter ("20b7"): no year was read, and the
+    record's first author and venue agree.  The old code called the entry `not_found`;
+    the garbled year fits ten years, so it is `unchecked`, never `verified`."""
+    text = "(1) Moy, R. Invented Review of Hill Medicine 20b7, 120–125."
+    got = decide(parse_reference_string(text), [], _found(HILL))
+    assert got.verdict == "unchecked", got.reason
+    # a garbled year that is not the record's leaves it not found
+    other = text.replace("20b7", "19b7")
+    assert decide(parse_reference_string(other), [], _found(HILL)).verdict == "not_found"
+
+
+def test_a_front_matter_s_roman_page_is_no_word_of_a_title() -> None:
+    """Elsevier's "… 44 (1993) iii.": the page of a book's front matter in Roman numerals,
+    with the author's name and the venue garbled, was read as a word of a title the record
+    lacks, and the entry was `not_found`."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.intro",
+        title="Introduction",
+        authors=("Taguchi, F.",),
+        year=1993,
+        venue="The Invented Annals of Political Science",
+        volume="44",
+    )
+    text = "[1] F.Taguchi, The Invented Annuqls of Po litical Science44 (1993) iii."
+    assert decide(parse_reference_string(text), [], _found(record)).verdict != "not_found"

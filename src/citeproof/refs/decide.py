@@ -46,7 +46,14 @@ from citeproof.identifiers import parse_identifier
 from citeproof.models.references import WorkRecord
 from citeproof.refs.kinds import isbn_problem, isbns_in, outside_kind
 from citeproof.refs.numbers import numbers_identify
-from citeproof.refs.scoring import TITLE_OTHER, Scored, informative, score, venue_garbled_in
+from citeproof.refs.scoring import (
+    TITLE_OTHER,
+    Scored,
+    informative,
+    score,
+    venue_garbled_in,
+    year_garbled_in,
+)
 from citeproof.refs.stated import StatedReference, sentence_words
 
 __all__ = [
@@ -427,6 +434,8 @@ def _consistent(scored: Scored, stated: StatedReference) -> bool:
         return False
     if "year" in agreeing and {"authors", "venue", "title"} & agreeing:
         return True
+    if {"authors", "venue"} <= agreeing and year_garbled_in(stated, scored.record):
+        return True  # its first author and venue, and its year as OCR garbled it ("20b7")
     if {"year", "volume", "pages"} <= agreeing and _key_whole(scored, stated, agreeing):
         return True  # ECitMatch's key whole, the venue beside it unread ("1SciencD232,662")
     volume = scored.field("volume").agreement

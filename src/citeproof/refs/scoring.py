@@ -71,6 +71,7 @@ __all__ = [
     "is_preprint",
     "score",
     "venue_garbled_in",
+    "year_garbled_in",
 ]
 
 #: The most characters of an entry that are compared: a reference is a few hundred, and
@@ -836,6 +837,18 @@ def _venue_names(record: WorkRecord) -> tuple[str, ...]:
     )
 
 
+def year_garbled_in(stated: StatedReference, record: WorkRecord) -> bool:
+    """Whether the record's year stands in the entry with one digit OCR read as a letter, or
+    a letter put between two ("20b7" for 2007), where no year was read.
+
+    Never agreement: such a year fits ten years ("20b7" is 2007 and 2017 alike), so it can
+    only keep an entry from being called missing (``refs.decide``), never decide a work."""
+    entry = _entry(stated)
+    if entry.year is not None or record.year is None:
+        return False
+    return _garbled(str(record.year)).search(entry.raw.replace(" ", "")) is not None
+
+
 def venue_garbled_in(stated: StatedReference, record: WorkRecord) -> bool:
     """Whether the record's venue stands in the entry, spaces gone, with one letter in ten
     wrong, or one letter in a short name ("SciencD232" for Science, 232): a venue OCR
@@ -1152,8 +1165,8 @@ def _unaccounted(
     surnames: list[str] = []
     left: list[str] = []
     for word in words:
-        if len(word) < 3 or word in _STYLE_WORDS or word in known:
-            continue
+        if len(word) < 3 or word in _STYLE_WORDS or word in known or _FRONT_PAGE.fullmatch(word):
+            continue  # (a front matter's page, "vii–viii", is a number, not a title's word)
         if _abbreviates(word, venue):
             continue  # an abbreviation of a venue word
         if fields is None:
@@ -1169,6 +1182,9 @@ def _unaccounted(
         left = _split_apart(words, left, fields, known)
     return left
 
+
+#: A page of a book's front matter in lower-case Roman numerals, up to 39 ("iii", "xxiv").
+_FRONT_PAGE = re.compile(r"x{0,3}(?:ix|iv|v?i{0,3})")
 
 #: The shortest surname looked for inside a longer word, and the most letters around it.
 _HELD_NAME = 4
