@@ -583,8 +583,9 @@ def test_a_vancouver_entry_with_hyphenated_initials_verifies() -> None:
         ("Uit de Invented Economist van 1854. (20I4). Invented Economist, 152(2), 3.", None),
         ("Lee, K. (197K). Invented filters of 1917. Invented Venue, 4(4), 295–315.", None),
         ("Lee, K. (1974). Invented filters of 1917. Invented Venue, 4(4), 295–315.", 1974),
-        # APA's volume before its issue, the year split by extraction: no year, not 1850
-        ("Yang, Y. (201 5). Invented astaxanthin. Invented Acta, 1850(1), 178–185.", None),
+        # APA's volume before its issue, the year split by extraction: the split year, never
+        # the volume's 1850
+        ("Yang, Y. (201 5). Invented astaxanthin. Invented Acta, 1850(1), 178–185.", 2015),
     ],
 )
 def test_an_entry_that_says_no_date_or_garbles_its_year_takes_no_year_from_elsewhere(
@@ -914,3 +915,15 @@ def test_a_front_matter_s_roman_page_is_no_word_of_a_title() -> None:
     )
     text = "[1] F.Taguchi, The Invented Annuqls of Po litical Science44 (1993) iii."
     assert decide(parse_reference_string(text), [], _found(record)).verdict != "not_found"
+
+
+@pytest.mark.parametrize(("printed", "year"), [("(20 17)", 2017), ("(2 010)", 2010)])
+def test_a_bracketed_year_split_by_a_space_is_the_year(printed: str, year: int) -> None:
+    """Extraction split APA's year; the old code took the year of the conference the
+    venue names ("ICSO 2006") and the real paper was `partial` ("the year differs")."""
+    text = (
+        f"Cassaing, F., Le Duigou, J.-M. {printed}. Towards an invented breadboard for "
+        "hill optics. International Conference on Invented Optics 2006."
+    )
+    assert parse_reference_string(text).year == year
+    assert cited_year(text) == year

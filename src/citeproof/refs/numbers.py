@@ -71,6 +71,7 @@ _PLACES: tuple[tuple[re.Pattern[str], int], ...] = (
 #: author's initials "N.D." are not it).
 _NO_DATE = re.compile(r"(?<![\w.])n\.\s?d\.(?!\w)")
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _YEAR + r"(?![\d])")
+_WHOLE_YEAR = re.compile(_YEAR)
 #: Where a style puts the first page, right after the volume: "Venue 4, 1775 (20N0)" (AIP),
 #: "2019;30:1775" (Vancouver).  A lone year-shaped number there is a page whose year the
 #: extraction garbled, not the year.
@@ -103,11 +104,20 @@ def _visible(text: str) -> str:
     return _RANGE.sub(lambda m: " " * len(m.group(0)), text)
 
 
+#: A bracketed year that extraction split with a space ("(20 17)", "(2 010)").
+_SPLIT_BRACKETED = re.compile(r"\(\s*(\d{1,3}) (\d{1,3})\s*\)")
+
+
 def years_in_place(text: str) -> list[tuple[int, int]]:
     """Every year in a place where a style prints the year: ``(year, weight)``, strongest
-    first, then in order of appearance."""
+    first, then in order of appearance.  A bracketed year split by a space is the year
+    where APA puts it (extraction's "(20 17)"), as strong as one printed whole."""
     visible = _visible(text)
     found: dict[int, tuple[int, int]] = {}
+    for match in _SPLIT_BRACKETED.finditer(visible):
+        joined = match.group(1) + match.group(2)
+        if len(joined) == 4 and _WHOLE_YEAR.fullmatch(joined):
+            found[match.start(1)] = (int(joined), 5)
     for pattern, weight in _PLACES:
         for match in pattern.finditer(visible):
             year, at = int(match.group(1)), match.start(1)
