@@ -10,7 +10,7 @@ as ``sources.crossref.record_from_message`` and ``sources.openalex.record_from_w
 without markup; the venue's other names, ISSNs and every type), and :func:`datacite_resource`
 follows ``sources.datacite.record_from_data``.  Those rules are written again here, on
 purpose, rather than shared, until the sources can import a module below both; a change to
-one must be made to the other (``tests/index/test_records.py`` pins the agreement on the
+one must be made to the other (``tests/index/test_index_records.py`` pins the agreement on the
 corpus's real Crossref records).  Titles without markup are the first rule shared so:
 ``citeproof.documents.markup.plain_text`` reads them for both.
 
