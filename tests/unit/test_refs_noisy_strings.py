@@ -927,3 +927,22 @@ def test_a_bracketed_year_split_by_a_space_is_the_year(printed: str, year: int) 
     )
     assert parse_reference_string(text).year == year
     assert cited_year(text) == year
+
+
+def test_a_venue_one_letter_off_read_as_the_title_is_no_title() -> None:
+    """The reader took the venue, one letter off ("Scinnce"), for the title, and the
+    notice's title ("Obitu aries") went unread.  That "title" is the record's venue as OCR
+    left it, so the key of volume, page and year stands: `unchecked`, not `not_found`.  A
+    cheap pre-test that looked for the venue's words exactly (6e1bf11) missed the one
+    letter off, and the entry was `not_found` again; the record here is INVENTED."""
+    record = WorkRecord(
+        source="crossref",
+        doi="10.5555/invented.obituaries",
+        title="Obituaries",
+        year=1986,
+        venue="Science",
+        volume="232",
+        pages="662",
+    )
+    text = "Obitu aries.(1986). Scinnce,232(4750), 662–662."
+    assert decide(parse_reference_string(text), [], _found(record)).verdict == "unchecked"

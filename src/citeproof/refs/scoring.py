@@ -580,11 +580,6 @@ def _fields_alone(entry: _Entry, given: str, record: WorkRecord) -> bool:
     authors and the venue ("j.T aylor, Sotioloby1 3", "P.; Oliveira, S.M").  The record's
     own title is not counted for the stated one: a title garbled ("IntroductionTo
     Holography") is still a title, compared as one."""
-    squeezed = given.replace(" ", "")
-    held = [k for k in (fold(s) for s in _record_surnames(record)) if len(k) >= 3]
-    held += [w for w in _venue_words_of(record) if len(w) >= 4]
-    if not any(k in squeezed for k in held):
-        return False  # the cheap test first: none of its names or venue words is there
     words = [w for w in given.split() if not any(c.isdigit() for c in w)]
     # only the record's own names and venue: a word after initials ("Larkin D. Keynote 1.")
     # or capitalised words where the authors go ("[1] Frozen Cargo, …") look like names,
@@ -1086,12 +1081,14 @@ def _residue(entry: _Entry, record: WorkRecord) -> int:
     return len(_unexplained(entry, record))
 
 
-def _unexplained(entry: _Entry, record: WorkRecord) -> list[str]:
-    """The words of a string no field of the record accounts for."""
+@lru_cache(maxsize=1024)
+def _unexplained(entry: _Entry, record: WorkRecord) -> tuple[str, ...]:
+    """The words of a string no field of the record accounts for.  Kept for the pair: the
+    title, the authors and the fit each ask it of the same record."""
     known: set[str] = set(entry.names | entry.leading)  # every printed name, listed or not
     for t in _titles(record):
         known.update(t.split())
-    return _unaccounted(entry.prose, record, known)
+    return tuple(_unaccounted(entry.prose, record, known))
 
 
 #: The fewest words of a record's authors and venue a stated "title" must hold to be them.
