@@ -43,7 +43,6 @@ STYLES = (
     "apa",
     "chicago-author-date",
 )
-FLAGS = real.FLAGS
 
 
 def add_noise(text: str, rng: random.Random) -> str:
@@ -113,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     outcomes, _, _ = real.run(world, sample, args.concurrency)
     works = [o for o in outcomes if o.entry.truth == "real"]
     absent = [o for o in outcomes if o.entry.truth == "absent"]
-    accused = [o for o in works if o.result.verdict in FLAGS]
-    flagged = [o for o in absent if o.result.verdict in FLAGS]
+    accused = [o for o in works if o.result.verdict in real.FLAGS]
+    flagged = [o for o in absent if o.result.verdict in real.FLAGS]
     verified_absent = [o for o in absent if o.result.verdict == "verified"]
     flags = len(accused) + len(flagged)
     print(f"  {len(sample)} clean renderings of the {args.split} split, noise seed {args.seed}")

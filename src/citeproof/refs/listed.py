@@ -118,7 +118,6 @@ __all__ = [
     "read_answer_references",
     "read_list",
     "read_plain_list",
-    "typeset_free",
 ]
 
 REFERENCE_HEADING = re.compile(

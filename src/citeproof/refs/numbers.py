@@ -116,7 +116,7 @@ def years_in_place(text: str) -> list[tuple[int, int]]:
     found: dict[int, tuple[int, int]] = {}
     for match in _SPLIT_BRACKETED.finditer(visible):
         joined = match.group(1) + match.group(2)
-        if len(joined) == 4 and _WHOLE_YEAR.fullmatch(joined):
+        if _WHOLE_YEAR.fullmatch(joined):
             found[match.start(1)] = (int(joined), 5)
     for pattern, weight in _PLACES:
         for match in pattern.finditer(visible):

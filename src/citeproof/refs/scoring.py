@@ -547,17 +547,13 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
             # a group author, or a name in another script, where a numbered style prints
             # the authors, before the record's venue: no title to differ
             return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
-        if rated.level != "same" and _fields_alone(entry, given, record):
-            # what the reader took for a title is the record's authors and venue, as printed
-            # or as OCR garbled them ("[1]j.T aylor, Sotioloby1 3 (1979) 325."), and no word
-            # of the string is another work's: no title is printed to differ
-            return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
         if rated.level == "same" or not _names_and_venue(stated.title, record):
             return rated
         if set(_unexplained(entry, record)) - set(given.split()):
             return rated  # a word outside it no field accounts for: a title it printed
         # what the reader took for a title is the record's authors and venue, garbled, and
-        # they account for the rest of the string: it prints no title to differ
+        # they account for the rest of the string: it prints no title to differ ("[1]j.T
+        # aylor, Sotioloby1 3 (1979) 325.")
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
     if found is None:
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "none", useful)
@@ -570,21 +566,6 @@ def _title(entry: _Entry, record: WorkRecord) -> _Title:
         # account for the venue's words: up to a conference's name of them is allowed.)
         return _Title(FieldScore("title", None, shown, None, "not_stated"), "absent", useful)
     return found
-
-
-def _fields_alone(entry: _Entry, given: str, record: WorkRecord) -> bool:
-    """Whether a stated title is words of the record's authors and venue alone, and every
-    word of the string is a field of the record's.
-
-    Why: noise in a style that prints no title leaves the reader a "title" made of the
-    authors and the venue ("j.T aylor, Sotioloby1 3", "P.; Oliveira, S.M").  The record's
-    own title is not counted for the stated one: a title garbled ("IntroductionTo
-    Holography") is still a title, compared as one."""
-    words = [w for w in given.split() if not any(c.isdigit() for c in w)]
-    # only the record's own names and venue: a word after initials ("Larkin D. Keynote 1.")
-    # or capitalised words where the authors go ("[1] Frozen Cargo, …") look like names,
-    # and a record that lists its authors says they are not its
-    return not _unaccounted(words, record, set(), titles=False) and not _unexplained(entry, record)
 
 
 #: The fewest letters of a record's title that :func:`_ran_into_venue` looks for squeezed.
@@ -816,7 +797,8 @@ def _year(entry: _Entry, record: WorkRecord, tolerance: int) -> FieldScore:
         return FieldScore("year", shown, None, None, "not_recorded")
     if given is None:
         if _printed_whole(entry.raw.replace(" ", ""), str(record.year)):
-            # "(20 04)": the year split by extraction, printed all the same
+            # "20 04;30:844": the year split by extraction, printed all the same (a bracketed
+            # one, "(20 04)", is read as the year where it stands: refs.numbers)
             return FieldScore("year", str(record.year), str(record.year), 1.0, "agrees")
         return FieldScore("year", None, str(record.year), None, "not_stated")
     gap = abs(given - record.year)
@@ -936,21 +918,19 @@ def _garbled(digits: str, letters: str = "") -> re.Pattern[str]:
     """``digits`` with one of them (any but a lone one) read as a letter, or a letter put
     between two of them, as a whole number: what OCR makes of a volume or page ("k75" for
     475, "G13" for 513, "1D2" for 12, "11U5" for 115). A page with ``letters`` before its
-    digits keeps them ("CE47" for C347, "Sq9" for S29) or gains one letter glued before it
-    ("qL157" for L157)."""
+    digits keeps them ("CE47" for C347, "Sq9" for S29), gains one letter glued before it
+    ("qL157" for L157), or keeps its digits whole while its letters are misread ("K92" for
+    S92)."""
     ways = [f"{digits[:i]}[A-Za-z]{digits[i + 1 :]}" for i in range(len(digits))]
     ways += [f"{digits[:i]}[A-Za-z]{digits[i:]}" for i in range(1, len(digits))]
     if letters:
-        ways = [f"{letters}(?:{'|'.join(ways)})", f"[A-Za-z]?{letters}{digits}"]
+        ways = [
+            f"{letters}(?:{'|'.join(ways)})",
+            f"[A-Za-z]?{letters}{digits}",
+            f"[A-Za-z]{{{len(letters)}}}{digits}",
+        ]
         return re.compile(rf"(?<![A-Za-z\d])(?:{'|'.join(ways)})(?!\d)")
     return re.compile(rf"(?<!\d)(?:{'|'.join(ways)})(?!\d)")
-
-
-@lru_cache(maxsize=4096)
-def _garbled_letter(digits: str, letters: int) -> re.Pattern[str]:
-    """A lettered page whose digits are printed whole and its letter garbled ("K92" for
-    S92, "M148" for A148): a page of two digits or more, its letters as many."""
-    return re.compile(rf"(?<![A-Za-z\d])[A-Za-z]{{{letters}}}{digits}(?!\d)")
 
 
 #: A volume or page of digits, or of digits and a letter or two after them ("133a").
@@ -974,10 +954,7 @@ def _number(field: str, stated: str | None, recorded: str | None, entry: _Entry)
             return FieldScore(field, stated, recorded, 0.9, "agrees")
     elif present is False and recorded and (lettered := _LETTERED_PAGE.fullmatch(recorded)):
         letters, digits = lettered.groups()
-        squeezed = entry.raw.replace(" ", "")
-        if _garbled(digits, letters).search(squeezed) or _garbled_letter(
-            digits, len(letters)
-        ).search(squeezed):
+        if _garbled(digits, letters).search(entry.raw.replace(" ", "")):
             return FieldScore(field, stated, recorded, 0.9, "agrees")
     if stated is None and entry.coordinates is not None:
         # the number the string prints where its style puts the volume or first page
@@ -1134,9 +1111,19 @@ _TRAILING_NUMBERS = re.compile(r"[\s\d.,:;()]+$")
 def _names_and_venue(title: str, record: WorkRecord) -> bool:
     """Whether what the reader took for a title is the record's authors and venue, as an
     extraction garbled them ("Harnetty, The Economic Histo ry Review24", "NachrichtenAus Der
-    Chemie, 53(5 )"): two of its words or more are theirs, and one at most, not the first,
-    is no field's."""
-    words = [w for w in fold(title).split() if len(w) >= 3 and not any(c.isdigit() for c in w)]
+    Chemie, 53(5 )"): every word of it is theirs, the pieces OCR split off joined to their
+    neighbours ("j.T aylor, Sotioloby1 3": Taylor in Sociology, a titleless style's
+    authors and venue), or two of its words or more are theirs, and one at most, not the
+    first, is no field's.
+
+    Only the record's own names and venue count: not its title (a title garbled,
+    "IntroductionTo Holography", is still a title), nor words beside initials or
+    capitalised where the authors go ("Larkin D. Keynote 1.", "[1] Frozen Cargo,"), which
+    look like names and which a record that lists its authors says are not its."""
+    pieces = [w for w in fold(title).split() if not any(c.isdigit() for c in w)]
+    words = [w for w in pieces if len(w) >= 3]
+    if not _unaccounted(pieces, record, set(), titles=False):
+        return True
     left = _unaccounted(words, record, set(), titles=False)
     if left and left[0] == words[0]:
         return False  # a title's own first word before the venue ("Keynote 1. PsycEXTRA")
